@@ -1,0 +1,65 @@
+package auth
+
+import (
+	"context"
+	"time"
+
+	"github.com/openjury/openjury"
+)
+
+// MaxFailedTries is the number of failed verifications a challenge survives;
+// the next failure retires it.
+const MaxFailedTries = 5
+
+// Challenge is an outstanding sign-in challenge.
+type Challenge struct {
+	Nonce       string
+	Address     openjury.Address
+	Message     string
+	IssuedAt    time.Time
+	ExpiresAt   time.Time
+	FailedTries int
+}
+
+// Token is an issued bearer token. Only the SHA-256 digest of the token
+// (hex) is kept.
+type Token struct {
+	Hash      string
+	Address   openjury.Address
+	CreatedAt time.Time
+	ExpiresAt time.Time
+}
+
+// Store keeps challenges and tokens. Every method is one transaction.
+type Store interface {
+	// PutChallenge stores a new challenge. Outstanding challenges of the same
+	// address are kept.
+	PutChallenge(ctx context.Context, c Challenge) error
+	// LiveChallenges returns up to limit challenges of addr that are unexpired
+	// at now and have fewer than MaxFailedTries failures, newest first. A
+	// non-empty nonce narrows the result to that challenge.
+	LiveChallenges(ctx context.Context, addr openjury.Address, nonce string, now time.Time, limit int) ([]Challenge, error)
+	// RedeemChallenge atomically deletes the live challenge (addr, nonce) and
+	// stores tok, in one transaction. When the challenge is gone, expired or
+	// retired (another verify won the race), it returns Unauthenticated and
+	// stores nothing.
+	RedeemChallenge(ctx context.Context, addr openjury.Address, nonce string, now time.Time, tok Token) error
+	// RecordFailures adds one failed try to each named challenge of addr.
+	RecordFailures(ctx context.Context, addr openjury.Address, nonces []string) error
+	// TokenOwner returns the address of the unexpired token with this digest,
+	// or Unauthenticated.
+	TokenOwner(ctx context.Context, hash string, now time.Time) (openjury.Address, error)
+	// RevokeToken deletes the token with this digest. Revoking an unknown
+	// token is not an error.
+	RevokeToken(ctx context.Context, hash string) error
+	// DeleteExpired removes challenges and tokens expired before now and
+	// returns how many rows went.
+	DeleteExpired(ctx context.Context, now time.Time) (int64, error)
+}
+
+// ContractVerifier asks a contract wallet whether it approves a signature
+// (EIP-1271 isValidSignature returning 0x1626ba7e). It returns false, nil
+// for a plain "no"; errors are Unavailable when the chain cannot be asked.
+type ContractVerifier interface {
+	IsValidSignature(ctx context.Context, wallet openjury.Address, digest [32]byte, sig []byte) (bool, error)
+}

@@ -1,0 +1,91 @@
+// Package valid wraps go-playground/validator for OpenJury's domain inputs:
+// one shared validator, field names taken from the `name` struct tag, and
+// failures turned into Invalid *openjury.Error values whose detail names the
+// field and the rule it broke.
+package valid
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"unicode"
+
+	"github.com/go-playground/validator/v10"
+
+	"github.com/openjury/openjury"
+)
+
+var v = newValidator()
+
+func newValidator() *validator.Validate {
+	vv := validator.New(validator.WithRequiredStructEnabled())
+	vv.RegisterTagNameFunc(func(f reflect.StructField) string {
+		if n := f.Tag.Get("name"); n != "" {
+			return n
+		}
+		return f.Name
+	})
+	_ = vv.RegisterValidation("notblank", func(fl validator.FieldLevel) bool {
+		return strings.TrimFunc(fl.Field().String(), unicode.IsSpace) != ""
+	})
+	return vv
+}
+
+// Struct validates s and returns an Invalid error naming the first failing
+// field, or nil.
+func Struct(op string, s any) error {
+	err := v.Struct(s)
+	if err == nil {
+		return nil
+	}
+	var ves validator.ValidationErrors
+	if !errors.As(err, &ves) || len(ves) == 0 {
+		return openjury.Wrap(op, err)
+	}
+	return openjury.E(openjury.Invalid, op, Message(ves[0]))
+}
+
+// Message renders one validation failure as "field: what is wrong".
+func Message(fe validator.FieldError) string {
+	field := fieldPath(fe)
+	isString := fe.Kind() == reflect.String
+	switch fe.Tag() {
+	case "required", "notblank":
+		return field + ": is required and must not be blank"
+	case "min", "gte":
+		if isString {
+			return fmt.Sprintf("%s: must be at least %s characters", field, fe.Param())
+		}
+		if fe.Kind() == reflect.Slice || fe.Kind() == reflect.Map {
+			return fmt.Sprintf("%s: must have at least %s items", field, fe.Param())
+		}
+		return fmt.Sprintf("%s: must be at least %s", field, fe.Param())
+	case "max", "lte":
+		if isString {
+			return fmt.Sprintf("%s: must be at most %s characters", field, fe.Param())
+		}
+		if fe.Kind() == reflect.Slice || fe.Kind() == reflect.Map {
+			return fmt.Sprintf("%s: must have at most %s items", field, fe.Param())
+		}
+		return fmt.Sprintf("%s: must be at most %s", field, fe.Param())
+	case "oneof":
+		return fmt.Sprintf("%s: must be one of %s", field, strings.ReplaceAll(fe.Param(), " ", ", "))
+	case "url", "http_url":
+		return field + ": must be an http(s) URL"
+	case "uuid":
+		return field + ": must be an id"
+	default:
+		return fmt.Sprintf("%s: fails the %q rule", field, fe.Tag())
+	}
+}
+
+// fieldPath drops the top-level struct name from the namespace, so
+// "CreateJob.tags[2]" becomes "tags[2]".
+func fieldPath(fe validator.FieldError) string {
+	ns := fe.Namespace()
+	if i := strings.IndexByte(ns, '.'); i >= 0 {
+		return ns[i+1:]
+	}
+	return fe.Field()
+}

@@ -1,0 +1,94 @@
+package marketplace
+
+import (
+	"context"
+	"time"
+
+	"github.com/openjury/openjury"
+)
+
+// Status is the state of a job.
+type Status string
+
+// Job states.
+const (
+	StatusOpen   Status = "open"
+	StatusClosed Status = "closed"
+)
+
+// Job is a work order with a prompt and a USDC bounty.
+type Job struct {
+	ID                 string
+	Title              string
+	Prompt             string
+	Bounty             openjury.MicroUSDC
+	Tags               []string
+	Status             Status
+	Sponsor            openjury.Address
+	CreatedAt          time.Time
+	WinnerSubmissionID string
+	ClosedAt           *time.Time
+	Close              openjury.ChainRef
+	FeaturedScore      int64
+	FeaturedUntil      *time.Time
+	FinalVoteStartsAt  time.Time
+	FinalVoteEndsAt    time.Time
+}
+
+// JobFilter selects and pages jobs for ListJobs.
+type JobFilter struct {
+	// Status is StatusOpen, or "" for every status.
+	Status Status
+	// Tag, when not empty, keeps jobs carrying this tag (case-insensitive).
+	Tag string
+	// Ref is the reference time that decides which boosts are active.
+	Ref time.Time
+	// Limit is the page size.
+	Limit int
+	// After, when not nil, starts the page after this position.
+	After *JobCursor
+}
+
+// JobCursor is a position in the job order: active-boost rank (the
+// featured score while featured_until > Ref, else 0), created_at, id; all
+// descending.
+type JobCursor struct {
+	Rank      int64
+	CreatedAt time.Time
+	ID        string
+}
+
+// JobStore keeps jobs.
+type JobStore interface {
+	// CreateJob inserts a job. Errors: Conflict for a duplicate id.
+	CreateJob(ctx context.Context, j *Job) error
+	// Job returns a job. Errors: NotFound.
+	Job(ctx context.Context, id string) (*Job, error)
+	// JobForUpdate returns a job and locks its row until the transaction
+	// ends (SELECT ... FOR UPDATE on PostgreSQL). Errors: NotFound.
+	JobForUpdate(ctx context.Context, id string) (*Job, error)
+	// UpdateJob writes every mutable field of j (status, winner, closed_at,
+	// close reference, featured score and until). Errors: NotFound.
+	UpdateJob(ctx context.Context, j *Job) error
+	// ListJobs returns up to f.Limit jobs in the order of JobCursor.
+	ListJobs(ctx context.Context, f JobFilter) ([]*Job, error)
+}
+
+// Stores gives every marketplace store. Outside a transaction each call is
+// its own transaction; inside InTx they all share one.
+type Stores interface {
+	Jobs() JobStore
+}
+
+// Tx is the set of stores bound to one database transaction.
+type Tx interface {
+	Stores
+}
+
+// DB opens transactions.
+type DB interface {
+	Stores
+	// InTx runs fn in one transaction: committed when fn returns nil, rolled
+	// back otherwise (fn's error is returned as is).
+	InTx(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error
+}

@@ -1,0 +1,238 @@
+package marketplace
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/internal/valid"
+)
+
+// Limits on job input (CONTRACT.md, Jobs).
+const (
+	MaxTitleChars          = 140
+	MaxPromptChars         = 20000
+	MaxTags                = 16
+	MaxTagChars            = 32
+	MaxBounty              = openjury.MicroUSDC(1_000_000_000_000 * openjury.MicroPerUSDC)
+	MinFinalVoteWindow     = 60 * time.Second
+	MaxFinalVoteWindow     = 2592000 * time.Second
+	DefaultListLimit       = 50
+	MaxListLimit           = 200
+	DefaultFinalVoteWindow = 24 * time.Hour
+)
+
+// Config holds the marketplace settings.
+type Config struct {
+	// DefaultFinalVoteWindow is the final-vote window of a job created
+	// without final_vote_window_seconds.
+	DefaultFinalVoteWindow time.Duration
+}
+
+// Service carries out the marketplace operations.
+type Service struct {
+	db    DB
+	clock openjury.Clock
+	cfg   Config
+}
+
+// NewService returns a Service over db. A zero DefaultFinalVoteWindow
+// becomes 24 hours.
+func NewService(db DB, clock openjury.Clock, cfg Config) *Service {
+	if cfg.DefaultFinalVoteWindow <= 0 {
+		cfg.DefaultFinalVoteWindow = DefaultFinalVoteWindow
+	}
+	return &Service{db: db, clock: clock, cfg: cfg}
+}
+
+// Config returns the service's settings.
+func (s *Service) Config() Config { return s.cfg }
+
+// CreateJobInput is a request to post a job.
+type CreateJobInput struct {
+	Title                  string             `name:"title" validate:"notblank,max=140"`
+	Prompt                 string             `name:"prompt" validate:"notblank,max=20000"`
+	Bounty                 openjury.MicroUSDC `name:"bounty_usdc" validate:"gte=0,lte=1000000000000000000"`
+	Tags                   []string           `name:"tags" validate:"max=16,dive,min=1,max=32"`
+	FinalVoteWindowSeconds *int64             `name:"final_vote_window_seconds" validate:"omitnil,min=60,max=2592000"`
+}
+
+// CreateJob posts a job sponsored by the caller. The final-vote window
+// starts at creation. Errors: Invalid.
+func (s *Service) CreateJob(ctx context.Context, sponsor openjury.Address, in CreateJobInput) (*Job, error) {
+	const op = "marketplace.CreateJob"
+	if sponsor.IsZero() {
+		return nil, openjury.E(openjury.Unauthenticated, op, "sign in to post a job")
+	}
+	in.Tags = trimTags(in.Tags)
+	if err := valid.Struct(op, in); err != nil {
+		return nil, err
+	}
+	window := s.cfg.DefaultFinalVoteWindow
+	if in.FinalVoteWindowSeconds != nil {
+		window = time.Duration(*in.FinalVoteWindowSeconds) * time.Second
+	}
+	now := openjury.Truncate(s.clock.Now())
+	j := &Job{
+		ID:                openjury.NewID(),
+		Title:             in.Title,
+		Prompt:            in.Prompt,
+		Bounty:            in.Bounty,
+		Tags:              NormalizeTags(in.Tags),
+		Status:            StatusOpen,
+		Sponsor:           sponsor,
+		CreatedAt:         now,
+		FinalVoteStartsAt: now,
+		FinalVoteEndsAt:   now.Add(window),
+	}
+	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		return tx.Jobs().CreateJob(ctx, j)
+	})
+	if err != nil {
+		return nil, openjury.Wrap(op, err)
+	}
+	return j, nil
+}
+
+// Job returns one job. Errors: NotFound.
+func (s *Service) Job(ctx context.Context, id string) (*Job, error) {
+	const op = "marketplace.Job"
+	if !openjury.ValidID(id) {
+		return nil, openjury.E(openjury.NotFound, op, "job not found")
+	}
+	j, err := s.db.Jobs().Job(ctx, id)
+	return j, openjury.Wrap(op, err)
+}
+
+// ListJobsInput selects a page of jobs.
+type ListJobsInput struct {
+	// Status is "open" (the default when empty) or "all".
+	Status string
+	// Tag keeps jobs with this tag (exact, case-insensitive).
+	Tag string
+	// Limit is the page size: 0 means 50, else 1..200.
+	Limit int
+	// Cursor is the NextCursor of the previous page, or "".
+	Cursor string
+}
+
+// JobPage is one page of jobs; NextCursor is "" on the last page.
+type JobPage struct {
+	Jobs       []*Job
+	NextCursor string
+}
+
+// ListJobs lists jobs: active boosts first by featured score, then newest
+// first, ties by id. Errors: Invalid.
+func (s *Service) ListJobs(ctx context.Context, in ListJobsInput) (JobPage, error) {
+	const op = "marketplace.ListJobs"
+	f := JobFilter{Limit: in.Limit}
+	switch in.Status {
+	case "", string(StatusOpen):
+		f.Status = StatusOpen
+	case "all":
+		f.Status = ""
+	default:
+		return JobPage{}, openjury.E(openjury.Invalid, op, "status: must be open or all")
+	}
+	if f.Limit == 0 {
+		f.Limit = DefaultListLimit
+	}
+	if f.Limit < 1 || f.Limit > MaxListLimit {
+		return JobPage{}, openjury.Errorf(openjury.Invalid, op, "limit: must be between 1 and %d", MaxListLimit)
+	}
+	f.Tag = strings.ToLower(strings.TrimSpace(in.Tag))
+	if len([]rune(f.Tag)) > MaxTagChars {
+		return JobPage{}, openjury.Errorf(openjury.Invalid, op, "tag: must be at most %d characters", MaxTagChars)
+	}
+	f.Ref = openjury.Truncate(s.clock.Now())
+	if in.Cursor != "" {
+		c, ref, err := decodeJobCursor(in.Cursor)
+		if err != nil {
+			return JobPage{}, openjury.E(openjury.Invalid, op, "cursor: not a cursor from this list")
+		}
+		f.After, f.Ref = &c, ref
+	}
+	want := f.Limit
+	f.Limit++
+	jobs, err := s.db.Jobs().ListJobs(ctx, f)
+	if err != nil {
+		return JobPage{}, openjury.Wrap(op, err)
+	}
+	page := JobPage{Jobs: jobs}
+	if len(jobs) > want {
+		page.Jobs = jobs[:want]
+		last := page.Jobs[want-1]
+		page.NextCursor = encodeJobCursor(JobCursor{Rank: Rank(last, f.Ref), CreatedAt: last.CreatedAt, ID: last.ID}, f.Ref)
+	}
+	return page, nil
+}
+
+// Rank is a job's first sort key at ref: its featured score while the boost
+// is active, else 0.
+func Rank(j *Job, ref time.Time) int64 {
+	if j.FeaturedUntil != nil && j.FeaturedUntil.After(ref) {
+		return j.FeaturedScore
+	}
+	return 0
+}
+
+type cursorJSON struct {
+	Rank int64  `json:"r"`
+	At   int64  `json:"c"`
+	ID   string `json:"i"`
+	Ref  int64  `json:"t"`
+}
+
+// encodeJobCursor makes an opaque cursor. The reference time of the first
+// page travels with it, so every page of one listing uses the same order.
+func encodeJobCursor(c JobCursor, ref time.Time) string {
+	b, _ := json.Marshal(cursorJSON{Rank: c.Rank, At: c.CreatedAt.UnixMilli(), ID: c.ID, Ref: ref.UnixMilli()})
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func decodeJobCursor(s string) (JobCursor, time.Time, error) {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return JobCursor{}, time.Time{}, err
+	}
+	var c cursorJSON
+	if err := json.Unmarshal(b, &c); err != nil {
+		return JobCursor{}, time.Time{}, err
+	}
+	if !openjury.ValidID(c.ID) || c.Rank < 0 {
+		return JobCursor{}, time.Time{}, openjury.E(openjury.Invalid, "", "bad cursor")
+	}
+	return JobCursor{Rank: c.Rank, CreatedAt: time.UnixMilli(c.At).UTC(), ID: c.ID}, time.UnixMilli(c.Ref).UTC(), nil
+}
+
+func trimTags(tags []string) []string {
+	if tags == nil {
+		return nil
+	}
+	out := make([]string, len(tags))
+	for i, t := range tags {
+		out[i] = strings.TrimSpace(t)
+	}
+	return out
+}
+
+// NormalizeTags trims tags and drops case-insensitive duplicates, keeping
+// the first spelling and the order. It never returns nil.
+func NormalizeTags(tags []string) []string {
+	out := make([]string, 0, len(tags))
+	seen := make(map[string]bool, len(tags))
+	for _, t := range tags {
+		t = strings.TrimSpace(t)
+		k := strings.ToLower(t)
+		if t == "" || seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, t)
+	}
+	return out
+}
