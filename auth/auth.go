@@ -42,7 +42,8 @@ type Store interface {
 	// RedeemChallenge atomically deletes the live challenge (addr, nonce) and
 	// stores tok, in one transaction. When the challenge is gone, expired or
 	// retired (another verify won the race), it returns Unauthenticated and
-	// stores nothing.
+	// stores nothing; a duplicate token digest is Conflict and also stores
+	// nothing.
 	RedeemChallenge(ctx context.Context, addr openjury.Address, nonce string, now time.Time, tok Token) error
 	// RecordFailures adds one failed try to each named challenge of addr.
 	RecordFailures(ctx context.Context, addr openjury.Address, nonces []string) error
@@ -52,8 +53,8 @@ type Store interface {
 	// RevokeToken deletes the token with this digest. Revoking an unknown
 	// token is not an error.
 	RevokeToken(ctx context.Context, hash string) error
-	// DeleteExpired removes challenges and tokens expired before now and
-	// returns how many rows went.
+	// DeleteExpired removes challenges and tokens whose expiry is at or
+	// before now (the ones no longer live) and returns how many rows went.
 	DeleteExpired(ctx context.Context, now time.Time) (int64, error)
 }
 

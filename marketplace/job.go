@@ -39,11 +39,12 @@ type Job struct {
 type JobFilter struct {
 	// Status is StatusOpen, or "" for every status.
 	Status Status
-	// Tag, when not empty, keeps jobs carrying this tag (case-insensitive).
+	// Tag, when not empty, keeps jobs carrying this tag (exact match,
+	// case-insensitive).
 	Tag string
 	// Ref is the reference time that decides which boosts are active.
 	Ref time.Time
-	// Limit is the page size.
+	// Limit is the page size; a Limit <= 0 returns nothing.
 	Limit int
 	// After, when not nil, starts the page after this position.
 	After *JobCursor
@@ -65,7 +66,8 @@ type JobStore interface {
 	// Job returns a job. Errors: NotFound.
 	Job(ctx context.Context, id string) (*Job, error)
 	// JobForUpdate returns a job and locks its row until the transaction
-	// ends (SELECT ... FOR UPDATE on PostgreSQL). Errors: NotFound.
+	// ends (SELECT ... FOR UPDATE on PostgreSQL; SQLite serialises writers).
+	// Outside a transaction it is Job. Errors: NotFound.
 	JobForUpdate(ctx context.Context, id string) (*Job, error)
 	// UpdateJob writes every mutable field of j (status, winner, closed_at,
 	// close reference, featured score and until). Errors: NotFound.
@@ -89,6 +91,8 @@ type Tx interface {
 type DB interface {
 	Stores
 	// InTx runs fn in one transaction: committed when fn returns nil, rolled
-	// back otherwise (fn's error is returned as is).
+	// back otherwise (fn's error is returned as is). Inside fn, use only the
+	// stores of tx: the DB's own stores run outside the transaction (and on
+	// SQLite, whose one writer the transaction holds, they refuse).
 	InTx(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error
 }

@@ -55,7 +55,7 @@ func (s *Service) Config() Config { return s.cfg }
 type CreateJobInput struct {
 	Title                  string             `name:"title" validate:"notblank,max=140"`
 	Prompt                 string             `name:"prompt" validate:"notblank,max=20000"`
-	Bounty                 openjury.MicroUSDC `name:"bounty_usdc" validate:"gte=0,lte=1000000000000000000"`
+	Bounty                 openjury.MicroUSDC `name:"bounty_usdc"`
 	Tags                   []string           `name:"tags" validate:"max=16,dive,min=1,max=32"`
 	FinalVoteWindowSeconds *int64             `name:"final_vote_window_seconds" validate:"omitnil,min=60,max=2592000"`
 }
@@ -70,6 +70,9 @@ func (s *Service) CreateJob(ctx context.Context, sponsor openjury.Address, in Cr
 	in.Tags = trimTags(in.Tags)
 	if err := valid.Struct(op, in); err != nil {
 		return nil, err
+	}
+	if in.Bounty < 0 || in.Bounty > MaxBounty {
+		return nil, openjury.Errorf(openjury.Invalid, op, "bounty_usdc: must be between 0 and %s", MaxBounty)
 	}
 	window := s.cfg.DefaultFinalVoteWindow
 	if in.FinalVoteWindowSeconds != nil {

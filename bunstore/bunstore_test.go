@@ -1,0 +1,347 @@
+package bunstore_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/auth"
+	"github.com/openjury/openjury/bunstore"
+	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/openjurytest/pgtest"
+	"github.com/openjury/openjury/storetest"
+)
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+func open(t *testing.T, dsn string, opts ...bunstore.Option) *bunstore.DB {
+	t.Helper()
+	db, err := bunstore.Open(context.Background(), dsn, opts...)
+	require.NoError(t, err, "open %s", dsn)
+	t.Cleanup(func() { _ = db.Close() })
+	return db
+}
+
+func sqliteDSN(t testing.TB) string {
+	return "sqlite:" + filepath.Join(t.TempDir(), "openjury.db")
+}
+
+// backends lists the dialects; the PostgreSQL one skips (or fails on CI)
+// when no server is available.
+var backends = []struct {
+	name string
+	dsn  func(tb testing.TB) string
+}{
+	{"sqlite", sqliteDSN},
+	{"postgres", pgtest.NewDatabase},
+}
+
+func TestStoreSQLite(t *testing.T) {
+	t.Parallel()
+	storetest.Run(t, storetest.Features{}, func(t *testing.T) storetest.Backend {
+		return open(t, sqliteDSN(t))
+	})
+}
+
+func TestStorePostgres(t *testing.T) {
+	t.Parallel()
+	pgtest.NewDatabase(t) // skip (or fail on CI) here once rather than in every subtest
+	storetest.Run(t, storetest.Features{RowLocks: true}, func(t *testing.T) storetest.Backend {
+		db := open(t, pgtest.NewDatabase(t))
+		// Racing subtests on many cores must stay under the server's
+		// max_connections; 6 connections still race for real.
+		db.Bun().SetMaxOpenConns(6)
+		return db
+	})
+}
+
+func job(id string) *marketplace.Job {
+	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	return &marketplace.Job{
+		ID: id, Title: "t", Prompt: "p", Tags: []string{"Go"}, Status: marketplace.StatusOpen,
+		Sponsor:   openjury.MustAddress("0x1111111111111111111111111111111111111111"),
+		CreatedAt: now, FinalVoteStartsAt: now, FinalVoteEndsAt: now.Add(time.Hour),
+	}
+}
+
+// roundTrip proves the schema is there: a job goes in and comes out.
+func roundTrip(t *testing.T, db *bunstore.DB, id string) {
+	t.Helper()
+	ctx := context.Background()
+	require.NoError(t, db.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		return tx.Jobs().CreateJob(ctx, job(id))
+	}))
+	got, err := db.Jobs().Job(ctx, id)
+	require.NoError(t, err)
+	require.Equal(t, job(id), got)
+}
+
+func TestOpenSQLiteForms(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cases := []struct {
+		name, dsn, file string
+	}{
+		{"sqlite prefix", "sqlite:" + filepath.Join(dir, "a.db"), filepath.Join(dir, "a.db")},
+		{"sqlite URL", "sqlite://" + filepath.Join(dir, "b.db"), filepath.Join(dir, "b.db")},
+		{"file URI with params", "file:" + filepath.Join(dir, "c.db") + "?mode=rwc&cache=private", filepath.Join(dir, "c.db")},
+		{"file URI escaped", "file:" + filepath.Join(dir, "d%20e.db"), filepath.Join(dir, "d e.db")},
+		{"plain path", filepath.Join(dir, "f.db"), filepath.Join(dir, "f.db")},
+		{"parent directories are created", "sqlite:" + filepath.Join(dir, "x", "y", "g.db"), filepath.Join(dir, "x", "y", "g.db")},
+		{"memory", ":memory:", ""},
+		{"sqlite memory", "sqlite::memory:", ""},
+		{"file memory", "file::memory:", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			db := open(t, tc.dsn)
+			require.Equal(t, bunstore.DialectSQLite, db.Dialect())
+			require.NoError(t, db.Ping(context.Background()))
+			roundTrip(t, db, "00000000-0000-7000-8000-000000000001")
+			if tc.file != "" {
+				require.FileExists(t, tc.file)
+			}
+		})
+	}
+}
+
+// TestOpenRelativePaths opens the host's default form, relative to the
+// working directory (so it cannot run in parallel).
+func TestOpenRelativePaths(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for i, dsn := range []string{"./data/openjury.db", "sqlite:./data2/openjury.db", "file:data3/openjury.db", "data4.db"} {
+		db := open(t, dsn)
+		roundTrip(t, db, "00000000-0000-7000-8000-00000000000"+string(rune('1'+i)))
+	}
+	for _, f := range []string{"data/openjury.db", "data2/openjury.db", "data3/openjury.db", "data4.db"} {
+		require.FileExists(t, filepath.Join(dir, f))
+	}
+}
+
+func TestOpenPostgresForms(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.NewDatabase(t)
+	for i, scheme := range []string{"postgres://", "postgresql://", "POSTGRES://"} {
+		db := open(t, scheme+strings.TrimPrefix(dsn, "postgres://"))
+		require.Equal(t, bunstore.DialectPostgres, db.Dialect())
+		require.NoError(t, db.Ping(context.Background()))
+		roundTrip(t, db, "00000000-0000-7000-8000-00000000000"+string(rune('1'+i)))
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, dsn := range []string{"", "mysql://user:secret@host/db", "sqlite:", "file://otherhost/x.db"} {
+		_, err := bunstore.Open(ctx, dsn)
+		require.Equal(t, openjury.Invalid, openjury.KindOf(err), "%q: %v", dsn, err)
+		require.NotContains(t, err.Error(), "secret")
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	_, err := bunstore.Open(ctx, "postgres://nobody@127.0.0.1:1/none?sslmode=disable&connect_timeout=5")
+	require.Equal(t, openjury.Unavailable, openjury.KindOf(err), "%v", err)
+	_, err = bunstore.Open(ctx, "sqlite:"+filepath.Join("/proc", "no", "such", "dir", "x.db"))
+	require.Error(t, err)
+}
+
+func TestPingAfterClose(t *testing.T) {
+	t.Parallel()
+	db, err := bunstore.Open(context.Background(), sqliteDSN(t))
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+	require.Equal(t, openjury.Unavailable, openjury.KindOf(db.Ping(context.Background())))
+}
+
+func countMigrations(t *testing.T, db *bunstore.DB) int64 {
+	t.Helper()
+	n, err := db.Bun().NewSelect().TableExpr(bunstore.MigrationsTable).Count(context.Background())
+	require.NoError(t, err)
+	return n
+}
+
+func TestMigrationsIdempotent(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			dsn := be.dsn(t)
+			first := open(t, dsn)
+			roundTrip(t, first, "00000000-0000-7000-8000-000000000001")
+			want := countMigrations(t, first)
+			require.Positive(t, want)
+			require.NoError(t, first.Close())
+
+			// Replicas starting together on the migrated database, and
+			// then on a fresh one: every Open succeeds, each migration is
+			// applied once.
+			fresh := be.dsn(t)
+			for _, target := range []string{dsn, fresh} {
+				dbs := make([]*bunstore.DB, 4)
+				errs := make([]error, len(dbs))
+				var wg sync.WaitGroup
+				for i := range dbs {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						dbs[i], errs[i] = bunstore.Open(context.Background(), target)
+					}()
+				}
+				wg.Wait()
+				for i, err := range errs {
+					require.NoError(t, err, "open %d", i)
+					t.Cleanup(func() { _ = dbs[i].Close() })
+				}
+				require.Equal(t, want, countMigrations(t, dbs[0]))
+			}
+			again := open(t, dsn)
+			got, err := again.Jobs().Job(context.Background(), "00000000-0000-7000-8000-000000000001")
+			require.NoError(t, err, "data survives reopening")
+			require.Equal(t, "t", got.Title)
+		})
+	}
+}
+
+func TestWithoutMigrations(t *testing.T) {
+	t.Parallel()
+	db := open(t, sqliteDSN(t), bunstore.WithoutMigrations())
+	_, err := db.Jobs().Job(context.Background(), "x")
+	require.Error(t, err)
+	require.Equal(t, openjury.Internal, openjury.KindOf(err), "no jobs table: %v", err)
+}
+
+// TestWithTx runs OpenJury's stores inside the embedder's own transaction.
+func TestWithTx(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			db := open(t, be.dsn(t))
+			ctx := context.Background()
+			_, err := db.Bun().ExecContext(ctx, "CREATE TABLE embedder_things (id TEXT PRIMARY KEY)")
+			require.NoError(t, err)
+			count := func() int64 {
+				n, err := db.Bun().NewSelect().TableExpr("embedder_things").Count(ctx)
+				require.NoError(t, err)
+				return n
+			}
+
+			for _, commit := range []bool{false, true} {
+				id := "00000000-0000-7000-8000-000000000001"
+				tx, err := db.Bun().BeginTx(ctx, nil)
+				require.NoError(t, err)
+				_, err = tx.ExecContext(ctx, "INSERT INTO embedder_things (id) VALUES ('thing')")
+				require.NoError(t, err)
+				stores := db.WithTx(tx)
+				require.NoError(t, stores.Jobs().CreateJob(ctx, job(id)))
+				_, err = stores.Jobs().JobForUpdate(ctx, id)
+				require.NoError(t, err)
+				if commit {
+					require.NoError(t, tx.Commit())
+					_, err = db.Jobs().Job(ctx, id)
+					require.NoError(t, err)
+					require.Equal(t, int64(1), count())
+				} else {
+					require.NoError(t, tx.Rollback())
+					_, err = db.Jobs().Job(ctx, id)
+					require.Equal(t, openjury.NotFound, openjury.KindOf(err))
+					require.Equal(t, int64(0), count())
+				}
+			}
+		})
+	}
+}
+
+func TestMemoryDatabasesArePrivate(t *testing.T) {
+	t.Parallel()
+	a, b := open(t, ":memory:"), open(t, ":memory:")
+	roundTrip(t, a, "00000000-0000-7000-8000-000000000001")
+	_, err := b.Jobs().Job(context.Background(), "00000000-0000-7000-8000-000000000001")
+	require.Equal(t, openjury.NotFound, openjury.KindOf(err))
+
+	// The auth side works on the one connection as well.
+	ctx := context.Background()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	addr := openjury.MustAddress("0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")
+	require.NoError(t, a.PutChallenge(ctx, auth.Challenge{Nonce: "n", Address: addr, Message: "m", IssuedAt: now, ExpiresAt: now.Add(time.Minute)}))
+	require.NoError(t, a.RedeemChallenge(ctx, addr, "n", now, auth.Token{Hash: "h", Address: addr, CreatedAt: now, ExpiresAt: now.Add(time.Hour)}))
+	owner, err := a.TokenOwner(ctx, "h", now)
+	require.NoError(t, err)
+	require.Equal(t, addr, owner)
+}
+
+// TestPoolCallsInsideInTx: on SQLite a pool write inside InTx (and, in
+// memory, any pool call) would wait forever for the connection the
+// transaction holds; it must fail fast instead.
+func TestPoolCallsInsideInTx(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		dsn       func(tb testing.TB) string
+		readFails bool
+	}{
+		{"file", sqliteDSN, false},
+		{"memory", func(testing.TB) string { return ":memory:" }, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			db := open(t, tc.dsn(t))
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			err := db.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+				err := db.Jobs().CreateJob(ctx, job("00000000-0000-7000-8000-000000000001"))
+				require.Equal(t, openjury.Internal, openjury.KindOf(err), "%v", err)
+				require.Contains(t, openjury.DetailOf(err), "use the stores of the Tx")
+				_, err = db.Jobs().Job(ctx, "00000000-0000-7000-8000-000000000001")
+				if tc.readFails {
+					require.Equal(t, openjury.Internal, openjury.KindOf(err), "%v", err)
+				} else {
+					require.Equal(t, openjury.NotFound, openjury.KindOf(err), "%v", err)
+				}
+				require.Equal(t, openjury.Internal, openjury.KindOf(db.InTx(ctx, func(context.Context, marketplace.Tx) error { return nil })))
+				return nil
+			})
+			require.NoError(t, err)
+		})
+	}
+}
+
+// TestConstraintErrors checks the translation of real constraint
+// violations of each database.
+func TestConstraintErrors(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			db := open(t, be.dsn(t))
+			ctx := context.Background()
+			roundTrip(t, db, "00000000-0000-7000-8000-000000000001")
+
+			err := db.Jobs().CreateJob(ctx, job("00000000-0000-7000-8000-000000000001"))
+			require.Equal(t, openjury.Conflict, openjury.KindOf(err), "duplicate id: %v", err)
+			require.Equal(t, "job already exists", openjury.DetailOf(err))
+
+			neg := job("00000000-0000-7000-8000-000000000002")
+			neg.Bounty = -1
+			err = db.Jobs().CreateJob(ctx, neg)
+			require.Equal(t, openjury.Conflict, openjury.KindOf(err), "check violation: %v", err)
+
+			bad := job("00000000-0000-7000-8000-000000000003")
+			bad.Status = "pending"
+			err = db.Jobs().CreateJob(ctx, bad)
+			require.Equal(t, openjury.Conflict, openjury.KindOf(err), "status check: %v", err)
+
+			var got int
+			require.NoError(t, db.Bun().NewRaw("SELECT COUNT(*) FROM jobs").Scan(ctx, &got))
+			require.Equal(t, 1, got, "failed creates left rows behind")
+		})
+	}
+}

@@ -1,0 +1,267 @@
+package bunstore
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/auth"
+	"github.com/openjury/openjury/marketplace"
+)
+
+// pgMaxIdleConns is how many idle PostgreSQL connections the pool keeps.
+const pgMaxIdleConns = 16
+
+// The dialect names returned by DB.Dialect.
+const (
+	DialectPostgres = "postgres"
+	DialectSQLite   = "sqlite"
+)
+
+var (
+	_ marketplace.DB = (*DB)(nil)
+	_ auth.Store     = (*DB)(nil)
+)
+
+// Option changes how Open opens a database.
+type Option func(*options)
+
+type options struct {
+	migrate bool
+}
+
+// WithoutMigrations makes Open skip the schema migrations, for a database
+// already migrated by an earlier Open (for example in a deploy step) or for
+// tools that must not change the schema.
+func WithoutMigrations() Option {
+	return func(o *options) { o.migrate = false }
+}
+
+// DB is an OpenJury database on PostgreSQL or SQLite. It implements
+// marketplace.DB and auth.Store and is safe for concurrent use.
+type DB struct {
+	dialect string
+	// w is the primary pool; on SQLite the single writer connection.
+	w *bun.DB
+	// r serves reads outside a transaction; on PostgreSQL and in-memory
+	// SQLite it is w.
+	r *bun.DB
+	// sqliteWriter is true on SQLite: writes need w's one connection, so
+	// pool writes from inside InTx would wait forever.
+	sqliteWriter bool
+	// single is true for in-memory SQLite: reads need that connection too.
+	single bool
+}
+
+// Open opens the database named by dsn, checks that it answers and applies
+// the migrations (unless WithoutMigrations). See the package documentation
+// for the DSN forms. Errors: Invalid for an unusable DSN, Unavailable when
+// the database cannot be reached, Internal when a migration fails.
+func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
+	const op = "bunstore.Open"
+	o := options{migrate: true}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	var (
+		d   *DB
+		err error
+	)
+	lower := strings.ToLower(dsn)
+	if strings.HasPrefix(lower, "postgres://") || strings.HasPrefix(lower, "postgresql://") {
+		d, err = openPostgres(dsn)
+	} else {
+		d, err = openSQLite(dsn)
+	}
+	if err != nil {
+		return nil, openjury.Wrap(op, err)
+	}
+	if err := d.Ping(ctx); err != nil {
+		_ = d.Close()
+		return nil, openjury.Wrap(op, err)
+	}
+	if o.migrate {
+		if err := d.migrate(ctx); err != nil {
+			_ = d.Close()
+			return nil, openjury.Wrap(op, err)
+		}
+	}
+	return d, nil
+}
+
+func openPostgres(dsn string) (*DB, error) {
+	// pgx wants the scheme in lower case.
+	i := strings.Index(dsn, "://")
+	dsn = strings.ToLower(dsn[:i]) + dsn[i:]
+	sqldb, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return nil, openjury.Errorf(openjury.Invalid, "bunstore.Open", "database URL: %v", err)
+	}
+	// database/sql keeps only 2 idle connections by default, so a busy
+	// server would open and close connections all the time.
+	sqldb.SetMaxIdleConns(pgMaxIdleConns)
+	sqldb.SetConnMaxIdleTime(5 * time.Minute)
+	w := bun.NewDB(sqldb, pgdialect.New())
+	return &DB{dialect: DialectPostgres, w: w, r: w}, nil
+}
+
+// Close closes every connection.
+func (d *DB) Close() error {
+	err := d.w.Close()
+	if d.r != d.w {
+		if rerr := d.r.Close(); err == nil {
+			err = rerr
+		}
+	}
+	return translate("bunstore.Close", err)
+}
+
+// Ping checks that the database answers, for readiness probes.
+// Errors: Unavailable.
+func (d *DB) Ping(ctx context.Context) error {
+	const op = "bunstore.Ping"
+	if err := d.w.PingContext(ctx); err != nil {
+		return unavailable(op, err)
+	}
+	if d.r != d.w {
+		if err := d.r.PingContext(ctx); err != nil {
+			return unavailable(op, err)
+		}
+	}
+	return nil
+}
+
+// unavailable translates err, turning what would be Internal into
+// Unavailable: a failed ping means the database cannot be used.
+func unavailable(op string, err error) error {
+	err = translate(op, err)
+	if openjury.KindOf(err) == openjury.Internal {
+		return &openjury.Error{Kind: openjury.Unavailable, Op: op, Detail: detailUnavailable, Err: err}
+	}
+	return err
+}
+
+// Bun returns the primary *bun.DB, for embedders: their own queries and
+// transactions (see WithTx). On SQLite it is the one writer connection;
+// keep its transactions short.
+func (d *DB) Bun() *bun.DB { return d.w }
+
+// Dialect returns DialectPostgres or DialectSQLite.
+func (d *DB) Dialect() string { return d.dialect }
+
+// Jobs returns the job store outside any transaction: each write is its own
+// transaction.
+func (d *DB) Jobs() marketplace.JobStore { return jobStore{d.pool()} }
+
+// InTx runs fn in one transaction, committed when fn returns nil and rolled
+// back otherwise (also when fn panics; the panic goes on). fn's error is
+// returned as is. Inside fn use only the stores of tx. Errors of its own:
+// Unavailable when the transaction cannot begin or commit.
+func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx marketplace.Tx) error) error {
+	const op = "bunstore.InTx"
+	if err := d.guard(ctx, op, true); err != nil {
+		return err
+	}
+	return d.runTx(ctx, op, func(ctx context.Context, tx bun.Tx) error {
+		return fn(context.WithValue(ctx, inTxKey{}, d), d.WithTx(tx))
+	})
+}
+
+// runTx runs fn in a new transaction on the primary pool. fn's error is
+// returned as is; begin and commit errors are translated.
+func (d *DB) runTx(ctx context.Context, op string, fn func(ctx context.Context, tx bun.Tx) error) error {
+	tx, err := d.w.BeginTx(ctx, nil)
+	if err != nil {
+		return translate(op, err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			_ = tx.Rollback()
+		}
+	}()
+	if err := fn(ctx, tx); err != nil {
+		return err
+	}
+	committed = true
+	return translate(op, tx.Commit())
+}
+
+// WithTx returns the stores bound to tx, a transaction the caller opened on
+// Bun() and commits or rolls back itself. It lets embedders make OpenJury's
+// changes part of their own transactions.
+func (d *DB) WithTx(tx bun.Tx) marketplace.Tx {
+	return txStores{exec{d: d, read: tx, write: tx, tx: true}}
+}
+
+// txStores is the set of stores of one transaction.
+type txStores struct{ e exec }
+
+func (t txStores) Jobs() marketplace.JobStore { return jobStore{t.e} }
+
+// inTxKey marks the context of an InTx callback with its *DB.
+type inTxKey struct{}
+
+// guard refuses a pool operation that would wait for the connection an
+// enclosing InTx of the same DB holds (SQLite only).
+func (d *DB) guard(ctx context.Context, op string, write bool) error {
+	if !(d.single || (write && d.sqliteWriter)) {
+		return nil
+	}
+	if owner, _ := ctx.Value(inTxKey{}).(*DB); owner == d {
+		return openjury.E(openjury.Internal, op,
+			"called on the DB inside its own InTx: use the stores of the Tx (SQLite has one writer connection)")
+	}
+	return nil
+}
+
+// exec is where a store runs its queries: the pools, or one transaction.
+type exec struct {
+	d     *DB
+	read  bun.IDB
+	write bun.IDB
+	// tx is true when read and write are the same transaction.
+	tx bool
+}
+
+func (d *DB) pool() exec { return exec{d: d, read: d.r, write: d.w} }
+
+// reader returns where to read.
+func (e exec) reader(ctx context.Context, op string) (bun.IDB, error) {
+	if e.tx {
+		return e.write, nil
+	}
+	if err := e.d.guard(ctx, op, false); err != nil {
+		return nil, err
+	}
+	return e.read, nil
+}
+
+// writer returns where to run a single-statement write.
+func (e exec) writer(ctx context.Context, op string) (bun.IDB, error) {
+	if e.tx {
+		return e.write, nil
+	}
+	if err := e.d.guard(ctx, op, true); err != nil {
+		return nil, err
+	}
+	return e.write, nil
+}
+
+// inTx runs fn in the enclosing transaction, or in a new one. Errors of fn
+// are returned as they are; begin and commit errors are translated.
+func (e exec) inTx(ctx context.Context, op string, fn func(ctx context.Context, db bun.IDB) error) error {
+	if e.tx {
+		return fn(ctx, e.write)
+	}
+	if err := e.d.guard(ctx, op, true); err != nil {
+		return err
+	}
+	return e.d.runTx(ctx, op, func(ctx context.Context, tx bun.Tx) error { return fn(ctx, tx) })
+}

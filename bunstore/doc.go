@@ -1,0 +1,87 @@
+// Package bunstore keeps OpenJury's state in PostgreSQL or SQLite through
+// bun. One *DB implements every store port of the domain packages
+// (marketplace.DB, auth.Store).
+//
+// # Opening
+//
+// Open picks the dialect from the DSN:
+//
+//	postgres://user:pass@host/db?sslmode=disable   PostgreSQL (pgx v5 via database/sql)
+//	postgresql://...                               PostgreSQL
+//	sqlite:./data/openjury.db                      SQLite file (parent directory created)
+//	file:./data/openjury.db?mode=rwc               SQLite URI, extra parameters kept
+//	./data/openjury.db, /abs/path.db               SQLite file
+//	:memory:, sqlite::memory:                      SQLite in memory, private to this DB
+//
+// and applies the embedded, versioned migrations of that dialect (see
+// WithoutMigrations). On PostgreSQL the migration runs under a session
+// advisory lock, so replicas that start together migrate once; on SQLite
+// bun's migration lock row guards it.
+//
+// # SQLite connections
+//
+// SQLite allows one writer at a time. bunstore therefore opens two
+// database/sql pools on a SQLite file:
+//
+//   - the writer: exactly one connection. Every write and every InTx runs
+//     on it, so writers of this process queue in database/sql (honouring
+//     their contexts) instead of failing with SQLITE_BUSY. Its transactions
+//     start with BEGIN IMMEDIATE, so a writer in another process waits
+//     (busy_timeout) rather than deadlocking on a lock upgrade.
+//   - the reader: several connections with query_only set, for the reads
+//     made outside a transaction. In WAL mode they run in parallel with
+//     each other and with the writer and see only committed data.
+//
+// Every connection gets its pragmas from the DSN, so connections the pools
+// open later get them too: busy_timeout=10000, foreign_keys=ON,
+// synchronous=NORMAL, and journal_mode=WAL on the writer (WAL is a
+// property of the file, so readers inherit it). The DSN is written for the
+// driver sqliteshim picked (modernc.org/sqlite's _pragma=... form, or
+// mattn/go-sqlite3's _busy_timeout=... form when built with cgo and the
+// cgosqlite tag).
+//
+// A single writer pool was the simpler alternative, but reads would then
+// wait behind every write transaction; two pools keep reads parallel at the
+// cost of one rule: inside an InTx callback use only the stores of its Tx.
+// On SQLite a write through the DB's own stores from inside InTx would wait
+// for the connection the transaction holds; bunstore detects that through
+// the callback's context and returns an Internal error instead of hanging.
+//
+// An in-memory database (":memory:") exists only inside its connection, so
+// it uses one connection for everything and no WAL; there even reads
+// through the DB's own stores from inside InTx would wait, and bunstore
+// returns the same error for them.
+//
+// # PostgreSQL
+//
+// Transactions run at READ COMMITTED; JobForUpdate takes a row lock
+// (SELECT ... FOR UPDATE) that serialises concurrent state changes of one
+// job. The pool keeps up to 16 idle connections and opens as many as
+// needed; tune it through Bun(), which embeds the *sql.DB (for example
+// Bun().SetMaxOpenConns to stay under the server's max_connections when
+// several replicas share it).
+//
+// # Storage conventions
+//
+// Times are BIGINT Unix milliseconds (read back as UTC), USDC amounts BIGINT
+// micro-USDC, identifiers TEXT. Job tags are kept twice: the display
+// spellings as a JSON array on the job row, and lowercased in job_tags for
+// the exact, case-insensitive tag filter.
+//
+// # Errors
+//
+// Every method returns *openjury.Error. Driver errors are translated at the
+// boundary: no rows is NotFound; a unique or check constraint violation is
+// Conflict (the domain validates input first, so a violated CHECK means the
+// state forbids the change, e.g. a balance that would go negative); a
+// foreign-key violation is NotFound (the referenced object is missing); a
+// serialization failure, deadlock, SQLITE_BUSY/LOCKED, refused or broken
+// connection or expired context is Unavailable; anything else is Internal
+// with the cause kept for the logs.
+//
+// # Embedding
+//
+// Bun returns the primary *bun.DB (the writer on SQLite). WithTx binds the
+// stores to a transaction the embedder opened on it, so OpenJury's writes
+// can commit atomically with the embedder's own.
+package bunstore

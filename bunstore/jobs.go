@@ -1,0 +1,316 @@
+package bunstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/marketplace"
+)
+
+// jobRow is a row of jobs.
+type jobRow struct {
+	bun.BaseModel `bun:"table:jobs,alias:j"`
+
+	ID                   string `bun:"id,pk"`
+	Title                string `bun:"title,notnull"`
+	Prompt               string `bun:"prompt,notnull"`
+	BountyMicro          int64  `bun:"bounty_micro,notnull"`
+	Tags                 string `bun:"tags,notnull"`
+	Status               string `bun:"status,notnull"`
+	SponsorAddress       string `bun:"sponsor_address,notnull"`
+	CreatedAt            int64  `bun:"created_at,notnull"`
+	WinnerSubmissionID   string `bun:"winner_submission_id,nullzero"`
+	ClosedAt             *int64 `bun:"closed_at"`
+	CloseTxHash          string `bun:"close_tx_hash,nullzero"`
+	CloseChainID         *int64 `bun:"close_chain_id"`
+	CloseContractAddress string `bun:"close_contract_address,nullzero"`
+	CloseBlockNumber     *int64 `bun:"close_block_number"`
+	CloseLogIndex        *int64 `bun:"close_log_index"`
+	FeaturedScore        int64  `bun:"featured_score,notnull"`
+	FeaturedUntil        *int64 `bun:"featured_until"`
+	FinalVoteStartsAt    int64  `bun:"final_vote_starts_at,notnull"`
+	FinalVoteEndsAt      int64  `bun:"final_vote_ends_at,notnull"`
+}
+
+// jobTagRow is a row of job_tags: one lowercased tag of a job.
+type jobTagRow struct {
+	bun.BaseModel `bun:"table:job_tags,alias:jt"`
+
+	JobID string `bun:"job_id,pk"`
+	Tag   string `bun:"tag,pk"`
+}
+
+// mutableJobColumns are the columns UpdateJob writes.
+var mutableJobColumns = []string{
+	"status", "winner_submission_id", "closed_at",
+	"close_tx_hash", "close_chain_id", "close_contract_address", "close_block_number", "close_log_index",
+	"featured_score", "featured_until",
+}
+
+func toJobRow(j *marketplace.Job) (*jobRow, error) {
+	tags := j.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	raw, err := json.Marshal(tags)
+	if err != nil {
+		return nil, err
+	}
+	return &jobRow{
+		ID:                   j.ID,
+		Title:                j.Title,
+		Prompt:               j.Prompt,
+		BountyMicro:          int64(j.Bounty),
+		Tags:                 string(raw),
+		Status:               string(j.Status),
+		SponsorAddress:       string(j.Sponsor),
+		CreatedAt:            millis(j.CreatedAt),
+		WinnerSubmissionID:   j.WinnerSubmissionID,
+		ClosedAt:             millisPtr(j.ClosedAt),
+		CloseTxHash:          string(j.Close.TxHash),
+		CloseChainID:         copyInt(j.Close.ChainID),
+		CloseContractAddress: string(j.Close.Contract),
+		CloseBlockNumber:     copyInt(j.Close.BlockNumber),
+		CloseLogIndex:        copyInt(j.Close.LogIndex),
+		FeaturedScore:        j.FeaturedScore,
+		FeaturedUntil:        millisPtr(j.FeaturedUntil),
+		FinalVoteStartsAt:    millis(j.FinalVoteStartsAt),
+		FinalVoteEndsAt:      millis(j.FinalVoteEndsAt),
+	}, nil
+}
+
+func (r *jobRow) job() (*marketplace.Job, error) {
+	tags := []string{}
+	if r.Tags != "" {
+		if err := json.Unmarshal([]byte(r.Tags), &tags); err != nil {
+			return nil, err
+		}
+	}
+	return &marketplace.Job{
+		ID:                 r.ID,
+		Title:              r.Title,
+		Prompt:             r.Prompt,
+		Bounty:             openjury.MicroUSDC(r.BountyMicro),
+		Tags:               tags,
+		Status:             marketplace.Status(r.Status),
+		Sponsor:            openjury.Address(r.SponsorAddress),
+		CreatedAt:          fromMillis(r.CreatedAt),
+		WinnerSubmissionID: r.WinnerSubmissionID,
+		ClosedAt:           fromMillisPtr(r.ClosedAt),
+		Close: openjury.ChainRef{
+			TxHash:      openjury.Hash(r.CloseTxHash),
+			ChainID:     r.CloseChainID,
+			Contract:    openjury.Address(r.CloseContractAddress),
+			BlockNumber: r.CloseBlockNumber,
+			LogIndex:    r.CloseLogIndex,
+		},
+		FeaturedScore:     r.FeaturedScore,
+		FeaturedUntil:     fromMillisPtr(r.FeaturedUntil),
+		FinalVoteStartsAt: fromMillis(r.FinalVoteStartsAt),
+		FinalVoteEndsAt:   fromMillis(r.FinalVoteEndsAt),
+	}, nil
+}
+
+// lowerTags returns the distinct lowercased tags, the keys of job_tags.
+func lowerTags(tags []string) []string {
+	out := make([]string, 0, len(tags))
+	seen := make(map[string]bool, len(tags))
+	for _, t := range tags {
+		k := strings.ToLower(strings.TrimSpace(t))
+		if k == "" || seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, k)
+	}
+	return out
+}
+
+// jobStore implements marketplace.JobStore on the pools or on one
+// transaction.
+type jobStore struct{ e exec }
+
+// CreateJob inserts the job row and its job_tags rows in one transaction.
+func (s jobStore) CreateJob(ctx context.Context, j *marketplace.Job) error {
+	const op = "bunstore.CreateJob"
+	row, err := toJobRow(j)
+	if err != nil {
+		return openjury.Wrap(op, err)
+	}
+	err = s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		if _, err := db.NewInsert().Model(row).Exec(ctx); err != nil {
+			return jobErr(op, err, "job already exists")
+		}
+		tags := lowerTags(j.Tags)
+		if len(tags) == 0 {
+			return nil
+		}
+		rows := make([]jobTagRow, len(tags))
+		for i, t := range tags {
+			rows[i] = jobTagRow{JobID: j.ID, Tag: t}
+		}
+		if _, err := db.NewInsert().Model(&rows).Exec(ctx); err != nil {
+			return translate(op, err)
+		}
+		return nil
+	})
+	return err
+}
+
+// Job returns one job. Errors: NotFound.
+func (s jobStore) Job(ctx context.Context, id string) (*marketplace.Job, error) {
+	const op = "bunstore.Job"
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	return s.get(ctx, op, db.NewSelect(), id)
+}
+
+// JobForUpdate returns one job and, on PostgreSQL, locks its row until the
+// transaction ends. On SQLite the transaction already holds the one write
+// lock. Outside a transaction it is Job. Errors: NotFound.
+func (s jobStore) JobForUpdate(ctx context.Context, id string) (*marketplace.Job, error) {
+	const op = "bunstore.JobForUpdate"
+	if !s.e.tx {
+		return s.Job(ctx, id)
+	}
+	q := s.e.write.NewSelect()
+	if s.e.d.dialect == DialectPostgres {
+		q = q.For("UPDATE")
+	}
+	return s.get(ctx, op, q, id)
+}
+
+// get runs q for the job with this id.
+func (s jobStore) get(ctx context.Context, op string, q *bun.SelectQuery, id string) (*marketplace.Job, error) {
+	var row jobRow
+	if err := q.Model(&row).Where("j.id = ?", id).Scan(ctx); err != nil {
+		return nil, jobErr(op, err, "")
+	}
+	j, err := row.job()
+	if err != nil {
+		return nil, openjury.Wrap(op, err)
+	}
+	return j, nil
+}
+
+// UpdateJob writes the mutable fields of j. Errors: NotFound.
+func (s jobStore) UpdateJob(ctx context.Context, j *marketplace.Job) error {
+	const op = "bunstore.UpdateJob"
+	row, err := toJobRow(j)
+	if err != nil {
+		return openjury.Wrap(op, err)
+	}
+	db, err := s.e.writer(ctx, op)
+	if err != nil {
+		return err
+	}
+	res, err := db.NewUpdate().Model(row).Column(mutableJobColumns...).WherePK().Exec(ctx)
+	if err != nil {
+		return translate(op, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return translate(op, err)
+	}
+	if n == 0 {
+		return openjury.E(openjury.NotFound, op, "job not found")
+	}
+	return nil
+}
+
+// ListJobs returns up to f.Limit jobs in the order rank DESC, created_at
+// DESC, id DESC, where rank is the featured score of a boost active at
+// f.Ref and 0 otherwise; f.After starts after a position of that order.
+func (s jobStore) ListJobs(ctx context.Context, f marketplace.JobFilter) ([]*marketplace.Job, error) {
+	const op = "bunstore.ListJobs"
+	if f.Limit <= 0 {
+		return []*marketplace.Job{}, nil
+	}
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	ref := millis(f.Ref)
+	rank := "CASE WHEN j.featured_until > ? THEN j.featured_score ELSE 0 END"
+	var rows []*jobRow
+	q := db.NewSelect().Model(&rows)
+	if f.Status != "" {
+		q = q.Where("j.status = ?", string(f.Status))
+	}
+	if tag := strings.ToLower(strings.TrimSpace(f.Tag)); tag != "" {
+		q = q.Where("EXISTS (SELECT 1 FROM job_tags AS jt WHERE jt.job_id = j.id AND jt.tag = ?)", tag)
+	}
+	if a := f.After; a != nil {
+		// Row-value comparison: (rank, created_at, id) < (r, c, i), all
+		// descending; PostgreSQL and SQLite (3.15+) both support it.
+		q = q.Where("("+rank+", j.created_at, j.id) < (?, ?, ?)", ref, a.Rank, millis(a.CreatedAt), a.ID)
+	}
+	err = q.OrderExpr(rank+" DESC", ref).
+		OrderExpr("j.created_at DESC").
+		OrderExpr("j.id DESC").
+		Limit(int64(f.Limit)).
+		Scan(ctx)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, translate(op, err)
+	}
+	out := make([]*marketplace.Job, len(rows))
+	for i, r := range rows {
+		if out[i], err = r.job(); err != nil {
+			return nil, openjury.Wrap(op, err)
+		}
+	}
+	return out, nil
+}
+
+// jobErr translates err and gives a duplicate or a missing job its detail.
+func jobErr(op string, err error, duplicate string) error {
+	err = translate(op, err)
+	if oe, ok := err.(*openjury.Error); ok {
+		switch {
+		case oe.Kind == openjury.Conflict && oe.Detail == detailDuplicate:
+			oe.Detail = duplicate
+		case oe.Kind == openjury.NotFound && oe.Detail == detailNotFound:
+			oe.Detail = "job not found"
+		}
+	}
+	return err
+}
+
+// millis is the stored form of a time: Unix milliseconds.
+func millis(t time.Time) int64 { return t.UnixMilli() }
+
+// fromMillis reads a stored time back, in UTC.
+func fromMillis(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
+
+func millisPtr(t *time.Time) *int64 {
+	if t == nil {
+		return nil
+	}
+	ms := millis(*t)
+	return &ms
+}
+
+func fromMillisPtr(ms *int64) *time.Time {
+	if ms == nil {
+		return nil
+	}
+	t := fromMillis(*ms)
+	return &t
+}
+
+func copyInt(p *int64) *int64 {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}

@@ -1,0 +1,114 @@
+package bunstore
+
+import (
+	"context"
+	"embed"
+	"io/fs"
+	"time"
+
+	"github.com/uptrace/bun/migrate"
+
+	"github.com/openjury/openjury"
+)
+
+// migrationFS holds the versioned SQL migrations, one directory per
+// dialect: migrations/<dialect>/<version>_<name>.tx.up.sql. Each file runs
+// in one transaction and is recorded only when it succeeded.
+//
+//go:embed migrations
+var migrationFS embed.FS
+
+// Names of bun's migration bookkeeping tables, prefixed so that an
+// embedder's own bun migrations in the same database do not mix with ours.
+const (
+	MigrationsTable     = "openjury_migrations"
+	MigrationLocksTable = "openjury_migration_locks"
+)
+
+// migrationLockKey is the PostgreSQL advisory lock key that serialises
+// migrations of replicas starting together ("ojmigrat" in ASCII).
+const migrationLockKey int64 = 0x6f6a6d6967726174
+
+// sqliteLockWait bounds the wait for another process's SQLite migration.
+const sqliteLockWait = 15 * time.Second
+
+// migrate applies the migrations of d's dialect that are not applied yet.
+func (d *DB) migrate(ctx context.Context) error {
+	const op = "bunstore.migrate"
+	sub, err := fs.Sub(migrationFS, "migrations/"+d.dialect)
+	if err != nil {
+		return openjury.Wrap(op, err)
+	}
+	ms := migrate.NewMigrations()
+	if err := ms.Discover(sub); err != nil {
+		return openjury.Wrap(op, err)
+	}
+	m := migrate.NewMigrator(d.w, ms,
+		migrate.WithTableName(MigrationsTable),
+		migrate.WithLocksTableName(MigrationLocksTable),
+		migrate.WithMarkAppliedOnSuccess(true),
+	)
+	if d.dialect == DialectPostgres {
+		return d.migratePostgres(ctx, m)
+	}
+	return d.migrateSQLite(ctx, m)
+}
+
+// migratePostgres holds a session advisory lock on a dedicated connection
+// while it migrates, so concurrent replicas migrate one after the other
+// (the later ones find nothing to do). The lock goes with the session if
+// the process dies, unlike bun's lock row, so it is used instead of it.
+func (d *DB) migratePostgres(ctx context.Context, m *migrate.Migrator) error {
+	const op = "bunstore.migrate"
+	conn, err := d.w.DB.Conn(ctx)
+	if err != nil {
+		return translate(op, err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", migrationLockKey); err != nil {
+		return translate(op, err)
+	}
+	defer func() {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrationLockKey)
+	}()
+	if err := m.Init(ctx); err != nil {
+		return translate(op, err)
+	}
+	if _, err := m.Migrate(ctx); err != nil {
+		return translate(op, err)
+	}
+	return nil
+}
+
+// migrateSQLite guards the migration with bun's lock row, waiting a while
+// for another process that holds it.
+func (d *DB) migrateSQLite(ctx context.Context, m *migrate.Migrator) error {
+	const op = "bunstore.migrate"
+	if err := m.Init(ctx); err != nil {
+		return translate(op, err)
+	}
+	deadline := time.Now().Add(sqliteLockWait)
+	for {
+		err := m.Lock(ctx)
+		if err == nil {
+			break
+		}
+		if openjury.KindOf(translate(op, err)) != openjury.Conflict {
+			return translate(op, err)
+		}
+		if time.Now().After(deadline) {
+			return openjury.Errorf(openjury.Unavailable, op,
+				"migrations are locked by another process; if none is running, run DELETE FROM %s", MigrationLocksTable)
+		}
+		select {
+		case <-ctx.Done():
+			return translate(op, ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	defer func() { _ = m.Unlock(context.WithoutCancel(ctx)) }()
+	if _, err := m.Migrate(ctx); err != nil {
+		return translate(op, err)
+	}
+	return nil
+}

@@ -1,0 +1,170 @@
+package bunstore
+
+import (
+	"database/sql"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/sqlitedialect"
+	"github.com/uptrace/bun/driver/sqliteshim"
+
+	"github.com/openjury/openjury"
+)
+
+// busyTimeoutMillis is how long a SQLite connection waits for a lock held
+// by another connection (of another process) before giving up with
+// SQLITE_BUSY.
+const busyTimeoutMillis = "10000"
+
+// sqliteTarget is a SQLite database named by a DSN.
+type sqliteTarget struct {
+	// path is the file path (decoded), or ":memory:".
+	path string
+	// query holds the parameters given in the DSN, kept as they are.
+	query url.Values
+	// memory is true for an in-memory database.
+	memory bool
+}
+
+// parseSQLite understands "sqlite:<path>", "sqlite://<path>",
+// "file:<path>" (a SQLite URI, percent-decoded) and a plain path, each with
+// optional "?params".
+func parseSQLite(dsn string) (sqliteTarget, error) {
+	const op = "bunstore.Open"
+	rest, uri := dsn, false
+	lower := strings.ToLower(rest)
+	switch {
+	case strings.HasPrefix(lower, "sqlite://"):
+		rest = rest[len("sqlite://"):]
+	case strings.HasPrefix(lower, "sqlite:"):
+		rest = rest[len("sqlite:"):]
+	case strings.HasPrefix(lower, "file:"):
+		rest, uri = rest[len("file:"):], true
+		if strings.HasPrefix(rest, "//") { // file://[localhost]/abs/path
+			rest = rest[2:]
+			i := strings.IndexByte(rest, '/')
+			if i < 0 || (i > 0 && rest[:i] != "localhost") {
+				return sqliteTarget{}, openjury.Errorf(openjury.Invalid, op, "database URL: unsupported SQLite URI %q", dsn)
+			}
+			rest = rest[i:]
+		}
+	case strings.Contains(rest, "://"):
+		return sqliteTarget{}, openjury.Errorf(openjury.Invalid, op,
+			"database URL: unsupported scheme in %q (want postgres://, postgresql://, sqlite:, file: or a path)", redact(dsn))
+	}
+	t := sqliteTarget{path: rest, query: url.Values{}}
+	if i := strings.IndexByte(rest, '?'); i >= 0 {
+		q, err := url.ParseQuery(rest[i+1:])
+		if err != nil {
+			return sqliteTarget{}, openjury.Errorf(openjury.Invalid, op, "database URL: bad parameters: %v", err)
+		}
+		t.path, t.query = rest[:i], q
+	}
+	if uri {
+		p, err := url.PathUnescape(t.path)
+		if err != nil {
+			return sqliteTarget{}, openjury.Errorf(openjury.Invalid, op, "database URL: %v", err)
+		}
+		t.path = p
+	}
+	if t.path == "" {
+		return sqliteTarget{}, openjury.E(openjury.Invalid, op, "database URL: empty SQLite path")
+	}
+	t.memory = t.path == ":memory:" || t.query.Get("mode") == "memory"
+	return t, nil
+}
+
+// redact hides a password in a URL for error messages.
+func redact(dsn string) string {
+	if u, err := url.Parse(dsn); err == nil {
+		return u.Redacted()
+	}
+	return "(unparsable URL)"
+}
+
+// dsn returns the driver DSN of a connection to t, with the pragmas for a
+// writer or a reader connection.
+func (t sqliteTarget) dsn(driverName string, writer bool) string {
+	q := url.Values{}
+	for k, v := range t.query {
+		q[k] = append([]string(nil), v...)
+	}
+	pragma := func(name, value string) {
+		if driverName == "sqlite3" { // mattn/go-sqlite3
+			key := "_" + name
+			if q.Get(key) == "" {
+				q.Set(key, value)
+			}
+			return
+		}
+		for _, p := range q["_pragma"] { // modernc.org/sqlite
+			if strings.HasPrefix(strings.ToLower(strings.TrimSpace(p)), name) {
+				return
+			}
+		}
+		q.Add("_pragma", name+"("+value+")")
+	}
+	pragma("busy_timeout", busyTimeoutMillis)
+	pragma("foreign_keys", "1")
+	pragma("synchronous", "NORMAL")
+	if writer {
+		if !t.memory {
+			pragma("journal_mode", "WAL")
+		}
+		if q.Get("_txlock") == "" {
+			q.Set("_txlock", "immediate") // both drivers: BEGIN IMMEDIATE
+		}
+	} else {
+		pragma("query_only", "1")
+	}
+	path := t.path
+	if path != ":memory:" {
+		path = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
+	}
+	return "file:" + path + "?" + q.Encode()
+}
+
+// openSQLite opens the writer and reader pools of a SQLite database (one
+// pool for an in-memory database); see the package documentation.
+func openSQLite(dsn string) (*DB, error) {
+	const op = "bunstore.Open"
+	t, err := parseSQLite(dsn)
+	if err != nil {
+		return nil, err
+	}
+	if !t.memory {
+		if dir := filepath.Dir(t.path); dir != "" && dir != "." {
+			if err := os.MkdirAll(dir, 0o750); err != nil {
+				return nil, openjury.Errorf(openjury.Unavailable, op, "create the database directory: %v", err)
+			}
+		}
+	}
+	driver := sqliteshim.DriverName()
+	wdb, err := sql.Open(sqliteshim.ShimName, t.dsn(driver, true))
+	if err != nil {
+		return nil, translate(op, err)
+	}
+	wdb.SetMaxOpenConns(1)
+	wdb.SetMaxIdleConns(1)
+	wdb.SetConnMaxLifetime(0)
+	wdb.SetConnMaxIdleTime(0)
+	w := bun.NewDB(wdb, sqlitedialect.New())
+	d := &DB{dialect: DialectSQLite, w: w, r: w, sqliteWriter: true, single: t.memory}
+	if t.memory {
+		return d, nil
+	}
+	rdb, err := sql.Open(sqliteshim.ShimName, t.dsn(driver, false))
+	if err != nil {
+		_ = wdb.Close()
+		return nil, translate(op, err)
+	}
+	n := max(4, runtime.GOMAXPROCS(0))
+	rdb.SetMaxOpenConns(n)
+	rdb.SetMaxIdleConns(n)
+	d.r = bun.NewDB(rdb, sqlitedialect.New())
+	return d, nil
+}

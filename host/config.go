@@ -1,0 +1,520 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/openjury/openjury"
+)
+
+// Config is every setting of the service, read from SERVICE_* environment
+// variables by FromEnv (CONTRACT.md, Configuration). Build one with
+// Defaults or FromEnv and check it with Validate.
+//
+// DevSecret, EmbedderAPIKey and RPCURL are secrets: String, GoString and
+// LogValue never show them (only whether they are set), and the password of
+// a PostgreSQL DatabaseURL is masked.
+type Config struct {
+	// Addr is the listen address (SERVICE_ADDR, ":8080"); ":0" picks a free
+	// port.
+	Addr string
+	// DatabaseURL names the database (SERVICE_DATABASE_URL,
+	// "./data/openjury.db"): postgres:// or postgresql:// for PostgreSQL;
+	// sqlite:PATH, file:PATH or a plain path for SQLite. See bunstore.Open.
+	DatabaseURL string
+	// BaseURL is the public URL of the service (SERVICE_BASE_URL,
+	// "http://localhost:8080"), without a trailing slash. Its host is the
+	// sign-in domain.
+	BaseURL string
+	// AppURL is the URL of the companion web application (SERVICE_APP_URL);
+	// empty means BaseURL (see PublicAppURL).
+	AppURL string
+	// ChainID is the chain of sign-in messages, stake and anchors
+	// (SERVICE_CHAIN_ID, 8453).
+	ChainID int64
+	// Network is the network name (SERVICE_NETWORK, "base").
+	Network string
+	// USDCAddress is the USDC token contract (SERVICE_USDC_ADDRESS).
+	USDCAddress openjury.Address
+	// AGRTokenAddress is the AGR token contract (SERVICE_AGR_TOKEN_ADDRESS).
+	AGRTokenAddress openjury.Address
+	// MinStakeUSDC is the stake needed to submit and vote
+	// (SERVICE_MIN_STAKE_USDC, 10 USDC).
+	MinStakeUSDC openjury.MicroUSDC
+	// MinRepScoreToVote is the reputation needed to sit on a jury
+	// (SERVICE_MIN_REP_SCORE_TO_VOTE, 10).
+	MinRepScoreToVote int64
+	// FinalVoteWindow is the default final-vote window of a job
+	// (SERVICE_FINAL_VOTE_WINDOW_SECONDS, 86400 s; 60..2592000 s).
+	FinalVoteWindow time.Duration
+	// ChallengeTTL is the lifetime of a sign-in challenge
+	// (SERVICE_CHALLENGE_TTL_SECONDS, 300 s).
+	ChallengeTTL time.Duration
+	// AccessTokenTTL is the lifetime of a bearer token
+	// (SERVICE_ACCESS_TOKEN_TTL_SECONDS, 86400 s).
+	AccessTokenTTL time.Duration
+	// OperatorAddresses are the operator wallets
+	// (SERVICE_OPERATOR_ADDRESSES, comma-separated).
+	OperatorAddresses []openjury.Address
+	// DevSecret guards the dev endpoints (SERVICE_DEV_SECRET); empty turns
+	// them off. Secret.
+	DevSecret string
+	// AGRMintPerWin is the AGR credited to a winner
+	// (SERVICE_AGR_MINT_PER_WIN, 50).
+	AGRMintPerWin int64
+	// AuthEIP1271Enabled turns on contract-wallet sign-in
+	// (SERVICE_AUTH_EIP1271_ENABLED); it needs RPCURL.
+	AuthEIP1271Enabled bool
+	// RPCURL is the chain's JSON-RPC endpoint (SERVICE_RPC_URL). Secret: it
+	// may hold a provider key.
+	RPCURL string
+	// OnchainStakeEnabled takes stake from the stake vault
+	// (SERVICE_ONCHAIN_STAKE_ENABLED).
+	OnchainStakeEnabled bool
+	// StakeContractAddress is the stake vault
+	// (SERVICE_STAKE_CONTRACT_ADDRESS).
+	StakeContractAddress openjury.Address
+	// OnchainSyncEnabled polls stake-vault events
+	// (SERVICE_ONCHAIN_SYNC_ENABLED); it needs RPCURL, StakeContractAddress
+	// and OnchainStakeEnabled.
+	OnchainSyncEnabled bool
+	// SyncConfirmations is how many blocks an event must be buried under
+	// before it is synced (SERVICE_SYNC_CONFIRMATIONS, 20).
+	SyncConfirmations int64
+	// AnchorRegistryAddress is the anchor registry contract
+	// (SERVICE_ANCHOR_REGISTRY_ADDRESS).
+	AnchorRegistryAddress openjury.Address
+	// SemanticSearchEnabled turns semantic search on
+	// (SERVICE_SEMANTIC_SEARCH_ENABLED, true).
+	SemanticSearchEnabled bool
+	// Embedder is "local" (the built-in embedder) or the base URL of an
+	// OpenAI-compatible embeddings API (SERVICE_EMBEDDER, "local").
+	Embedder string
+	// EmbedderModel is the model of a remote embedder
+	// (SERVICE_EMBEDDER_MODEL); required when Embedder is a URL.
+	EmbedderModel string
+	// EmbedderAPIKey is the key of a remote embedder
+	// (SERVICE_EMBEDDER_API_KEY). Secret.
+	EmbedderAPIKey string
+	// RateLimitPerMin is the number of requests per minute per client
+	// (SERVICE_RATE_LIMIT_PER_MIN, 300); 0 turns the limit off.
+	RateLimitPerMin int
+	// LogLevel is debug, info, warn or error (SERVICE_LOG_LEVEL, "info").
+	LogLevel string
+	// ShutdownTimeout bounds the graceful shutdown
+	// (SERVICE_SHUTDOWN_TIMEOUT_SECONDS, 15 s). Not in CONTRACT.md; additive.
+	ShutdownTimeout time.Duration
+}
+
+// EmbedderLocal is the Embedder value of the built-in embedder.
+const EmbedderLocal = "local"
+
+// Limits of the final-vote window (CONTRACT.md, Jobs).
+const (
+	MinFinalVoteWindow = 60 * time.Second
+	MaxFinalVoteWindow = 2592000 * time.Second
+)
+
+// Defaults returns the configuration used when no variable is set.
+func Defaults() Config {
+	return Config{
+		Addr:                  ":8080",
+		DatabaseURL:           "./data/openjury.db",
+		BaseURL:               "http://localhost:8080",
+		ChainID:               8453,
+		Network:               "base",
+		MinStakeUSDC:          10 * openjury.MicroPerUSDC,
+		MinRepScoreToVote:     10,
+		FinalVoteWindow:       86400 * time.Second,
+		ChallengeTTL:          300 * time.Second,
+		AccessTokenTTL:        86400 * time.Second,
+		OperatorAddresses:     []openjury.Address{},
+		AGRMintPerWin:         50,
+		SyncConfirmations:     20,
+		SemanticSearchEnabled: true,
+		Embedder:              EmbedderLocal,
+		RateLimitPerMin:       300,
+		LogLevel:              "info",
+		ShutdownTimeout:       15 * time.Second,
+	}
+}
+
+// PublicAppURL returns AppURL, or BaseURL when AppURL is empty.
+func (c Config) PublicAppURL() string {
+	if c.AppURL != "" {
+		return c.AppURL
+	}
+	return c.BaseURL
+}
+
+// ConfigError lists every problem found in a configuration, one sentence
+// each, naming the variable.
+type ConfigError struct {
+	Problems []string
+}
+
+// Error implements error.
+func (e *ConfigError) Error() string {
+	return "invalid configuration: " + strings.Join(e.Problems, "; ")
+}
+
+// problems collects configuration problems.
+type problems []string
+
+func (p *problems) add(format string, args ...any) { *p = append(*p, fmt.Sprintf(format, args...)) }
+
+func (p problems) err() error {
+	if len(p) == 0 {
+		return nil
+	}
+	return &ConfigError{Problems: p}
+}
+
+// FromEnv reads the configuration through getenv (os.Getenv in the binary).
+// Unset or empty variables keep their defaults. Values that do not parse
+// (integers, booleans, amounts) are all reported in one *ConfigError, and
+// the field keeps its default; rules between settings are Validate's job.
+// Addresses are stored lowercase when valid and as given otherwise, so
+// Validate reports them.
+func FromEnv(getenv func(string) string) (Config, error) {
+	c := Defaults()
+	var p problems
+	get := func(name string) (string, bool) {
+		v := strings.TrimSpace(getenv(name))
+		return v, v != ""
+	}
+	str := func(name string, dst *string) {
+		if v, ok := get(name); ok {
+			*dst = v
+		}
+	}
+	integer := func(name string, dst *int64) {
+		if v, ok := get(name); ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				p.add("%s: must be an integer, got %q", name, v)
+				return
+			}
+			*dst = n
+		}
+	}
+	seconds := func(name string, dst *time.Duration) {
+		n := int64(*dst / time.Second)
+		before := len(p)
+		integer(name, &n)
+		if len(p) > before {
+			return
+		}
+		if n > int64(1<<63-1)/int64(time.Second) || n < -int64(1<<63-1)/int64(time.Second) {
+			p.add("%s: out of range", name)
+			return
+		}
+		*dst = time.Duration(n) * time.Second
+	}
+	boolean := func(name string, dst *bool) {
+		if v, ok := get(name); ok {
+			switch strings.ToLower(v) {
+			case "1", "true":
+				*dst = true
+			case "0", "false":
+				*dst = false
+			default:
+				p.add("%s: must be 1, 0, true or false, got %q", name, v)
+			}
+		}
+	}
+	address := func(name string, dst *openjury.Address) {
+		if v, ok := get(name); ok {
+			if a, err := openjury.ParseAddress(name, v); err == nil {
+				*dst = a
+			} else {
+				*dst = openjury.Address(v) // Validate reports it
+			}
+		}
+	}
+
+	str("SERVICE_ADDR", &c.Addr)
+	str("SERVICE_DATABASE_URL", &c.DatabaseURL)
+	str("SERVICE_BASE_URL", &c.BaseURL)
+	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	str("SERVICE_APP_URL", &c.AppURL)
+	c.AppURL = strings.TrimRight(c.AppURL, "/")
+	integer("SERVICE_CHAIN_ID", &c.ChainID)
+	str("SERVICE_NETWORK", &c.Network)
+	address("SERVICE_USDC_ADDRESS", &c.USDCAddress)
+	address("SERVICE_AGR_TOKEN_ADDRESS", &c.AGRTokenAddress)
+	if v, ok := get("SERVICE_MIN_STAKE_USDC"); ok {
+		if m, err := openjury.ParseUSDC("SERVICE_MIN_STAKE_USDC", v); err != nil {
+			p.add("%s (got %q)", openjury.DetailOf(err), v)
+		} else {
+			c.MinStakeUSDC = m
+		}
+	}
+	integer("SERVICE_MIN_REP_SCORE_TO_VOTE", &c.MinRepScoreToVote)
+	seconds("SERVICE_FINAL_VOTE_WINDOW_SECONDS", &c.FinalVoteWindow)
+	seconds("SERVICE_CHALLENGE_TTL_SECONDS", &c.ChallengeTTL)
+	seconds("SERVICE_ACCESS_TOKEN_TTL_SECONDS", &c.AccessTokenTTL)
+	if v, ok := get("SERVICE_OPERATOR_ADDRESSES"); ok {
+		c.OperatorAddresses = []openjury.Address{}
+		for part := range strings.SplitSeq(v, ",") {
+			if part = strings.TrimSpace(part); part == "" {
+				continue
+			}
+			a, err := openjury.ParseAddress("SERVICE_OPERATOR_ADDRESSES", part)
+			if err != nil {
+				a = openjury.Address(part) // Validate reports it
+			}
+			c.OperatorAddresses = append(c.OperatorAddresses, a)
+		}
+	}
+	if v := getenv("SERVICE_DEV_SECRET"); v != "" {
+		c.DevSecret = v // kept exactly: a secret may have edge spaces
+	}
+	integer("SERVICE_AGR_MINT_PER_WIN", &c.AGRMintPerWin)
+	boolean("SERVICE_AUTH_EIP1271_ENABLED", &c.AuthEIP1271Enabled)
+	str("SERVICE_RPC_URL", &c.RPCURL)
+	boolean("SERVICE_ONCHAIN_STAKE_ENABLED", &c.OnchainStakeEnabled)
+	address("SERVICE_STAKE_CONTRACT_ADDRESS", &c.StakeContractAddress)
+	boolean("SERVICE_ONCHAIN_SYNC_ENABLED", &c.OnchainSyncEnabled)
+	integer("SERVICE_SYNC_CONFIRMATIONS", &c.SyncConfirmations)
+	address("SERVICE_ANCHOR_REGISTRY_ADDRESS", &c.AnchorRegistryAddress)
+	boolean("SERVICE_SEMANTIC_SEARCH_ENABLED", &c.SemanticSearchEnabled)
+	str("SERVICE_EMBEDDER", &c.Embedder)
+	if strings.EqualFold(c.Embedder, EmbedderLocal) {
+		c.Embedder = EmbedderLocal
+	}
+	str("SERVICE_EMBEDDER_MODEL", &c.EmbedderModel)
+	if v := getenv("SERVICE_EMBEDDER_API_KEY"); v != "" {
+		c.EmbedderAPIKey = v
+	}
+	rate := int64(c.RateLimitPerMin)
+	integer("SERVICE_RATE_LIMIT_PER_MIN", &rate)
+	if int64(int(rate)) != rate {
+		p.add("SERVICE_RATE_LIMIT_PER_MIN: out of range")
+	} else {
+		c.RateLimitPerMin = int(rate)
+	}
+	str("SERVICE_LOG_LEVEL", &c.LogLevel)
+	c.LogLevel = strings.ToLower(c.LogLevel)
+	seconds("SERVICE_SHUTDOWN_TIMEOUT_SECONDS", &c.ShutdownTimeout)
+	return c, p.err()
+}
+
+// Validate checks every setting and every rule between settings and
+// reports all problems at once in a *ConfigError, or returns nil. Messages
+// never include secret values.
+func (c Config) Validate() error {
+	var p problems
+	if c.Addr == "" {
+		p.add("SERVICE_ADDR: is required")
+	} else if _, port, err := net.SplitHostPort(c.Addr); err != nil {
+		p.add("SERVICE_ADDR: must be host:port or :port, got %q", c.Addr)
+	} else if n, err := strconv.ParseUint(port, 10, 16); err != nil || n > 65535 {
+		p.add("SERVICE_ADDR: port must be a number 0..65535, got %q", port)
+	}
+	if strings.TrimSpace(c.DatabaseURL) == "" {
+		p.add("SERVICE_DATABASE_URL: is required")
+	}
+	if msg := checkHTTPURL(c.BaseURL, true); msg != "" {
+		p.add("SERVICE_BASE_URL: %s", msg)
+	}
+	if c.AppURL != "" {
+		if msg := checkHTTPURL(c.AppURL, true); msg != "" {
+			p.add("SERVICE_APP_URL: %s", msg)
+		}
+	}
+	if c.ChainID <= 0 {
+		p.add("SERVICE_CHAIN_ID: must be a positive integer, got %d", c.ChainID)
+	}
+	if strings.TrimSpace(c.Network) == "" {
+		p.add("SERVICE_NETWORK: is required")
+	}
+	checkAddress(&p, "SERVICE_USDC_ADDRESS", c.USDCAddress)
+	checkAddress(&p, "SERVICE_AGR_TOKEN_ADDRESS", c.AGRTokenAddress)
+	if c.MinStakeUSDC < 0 {
+		p.add("SERVICE_MIN_STAKE_USDC: must not be negative")
+	}
+	if c.MinRepScoreToVote < 0 {
+		p.add("SERVICE_MIN_REP_SCORE_TO_VOTE: must not be negative")
+	}
+	if c.FinalVoteWindow < MinFinalVoteWindow || c.FinalVoteWindow > MaxFinalVoteWindow || c.FinalVoteWindow%time.Second != 0 {
+		p.add("SERVICE_FINAL_VOTE_WINDOW_SECONDS: must be whole seconds in %d..%d, got %v",
+			int64(MinFinalVoteWindow/time.Second), int64(MaxFinalVoteWindow/time.Second), c.FinalVoteWindow.Seconds())
+	}
+	if c.ChallengeTTL < time.Second {
+		p.add("SERVICE_CHALLENGE_TTL_SECONDS: must be positive")
+	}
+	if c.AccessTokenTTL < time.Second {
+		p.add("SERVICE_ACCESS_TOKEN_TTL_SECONDS: must be positive")
+	}
+	for i, a := range c.OperatorAddresses {
+		checkAddress(&p, fmt.Sprintf("SERVICE_OPERATOR_ADDRESSES[%d]", i), a)
+	}
+	if c.AGRMintPerWin < 0 {
+		p.add("SERVICE_AGR_MINT_PER_WIN: must not be negative")
+	}
+	if c.RPCURL != "" {
+		if u, err := url.Parse(c.RPCURL); err != nil || u.Host == "" ||
+			(u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "ws" && u.Scheme != "wss") {
+			// The value may hold a provider key: never echo it.
+			p.add("SERVICE_RPC_URL: must be an absolute http(s) or ws(s) URL")
+		}
+	}
+	if c.AuthEIP1271Enabled && c.RPCURL == "" {
+		p.add("SERVICE_AUTH_EIP1271_ENABLED: requires SERVICE_RPC_URL")
+	}
+	checkAddress(&p, "SERVICE_STAKE_CONTRACT_ADDRESS", c.StakeContractAddress)
+	if c.OnchainSyncEnabled {
+		if c.RPCURL == "" {
+			p.add("SERVICE_ONCHAIN_SYNC_ENABLED: requires SERVICE_RPC_URL")
+		}
+		if c.StakeContractAddress == "" {
+			p.add("SERVICE_ONCHAIN_SYNC_ENABLED: requires SERVICE_STAKE_CONTRACT_ADDRESS")
+		}
+		if !c.OnchainStakeEnabled {
+			p.add("SERVICE_ONCHAIN_SYNC_ENABLED: requires SERVICE_ONCHAIN_STAKE_ENABLED=1")
+		}
+	}
+	if c.SyncConfirmations < 0 {
+		p.add("SERVICE_SYNC_CONFIRMATIONS: must not be negative")
+	}
+	checkAddress(&p, "SERVICE_ANCHOR_REGISTRY_ADDRESS", c.AnchorRegistryAddress)
+	if c.Embedder != EmbedderLocal {
+		if msg := checkHTTPURL(c.Embedder, false); msg != "" {
+			p.add("SERVICE_EMBEDDER: must be %q or an absolute http(s) URL", EmbedderLocal)
+		} else if strings.TrimSpace(c.EmbedderModel) == "" {
+			p.add("SERVICE_EMBEDDER_MODEL: is required when SERVICE_EMBEDDER is a URL")
+		}
+	}
+	if c.RateLimitPerMin < 0 {
+		p.add("SERVICE_RATE_LIMIT_PER_MIN: must not be negative (0 turns the limit off)")
+	}
+	if _, ok := parseLevel(c.LogLevel); !ok {
+		p.add("SERVICE_LOG_LEVEL: must be debug, info, warn or error, got %q", c.LogLevel)
+	}
+	if c.ShutdownTimeout < time.Second {
+		p.add("SERVICE_SHUTDOWN_TIMEOUT_SECONDS: must be positive")
+	}
+	return p.err()
+}
+
+// checkHTTPURL returns "" for an absolute http(s) URL with a host, else a
+// description of the problem; echo says whether the value may be quoted.
+func checkHTTPURL(s string, echo bool) string {
+	u, err := url.Parse(s)
+	if err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		return ""
+	}
+	if echo {
+		return fmt.Sprintf("must be an absolute http(s) URL, got %q", s)
+	}
+	return "must be an absolute http(s) URL"
+}
+
+// checkAddress reports a set address that is not 0x + 40 hex digits with a
+// valid EIP-55 checksum.
+func checkAddress(p *problems, name string, a openjury.Address) {
+	if a == "" {
+		return
+	}
+	if _, err := openjury.ParseAddress(name, string(a)); err != nil {
+		p.add("%s, got %q", openjury.DetailOf(err), string(a))
+	}
+}
+
+// parseLevel maps a LogLevel to a slog.Level.
+func parseLevel(s string) (slog.Level, bool) {
+	switch s {
+	case "debug":
+		return slog.LevelDebug, true
+	case "info":
+		return slog.LevelInfo, true
+	case "warn":
+		return slog.LevelWarn, true
+	case "error":
+		return slog.LevelError, true
+	}
+	return 0, false
+}
+
+// attrs lists the settings for logs and String, secrets as "set" flags.
+func (c Config) attrs() []slog.Attr {
+	ops := make([]string, len(c.OperatorAddresses))
+	for i, a := range c.OperatorAddresses {
+		ops[i] = string(a)
+	}
+	return []slog.Attr{
+		slog.String("addr", c.Addr),
+		slog.String("database_url", redactURL(c.DatabaseURL)),
+		slog.String("base_url", c.BaseURL),
+		slog.String("app_url", c.PublicAppURL()),
+		slog.Int64("chain_id", c.ChainID),
+		slog.String("network", c.Network),
+		slog.String("usdc_address", string(c.USDCAddress)),
+		slog.String("agr_token_address", string(c.AGRTokenAddress)),
+		slog.String("min_stake_usdc", c.MinStakeUSDC.String()),
+		slog.Int64("min_rep_score_to_vote", c.MinRepScoreToVote),
+		slog.Int64("final_vote_window_seconds", int64(c.FinalVoteWindow/time.Second)),
+		slog.Int64("challenge_ttl_seconds", int64(c.ChallengeTTL/time.Second)),
+		slog.Int64("access_token_ttl_seconds", int64(c.AccessTokenTTL/time.Second)),
+		slog.String("operator_addresses", strings.Join(ops, ",")),
+		slog.Bool("dev_secret_set", c.DevSecret != ""),
+		slog.Int64("agr_mint_per_win", c.AGRMintPerWin),
+		slog.Bool("auth_eip1271_enabled", c.AuthEIP1271Enabled),
+		slog.Bool("rpc_url_set", c.RPCURL != ""),
+		slog.Bool("onchain_stake_enabled", c.OnchainStakeEnabled),
+		slog.String("stake_contract_address", string(c.StakeContractAddress)),
+		slog.Bool("onchain_sync_enabled", c.OnchainSyncEnabled),
+		slog.Int64("sync_confirmations", c.SyncConfirmations),
+		slog.String("anchor_registry_address", string(c.AnchorRegistryAddress)),
+		slog.Bool("semantic_search_enabled", c.SemanticSearchEnabled),
+		slog.String("embedder", redactURL(c.Embedder)),
+		slog.String("embedder_model", c.EmbedderModel),
+		slog.Bool("embedder_api_key_set", c.EmbedderAPIKey != ""),
+		slog.Int("rate_limit_per_min", c.RateLimitPerMin),
+		slog.String("log_level", c.LogLevel),
+		slog.Int64("shutdown_timeout_seconds", int64(c.ShutdownTimeout/time.Second)),
+	}
+}
+
+// LogValue implements slog.LogValuer: the settings as a group, without
+// secrets.
+func (c Config) LogValue() slog.Value { return slog.GroupValue(c.attrs()...) }
+
+// String renders the settings as key=value pairs, without secrets.
+func (c Config) String() string {
+	var b strings.Builder
+	for i, a := range c.attrs() {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%s=%s", a.Key, strconv.Quote(a.Value.String()))
+	}
+	return b.String()
+}
+
+// GoString keeps %#v from printing the secret fields.
+func (c Config) GoString() string { return "main.Config{" + c.String() + "}" }
+
+// redactURL masks the password of a URL (user info or a password query
+// parameter). Values that are not URLs with a scheme are returned as they
+// are (SQLite paths); unparseable URLs are hidden.
+func redactURL(s string) string {
+	if !strings.Contains(s, "://") {
+		return s
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(hidden: not a valid URL)"
+	}
+	if q := u.Query(); q.Has("password") {
+		q.Set("password", "xxxxx")
+		u.RawQuery = q.Encode()
+	}
+	return u.Redacted()
+}

@@ -1,0 +1,311 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/openjury/openjury"
+)
+
+// env turns a map into a getenv function.
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+const (
+	addrA = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed" // EIP-55 test vector
+	addrB = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359"
+	addrC = "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB"
+	addrD = "0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb"
+)
+
+func lower(s string) openjury.Address { return openjury.Address(strings.ToLower(s)) }
+
+func TestDefaults(t *testing.T) {
+	t.Parallel()
+	c, err := FromEnv(env(nil))
+	require.NoError(t, err)
+	require.Equal(t, Defaults(), c)
+	require.NoError(t, c.Validate())
+
+	require.Equal(t, ":8080", c.Addr)
+	require.Equal(t, "./data/openjury.db", c.DatabaseURL)
+	require.Equal(t, "http://localhost:8080", c.BaseURL)
+	require.Equal(t, "http://localhost:8080", c.PublicAppURL())
+	require.EqualValues(t, 8453, c.ChainID)
+	require.Equal(t, "base", c.Network)
+	require.Equal(t, openjury.MicroUSDC(10_000_000), c.MinStakeUSDC)
+	require.EqualValues(t, 10, c.MinRepScoreToVote)
+	require.Equal(t, 24*time.Hour, c.FinalVoteWindow)
+	require.Equal(t, 5*time.Minute, c.ChallengeTTL)
+	require.Equal(t, 24*time.Hour, c.AccessTokenTTL)
+	require.Empty(t, c.OperatorAddresses)
+	require.Empty(t, c.DevSecret)
+	require.EqualValues(t, 50, c.AGRMintPerWin)
+	require.False(t, c.AuthEIP1271Enabled)
+	require.False(t, c.OnchainStakeEnabled)
+	require.False(t, c.OnchainSyncEnabled)
+	require.EqualValues(t, 20, c.SyncConfirmations)
+	require.True(t, c.SemanticSearchEnabled)
+	require.Equal(t, "local", c.Embedder)
+	require.Equal(t, 300, c.RateLimitPerMin)
+	require.Equal(t, "info", c.LogLevel)
+}
+
+func TestFromEnvEveryVariable(t *testing.T) {
+	t.Parallel()
+	vars := map[string]string{
+		"SERVICE_ADDR":                      "127.0.0.1:9090",
+		"SERVICE_DATABASE_URL":              "postgres://jury:pw@db:5432/jury?sslmode=disable",
+		"SERVICE_BASE_URL":                  "https://jury.example.com/",
+		"SERVICE_APP_URL":                   "https://app.example.com",
+		"SERVICE_CHAIN_ID":                  "84532",
+		"SERVICE_NETWORK":                   "base-sepolia",
+		"SERVICE_USDC_ADDRESS":              addrA,
+		"SERVICE_AGR_TOKEN_ADDRESS":         strings.ToLower(addrB),
+		"SERVICE_MIN_STAKE_USDC":            "2.5",
+		"SERVICE_MIN_REP_SCORE_TO_VOTE":     "7",
+		"SERVICE_FINAL_VOTE_WINDOW_SECONDS": "3600",
+		"SERVICE_CHALLENGE_TTL_SECONDS":     "120",
+		"SERVICE_ACCESS_TOKEN_TTL_SECONDS":  "7200",
+		"SERVICE_OPERATOR_ADDRESSES":        " " + addrA + " , " + addrB + ",,",
+		"SERVICE_DEV_SECRET":                "s3cret",
+		"SERVICE_AGR_MINT_PER_WIN":          "75",
+		"SERVICE_AUTH_EIP1271_ENABLED":      "true",
+		"SERVICE_RPC_URL":                   "https://rpc.example.com/v2/KEY",
+		"SERVICE_ONCHAIN_STAKE_ENABLED":     "1",
+		"SERVICE_STAKE_CONTRACT_ADDRESS":    addrC,
+		"SERVICE_ONCHAIN_SYNC_ENABLED":      "TRUE",
+		"SERVICE_SYNC_CONFIRMATIONS":        "5",
+		"SERVICE_ANCHOR_REGISTRY_ADDRESS":   addrD,
+		"SERVICE_SEMANTIC_SEARCH_ENABLED":   "0",
+		"SERVICE_EMBEDDER":                  "https://embed.example.com/v1",
+		"SERVICE_EMBEDDER_MODEL":            "text-embedding-3-small",
+		"SERVICE_EMBEDDER_API_KEY":          "sk-test",
+		"SERVICE_RATE_LIMIT_PER_MIN":        "60",
+		"SERVICE_LOG_LEVEL":                 "DEBUG",
+		"SERVICE_SHUTDOWN_TIMEOUT_SECONDS":  "3",
+	}
+	c, err := FromEnv(env(vars))
+	require.NoError(t, err)
+	require.Equal(t, Config{
+		Addr:                  "127.0.0.1:9090",
+		DatabaseURL:           "postgres://jury:pw@db:5432/jury?sslmode=disable",
+		BaseURL:               "https://jury.example.com",
+		AppURL:                "https://app.example.com",
+		ChainID:               84532,
+		Network:               "base-sepolia",
+		USDCAddress:           lower(addrA),
+		AGRTokenAddress:       lower(addrB),
+		MinStakeUSDC:          2_500_000,
+		MinRepScoreToVote:     7,
+		FinalVoteWindow:       time.Hour,
+		ChallengeTTL:          2 * time.Minute,
+		AccessTokenTTL:        2 * time.Hour,
+		OperatorAddresses:     []openjury.Address{lower(addrA), lower(addrB)},
+		DevSecret:             "s3cret",
+		AGRMintPerWin:         75,
+		AuthEIP1271Enabled:    true,
+		RPCURL:                "https://rpc.example.com/v2/KEY",
+		OnchainStakeEnabled:   true,
+		StakeContractAddress:  lower(addrC),
+		OnchainSyncEnabled:    true,
+		SyncConfirmations:     5,
+		AnchorRegistryAddress: lower(addrD),
+		SemanticSearchEnabled: false,
+		Embedder:              "https://embed.example.com/v1",
+		EmbedderModel:         "text-embedding-3-small",
+		EmbedderAPIKey:        "sk-test",
+		RateLimitPerMin:       60,
+		LogLevel:              "debug",
+		ShutdownTimeout:       3 * time.Second,
+	}, c)
+	require.NoError(t, c.Validate())
+	require.Equal(t, "https://app.example.com", c.PublicAppURL())
+}
+
+func TestFromEnvReportsEveryParseError(t *testing.T) {
+	t.Parallel()
+	c, err := FromEnv(env(map[string]string{
+		"SERVICE_CHAIN_ID":                "base",
+		"SERVICE_MIN_STAKE_USDC":          "1.0000001",
+		"SERVICE_CHALLENGE_TTL_SECONDS":   "5m",
+		"SERVICE_AUTH_EIP1271_ENABLED":    "yes",
+		"SERVICE_SEMANTIC_SEARCH_ENABLED": "on",
+		"SERVICE_SYNC_CONFIRMATIONS":      "1.5",
+		"SERVICE_RATE_LIMIT_PER_MIN":      "many",
+	}))
+	var ce *ConfigError
+	require.ErrorAs(t, err, &ce)
+	require.Equal(t, []string{
+		`SERVICE_CHAIN_ID: must be an integer, got "base"`,
+		`SERVICE_MIN_STAKE_USDC: at most 6 decimals allowed (got "1.0000001")`,
+		`SERVICE_CHALLENGE_TTL_SECONDS: must be an integer, got "5m"`,
+		`SERVICE_AUTH_EIP1271_ENABLED: must be 1, 0, true or false, got "yes"`,
+		`SERVICE_SYNC_CONFIRMATIONS: must be an integer, got "1.5"`,
+		`SERVICE_SEMANTIC_SEARCH_ENABLED: must be 1, 0, true or false, got "on"`,
+		`SERVICE_RATE_LIMIT_PER_MIN: must be an integer, got "many"`,
+	}, ce.Problems)
+	// Fields that failed keep their defaults.
+	d := Defaults()
+	require.Equal(t, d.ChainID, c.ChainID)
+	require.Equal(t, d.ChallengeTTL, c.ChallengeTTL)
+	require.Equal(t, d.SemanticSearchEnabled, c.SemanticSearchEnabled)
+}
+
+func TestValidateReportsEveryProblem(t *testing.T) {
+	t.Parallel()
+	c := Defaults()
+	c.Addr = "localhost"
+	c.DatabaseURL = ""
+	c.BaseURL = "localhost:8080"
+	c.AppURL = "ftp://app"
+	c.ChainID = 0
+	c.Network = " "
+	c.USDCAddress = "0x1234"
+	c.AGRTokenAddress = openjury.Address(strings.Replace(addrA, "a", "A", 1)) // bad checksum
+	c.MinStakeUSDC = -1
+	c.MinRepScoreToVote = -1
+	c.FinalVoteWindow = 59 * time.Second
+	c.ChallengeTTL = 0
+	c.AccessTokenTTL = -time.Second
+	c.OperatorAddresses = []openjury.Address{lower(addrA), "nope"}
+	c.AGRMintPerWin = -5
+	c.AuthEIP1271Enabled = true
+	c.OnchainSyncEnabled = true
+	c.SyncConfirmations = -1
+	c.StakeContractAddress = "0xzz"
+	c.AnchorRegistryAddress = "0x"
+	c.Embedder = "remote"
+	c.RateLimitPerMin = -1
+	c.LogLevel = "verbose"
+	c.ShutdownTimeout = 0
+
+	err := c.Validate()
+	var ce *ConfigError
+	require.ErrorAs(t, err, &ce)
+	want := []string{
+		`SERVICE_ADDR: must be host:port or :port, got "localhost"`,
+		`SERVICE_DATABASE_URL: is required`,
+		`SERVICE_BASE_URL: must be an absolute http(s) URL, got "localhost:8080"`,
+		`SERVICE_APP_URL: must be an absolute http(s) URL, got "ftp://app"`,
+		`SERVICE_CHAIN_ID: must be a positive integer, got 0`,
+		`SERVICE_NETWORK: is required`,
+		`SERVICE_USDC_ADDRESS: must be 0x followed by 40 hex digits, got "0x1234"`,
+		`SERVICE_AGR_TOKEN_ADDRESS: mixed-case address fails the EIP-55 checksum`,
+		`SERVICE_MIN_STAKE_USDC: must not be negative`,
+		`SERVICE_MIN_REP_SCORE_TO_VOTE: must not be negative`,
+		`SERVICE_FINAL_VOTE_WINDOW_SECONDS: must be whole seconds in 60..2592000, got 59`,
+		`SERVICE_CHALLENGE_TTL_SECONDS: must be positive`,
+		`SERVICE_ACCESS_TOKEN_TTL_SECONDS: must be positive`,
+		`SERVICE_OPERATOR_ADDRESSES[1]: must be 0x followed by 40 hex digits, got "nope"`,
+		`SERVICE_AGR_MINT_PER_WIN: must not be negative`,
+		`SERVICE_AUTH_EIP1271_ENABLED: requires SERVICE_RPC_URL`,
+		`SERVICE_STAKE_CONTRACT_ADDRESS: must be 0x followed by 40 hex digits`,
+		`SERVICE_ONCHAIN_SYNC_ENABLED: requires SERVICE_RPC_URL`,
+		`SERVICE_ONCHAIN_SYNC_ENABLED: requires SERVICE_ONCHAIN_STAKE_ENABLED=1`,
+		`SERVICE_SYNC_CONFIRMATIONS: must not be negative`,
+		`SERVICE_ANCHOR_REGISTRY_ADDRESS: must be 0x followed by 40 hex digits`,
+		`SERVICE_EMBEDDER: must be "local" or an absolute http(s) URL`,
+		`SERVICE_RATE_LIMIT_PER_MIN: must not be negative (0 turns the limit off)`,
+		`SERVICE_LOG_LEVEL: must be debug, info, warn or error, got "verbose"`,
+		`SERVICE_SHUTDOWN_TIMEOUT_SECONDS: must be positive`,
+	}
+	require.Len(t, ce.Problems, len(want), "problems:\n%s", strings.Join(ce.Problems, "\n"))
+	for i, w := range want {
+		require.True(t, strings.HasPrefix(ce.Problems[i], w), "problem %d: got %q, want prefix %q", i, ce.Problems[i], w)
+	}
+}
+
+func TestValidateRules(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		edit func(*Config)
+		want string // "" = valid
+	}{
+		{"port 0", func(c *Config) { c.Addr = ":0" }, ""},
+		{"bad port", func(c *Config) { c.Addr = ":99999" }, `SERVICE_ADDR: port must be a number 0..65535, got "99999"`},
+		{"window min", func(c *Config) { c.FinalVoteWindow = 60 * time.Second }, ""},
+		{"window max", func(c *Config) { c.FinalVoteWindow = 2592000 * time.Second }, ""},
+		{"window over", func(c *Config) { c.FinalVoteWindow = 2592001 * time.Second }, "SERVICE_FINAL_VOTE_WINDOW_SECONDS: must be whole seconds in 60..2592000, got 2.592001e+06"},
+		{"eip1271 with rpc", func(c *Config) { c.AuthEIP1271Enabled, c.RPCURL = true, "wss://rpc.example/KEY" }, ""},
+		{"rpc not a url", func(c *Config) { c.RPCURL = "rpc.example/KEY" }, "SERVICE_RPC_URL: must be an absolute http(s) or ws(s) URL"},
+		{"sync complete", func(c *Config) {
+			c.OnchainSyncEnabled, c.OnchainStakeEnabled, c.RPCURL, c.StakeContractAddress = true, true, "https://rpc", lower(addrC)
+		}, ""},
+		{"sync without stake", func(c *Config) {
+			c.OnchainSyncEnabled, c.RPCURL, c.StakeContractAddress = true, "https://rpc", lower(addrC)
+		}, "SERVICE_ONCHAIN_SYNC_ENABLED: requires SERVICE_ONCHAIN_STAKE_ENABLED=1"},
+		{"embedder url with model", func(c *Config) { c.Embedder, c.EmbedderModel = "http://localhost:11434/v1", "nomic" }, ""},
+		{"embedder url without model", func(c *Config) { c.Embedder = "https://api.openai.com/v1" }, "SERVICE_EMBEDDER_MODEL: is required when SERVICE_EMBEDDER is a URL"},
+		{"rate limit off", func(c *Config) { c.RateLimitPerMin = 0 }, ""},
+		{"uppercase address", func(c *Config) { c.USDCAddress = "0x" + openjury.Address(strings.ToUpper(string(lower(addrA))[2:])) }, ""},
+		{"sqlite dsn", func(c *Config) { c.DatabaseURL = "sqlite::memory:" }, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c := Defaults()
+			tc.edit(&c)
+			err := c.Validate()
+			if tc.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			var ce *ConfigError
+			require.ErrorAs(t, err, &ce)
+			require.Equal(t, []string{tc.want}, ce.Problems)
+		})
+	}
+}
+
+func TestSecretsNeverPrinted(t *testing.T) {
+	t.Parallel()
+	c, err := FromEnv(env(map[string]string{
+		"SERVICE_DATABASE_URL":     "postgres://jury:dbpass1@db/jury?password=dbpass2&sslmode=disable",
+		"SERVICE_DEV_SECRET":       "devsecret",
+		"SERVICE_RPC_URL":          "https://rpc.example.com/v2/rpckey",
+		"SERVICE_EMBEDDER":         "https://user:embedpass@embed.example.com/v1",
+		"SERVICE_EMBEDDER_MODEL":   "m",
+		"SERVICE_EMBEDDER_API_KEY": "sk-apikey",
+	}))
+	require.NoError(t, err)
+	require.NoError(t, c.Validate())
+
+	var jsonLog, textLog bytes.Buffer
+	slog.New(slog.NewJSONHandler(&jsonLog, nil)).Info("cfg", "config", c)
+	slog.New(slog.NewTextHandler(&textLog, nil)).Info("cfg", slog.Any("config", c))
+	outputs := map[string]string{
+		"String": c.String(),
+		"%v":     fmt.Sprintf("%v", c),
+		"%+v":    fmt.Sprintf("%+v", c),
+		"%#v":    fmt.Sprintf("%#v", c),
+		"%s":     fmt.Sprintf("%s", c),
+		"json":   jsonLog.String(),
+		"text":   textLog.String(),
+	}
+	for name, out := range outputs {
+		for _, secret := range []string{"dbpass1", "dbpass2", "devsecret", "rpckey", "rpc.example.com", "embedpass", "sk-apikey"} {
+			require.NotContains(t, out, secret, "%s output leaks %q: %s", name, secret, out)
+		}
+	}
+	require.Contains(t, c.String(), `dev_secret_set="true"`)
+	require.Contains(t, c.String(), `rpc_url_set="true"`)
+	require.Contains(t, c.String(), `embedder_api_key_set="true"`)
+	require.Contains(t, jsonLog.String(), `"chain_id":8453`)
+
+	// Validate does not echo secrets either.
+	c.RPCURL = "not a url with rpckey"
+	c.Embedder = "bad embedpass"
+	err = c.Validate()
+	require.Error(t, err)
+	require.NotContains(t, err.Error(), "rpckey")
+	require.NotContains(t, err.Error(), "embedpass")
+}

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/auth"
+	"github.com/openjury/openjury/bunstore"
+	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/transport"
+)
+
+// cleanupInterval is how often expired challenges and tokens are deleted.
+const cleanupInterval = 5 * time.Minute
+
+// Server timeouts. Bodies are at most 1 MiB, so a minute is generous.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = time.Minute
+	writeTimeout      = time.Minute
+	idleTimeout       = 2 * time.Minute
+	maxHeaderBytes    = 64 << 10
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		var ce *ConfigError
+		if errors.As(err, &ce) {
+			os.Exit(2) // run listed the problems
+		}
+		fmt.Fprintln(os.Stderr, "openjury:", err)
+		os.Exit(1)
+	}
+}
+
+// run reads the configuration, serves until ctx is cancelled and shuts down
+// gracefully. It returns a *ConfigError (after printing every problem to
+// stderr) when the configuration is invalid, nil after a clean shutdown.
+// Logs go to stderr; the "listening on" line also goes to stdout.
+func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := loadConfig(getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, "openjury: invalid configuration:")
+		var ce *ConfigError
+		if errors.As(err, &ce) {
+			for _, p := range ce.Problems {
+				fmt.Fprintf(stderr, "  - %s\n", p)
+			}
+		}
+		return err
+	}
+	level, _ := parseLevel(cfg.LogLevel)
+	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
+	logger.Info("starting", slog.Any("config", cfg))
+
+	db, err := bunstore.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return fmt.Errorf("open database: %w", err)
+	}
+	defer func() {
+		if err := db.Close(); err != nil {
+			logger.Warn("closing the database", slog.String("error", err.Error()))
+		}
+	}()
+
+	clock := openjury.SystemClock{}
+	base, _ := url.Parse(cfg.BaseURL) // Validate checked it
+	authSvc := auth.NewService(db, clock, auth.Config{
+		Domain:       base.Host,
+		URI:          cfg.BaseURL,
+		ChainID:      cfg.ChainID,
+		ChallengeTTL: cfg.ChallengeTTL,
+		TokenTTL:     cfg.AccessTokenTTL,
+	}, nil)
+	if cfg.AuthEIP1271Enabled {
+		logger.Warn("SERVICE_AUTH_EIP1271_ENABLED is set but the chain adapter is not available yet: contract-wallet sign-in stays off")
+	}
+	market := marketplace.NewService(db, clock, marketplace.Config{DefaultFinalVoteWindow: cfg.FinalVoteWindow})
+	handler := transport.NewHandler(transport.Services{
+		Auth:   authSvc,
+		Market: market,
+		Ready:  db.Ping,
+	}, transport.Options{
+		Logger:  logger,
+		BaseURL: cfg.BaseURL,
+		Clock:   clock,
+	})
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+
+	addr := "http://" + ln.Addr().String()
+	fmt.Fprintf(stdout, "listening on %s\n", addr)
+	logger.Info("listening", slog.String("url", addr))
+
+	cleanupCtx, stopCleanup := context.WithCancel(ctx)
+	cleanupDone := make(chan struct{})
+	go func() {
+		defer close(cleanupDone)
+		cleanupLoop(cleanupCtx, authSvc, logger, cleanupInterval)
+	}()
+
+	var runErr error
+	select {
+	case <-ctx.Done():
+		logger.Info("shutting down")
+	case err := <-serveErr:
+		runErr = fmt.Errorf("serve: %w", err)
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		_ = srv.Close()
+		runErr = errors.Join(runErr, fmt.Errorf("shutdown: %w", err))
+	}
+	stopCleanup()
+	<-cleanupDone
+	if runErr == nil {
+		logger.Info("stopped")
+	}
+	return runErr
+}
+
+// loadConfig reads and validates the configuration, reporting the problems
+// of both steps together.
+func loadConfig(getenv func(string) string) (Config, error) {
+	cfg, err := FromEnv(getenv)
+	var all []string
+	var ce *ConfigError
+	if errors.As(err, &ce) {
+		all = append(all, ce.Problems...)
+	}
+	if errors.As(cfg.Validate(), &ce) {
+		all = append(all, ce.Problems...)
+	}
+	if len(all) > 0 {
+		return cfg, &ConfigError{Problems: all}
+	}
+	return cfg, nil
+}
+
+// cleanupLoop deletes expired challenges and tokens every interval until
+// ctx ends.
+func cleanupLoop(ctx context.Context, svc *auth.Service, logger *slog.Logger, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			n, err := svc.Cleanup(ctx)
+			if err != nil {
+				if ctx.Err() == nil {
+					logger.Warn("auth cleanup failed", slog.String("error", err.Error()))
+				}
+				continue
+			}
+			logger.Debug("auth cleanup", slog.Int64("deleted", n))
+		}
+	}
+}

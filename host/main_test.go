@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"github.com/openjury/openjury/openjurytest"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestRunInvalidConfig(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	err := run(t.Context(), env(map[string]string{
+		"SERVICE_CHAIN_ID":             "x",
+		"SERVICE_BASE_URL":             "nope",
+		"SERVICE_AUTH_EIP1271_ENABLED": "1",
+		"SERVICE_DEV_SECRET":           "devsecret",
+	}), &stdout, &stderr)
+	var ce *ConfigError
+	require.ErrorAs(t, err, &ce)
+	require.Len(t, ce.Problems, 3)
+	out := stderr.String()
+	require.Contains(t, out, "invalid configuration")
+	require.Contains(t, out, "SERVICE_CHAIN_ID: must be an integer")
+	require.Contains(t, out, "SERVICE_BASE_URL: must be an absolute http(s) URL")
+	require.Contains(t, out, "SERVICE_AUTH_EIP1271_ENABLED: requires SERVICE_RPC_URL")
+	require.NotContains(t, out, "devsecret")
+	require.Empty(t, stdout.String())
+}
+
+var listeningRE = regexp.MustCompile(`listening on (http://\S+)`)
+
+func TestRunServesAndStops(t *testing.T) {
+	t.Parallel()
+	dsn := "sqlite:" + filepath.Join(t.TempDir(), "openjury.db")
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var stdout, stderr openjurytest.Buffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, env(map[string]string{
+			"SERVICE_ADDR":         ":0",
+			"SERVICE_DATABASE_URL": dsn,
+			"SERVICE_LOG_LEVEL":    "debug",
+			"SERVICE_DEV_SECRET":   "devsecret",
+		}), &stdout, &stderr)
+	}()
+
+	var base string
+	require.Eventually(t, func() bool {
+		select {
+		case err := <-done:
+			t.Fatalf("run returned early: %v\nstderr: %s", err, stderr.String())
+		default:
+		}
+		m := listeningRE.FindStringSubmatch(stdout.String())
+		if m == nil {
+			return false
+		}
+		base = m[1]
+		return true
+	}, 20*time.Second, 10*time.Millisecond)
+
+	// The printed address is the bound one (":0" became a real port);
+	// connect through the loopback interface.
+	u, err := url.Parse(base)
+	require.NoError(t, err)
+	_, port, err := net.SplitHostPort(u.Host)
+	require.NoError(t, err)
+	require.NotEqual(t, "0", port)
+	base = "http://" + net.JoinHostPort("127.0.0.1", port)
+
+	get := func(path string) (int, map[string]any) {
+		t.Helper()
+		resp, err := http.Get(base + path)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		raw, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(raw, &m), "%s", raw)
+		return resp.StatusCode, m
+	}
+	code, body := get("/healthz")
+	require.Equal(t, http.StatusOK, code)
+	require.Equal(t, "ok", body["status"])
+	code, body = get("/readyz")
+	require.Equal(t, http.StatusOK, code)
+	require.Equal(t, "ready", body["status"])
+	code, body = get("/api/v1/jobs")
+	require.Equal(t, http.StatusOK, code)
+	require.Equal(t, []any{}, body["jobs"])
+
+	// The database is wired in: a challenge is stored.
+	resp, err := http.Post(base+"/api/v1/agents/auth/challenge", "application/json",
+		strings.NewReader(`{"address":"`+addrA+`"}`))
+	require.NoError(t, err)
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%s", raw)
+	require.Contains(t, string(raw), "localhost:8080 wants you to sign in")
+
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("run did not return after cancel")
+	}
+	logs := stderr.String()
+	require.Contains(t, logs, `"msg":"listening"`)
+	require.Contains(t, logs, `"msg":"shutting down"`)
+	require.Contains(t, logs, `"msg":"stopped"`)
+	require.Contains(t, logs, `"route":"GET /healthz"`)
+	require.NotContains(t, logs, "devsecret")
+}
+
+func TestRunListenError(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	var stdout, stderr openjurytest.Buffer
+	err = run(t.Context(), env(map[string]string{
+		"SERVICE_ADDR":         ln.Addr().String(),
+		"SERVICE_DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "openjury.db"),
+	}), &stdout, &stderr)
+	require.ErrorContains(t, err, "listen:")
+}

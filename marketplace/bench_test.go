@@ -1,0 +1,56 @@
+package marketplace_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/openjurytest"
+)
+
+// BenchmarkCreateJob measures one job insert (one transaction) on SQLite.
+func BenchmarkCreateJob(b *testing.B) {
+	db := openjurytest.NewDB(b)
+	svc := marketplace.NewService(db, openjurytest.NewClock(), marketplace.Config{})
+	in := marketplace.CreateJobInput{Title: "bench", Prompt: "bench prompt", Bounty: openjury.MicroPerUSDC, Tags: []string{"a", "b", "c"}}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := svc.CreateJob(context.Background(), sponsor, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkListJobs measures a first page and a tag-filtered page over
+// 2,000 jobs on SQLite.
+func BenchmarkListJobs(b *testing.B) {
+	db := openjurytest.NewDB(b)
+	clk := openjurytest.NewClock()
+	svc := marketplace.NewService(db, clk, marketplace.Config{})
+	for i := range 2000 {
+		clk.Advance(time.Second)
+		in := marketplace.CreateJobInput{Title: fmt.Sprint("job ", i), Prompt: "p", Bounty: 1, Tags: []string{fmt.Sprint("t", i%20)}}
+		if _, err := svc.CreateJob(context.Background(), sponsor, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		in   marketplace.ListJobsInput
+	}{
+		{"first-page-50", marketplace.ListJobsInput{}},
+		{"tag-50", marketplace.ListJobsInput{Tag: "t7"}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				page, err := svc.ListJobs(context.Background(), tc.in)
+				if err != nil || len(page.Jobs) != 50 {
+					b.Fatalf("%v %d", err, len(page.Jobs))
+				}
+			}
+		})
+	}
+}

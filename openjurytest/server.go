@@ -1,0 +1,227 @@
+package openjurytest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/openjury/openjury/auth"
+	"github.com/openjury/openjury/bunstore"
+	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/transport"
+)
+
+// Settings used by NewServer unless an Option changes them.
+const (
+	DefaultChainID         = 8453
+	DefaultChallengeTTL    = 5 * time.Minute
+	DefaultTokenTTL        = 24 * time.Hour
+	DefaultFinalVoteWindow = 24 * time.Hour
+)
+
+// ServerConfig is what NewServer builds from; Options change it.
+type ServerConfig struct {
+	// DSN is the database; empty means a fresh SQLite file in a temp dir.
+	DSN string
+	// Clock is the clock of every service; nil means NewClock().
+	Clock *Clock
+	// Auth settings; Domain and URI are filled from the test server's URL.
+	Auth auth.Config
+	// Market settings.
+	Market marketplace.Config
+	// Logger receives the access log; nil discards it.
+	Logger *slog.Logger
+}
+
+// Option changes a ServerConfig.
+type Option func(*ServerConfig)
+
+// WithDSN runs the server on the given database (e.g. a pgtest DSN).
+func WithDSN(dsn string) Option { return func(c *ServerConfig) { c.DSN = dsn } }
+
+// WithClock uses the given fake clock.
+func WithClock(clk *Clock) Option { return func(c *ServerConfig) { c.Clock = clk } }
+
+// WithConfig lets a test edit any setting.
+func WithConfig(fn func(*ServerConfig)) Option { return fn }
+
+// Server is a running OpenJury service for tests.
+type Server struct {
+	// URL is the base URL, e.g. http://127.0.0.1:41234.
+	URL string
+	// Clock drives every service of the server.
+	Clock *Clock
+	// DB is the server's database.
+	DB *bunstore.DB
+	// Auth is the sign-in service.
+	Auth *auth.Service
+	// Market is the marketplace service.
+	Market *marketplace.Service
+	// HTTP is the underlying httptest server.
+	HTTP *httptest.Server
+}
+
+// NewDB opens a fresh, migrated SQLite database in a temp dir, closed when
+// the test ends.
+func NewDB(tb testing.TB) *bunstore.DB {
+	tb.Helper()
+	return OpenDB(tb, "sqlite:"+filepath.Join(tb.TempDir(), "openjury.db"))
+}
+
+// OpenDB opens and migrates the database at dsn, closed when the test ends.
+func OpenDB(tb testing.TB, dsn string) *bunstore.DB {
+	tb.Helper()
+	db, err := bunstore.Open(context.Background(), dsn)
+	if err != nil {
+		tb.Fatalf("openjurytest: open %s: %v", dsn, err)
+	}
+	tb.Cleanup(func() { _ = db.Close() })
+	return db
+}
+
+// NewServer starts the whole service on httptest with a fake clock and a
+// fresh SQLite database (unless WithDSN says otherwise). It is stopped when
+// the test ends.
+func NewServer(tb testing.TB, opts ...Option) *Server {
+	tb.Helper()
+	cfg := ServerConfig{
+		Auth: auth.Config{
+			ChainID:      DefaultChainID,
+			ChallengeTTL: DefaultChallengeTTL,
+			TokenTTL:     DefaultTokenTTL,
+		},
+		Market: marketplace.Config{DefaultFinalVoteWindow: DefaultFinalVoteWindow},
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = NewClock()
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
+	}
+	var db *bunstore.DB
+	if cfg.DSN == "" {
+		db = NewDB(tb)
+	} else {
+		db = OpenDB(tb, cfg.DSN)
+	}
+	srv := httptest.NewUnstartedServer(nil)
+	baseURL := "http://" + srv.Listener.Addr().String()
+	cfg.Auth.Domain = srv.Listener.Addr().String()
+	cfg.Auth.URI = baseURL
+	s := &Server{
+		URL:    baseURL,
+		Clock:  cfg.Clock,
+		DB:     db,
+		Auth:   auth.NewService(db, cfg.Clock, cfg.Auth, nil),
+		Market: marketplace.NewService(db, cfg.Clock, cfg.Market),
+		HTTP:   srv,
+	}
+	srv.Config.Handler = transport.NewHandler(transport.Services{
+		Auth:   s.Auth,
+		Market: s.Market,
+		Ready:  db.Ping,
+	}, transport.Options{Logger: cfg.Logger, BaseURL: baseURL, Clock: cfg.Clock})
+	srv.Start()
+	tb.Cleanup(srv.Close)
+	return s
+}
+
+// Response is a decoded HTTP response.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the body into v and fails the test when it is not JSON.
+func (r *Response) JSON(tb testing.TB, v any) {
+	tb.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		tb.Fatalf("openjurytest: decode %q: %v", r.Body, err)
+	}
+}
+
+// Map decodes the body as a JSON object.
+func (r *Response) Map(tb testing.TB) map[string]any {
+	tb.Helper()
+	var m map[string]any
+	r.JSON(tb, &m)
+	return m
+}
+
+// Do sends a request to the server. body is marshalled to JSON unless it is
+// nil, a string or []byte (sent as is). token, when not empty, is sent as a
+// bearer credential.
+func (s *Server) Do(tb testing.TB, method, path, token string, body any) *Response {
+	tb.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = bytes.NewReader([]byte(b))
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			tb.Fatalf("openjurytest: marshal body: %v", err)
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, s.URL+path, rd)
+	if err != nil {
+		tb.Fatalf("openjurytest: new request: %v", err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := s.HTTP.Client().Do(req)
+	if err != nil {
+		tb.Fatalf("openjurytest: %s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		tb.Fatalf("openjurytest: read body: %v", err)
+	}
+	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: raw}
+}
+
+// SignIn runs the challenge/verify flow over HTTP for w and returns the
+// bearer token.
+func (s *Server) SignIn(tb testing.TB, w *Wallet) string {
+	tb.Helper()
+	ch := s.Do(tb, http.MethodPost, "/api/v1/agents/auth/challenge", "", map[string]string{"address": w.Address().String()})
+	if ch.Status != http.StatusOK {
+		tb.Fatalf("openjurytest: challenge: %d %s", ch.Status, ch.Body)
+	}
+	var c struct {
+		Message string `json:"message_to_sign"`
+	}
+	ch.JSON(tb, &c)
+	vr := s.Do(tb, http.MethodPost, "/api/v1/agents/auth/verify", "", map[string]string{
+		"address":   w.Address().String(),
+		"signature": w.Sign(tb, c.Message),
+	})
+	if vr.Status != http.StatusOK {
+		tb.Fatalf("openjurytest: verify: %d %s", vr.Status, vr.Body)
+	}
+	var v struct {
+		Token string `json:"access_token"`
+	}
+	vr.JSON(tb, &v)
+	return v.Token
+}

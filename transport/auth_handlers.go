@@ -1,0 +1,101 @@
+package transport
+
+import (
+	"net/http"
+
+	"github.com/openjury/openjury/auth"
+)
+
+func (s *server) authRoutes() {
+	s.handle("POST /api/v1/agents/auth/challenge", s.authChallenge)
+	s.handle("POST /api/v1/agents/auth/verify", s.authVerify)
+	s.handle("POST /api/v1/agents/auth/logout", s.authed(s.authLogout))
+}
+
+// challengeRequest is AuthChallengeRequest.
+type challengeRequest struct {
+	Address *string `json:"address"`
+}
+
+// challengeResponse is AuthChallengeResponse.
+type challengeResponse struct {
+	Address          string `json:"address"`
+	Nonce            string `json:"nonce"`
+	MessageToSign    string `json:"message_to_sign"`
+	ExpiresInSeconds int64  `json:"expires_in_seconds"`
+}
+
+// verifyRequest is AuthVerifyRequest plus the optional nonce of CONTRACT.md.
+type verifyRequest struct {
+	Address   *string `json:"address"`
+	Signature *string `json:"signature"`
+	Nonce     *string `json:"nonce"`
+}
+
+// verifyResponse is AuthVerifyResponse plus the additive
+// expires_in_seconds.
+type verifyResponse struct {
+	AccessToken      string `json:"access_token"`
+	TokenType        string `json:"token_type"`
+	ExpiresInSeconds int64  `json:"expires_in_seconds"`
+}
+
+// logoutResponse answers a logout.
+type logoutResponse struct {
+	Revoked bool `json:"revoked"`
+}
+
+func (s *server) authChallenge(w http.ResponseWriter, r *http.Request) error {
+	var req challengeRequest
+	if err := decodeJSON(r, &req); err != nil {
+		return err
+	}
+	if req.Address == nil {
+		return required("address")
+	}
+	c, err := s.svc.Auth.Challenge(r.Context(), *req.Address)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	return respond(w, challengeResponse{
+		Address:          c.Address.String(),
+		Nonce:            c.Nonce,
+		MessageToSign:    c.Message,
+		ExpiresInSeconds: int64(c.ExpiresAt.Sub(c.IssuedAt).Seconds()),
+	})
+}
+
+func (s *server) authVerify(w http.ResponseWriter, r *http.Request) error {
+	var req verifyRequest
+	if err := decodeJSON(r, &req); err != nil {
+		return err
+	}
+	if req.Address == nil {
+		return required("address")
+	}
+	if req.Signature == nil {
+		return required("signature")
+	}
+	in := auth.VerifyInput{Address: *req.Address, Signature: *req.Signature}
+	if req.Nonce != nil {
+		in.Nonce = *req.Nonce
+	}
+	token, err := s.svc.Auth.Verify(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	return respond(w, verifyResponse{
+		AccessToken:      token,
+		TokenType:        "bearer",
+		ExpiresInSeconds: int64(s.svc.Auth.Config().TokenTTL.Seconds()),
+	})
+}
+
+func (s *server) authLogout(w http.ResponseWriter, r *http.Request) error {
+	if err := s.svc.Auth.Logout(r.Context(), callerFrom(r.Context()).token); err != nil {
+		return err
+	}
+	return respond(w, logoutResponse{Revoked: true})
+}

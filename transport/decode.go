@@ -1,0 +1,225 @@
+package transport
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/openjury/openjury"
+)
+
+const opDecode = "transport.decode"
+
+var (
+	errBodyTooLarge  = openjury.E(openjury.TooLarge, opDecode, "request body too large")
+	errBodyRequired  = openjury.E(openjury.Invalid, opDecode, "request body is required")
+	errBodyNotObject = openjury.E(openjury.Invalid, opDecode, "request body must be a JSON object")
+	errTrailingData  = openjury.E(openjury.Invalid, opDecode, "request body must hold a single JSON object (unexpected data after it)")
+)
+
+// decodeJSON decodes the request body, a required JSON object, into dst (a
+// pointer to a request DTO). Unknown fields are ignored. Errors are
+// *openjury.Error: TooLarge over the body limit; Invalid for an empty body,
+// malformed JSON (with the byte offset), a value of the wrong type (naming
+// the field) or data after the object.
+func decodeJSON(r *http.Request, dst any) error {
+	if r.Body == nil || r.Body == http.NoBody {
+		return errBodyRequired
+	}
+	dec := json.NewDecoder(r.Body)
+	if err := dec.Decode(dst); err != nil {
+		if errors.Is(err, io.EOF) {
+			return errBodyRequired
+		}
+		return decodeError(err, dst)
+	}
+	// Exactly one value: what follows may only be white space.
+	var extra json.RawMessage
+	switch err := dec.Decode(&extra); {
+	case errors.Is(err, io.EOF):
+		return nil
+	case err == nil:
+		return errTrailingData
+	default:
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return errBodyTooLarge
+		}
+		return errTrailingData
+	}
+}
+
+// decodeError turns an encoding/json error into an Invalid or TooLarge
+// *openjury.Error with a client-safe detail.
+func decodeError(err error, dst any) error {
+	var (
+		mbe *http.MaxBytesError
+		se  *json.SyntaxError
+		te  *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &mbe):
+		return errBodyTooLarge
+	case errors.As(err, &se):
+		return openjury.Errorf(openjury.Invalid, opDecode, "malformed JSON at byte %d: %s", se.Offset, se.Error())
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return openjury.E(openjury.Invalid, opDecode, "malformed JSON: unexpected end of input")
+	case errors.As(err, &te):
+		if te.Field == "" {
+			return errBodyNotObject
+		}
+		want := te.Type
+		if t := fieldType(reflect.TypeOf(dst), te.Field); t != nil {
+			want = t
+		}
+		return openjury.Errorf(openjury.Invalid, opDecode, "%s: must be %s", te.Field, describeType(want))
+	default:
+		// Other decoder errors (a string that is not a valid json.Number,
+		// for instance) carry no field; report them as malformed input.
+		return openjury.Errorf(openjury.Invalid, opDecode, "malformed JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+}
+
+// fieldType finds the declared type of a dotted JSON field path
+// ("evidence.quote") inside t, looking through pointers, slices and arrays.
+// It returns nil when the path cannot be followed.
+func fieldType(t reflect.Type, path string) reflect.Type {
+	for _, name := range strings.Split(path, ".") {
+		t = elemStruct(t)
+		if t == nil {
+			return nil
+		}
+		found := false
+		for i := range t.NumField() {
+			f := t.Field(i)
+			tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if tag == name || (tag == "" && strings.EqualFold(f.Name, name)) {
+				t, found = f.Type, true
+				break
+			}
+		}
+		if !found {
+			return nil
+		}
+	}
+	return t
+}
+
+// elemStruct looks through pointers, slices and arrays for a struct type.
+func elemStruct(t reflect.Type) reflect.Type {
+	for t != nil {
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array:
+			t = t.Elem()
+		case reflect.Struct:
+			return t
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+var (
+	jsonNumberType = reflect.TypeFor[json.Number]()
+	numberType     = reflect.TypeFor[number]()
+)
+
+// describeType names the JSON shape a Go type expects, e.g. "a string",
+// "an integer", "an array of strings".
+func describeType(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == jsonNumberType || t == numberType {
+		return "a number"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		if e := describeType(t.Elem()); strings.HasPrefix(e, "a ") || strings.HasPrefix(e, "an ") {
+			_, noun, _ := strings.Cut(e, " ")
+			return "an array of " + plural(noun)
+		}
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	default:
+		return "a JSON value"
+	}
+}
+
+func plural(noun string) string {
+	if strings.HasSuffix(noun, "s") {
+		return noun
+	}
+	return noun + "s"
+}
+
+// number is a JSON number field kept as its exact decimal text. Unlike
+// json.Number it refuses JSON strings ("5"), reporting a type error that
+// names the field.
+type number string
+
+// UnmarshalJSON accepts a JSON number only.
+func (n *number) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && (b[0] == '-' || (b[0] >= '0' && b[0] <= '9')) {
+		*n = number(b)
+		return nil
+	}
+	return &json.UnmarshalTypeError{Value: jsonKind(b), Type: numberType}
+}
+
+// jsonKind names the kind of a raw JSON value for error messages.
+func jsonKind(b []byte) string {
+	if len(b) == 0 {
+		return "value"
+	}
+	switch b[0] {
+	case '"':
+		return "string"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "bool"
+	default:
+		return "value"
+	}
+}
+
+// required returns an Invalid error naming a missing required field.
+func required(field string) error {
+	return openjury.Errorf(openjury.Invalid, opDecode, "%s: is required", field)
+}
+
+// queryInt reads an optional integer query parameter. It returns def when
+// the parameter is absent and an Invalid error naming it when it is not an
+// integer in [min, max].
+func queryInt(r *http.Request, name string, def, minV, maxV int) (int, error) {
+	q := r.URL.Query()
+	if !q.Has(name) {
+		return def, nil
+	}
+	v, err := strconv.Atoi(strings.TrimSpace(q.Get(name)))
+	if err != nil {
+		return 0, openjury.Errorf(openjury.Invalid, opDecode, "%s: must be an integer", name)
+	}
+	if v < minV || v > maxV {
+		return 0, openjury.Errorf(openjury.Invalid, opDecode, "%s: must be between %d and %d", name, minV, maxV)
+	}
+	return v, nil
+}

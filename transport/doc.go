@@ -1,0 +1,15 @@
+// Package transport is OpenJury's HTTP interface and the only package that
+// speaks net/http.
+//
+// NewHandler turns the domain services into one http.Handler serving the
+// /api/v1 routes of the service specification plus /healthz and /readyz.
+// Every route handler has the form func(w, r) error; one wrapper turns a
+// returned error into a response through the single Kind -> HTTP status
+// table (see StatusOf), so the body of every error is {"detail": "..."} and
+// internal causes are logged with the request id but never sent.
+//
+// Around the routes sit, outermost first: panic recovery, request ids
+// (X-Request-Id), a JSON access log through log/slog and a request body
+// limit. Request and response bodies are DTOs with json tags defined here;
+// domain types carry no tags.
+package transport

@@ -1,0 +1,9 @@
+package transport
+
+import "net/http"
+
+// NewHandlerWithRoute returns NewHandler's handler with one extra route, so
+// tests can exercise the error table and panic recovery end to end.
+func NewHandlerWithRoute(s Services, o Options, pattern string, h func(http.ResponseWriter, *http.Request) error) http.Handler {
+	return newServer(s, o, func(srv *server) { srv.handle(pattern, h) }).handler()
+}

@@ -1,0 +1,163 @@
+package transport
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/auth"
+	"github.com/openjury/openjury/marketplace"
+)
+
+// DefaultMaxBodyBytes is the request body limit used when
+// Options.MaxBodyBytes is zero: 1 MiB.
+const DefaultMaxBodyBytes int64 = 1 << 20
+
+// Services are the domain services the handler serves. Auth and Market are
+// required.
+type Services struct {
+	// Auth signs agents in and resolves bearer tokens.
+	Auth *auth.Service
+	// Market holds jobs.
+	Market *marketplace.Service
+	// Ready reports whether the service can take traffic (normally a
+	// database ping); GET /readyz answers 503 while it returns an error.
+	// Nil means always ready.
+	Ready func(ctx context.Context) error
+}
+
+// Options tune the handler. The zero value is usable.
+type Options struct {
+	// Logger receives the access log and error logs. Nil discards them.
+	Logger *slog.Logger
+	// BaseURL is the public base URL of the service, e.g.
+	// "https://jury.example.com", used for absolute links.
+	BaseURL string
+	// MaxBodyBytes limits request bodies; larger ones get 413. Zero means
+	// DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// Clock measures request durations. Nil means openjury.SystemClock.
+	Clock openjury.Clock
+}
+
+// handlerFunc is the form of every route handler: it writes a response and
+// returns nil, or returns an error for the wrapper to write.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// server holds what the handlers share.
+type server struct {
+	svc   Services
+	opts  Options
+	log   *slog.Logger
+	clock openjury.Clock
+	mux   *http.ServeMux
+}
+
+// NewHandler returns the HTTP handler of the service. It panics when
+// s.Auth or s.Market is nil, a wiring mistake.
+func NewHandler(s Services, o Options) http.Handler {
+	return newServer(s, o, nil).handler()
+}
+
+// newServer builds the server and registers its routes; extra registers
+// additional routes (tests use it).
+func newServer(s Services, o Options, extra func(*server)) *server {
+	if s.Auth == nil || s.Market == nil {
+		panic("transport.NewHandler: Services.Auth and Services.Market are required")
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if o.Clock == nil {
+		o.Clock = openjury.SystemClock{}
+	}
+	srv := &server{svc: s, opts: o, log: o.Logger, clock: o.Clock, mux: http.NewServeMux()}
+	srv.routes()
+	if extra != nil {
+		extra(srv)
+	}
+	return srv
+}
+
+// handler wraps the router in the middleware chain, outermost first:
+// recovery, request id, access log, body limit.
+func (s *server) handler() http.Handler {
+	var h http.Handler = http.HandlerFunc(s.dispatch)
+	h = s.limitBody(h)
+	h = s.accessLog(h)
+	h = s.requestID(h)
+	h = s.recoverPanics(h)
+	return h
+}
+
+// handle registers h for a ServeMux pattern such as "GET /api/v1/jobs".
+func (s *server) handle(pattern string, h handlerFunc) {
+	s.mux.Handle(pattern, s.wrap(h))
+}
+
+// wrap adapts a handlerFunc to http.Handler: it records the matched route
+// pattern for the access log and writes a returned error.
+func (s *server) wrap(h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if info := infoFrom(r.Context()); info != nil {
+			info.route = r.Pattern
+		}
+		if err := h(w, r); err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+}
+
+// dispatch routes a request. Requests no pattern matches get a JSON 404
+// ("route not found") or, when the path exists with other methods, a JSON
+// 405 with the Allow header, instead of ServeMux's plain-text answers.
+func (s *server) dispatch(w http.ResponseWriter, r *http.Request) {
+	h, pattern := s.mux.Handler(r)
+	if pattern != "" {
+		s.mux.ServeHTTP(w, r)
+		return
+	}
+	// Let ServeMux's own handler decide between 404 and 405, capture its
+	// status and Allow header, and answer in JSON.
+	c := &captureWriter{header: http.Header{}}
+	h.ServeHTTP(c, r)
+	switch c.status {
+	case http.StatusMethodNotAllowed:
+		if allow := c.header.Get("Allow"); allow != "" {
+			w.Header().Set("Allow", allow)
+		}
+		s.writeError(w, r, errMethodNotAllowed)
+	default:
+		s.writeError(w, r, errRouteNotFound)
+	}
+}
+
+var (
+	errRouteNotFound    = openjury.E(openjury.NotFound, "transport.route", "route not found")
+	errMethodNotAllowed = &statusError{status: http.StatusMethodNotAllowed, detail: "method not allowed"}
+)
+
+// captureWriter records what a handler writes without sending it.
+type captureWriter struct {
+	header http.Header
+	status int
+}
+
+func (c *captureWriter) Header() http.Header { return c.header }
+
+func (c *captureWriter) Write(b []byte) (int, error) {
+	if c.status == 0 {
+		c.status = http.StatusOK
+	}
+	return len(b), nil
+}
+
+func (c *captureWriter) WriteHeader(status int) {
+	if c.status == 0 {
+		c.status = status
+	}
+}

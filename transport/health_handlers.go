@@ -1,0 +1,38 @@
+package transport
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/openjury/openjury"
+)
+
+// readyTimeout bounds one readiness check.
+const readyTimeout = 2 * time.Second
+
+func (s *server) healthRoutes() {
+	s.handle("GET /healthz", s.healthz)
+	s.handle("GET /readyz", s.readyz)
+}
+
+type statusResponse struct {
+	Status string `json:"status"`
+}
+
+// healthz answers 200 while the process serves requests.
+func (s *server) healthz(w http.ResponseWriter, r *http.Request) error {
+	return respond(w, statusResponse{Status: "ok"})
+}
+
+// readyz answers 200 when Services.Ready succeeds, else 503.
+func (s *server) readyz(w http.ResponseWriter, r *http.Request) error {
+	if s.svc.Ready != nil {
+		ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
+		defer cancel()
+		if err := s.svc.Ready(ctx); err != nil {
+			return &openjury.Error{Kind: openjury.Unavailable, Op: "transport.readyz", Detail: "database unavailable", Err: err}
+		}
+	}
+	return respond(w, statusResponse{Status: "ready"})
+}

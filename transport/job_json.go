@@ -1,0 +1,109 @@
+package transport
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/marketplace"
+)
+
+// jobJSON is the Job resource. Every field of the specification is always
+// present; optional ones are null when unknown. featured_score and
+// featured_until are additive (CONTRACT.md, Jobs).
+type jobJSON struct {
+	ID                    string      `json:"id"`
+	Title                 string      `json:"title"`
+	Prompt                string      `json:"prompt"`
+	BountyUSDC            json.Number `json:"bounty_usdc"`
+	Tags                  []string    `json:"tags"`
+	Status                string      `json:"status"`
+	SponsorAddress        *string     `json:"sponsor_address"`
+	CreatedAt             string      `json:"created_at"`
+	WinnerSubmissionID    *string     `json:"winner_submission_id"`
+	ClosedAt              *string     `json:"closed_at"`
+	CloseTxHash           *string     `json:"close_tx_hash"`
+	CloseChainID          *int64      `json:"close_chain_id"`
+	CloseContractAddress  *string     `json:"close_contract_address"`
+	CloseBlockNumber      *int64      `json:"close_block_number"`
+	CloseLogIndex         *int64      `json:"close_log_index"`
+	AnchorRoot            *string     `json:"anchor_root"`
+	AnchorURI             *string     `json:"anchor_uri"`
+	AnchorSchemaVersion   *int64      `json:"anchor_schema_version"`
+	AnchorSalt            *string     `json:"anchor_salt"`
+	AnchorTxHash          *string     `json:"anchor_tx_hash"`
+	AnchorChainID         *int64      `json:"anchor_chain_id"`
+	AnchorContractAddress *string     `json:"anchor_contract_address"`
+	AnchorBlockNumber     *int64      `json:"anchor_block_number"`
+	AnchorLogIndex        *int64      `json:"anchor_log_index"`
+	FinalVoteStartsAt     *string     `json:"final_vote_starts_at"`
+	FinalVoteEndsAt       *string     `json:"final_vote_ends_at"`
+	FeaturedScore         int64       `json:"featured_score"`
+	FeaturedUntil         *string     `json:"featured_until"`
+}
+
+// newJobJSON converts a domain job. Anchor fields stay null until anchors
+// exist in the domain.
+func newJobJSON(j *marketplace.Job) jobJSON {
+	tags := j.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	return jobJSON{
+		ID:                   j.ID,
+		Title:                j.Title,
+		Prompt:               j.Prompt,
+		BountyUSDC:           usdcJSON(j.Bounty),
+		Tags:                 tags,
+		Status:               string(j.Status),
+		SponsorAddress:       optString(j.Sponsor.String()),
+		CreatedAt:            openjury.FormatTime(j.CreatedAt),
+		WinnerSubmissionID:   optString(j.WinnerSubmissionID),
+		ClosedAt:             optTimePtr(j.ClosedAt),
+		CloseTxHash:          optString(j.Close.TxHash.String()),
+		CloseChainID:         j.Close.ChainID,
+		CloseContractAddress: optString(j.Close.Contract.String()),
+		CloseBlockNumber:     j.Close.BlockNumber,
+		CloseLogIndex:        j.Close.LogIndex,
+		FinalVoteStartsAt:    optTime(j.FinalVoteStartsAt),
+		FinalVoteEndsAt:      optTime(j.FinalVoteEndsAt),
+		FeaturedScore:        j.FeaturedScore,
+		FeaturedUntil:        optTimePtr(j.FeaturedUntil),
+	}
+}
+
+func newJobsJSON(jobs []*marketplace.Job) []jobJSON {
+	out := make([]jobJSON, len(jobs))
+	for i, j := range jobs {
+		out[i] = newJobJSON(j)
+	}
+	return out
+}
+
+// usdcJSON renders an amount as an exact JSON number, e.g. 12.5.
+func usdcJSON(m openjury.MicroUSDC) json.Number { return json.Number(m.String()) }
+
+// optString is nil for "", else a pointer to s.
+func optString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// optTime formats t, or is nil for the zero time.
+func optTime(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	s := openjury.FormatTime(t)
+	return &s
+}
+
+// optTimePtr formats *t, or is nil for nil.
+func optTimePtr(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	return optTime(*t)
+}

@@ -1,0 +1,85 @@
+package transport
+
+import (
+	"net/http"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/marketplace"
+)
+
+func (s *server) jobRoutes() {
+	s.handle("GET /api/v1/jobs", s.listJobs)
+	s.handle("POST /api/v1/jobs", s.authed(s.createJob))
+	s.handle("GET /api/v1/jobs/{job_id}", s.getJob)
+}
+
+// createJobRequest is CreateJobRequest. Pointers tell absent fields apart.
+type createJobRequest struct {
+	Title                  *string  `json:"title"`
+	Prompt                 *string  `json:"prompt"`
+	BountyUSDC             *number  `json:"bounty_usdc"`
+	Tags                   []string `json:"tags"`
+	FinalVoteWindowSeconds *int64   `json:"final_vote_window_seconds"`
+}
+
+// listJobsResponse is ListJobsResponse plus the cursor of the next page.
+type listJobsResponse struct {
+	Jobs       []jobJSON `json:"jobs"`
+	NextCursor *string   `json:"next_cursor"`
+}
+
+func (s *server) createJob(w http.ResponseWriter, r *http.Request) error {
+	var req createJobRequest
+	if err := decodeJSON(r, &req); err != nil {
+		return err
+	}
+	switch {
+	case req.Title == nil:
+		return required("title")
+	case req.Prompt == nil:
+		return required("prompt")
+	case req.BountyUSDC == nil:
+		return required("bounty_usdc")
+	}
+	bounty, err := openjury.ParseUSDC("bounty_usdc", string(*req.BountyUSDC))
+	if err != nil {
+		return err
+	}
+	job, err := s.svc.Market.CreateJob(r.Context(), callerFrom(r.Context()).addr, marketplace.CreateJobInput{
+		Title:                  *req.Title,
+		Prompt:                 *req.Prompt,
+		Bounty:                 bounty,
+		Tags:                   req.Tags,
+		FinalVoteWindowSeconds: req.FinalVoteWindowSeconds,
+	})
+	if err != nil {
+		return err
+	}
+	return respond(w, newJobJSON(job))
+}
+
+func (s *server) getJob(w http.ResponseWriter, r *http.Request) error {
+	job, err := s.svc.Market.Job(r.Context(), r.PathValue("job_id"))
+	if err != nil {
+		return err
+	}
+	return respond(w, newJobJSON(job))
+}
+
+func (s *server) listJobs(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	limit, err := queryInt(r, "limit", marketplace.DefaultListLimit, 1, marketplace.MaxListLimit)
+	if err != nil {
+		return err
+	}
+	page, err := s.svc.Market.ListJobs(r.Context(), marketplace.ListJobsInput{
+		Status: q.Get("status"),
+		Tag:    q.Get("tag"),
+		Limit:  limit,
+		Cursor: q.Get("cursor"),
+	})
+	if err != nil {
+		return err
+	}
+	return respond(w, listJobsResponse{Jobs: newJobsJSON(page.Jobs), NextCursor: optString(page.NextCursor)})
+}

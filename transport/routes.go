@@ -1,0 +1,9 @@
+package transport
+
+// routes registers every route. Each area registers its own routes in its
+// file; add a line here for a new area.
+func (s *server) routes() {
+	s.healthRoutes()
+	s.authRoutes()
+	s.jobRoutes()
+}
