@@ -12,10 +12,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/openjurytest/pgtest"
+	"github.com/openjury/openjury/stake"
 	"github.com/openjury/openjury/storetest"
 )
 
@@ -307,6 +309,35 @@ func TestPoolCallsInsideInTx(t *testing.T) {
 					require.Equal(t, openjury.NotFound, openjury.KindOf(err), "%v", err)
 				}
 				require.Equal(t, openjury.Internal, openjury.KindOf(db.InTx(ctx, func(context.Context, marketplace.Tx) error { return nil })))
+
+				// The same for every store: writes (single statements and
+				// multi-statement ones alike) refuse, reads work on a file.
+				addr := openjury.MustAddress("0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")
+				now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+				for name, err := range map[string]error{
+					"PutStake": db.Stake().PutStake(ctx, stake.Stake{Address: addr, Staked: 1, UpdatedAt: now}),
+					"RecordSlash": func() error {
+						_, err := db.Stake().RecordSlash(ctx, stake.SlashEvent{Agent: addr, Amount: 1, CreatedAt: now})
+						return err
+					}(),
+					"Apply": func() error {
+						_, err := db.AGR().Apply(ctx, agr.Entry{Address: addr, Delta: 1, Reason: agr.ReasonDevMint, CreatedAt: now})
+						return err
+					}(),
+					"CreateSubmission": db.Submissions().CreateSubmission(ctx, &marketplace.Submission{JobID: "j", Agent: addr, Content: "c", CreatedAt: now}),
+					"PutVote":          db.Votes().PutVote(ctx, &marketplace.Vote{JobID: "j", SubmissionID: "s", Voter: addr, Weight: 1, CreatedAt: now}),
+					"PutFinalVote":     db.Votes().PutFinalVote(ctx, &marketplace.FinalVote{JobID: "j", SubmissionID: "s", Voter: addr, CreatedAt: now}),
+					"AddReputation":    db.Reputation().AddReputation(ctx, addr, marketplace.ReputationDelta{Score: 1}, now),
+					"SetScore":         db.Reputation().SetScore(ctx, addr, 1, now),
+				} {
+					require.Equal(t, openjury.Internal, openjury.KindOf(err), "%s: %v", name, err)
+				}
+				_, err = db.AGR().Status(ctx, addr)
+				if tc.readFails {
+					require.Equal(t, openjury.Internal, openjury.KindOf(err), "%v", err)
+				} else {
+					require.NoError(t, err)
+				}
 				return nil
 			})
 			require.NoError(t, err)
@@ -344,4 +375,65 @@ func TestConstraintErrors(t *testing.T) {
 			require.Equal(t, 1, got, "failed creates left rows behind")
 		})
 	}
+}
+
+// TestReadsOfUnknownWriteNothing: reading the stake, AGR account or
+// reputation of an unknown address (inside a transaction too) leaves no
+// row, and a slash of an agent that never staked creates no stake row.
+func TestReadsOfUnknownWriteNothing(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			db := open(t, be.dsn(t))
+			ctx := context.Background()
+			addr := openjury.MustAddress("0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")
+			read := func(s marketplace.Stores) error {
+				if _, err := s.Stake().Stake(ctx, addr); err != nil {
+					return err
+				}
+				if _, err := s.AGR().Status(ctx, addr); err != nil {
+					return err
+				}
+				_, err := s.Reputation().Reputation(ctx, addr)
+				return err
+			}
+			require.NoError(t, read(db))
+			require.NoError(t, db.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error { return read(tx) }))
+			_, err := db.Stake().RecordSlash(ctx, stake.SlashEvent{Agent: addr, Amount: 1, CreatedAt: time.Now()})
+			require.NoError(t, err)
+			for _, table := range []string{"stakes", "agr_balances", "agr_ledger", "reputation"} {
+				n, err := db.Bun().NewSelect().TableExpr(table).Count(ctx)
+				require.NoError(t, err)
+				require.Zero(t, n, table)
+			}
+		})
+	}
+}
+
+// TestEmptyIDsGetIDs: a store given an event, entry, submission or vote
+// without an id gives it a new one.
+func TestEmptyIDsGetIDs(t *testing.T) {
+	t.Parallel()
+	db := open(t, sqliteDSN(t))
+	ctx := context.Background()
+	addr := openjury.MustAddress("0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	jobID := "00000000-0000-7000-8000-000000000001"
+	roundTrip(t, db, jobID)
+	sub := &marketplace.Submission{JobID: jobID, Agent: addr, Content: "c", CreatedAt: now}
+	require.NoError(t, db.Submissions().CreateSubmission(ctx, sub))
+	require.True(t, openjury.ValidID(sub.ID), sub.ID)
+	_, err := db.AGR().Apply(ctx, agr.Entry{Address: addr, Delta: 1, Reason: agr.ReasonDevMint, CreatedAt: now})
+	require.NoError(t, err)
+	entries, err := db.AGR().Ledger(ctx, addr, 10, nil)
+	require.NoError(t, err)
+	require.Len(t, entries, 1)
+	require.True(t, openjury.ValidID(entries[0].ID), entries[0].ID)
+	_, err = db.Stake().RecordSlash(ctx, stake.SlashEvent{Agent: addr, Amount: 1, CreatedAt: now})
+	require.NoError(t, err)
+	events, err := db.Stake().Slashes(ctx, stake.SlashFilter{Limit: 10})
+	require.NoError(t, err)
+	require.Len(t, events, 1)
+	require.True(t, openjury.ValidID(events[0].ID), events[0].ID)
 }

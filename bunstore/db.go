@@ -11,8 +11,10 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/stake"
 )
 
 // pgMaxIdleConns is how many idle PostgreSQL connections the pool keeps.
@@ -26,7 +28,15 @@ const (
 
 var (
 	_ marketplace.DB = (*DB)(nil)
+	_ marketplace.Tx = txStores{}
 	_ auth.Store     = (*DB)(nil)
+
+	_ marketplace.JobStore        = jobStore{}
+	_ marketplace.SubmissionStore = submissionStore{}
+	_ marketplace.VoteStore       = voteStore{}
+	_ marketplace.ReputationStore = reputationStore{}
+	_ agr.Store                   = agrStore{}
+	_ stake.Store                 = stakeStore{}
 )
 
 // Option changes how Open opens a database.
@@ -44,7 +54,8 @@ func WithoutMigrations() Option {
 }
 
 // DB is an OpenJury database on PostgreSQL or SQLite. It implements
-// marketplace.DB and auth.Store and is safe for concurrent use.
+// marketplace.DB (whose AGR and Stake give the agr.Store and stake.Store)
+// and auth.Store, and is safe for concurrent use.
 type DB struct {
 	dialect string
 	// w is the primary pool; on SQLite the single writer connection.
@@ -82,7 +93,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
-	if err := d.Ping(ctx); err != nil {
+	if err := d.firstPing(ctx); err != nil {
 		_ = d.Close()
 		return nil, openjury.Wrap(op, err)
 	}
@@ -137,6 +148,26 @@ func (d *DB) Ping(ctx context.Context) error {
 	return nil
 }
 
+// firstPing is the Ping of Open. On SQLite it retries a busy answer for a
+// while: processes opening a fresh file together race to switch it to WAL
+// (the writer's journal_mode pragma), and SQLite answers the loser
+// SQLITE_BUSY at once, without waiting out busy_timeout, to avoid a lock
+// upgrade deadlock. The failed connection is not kept by the pool.
+func (d *DB) firstPing(ctx context.Context) error {
+	deadline := time.Now().Add(sqliteLockWait)
+	for {
+		err := d.Ping(ctx)
+		if err == nil || d.dialect != DialectSQLite || openjury.DetailOf(err) != detailBusy || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return unavailable("bunstore.Ping", ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
 // unavailable translates err, turning what would be Internal into
 // Unavailable: a failed ping means the database cannot be used.
 func unavailable(op string, err error) error {
@@ -158,6 +189,23 @@ func (d *DB) Dialect() string { return d.dialect }
 // Jobs returns the job store outside any transaction: each write is its own
 // transaction.
 func (d *DB) Jobs() marketplace.JobStore { return jobStore{d.pool()} }
+
+// Submissions returns the submission store outside any transaction.
+func (d *DB) Submissions() marketplace.SubmissionStore { return submissionStore{d.pool()} }
+
+// Votes returns the jury and final vote store outside any transaction.
+func (d *DB) Votes() marketplace.VoteStore { return voteStore{d.pool()} }
+
+// Reputation returns the reputation store outside any transaction.
+func (d *DB) Reputation() marketplace.ReputationStore { return reputationStore{d.pool()} }
+
+// AGR returns the AGR balance and ledger store outside any transaction:
+// each Apply is its own transaction.
+func (d *DB) AGR() agr.Store { return agrStore{d.pool()} }
+
+// Stake returns the stake and slash store outside any transaction: each
+// RecordSlash is its own transaction.
+func (d *DB) Stake() stake.Store { return stakeStore{d.pool()} }
 
 // InTx runs fn in one transaction, committed when fn returns nil and rolled
 // back otherwise (also when fn panics; the panic goes on). fn's error is
@@ -203,7 +251,12 @@ func (d *DB) WithTx(tx bun.Tx) marketplace.Tx {
 // txStores is the set of stores of one transaction.
 type txStores struct{ e exec }
 
-func (t txStores) Jobs() marketplace.JobStore { return jobStore{t.e} }
+func (t txStores) Jobs() marketplace.JobStore               { return jobStore{t.e} }
+func (t txStores) Submissions() marketplace.SubmissionStore { return submissionStore{t.e} }
+func (t txStores) Votes() marketplace.VoteStore             { return voteStore{t.e} }
+func (t txStores) Reputation() marketplace.ReputationStore  { return reputationStore{t.e} }
+func (t txStores) AGR() agr.Store                           { return agrStore{t.e} }
+func (t txStores) Stake() stake.Store                       { return stakeStore{t.e} }
 
 // inTxKey marks the context of an InTx callback with its *DB.
 type inTxKey struct{}
@@ -254,14 +307,46 @@ func (e exec) writer(ctx context.Context, op string) (bun.IDB, error) {
 	return e.write, nil
 }
 
-// inTx runs fn in the enclosing transaction, or in a new one. Errors of fn
-// are returned as they are; begin and commit errors are translated.
+// inTx runs fn atomically: in a new transaction on the primary pool, or,
+// inside an enclosing transaction, under a savepoint of it. When fn fails
+// the savepoint is rolled back, so a failed store method leaves nothing
+// behind even if the caller goes on with the transaction, and on
+// PostgreSQL the transaction stays usable (an error would otherwise abort
+// it). Errors of fn are returned as they are; begin and commit errors are
+// translated.
+//
+// bun's Tx.RunInTx also uses a savepoint, but hands fn the context the
+// transaction was begun with instead of ctx, so it is not used here.
 func (e exec) inTx(ctx context.Context, op string, fn func(ctx context.Context, db bun.IDB) error) error {
 	if e.tx {
-		return fn(ctx, e.write)
+		return savepoint(ctx, op, e.write, fn)
 	}
 	if err := e.d.guard(ctx, op, true); err != nil {
 		return err
 	}
 	return e.d.runTx(ctx, op, func(ctx context.Context, tx bun.Tx) error { return fn(ctx, tx) })
+}
+
+// savepoint runs fn under a savepoint of the transaction db: released when
+// fn returns nil, rolled back to otherwise (also when fn panics; the panic
+// goes on).
+func savepoint(ctx context.Context, op string, db bun.IDB, fn func(ctx context.Context, db bun.IDB) error) error {
+	// The savepoint keeps the context it was begun with for its release or
+	// rollback; without cancellation, so a rollback still runs after ctx
+	// ended and the enclosing transaction is left as it was.
+	sp, err := db.BeginTx(context.WithoutCancel(ctx), nil)
+	if err != nil {
+		return translate(op, err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			_ = sp.Rollback()
+		}
+	}()
+	if err := fn(ctx, sp); err != nil {
+		return err
+	}
+	done = true
+	return translate(op, sp.Commit())
 }

@@ -1,6 +1,7 @@
 // Package bunstore keeps OpenJury's state in PostgreSQL or SQLite through
 // bun. One *DB implements every store port of the domain packages
-// (marketplace.DB, auth.Store).
+// (marketplace.DB with its job, submission, vote and reputation stores,
+// agr.Store and stake.Store through AGR and Stake, and auth.Store).
 //
 // # Opening
 //
@@ -64,9 +65,34 @@
 // # Storage conventions
 //
 // Times are BIGINT Unix milliseconds (read back as UTC), USDC amounts BIGINT
-// micro-USDC, identifiers TEXT. Job tags are kept twice: the display
-// spellings as a JSON array on the job row, and lowercased in job_tags for
-// the exact, case-insensitive tag filter.
+// micro-USDC, AGR amounts BIGINT, identifiers TEXT. Job tags are kept
+// twice: the display spellings as a JSON array on the job row, and
+// lowercased in job_tags for the exact, case-insensitive tag filter. A
+// submission's evidence is a JSON array and a jury vote's review a JSON
+// object (NULL when absent); both read back as written, except that JSON
+// numbers inside them (evidence metadata, review values) read back as
+// float64, as encoding/json decodes numbers into any.
+//
+// # Atomic methods and concurrency
+//
+// Every store method is atomic on its own. A method of more than one
+// statement (CreateJob, RecordSlash, the AGR Apply, RedeemChallenge,
+// DeleteExpired) runs outside InTx in a transaction of its own (on SQLite
+// on the writer connection), and inside a transaction under a savepoint of
+// it: when the method fails, the savepoint is rolled back, so the method
+// leaves nothing behind and, on PostgreSQL, the enclosing transaction stays
+// usable. The refusals the ports document as outcomes (a second AGR win of
+// a job, a debit larger than the balance, a slash event seen before) are
+// therefore safe to handle and go on from inside a transaction.
+//
+// Concurrent writers are serialised by the database, never in process:
+// replacing votes, adding to reputation, crediting AGR and putting stakes
+// are single INSERT ... ON CONFLICT ... DO UPDATE statements (racing first
+// writes end with one row and no error); an AGR debit is UPDATE ... SET
+// balance = balance - n WHERE balance >= n, so concurrent spends never
+// overdraw; unique indexes keep one win mint per job and one slash per
+// onchain reference (chain id, tx hash, log index; an unset chain id or log
+// index counts as a value).
 //
 // # Errors
 //

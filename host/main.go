@@ -15,9 +15,11 @@ import (
 	"time"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/stake"
 	"github.com/openjury/openjury/transport"
 )
 
@@ -89,15 +91,38 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 	if cfg.AuthEIP1271Enabled {
 		logger.Warn("SERVICE_AUTH_EIP1271_ENABLED is set but the chain adapter is not available yet: contract-wallet sign-in stays off")
 	}
-	market := marketplace.NewService(db, clock, marketplace.Config{DefaultFinalVoteWindow: cfg.FinalVoteWindow})
+	if cfg.OnchainSyncEnabled {
+		logger.Warn("SERVICE_ONCHAIN_SYNC_ENABLED is set but the chain adapter is not available yet: stakes come from the database only")
+	}
+	stakeSvc := stake.NewService(db.Stake(), clock, stake.Config{
+		MinStake:       cfg.MinStakeUSDC,
+		Network:        cfg.Network,
+		ChainID:        cfg.ChainID,
+		USDCAddress:    cfg.USDCAddress,
+		OnchainEnabled: cfg.OnchainStakeEnabled,
+		StakeContract:  cfg.StakeContractAddress,
+	})
+	agrSvc := agr.NewService(db.AGR(), clock)
+	market := marketplace.NewService(db, clock, marketplace.Config{
+		DefaultFinalVoteWindow: cfg.FinalVoteWindow,
+		MinStake:               cfg.MinStakeUSDC,
+		MinRepScoreToVote:      cfg.MinRepScoreToVote,
+		AGRMintPerWin:          cfg.AGRMintPerWin,
+	})
 	handler := transport.NewHandler(transport.Services{
 		Auth:   authSvc,
 		Market: market,
+		Stake:  stakeSvc,
+		AGR:    agrSvc,
 		Ready:  db.Ping,
 	}, transport.Options{
-		Logger:  logger,
-		BaseURL: cfg.BaseURL,
-		Clock:   clock,
+		Logger:          logger,
+		BaseURL:         cfg.BaseURL,
+		AppURL:          cfg.PublicAppURL(),
+		Clock:           clock,
+		DevSecret:       cfg.DevSecret,
+		Operators:       cfg.OperatorAddresses,
+		AGRTokenAddress: cfg.AGRTokenAddress,
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/openjury/openjury/openjurytest"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/openjury/openjury/openjurytest"
 )
 
 func TestRunInvalidConfig(t *testing.T) {
@@ -50,10 +52,16 @@ func TestRunServesAndStops(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, env(map[string]string{
-			"SERVICE_ADDR":         ":0",
-			"SERVICE_DATABASE_URL": dsn,
-			"SERVICE_LOG_LEVEL":    "debug",
-			"SERVICE_DEV_SECRET":   "devsecret",
+			"SERVICE_ADDR":                  ":0",
+			"SERVICE_DATABASE_URL":          dsn,
+			"SERVICE_LOG_LEVEL":             "debug",
+			"SERVICE_DEV_SECRET":            "devsecret",
+			"SERVICE_MIN_STAKE_USDC":        "12.5",
+			"SERVICE_MIN_REP_SCORE_TO_VOTE": "7",
+			"SERVICE_AGR_MINT_PER_WIN":      "9",
+			"SERVICE_USDC_ADDRESS":          addrA,
+			"SERVICE_AGR_TOKEN_ADDRESS":     addrB,
+			"SERVICE_RPC_URL":               "https://rpc.example.com/secret-key",
 		}), &stdout, &stderr)
 	}()
 
@@ -111,6 +119,45 @@ func TestRunServesAndStops(t *testing.T) {
 	require.Equal(t, http.StatusOK, resp.StatusCode, "%s", raw)
 	require.Contains(t, string(raw), "localhost:8080 wants you to sign in")
 
+	// The stake, AGR and economy settings are wired in; the RPC URL is
+	// never returned.
+	code, body = get("/api/v1/stake/requirements")
+	require.Equal(t, http.StatusOK, code)
+	require.Equal(t, 12.5, body["min_stake"])
+	require.Equal(t, "base", body["network"])
+	require.EqualValues(t, 8453, body["chain_id"])
+	require.Equal(t, strings.ToLower(addrA), body["usdc_address"])
+	require.Nil(t, body["rpc_url"])
+	code, body = get("/api/v1/economy/policy")
+	require.Equal(t, http.StatusOK, code)
+	require.Equal(t, strings.ToLower(addrB), body["agr_token_address"])
+	require.EqualValues(t, 9, body["agr_mint_per_win"])
+	code, body = get("/api/v1/governance/constitution")
+	require.Equal(t, http.StatusOK, code)
+	require.EqualValues(t, 7, body["voting"].(map[string]any)["min_rep_score_to_vote"])
+	code, body = get("/api/v1/agent/bootstrap")
+	require.Equal(t, http.StatusOK, code)
+	require.Equal(t, "http://localhost:8080/llms.txt", body["specs"].(map[string]any)["llms_txt"])
+	require.NotContains(t, fmt.Sprint(body), "secret-key")
+
+	// The dev secret opens the dev endpoints.
+	devPost := func(secret string) int {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, base+"/api/v1/stake/dev_set",
+			strings.NewReader(`{"address":"`+addrA+`","staked_amount":12.5}`))
+		require.NoError(t, err)
+		req.Header.Set("X-Dev-Secret", secret)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	require.Equal(t, http.StatusUnauthorized, devPost("wrong"))
+	require.Equal(t, http.StatusOK, devPost("devsecret"))
+	code, body = get("/api/v1/stake/status?address=" + addrA)
+	require.Equal(t, http.StatusOK, code)
+	require.Equal(t, true, body["is_eligible"])
+
 	cancel()
 	select {
 	case err := <-done:
@@ -124,6 +171,7 @@ func TestRunServesAndStops(t *testing.T) {
 	require.Contains(t, logs, `"msg":"stopped"`)
 	require.Contains(t, logs, `"route":"GET /healthz"`)
 	require.NotContains(t, logs, "devsecret")
+	require.NotContains(t, logs, "secret-key")
 }
 
 func TestRunListenError(t *testing.T) {

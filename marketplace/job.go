@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/agr"
+	"github.com/openjury/openjury/stake"
 )
 
 // Status is the state of a job.
@@ -76,10 +78,15 @@ type JobStore interface {
 	ListJobs(ctx context.Context, f JobFilter) ([]*Job, error)
 }
 
-// Stores gives every marketplace store. Outside a transaction each call is
-// its own transaction; inside InTx they all share one.
+// Stores gives every store the marketplace uses. Outside a transaction
+// each call is its own transaction; inside InTx they all share one.
 type Stores interface {
 	Jobs() JobStore
+	Submissions() SubmissionStore
+	Votes() VoteStore
+	Reputation() ReputationStore
+	AGR() agr.Store
+	Stake() stake.Store
 }
 
 // Tx is the set of stores bound to one database transaction.

@@ -2,12 +2,11 @@ package marketplace
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"strings"
 	"time"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/internal/cursor"
 	"github.com/openjury/openjury/internal/valid"
 )
 
@@ -30,7 +29,25 @@ type Config struct {
 	// DefaultFinalVoteWindow is the final-vote window of a job created
 	// without final_vote_window_seconds.
 	DefaultFinalVoteWindow time.Duration
+	// MinStake is the stake needed to submit and to cast jury votes.
+	MinStake openjury.MicroUSDC
+	// MinRepScoreToVote is the reputation score needed to cast jury votes.
+	MinRepScoreToVote int64
+	// AGRMintPerWin is credited to the winner of a job (0: none).
+	AGRMintPerWin int64
+	// Economy is the published USDC split.
+	Economy Economy
 }
+
+// Economy is the published split of a bounty, as fractions of 1.
+type Economy struct {
+	AgentPayoutPct float64
+	PlatformFeePct float64
+	JuryPoolPct    float64
+}
+
+// DefaultEconomy is the split used when Config.Economy is zero.
+var DefaultEconomy = Economy{AgentPayoutPct: 0.85, PlatformFeePct: 0.05, JuryPoolPct: 0.10}
 
 // Service carries out the marketplace operations.
 type Service struct {
@@ -44,6 +61,9 @@ type Service struct {
 func NewService(db DB, clock openjury.Clock, cfg Config) *Service {
 	if cfg.DefaultFinalVoteWindow <= 0 {
 		cfg.DefaultFinalVoteWindow = DefaultFinalVoteWindow
+	}
+	if cfg.Economy == (Economy{}) {
+		cfg.Economy = DefaultEconomy
 	}
 	return &Service{db: db, clock: clock, cfg: cfg}
 }
@@ -141,11 +161,9 @@ func (s *Service) ListJobs(ctx context.Context, in ListJobsInput) (JobPage, erro
 	default:
 		return JobPage{}, openjury.E(openjury.Invalid, op, "status: must be open or all")
 	}
-	if f.Limit == 0 {
-		f.Limit = DefaultListLimit
-	}
-	if f.Limit < 1 || f.Limit > MaxListLimit {
-		return JobPage{}, openjury.Errorf(openjury.Invalid, op, "limit: must be between 1 and %d", MaxListLimit)
+	var err error
+	if f.Limit, err = valid.Limit(op, in.Limit, DefaultListLimit, MaxListLimit); err != nil {
+		return JobPage{}, err
 	}
 	f.Tag = strings.ToLower(strings.TrimSpace(in.Tag))
 	if len([]rune(f.Tag)) > MaxTagChars {
@@ -153,9 +171,9 @@ func (s *Service) ListJobs(ctx context.Context, in ListJobsInput) (JobPage, erro
 	}
 	f.Ref = openjury.Truncate(s.clock.Now())
 	if in.Cursor != "" {
-		c, ref, err := decodeJobCursor(in.Cursor)
+		c, ref, err := decodeJobCursor(op, in.Cursor)
 		if err != nil {
-			return JobPage{}, openjury.E(openjury.Invalid, op, "cursor: not a cursor from this list")
+			return JobPage{}, err
 		}
 		f.After, f.Ref = &c, ref
 	}
@@ -183,7 +201,7 @@ func Rank(j *Job, ref time.Time) int64 {
 	return 0
 }
 
-type cursorJSON struct {
+type jobCursorJSON struct {
 	Rank int64  `json:"r"`
 	At   int64  `json:"c"`
 	ID   string `json:"i"`
@@ -193,21 +211,16 @@ type cursorJSON struct {
 // encodeJobCursor makes an opaque cursor. The reference time of the first
 // page travels with it, so every page of one listing uses the same order.
 func encodeJobCursor(c JobCursor, ref time.Time) string {
-	b, _ := json.Marshal(cursorJSON{Rank: c.Rank, At: c.CreatedAt.UnixMilli(), ID: c.ID, Ref: ref.UnixMilli()})
-	return base64.RawURLEncoding.EncodeToString(b)
+	return cursor.Encode(jobCursorJSON{Rank: c.Rank, At: c.CreatedAt.UnixMilli(), ID: c.ID, Ref: ref.UnixMilli()})
 }
 
-func decodeJobCursor(s string) (JobCursor, time.Time, error) {
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
-		return JobCursor{}, time.Time{}, err
-	}
-	var c cursorJSON
-	if err := json.Unmarshal(b, &c); err != nil {
+func decodeJobCursor(op, s string) (JobCursor, time.Time, error) {
+	var c jobCursorJSON
+	if err := cursor.Decode(op, s, &c); err != nil {
 		return JobCursor{}, time.Time{}, err
 	}
 	if !openjury.ValidID(c.ID) || c.Rank < 0 {
-		return JobCursor{}, time.Time{}, openjury.E(openjury.Invalid, "", "bad cursor")
+		return JobCursor{}, time.Time{}, openjury.E(openjury.Invalid, op, cursor.Invalid)
 	}
 	return JobCursor{Rank: c.Rank, CreatedAt: time.UnixMilli(c.At).UTC(), ID: c.ID}, time.UnixMilli(c.Ref).UTC(), nil
 }

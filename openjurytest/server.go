@@ -12,9 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/stake"
 	"github.com/openjury/openjury/transport"
 )
 
@@ -24,6 +27,16 @@ const (
 	DefaultChallengeTTL    = 5 * time.Minute
 	DefaultTokenTTL        = 24 * time.Hour
 	DefaultFinalVoteWindow = 24 * time.Hour
+	// DefaultMinStake is the stake needed to submit and vote: 10 USDC.
+	DefaultMinStake = 10 * openjury.MicroPerUSDC
+	// DefaultMinRepScoreToVote is the reputation needed to cast jury votes.
+	DefaultMinRepScoreToVote = 10
+	// DefaultAGRMintPerWin is the AGR credited to the winner of a job.
+	DefaultAGRMintPerWin = 50
+	// DefaultNetwork is the network of the stake requirements.
+	DefaultNetwork = "base"
+	// DevSecret is the X-Dev-Secret of a NewServer server's dev endpoints.
+	DevSecret = "test-dev-secret"
 )
 
 // ServerConfig is what NewServer builds from; Options change it.
@@ -34,8 +47,18 @@ type ServerConfig struct {
 	Clock *Clock
 	// Auth settings; Domain and URI are filled from the test server's URL.
 	Auth auth.Config
-	// Market settings.
+	// Market settings. NewServer copies Stake.MinStake into
+	// Market.MinStake when the latter is zero, so one setting drives both.
 	Market marketplace.Config
+	// Stake settings (the published stake requirements).
+	Stake stake.Config
+	// DevSecret guards the dev endpoints; "" turns them off. Default
+	// DevSecret.
+	DevSecret string
+	// Operators are the operator wallets.
+	Operators []openjury.Address
+	// AGRTokenAddress is published in the economy policy.
+	AGRTokenAddress openjury.Address
 	// Logger receives the access log; nil discards it.
 	Logger *slog.Logger
 }
@@ -64,6 +87,10 @@ type Server struct {
 	Auth *auth.Service
 	// Market is the marketplace service.
 	Market *marketplace.Service
+	// Stake is the stake service.
+	Stake *stake.Service
+	// AGR is the AGR credit service.
+	AGR *agr.Service
 	// HTTP is the underlying httptest server.
 	HTTP *httptest.Server
 }
@@ -97,10 +124,23 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 			ChallengeTTL: DefaultChallengeTTL,
 			TokenTTL:     DefaultTokenTTL,
 		},
-		Market: marketplace.Config{DefaultFinalVoteWindow: DefaultFinalVoteWindow},
+		Market: marketplace.Config{
+			DefaultFinalVoteWindow: DefaultFinalVoteWindow,
+			MinRepScoreToVote:      DefaultMinRepScoreToVote,
+			AGRMintPerWin:          DefaultAGRMintPerWin,
+		},
+		Stake: stake.Config{
+			MinStake: DefaultMinStake,
+			Network:  DefaultNetwork,
+			ChainID:  DefaultChainID,
+		},
+		DevSecret: DevSecret,
 	}
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if cfg.Market.MinStake == 0 {
+		cfg.Market.MinStake = cfg.Stake.MinStake
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = NewClock()
@@ -124,13 +164,24 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 		DB:     db,
 		Auth:   auth.NewService(db, cfg.Clock, cfg.Auth, nil),
 		Market: marketplace.NewService(db, cfg.Clock, cfg.Market),
+		Stake:  stake.NewService(db.Stake(), cfg.Clock, cfg.Stake),
+		AGR:    agr.NewService(db.AGR(), cfg.Clock),
 		HTTP:   srv,
 	}
 	srv.Config.Handler = transport.NewHandler(transport.Services{
 		Auth:   s.Auth,
 		Market: s.Market,
+		Stake:  s.Stake,
+		AGR:    s.AGR,
 		Ready:  db.Ping,
-	}, transport.Options{Logger: cfg.Logger, BaseURL: baseURL, Clock: cfg.Clock})
+	}, transport.Options{
+		Logger:          cfg.Logger,
+		BaseURL:         baseURL,
+		Clock:           cfg.Clock,
+		DevSecret:       cfg.DevSecret,
+		Operators:       cfg.Operators,
+		AGRTokenAddress: cfg.AGRTokenAddress,
+	})
 	srv.Start()
 	tb.Cleanup(srv.Close)
 	return s
@@ -224,4 +275,31 @@ func (s *Server) SignIn(tb testing.TB, w *Wallet) string {
 	}
 	vr.JSON(tb, &v)
 	return v.Token
+}
+
+// SetStake sets the stake of addr to usdc whole USDC through the stake
+// service, failing the test on error.
+func (s *Server) SetStake(tb testing.TB, addr openjury.Address, usdc int64) {
+	tb.Helper()
+	if _, err := s.Stake.DevSet(context.Background(), stake.SetInput{Address: addr, Staked: openjury.MicroUSDC(usdc * openjury.MicroPerUSDC)}); err != nil {
+		tb.Fatalf("openjurytest: set stake of %s: %v", addr, err)
+	}
+}
+
+// SetReputation sets the reputation score of addr through the marketplace
+// service, failing the test on error.
+func (s *Server) SetReputation(tb testing.TB, addr openjury.Address, score int64) {
+	tb.Helper()
+	if _, err := s.Market.DevSetReputation(context.Background(), addr, score); err != nil {
+		tb.Fatalf("openjurytest: set reputation of %s: %v", addr, err)
+	}
+}
+
+// MintAGR credits amount AGR to addr through the AGR service, failing the
+// test on error.
+func (s *Server) MintAGR(tb testing.TB, addr openjury.Address, amount int64) {
+	tb.Helper()
+	if _, err := s.AGR.DevMint(context.Background(), addr, amount); err != nil {
+		tb.Fatalf("openjurytest: mint AGR to %s: %v", addr, err)
+	}
 }

@@ -3,6 +3,7 @@ package openjurytest_test
 import (
 	"net/http"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,6 +59,91 @@ func TestServerStory(t *testing.T) {
 			srv.Clock.Advance(openjurytest.DefaultTokenTTL)
 			r = srv.Do(t, http.MethodPost, "/api/v1/jobs", token, map[string]any{"title": "t", "prompt": "p", "bounty_usdc": 3})
 			require.Equal(t, http.StatusUnauthorized, r.Status)
+		})
+	}
+}
+
+// TestServerLoop runs the whole work-and-jury loop through NewServer on
+// SQLite and PostgreSQL, with the helpers setting stake, reputation and
+// AGR: submit, vote, final vote, finalize, the win mint, a boost.
+func TestServerLoop(t *testing.T) {
+	t.Parallel()
+	backends := map[string]func(t *testing.T) []openjurytest.Option{
+		"sqlite": func(*testing.T) []openjurytest.Option { return nil },
+		"postgres": func(t *testing.T) []openjurytest.Option {
+			return []openjurytest.Option{openjurytest.WithDSN(pgtest.NewDatabase(t))}
+		},
+	}
+	for name, opts := range backends {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv := openjurytest.NewServer(t, opts(t)...)
+			sponsor, worker, juror := openjurytest.NewWallet(t), openjurytest.NewWallet(t), openjurytest.NewWallet(t)
+			st, wt, jt := srv.SignIn(t, sponsor), srv.SignIn(t, worker), srv.SignIn(t, juror)
+
+			r := srv.Do(t, http.MethodPost, "/api/v1/jobs", st, map[string]any{"title": "t", "prompt": "p", "bounty_usdc": 3, "final_vote_window_seconds": 600})
+			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+			jobID := r.Map(t)["id"].(string)
+
+			// Default minimum stake: 10 USDC.
+			sub := map[string]any{"job_id": jobID, "content": "work"}
+			r = srv.Do(t, http.MethodPost, "/api/v1/submissions", wt, sub)
+			require.Equal(t, http.StatusForbidden, r.Status, "%s", r.Body)
+			srv.SetStake(t, worker.Address(), 10)
+			r = srv.Do(t, http.MethodPost, "/api/v1/submissions", wt, sub)
+			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+			subID := r.Map(t)["submission"].(map[string]any)["id"].(string)
+
+			// Jury vote: stake and reputation (default minimum 10).
+			vote := map[string]any{"job_id": jobID, "submission_id": subID}
+			srv.SetStake(t, juror.Address(), 10)
+			r = srv.Do(t, http.MethodPost, "/api/v1/votes", jt, vote)
+			require.Equal(t, http.StatusForbidden, r.Status, "%s", r.Body)
+			srv.SetReputation(t, juror.Address(), 9)
+			r = srv.Do(t, http.MethodPost, "/api/v1/votes", jt, vote)
+			require.Equal(t, http.StatusForbidden, r.Status, "%s", r.Body)
+			srv.SetReputation(t, juror.Address(), 10)
+			r = srv.Do(t, http.MethodPost, "/api/v1/votes", jt, vote)
+			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+			require.EqualValues(t, 4, r.Map(t)["vote"].(map[string]any)["weight"])
+
+			// Final vote, then finalize after the window.
+			r = srv.Do(t, http.MethodPost, "/api/v1/final_votes", jt, vote)
+			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+			srv.Clock.Advance(10 * time.Minute)
+			r = srv.Do(t, http.MethodPost, "/api/v1/jobs/"+jobID+"/finalize", jt, nil)
+			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+			require.Equal(t, subID, r.Map(t)["winner_submission_id"])
+
+			// The winner got the default 50 AGR, recorded as a win.
+			r = srv.Do(t, http.MethodGet, "/api/v1/agr/ledger?address="+worker.Address().String(), "", nil)
+			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+			entry := r.Map(t)["entries"].([]any)[0].(map[string]any)
+			require.Equal(t, "win", entry["reason"])
+			require.EqualValues(t, openjurytest.DefaultAGRMintPerWin, entry["delta"])
+			require.Equal(t, jobID, entry["job_id"])
+
+			// MintAGR funds a boost of another job.
+			r = srv.Do(t, http.MethodPost, "/api/v1/jobs", st, map[string]any{"title": "t2", "prompt": "p", "bounty_usdc": 1})
+			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+			job2 := r.Map(t)["id"].(string)
+			boost := map[string]any{"amount_agr": 70, "duration_hours": 1}
+			r = srv.Do(t, http.MethodPost, "/api/v1/jobs/"+job2+"/boost", jt, boost)
+			require.Equal(t, http.StatusPaymentRequired, r.Status, "%s", r.Body)
+			srv.MintAGR(t, juror.Address(), 70)
+			r = srv.Do(t, http.MethodPost, "/api/v1/jobs/"+job2+"/boost", jt, boost)
+			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+			require.EqualValues(t, 70, r.Map(t)["featured_score"])
+
+			// The dev endpoints answer to openjurytest.DevSecret.
+			req, err := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/agr/dev_mint",
+				strings.NewReader(`{"address":"`+sponsor.Address().String()+`","amount":5}`))
+			require.NoError(t, err)
+			req.Header.Set("X-Dev-Secret", openjurytest.DevSecret)
+			resp, err := srv.HTTP.Client().Do(req)
+			require.NoError(t, err)
+			resp.Body.Close()
+			require.Equal(t, http.StatusOK, resp.StatusCode)
 		})
 	}
 }

@@ -20,7 +20,10 @@ import (
 	"github.com/openjury/openjury/marketplace"
 )
 
-// Backend is what the suite tests: every store port of one database.
+// Backend is what the suite tests: every store port of one database. The
+// marketplace.DB gives the job, submission, vote and reputation stores and
+// agr.Store and stake.Store (AGR, Stake), each outside a transaction and,
+// through InTx, bound to one.
 type Backend interface {
 	marketplace.DB
 	auth.Store
@@ -50,6 +53,11 @@ func Run(t *testing.T, f Features, newBackend func(t *testing.T) Backend) {
 		{"Jobs", s.jobTests()},
 		{"Tx", s.txTests()},
 		{"Auth", s.authTests()},
+		{"Stake", s.stakeTests()},
+		{"AGR", s.agrTests()},
+		{"Submissions", s.submissionTests()},
+		{"Votes", s.voteTests()},
+		{"Reputation", s.reputationTests()},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

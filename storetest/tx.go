@@ -11,7 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/stake"
 )
 
 // racers is how many goroutines race in the concurrency scenarios.
@@ -32,6 +34,8 @@ func (s *suite) txTests() []test {
 		{name: "FailedTxRollsBackCreates", run: testRollbackCreates},
 		{name: "FailedTxRollsBackUpdates", run: testRollbackUpdates},
 		{name: "PanicRollsBack", run: testRollbackPanic},
+		{name: "FailedTxRollsBackEveryStore", run: testRollbackEveryStore},
+		{name: "RefusedChangesKeepTxUsable", run: testRefusalsKeepTx},
 		{name: "UncommittedInvisibleOutside", run: testIsolation},
 		{name: "ConcurrentCloseOneWinner", run: testConcurrentClose},
 		{name: "ConcurrentIncrementsNoLostUpdate", run: testConcurrentIncrements},
@@ -110,6 +114,109 @@ func testRollbackPanic(t *testing.T, b Backend) {
 	getJob(t, b, id(1))
 }
 
+// testRollbackEveryStore writes through every store in one transaction
+// that fails: nothing of it stays.
+func testRollbackEveryStore(t *testing.T, b Backend) {
+	ctx := context.Background()
+	j := newJob(1, base)
+	sub := newSubmission(100, j.ID, alice, at(1))
+	vote := newVote(200, j.ID, 100, bob, 3, at(2))
+	final := newFinalVote(201, j.ID, 100, bob, at(3))
+	credit := entry(300, bob, 40, agr.ReasonDevMint, "", at(4))
+	st := stake.Stake{Address: alice, Staked: 9_000_000, Ref: fullRef(1), UpdatedAt: at(5)}
+	sl := slash(400, alice, 1_000_000, at(6))
+	sl.Ref = fullRef(2)
+	err := b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		require.NoError(t, tx.Jobs().CreateJob(ctx, j))
+		require.NoError(t, tx.Submissions().CreateSubmission(ctx, sub))
+		require.NoError(t, tx.Votes().PutVote(ctx, vote))
+		require.NoError(t, tx.Votes().PutFinalVote(ctx, final))
+		_, err := tx.AGR().Apply(ctx, credit)
+		require.NoError(t, err)
+		require.NoError(t, tx.Stake().PutStake(ctx, st))
+		after, err := tx.Stake().RecordSlash(ctx, sl)
+		require.NoError(t, err)
+		require.Equal(t, openjury.MicroUSDC(8_000_000), after.Staked)
+		require.NoError(t, tx.Reputation().AddReputation(ctx, alice, marketplace.ReputationDelta{Score: 1, Submissions: 1}, at(7)))
+		require.NoError(t, tx.Reputation().SetScore(ctx, bob, 3, at(8)))
+		return errBoom
+	})
+	require.Equal(t, errBoom, err)
+
+	_, err = b.Jobs().Job(ctx, j.ID)
+	requireKind(t, openjury.NotFound, err)
+	_, err = b.Submissions().Submission(ctx, sub.ID)
+	requireKind(t, openjury.NotFound, err)
+	require.Empty(t, listSubmissions(t, b, j.ID))
+	_, err = b.Votes().Vote(ctx, j.ID, bob)
+	requireKind(t, openjury.NotFound, err)
+	_, err = b.Votes().FinalVote(ctx, j.ID, bob)
+	requireKind(t, openjury.NotFound, err)
+	require.Empty(t, tally(t, b, j.ID, false))
+	require.Empty(t, tally(t, b, j.ID, true))
+	require.Equal(t, agr.Status{Address: bob}, status(t, b, bob))
+	require.Empty(t, ledger(t, b, bob, 10, nil))
+	require.Equal(t, stake.Stake{Address: alice}, getStake(t, b, alice))
+	require.Empty(t, slashes(t, b, stake.SlashFilter{Limit: 10}))
+	require.Equal(t, marketplace.Reputation{Address: alice}, getReputation(t, b, alice))
+	require.Empty(t, leaderboard(t, b, 10, nil))
+
+	// Nothing was left behind that blocks doing it all again.
+	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		require.NoError(t, tx.Jobs().CreateJob(ctx, j))
+		require.NoError(t, tx.Submissions().CreateSubmission(ctx, sub))
+		require.NoError(t, tx.Votes().PutVote(ctx, vote))
+		_, err := tx.AGR().Apply(ctx, credit)
+		require.NoError(t, err)
+		_, err = tx.Stake().RecordSlash(ctx, sl)
+		return err
+	}))
+	require.Equal(t, vote, getVote(t, b, j.ID, bob))
+	require.Len(t, ledger(t, b, bob, 10, nil), 1)
+}
+
+// testRefusalsKeepTx: the refusals the AGR and stake ports document (a
+// second win, a debit over the balance, a slash seen before) write nothing
+// inside a transaction, and the transaction goes on and commits the rest:
+// the stake sync skips events it has seen. (PostgreSQL aborts the whole
+// transaction on a raw constraint error, so the backend must avoid one or
+// contain it, e.g. in a savepoint.)
+func testRefusalsKeepTx(t *testing.T, b Backend) {
+	ctx := context.Background()
+	create(t, b, newJob(1, base))
+	apply(t, b, entry(1, alice, 10, agr.ReasonWin, id(1), at(1)))
+	seen := slash(2, alice, 1, at(2))
+	seen.Ref = fullRef(1)
+	_, err := b.Stake().RecordSlash(ctx, seen)
+	require.NoError(t, err)
+
+	err = b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		_, err := tx.AGR().Apply(ctx, entry(3, bob, 10, agr.ReasonWin, id(1), at(3)))
+		requireKind(t, openjury.Conflict, err)
+		_, err = tx.AGR().Apply(ctx, entry(4, bob, -1, agr.ReasonBoost, id(1), at(4)))
+		requireKind(t, openjury.PaymentRequired, err)
+		again := seen
+		again.ID = id(5)
+		_, err = tx.Stake().RecordSlash(ctx, again)
+		requireKind(t, openjury.Conflict, err)
+
+		// The transaction still works.
+		if _, err := tx.AGR().Apply(ctx, entry(8, bob, 5, agr.ReasonDevMint, "", at(8))); err != nil {
+			return err
+		}
+		if err := tx.Submissions().CreateSubmission(ctx, newSubmission(9, id(1), bob, at(9))); err != nil {
+			return err
+		}
+		return tx.Reputation().AddReputation(ctx, bob, marketplace.ReputationDelta{Score: 1}, at(10))
+	})
+	require.NoError(t, err)
+	require.Equal(t, agr.Status{Address: bob, Balance: 5, Earned: 5}, status(t, b, bob))
+	require.Equal(t, []string{id(8)}, entryIDs(ledger(t, b, bob, 10, nil)))
+	require.Equal(t, []string{id(2)}, slashIDs(slashes(t, b, stake.SlashFilter{Limit: 10})))
+	require.Equal(t, []string{id(9)}, listSubmissions(t, b, id(1)))
+	require.Equal(t, int64(1), getReputation(t, b, bob).Score)
+}
+
 func testIsolation(t *testing.T, b Backend) {
 	j := newJob(1, base)
 	err := b.InTx(context.Background(), func(ctx context.Context, tx marketplace.Tx) error {
@@ -132,11 +239,15 @@ func testIsolation(t *testing.T, b Backend) {
 
 // race runs fn on racers goroutines released together and returns their
 // errors by goroutine index.
-func race(fn func(i int) error) []error {
-	errs := make([]error, racers)
+func race(fn func(i int) error) []error { return raceN(racers, fn) }
+
+// raceN runs fn on n goroutines released together and returns their errors
+// by goroutine index.
+func raceN(n int, fn func(i int) error) []error {
+	errs := make([]error, n)
 	start := make(chan struct{})
 	var wg sync.WaitGroup
-	for i := range racers {
+	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -22,7 +23,8 @@ var (
 )
 
 // decodeJSON decodes the request body, a required JSON object, into dst (a
-// pointer to a request DTO). Unknown fields are ignored. Errors are
+// pointer to a request DTO). Unknown fields are ignored; numbers inside
+// free-form objects (review, metadata) keep their exact text. Errors are
 // *openjury.Error: TooLarge over the body limit; Invalid for an empty body,
 // malformed JSON (with the byte offset), a value of the wrong type (naming
 // the field) or data after the object.
@@ -31,6 +33,7 @@ func decodeJSON(r *http.Request, dst any) error {
 		return errBodyRequired
 	}
 	dec := json.NewDecoder(r.Body)
+	dec.UseNumber()
 	if err := dec.Decode(dst); err != nil {
 		if errors.Is(err, io.EOF) {
 			return errBodyRequired
@@ -204,6 +207,43 @@ func jsonKind(b []byte) string {
 // required returns an Invalid error naming a missing required field.
 func required(field string) error {
 	return openjury.Errorf(openjury.Invalid, opDecode, "%s: is required", field)
+}
+
+// queryRequired reads a required query parameter; absent or blank is an
+// Invalid error naming it.
+func queryRequired(r *http.Request, name string) (string, error) {
+	v := strings.TrimSpace(r.URL.Query().Get(name))
+	if v == "" {
+		return "", required(name)
+	}
+	return v, nil
+}
+
+// decodeAt decodes one JSON value found at path inside the request body
+// (e.g. "evidence[2]") into dst, a pointer to a DTO struct. A JSON null or
+// a value that is not an object is an Invalid error naming path; a member
+// of the wrong type is named by its full path, e.g.
+// "evidence[2].confidence: must be a number".
+func decodeAt(path string, raw json.RawMessage, dst any) error {
+	if t := strings.TrimSpace(string(raw)); t == "" || t == "null" || t[0] != '{' {
+		return openjury.Errorf(openjury.Invalid, opDecode, "%s: must be an object", path)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	err := dec.Decode(dst)
+	if err == nil {
+		return nil
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		want := te.Type
+		if t := fieldType(reflect.TypeOf(dst), te.Field); t != nil {
+			want = t
+		}
+		return openjury.Errorf(openjury.Invalid, opDecode, "%s.%s: must be %s", path, te.Field, describeType(want))
+	}
+	// raw is a well-formed part of an already decoded body.
+	return openjury.Errorf(openjury.Invalid, opDecode, "%s: must be an object", path)
 }
 
 // queryInt reads an optional integer query parameter. It returns def when

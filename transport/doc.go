@@ -11,5 +11,11 @@
 // Around the routes sit, outermost first: panic recovery, request ids
 // (X-Request-Id), a JSON access log through log/slog and a request body
 // limit. Request and response bodies are DTOs with json tags defined here;
-// domain types carry no tags.
+// domain types carry no tags. Optional response fields are always present,
+// null when unknown.
+//
+// The dev endpoints (POST /api/v1/stake/dev_set, /api/v1/slashing/dev_record,
+// /api/v1/reputation/dev_set and /api/v1/agr/dev_mint) take the
+// X-Dev-Secret header instead of a bearer token; without Options.DevSecret
+// they are off and answer 401.
 package transport

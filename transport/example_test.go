@@ -11,9 +11,11 @@ import (
 	"time"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/stake"
 	"github.com/openjury/openjury/transport"
 )
 
@@ -35,10 +37,19 @@ func Example_embedding() {
 		ChallengeTTL: 5 * time.Minute,
 		TokenTTL:     24 * time.Hour,
 	}, nil)
-	market := marketplace.NewService(db, clock, marketplace.Config{DefaultFinalVoteWindow: 24 * time.Hour})
+	minStake := openjury.MicroUSDC(10 * openjury.MicroPerUSDC)
+	market := marketplace.NewService(db, clock, marketplace.Config{
+		DefaultFinalVoteWindow: 24 * time.Hour,
+		MinStake:               minStake,
+		MinRepScoreToVote:      10,
+		AGRMintPerWin:          50,
+	})
+	stakeSvc := stake.NewService(db.Stake(), clock, stake.Config{MinStake: minStake, Network: "base", ChainID: 8453})
 	api := transport.NewHandler(transport.Services{
 		Auth:   authSvc,
 		Market: market,
+		Stake:  stakeSvc,
+		AGR:    agr.NewService(db.AGR(), clock),
 		Ready:  db.Ping,
 	}, transport.Options{BaseURL: "https://jury.example.com"})
 

@@ -4,23 +4,33 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"slices"
+	"strings"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/stake"
 )
 
 // DefaultMaxBodyBytes is the request body limit used when
 // Options.MaxBodyBytes is zero: 1 MiB.
 const DefaultMaxBodyBytes int64 = 1 << 20
 
-// Services are the domain services the handler serves. Auth and Market are
-// required.
+// Services are the domain services the handler serves. Auth, Market, Stake
+// and AGR are required.
 type Services struct {
 	// Auth signs agents in and resolves bearer tokens.
 	Auth *auth.Service
-	// Market holds jobs.
+	// Market holds jobs, submissions, votes, closing, reputation and boosts.
 	Market *marketplace.Service
+	// Stake publishes the stake requirements and keeps stakes and slashes.
+	// Its MinStake should equal Market's (the one the marketplace
+	// enforces); NewHandler logs a warning when they differ.
+	Stake *stake.Service
+	// AGR keeps the offchain AGR credit accounts.
+	AGR *agr.Service
 	// Ready reports whether the service can take traffic (normally a
 	// database ping); GET /readyz answers 503 while it returns an error.
 	// Nil means always ready.
@@ -37,8 +47,23 @@ type Options struct {
 	// MaxBodyBytes limits request bodies; larger ones get 413. Zero means
 	// DefaultMaxBodyBytes.
 	MaxBodyBytes int64
-	// Clock measures request durations. Nil means openjury.SystemClock.
+	// Clock measures request durations and gives the server time of the
+	// bootstrap document. Nil means openjury.SystemClock.
 	Clock openjury.Clock
+	// AppURL is the public URL of the companion web application (the
+	// spec's {app_url}); empty means BaseURL.
+	AppURL string
+	// DevSecret guards the dev endpoints (stake, slashing, reputation and
+	// AGR dev_* routes), compared in constant time with the X-Dev-Secret
+	// header. Empty turns the dev endpoints off: they answer 401 "dev
+	// endpoints disabled". It is never logged.
+	DevSecret string
+	// Operators are the operator wallets (anchor receipts, comment
+	// moderation).
+	Operators []openjury.Address
+	// AGRTokenAddress is the AGR token contract published in the economy
+	// policy; zero means none ("").
+	AGRTokenAddress openjury.Address
 }
 
 // handlerFunc is the form of every route handler: it writes a response and
@@ -55,7 +80,7 @@ type server struct {
 }
 
 // NewHandler returns the HTTP handler of the service. It panics when
-// s.Auth or s.Market is nil, a wiring mistake.
+// s.Auth, s.Market, s.Stake or s.AGR is nil, a wiring mistake.
 func NewHandler(s Services, o Options) http.Handler {
 	return newServer(s, o, nil).handler()
 }
@@ -63,8 +88,8 @@ func NewHandler(s Services, o Options) http.Handler {
 // newServer builds the server and registers its routes; extra registers
 // additional routes (tests use it).
 func newServer(s Services, o Options, extra func(*server)) *server {
-	if s.Auth == nil || s.Market == nil {
-		panic("transport.NewHandler: Services.Auth and Services.Market are required")
+	if s.Auth == nil || s.Market == nil || s.Stake == nil || s.AGR == nil {
+		panic("transport.NewHandler: Services.Auth, Market, Stake and AGR are required")
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -74,6 +99,16 @@ func newServer(s Services, o Options, extra func(*server)) *server {
 	}
 	if o.Clock == nil {
 		o.Clock = openjury.SystemClock{}
+	}
+	o.BaseURL = strings.TrimRight(o.BaseURL, "/")
+	o.AppURL = strings.TrimRight(o.AppURL, "/")
+	if o.AppURL == "" {
+		o.AppURL = o.BaseURL
+	}
+	o.Operators = slices.Clone(o.Operators)
+	if m, st := s.Market.Config().MinStake, s.Stake.Requirements().MinStake; m != st {
+		o.Logger.Warn("transport: the marketplace enforces a minimum stake that differs from the published one",
+			slog.String("market_min_stake", m.String()), slog.String("stake_min_stake", st.String()))
 	}
 	srv := &server{svc: s, opts: o, log: o.Logger, clock: o.Clock, mux: http.NewServeMux()}
 	srv.routes()

@@ -19,10 +19,13 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/require"
 
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/openjurytest"
+	"github.com/openjury/openjury/stake"
 	"github.com/openjury/openjury/transport"
 )
 
@@ -50,6 +53,32 @@ func withMaxBody(n int64) envOption {
 	return func(e *env) { e.opts.MaxBodyBytes = n; e.h = transport.NewHandler(e.svc, e.opts) }
 }
 
+// withOptions edits the handler options.
+func withOptions(fn func(*transport.Options)) envOption {
+	return func(e *env) { fn(&e.opts); e.h = transport.NewHandler(e.svc, e.opts) }
+}
+
+// withStakeConfig rebuilds the stake service with cfg (and the market with
+// the same minimum stake).
+func withStakeConfig(cfg stake.Config) envOption {
+	return func(e *env) {
+		e.svc.Stake = stake.NewService(e.store.Stake(), e.clock, cfg)
+		mc := e.svc.Market.Config()
+		mc.MinStake = cfg.MinStake
+		e.svc.Market = marketplace.NewService(e.store, e.clock, mc)
+		e.h = transport.NewHandler(e.svc, e.opts)
+	}
+}
+
+// Test settings of newEnv.
+const (
+	devSecret   = "s3cret-dev"
+	minStake    = 10 // USDC
+	minRep      = 10
+	mintPerWin  = 50
+	testChainID = 8453
+)
+
 func newEnv(t *testing.T, opts ...envOption) *env {
 	t.Helper()
 	e := &env{t: t, clock: openjurytest.NewClock(), store: openjurytest.NewDB(t), logs: &openjurytest.Buffer{}}
@@ -60,10 +89,22 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 		ChallengeTTL: 5 * time.Minute,
 		TokenTTL:     24 * time.Hour,
 	}, nil)
-	market := marketplace.NewService(e.store, e.clock, marketplace.Config{DefaultFinalVoteWindow: 24 * time.Hour})
+	market := marketplace.NewService(e.store, e.clock, marketplace.Config{
+		DefaultFinalVoteWindow: 24 * time.Hour,
+		MinStake:               minStake * openjury.MicroPerUSDC,
+		MinRepScoreToVote:      minRep,
+		AGRMintPerWin:          mintPerWin,
+	})
+	stakeSvc := stake.NewService(e.store.Stake(), e.clock, stake.Config{
+		MinStake: minStake * openjury.MicroPerUSDC,
+		Network:  "base",
+		ChainID:  testChainID,
+	})
 	e.svc = transport.Services{
 		Auth:   authSvc,
 		Market: market,
+		Stake:  stakeSvc,
+		AGR:    agr.NewService(e.store.AGR(), e.clock),
 		Ready: func(context.Context) error {
 			e.readyM.Lock()
 			defer e.readyM.Unlock()
@@ -71,9 +112,10 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 		},
 	}
 	e.opts = transport.Options{
-		Logger:  slog.New(slog.NewJSONHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		BaseURL: "https://jury.example.com",
-		Clock:   e.clock,
+		Logger:    slog.New(slog.NewJSONHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		BaseURL:   "https://jury.example.com",
+		Clock:     e.clock,
+		DevSecret: devSecret,
 	}
 	e.h = transport.NewHandler(e.svc, e.opts)
 	for _, o := range opts {
@@ -223,3 +265,111 @@ func newRequest(t *testing.T, method, path, body string) *http.Request {
 	t.Helper()
 	return httptest.NewRequest(method, path, strings.NewReader(body))
 }
+
+// devHeader is the X-Dev-Secret header of newEnv's handler.
+func devHeader() header { return header{transport.HeaderDevSecret, devSecret} }
+
+// agent is a signed-in wallet.
+type agent struct {
+	wallet
+	token string
+}
+
+// agent signs a new wallet in and gives it stakeUSDC of stake and a
+// reputation score of rep (zero: none), through the services.
+func (e *env) agent(stakeUSDC, rep int64) agent {
+	e.t.Helper()
+	w := newWallet(e.t)
+	a := agent{wallet: w, token: e.signIn(w)}
+	if stakeUSDC > 0 {
+		e.setStake(a.lower(), stakeUSDC)
+	}
+	if rep > 0 {
+		e.setRep(a.lower(), rep)
+	}
+	return a
+}
+
+func (e *env) setStake(addr string, usdc int64) {
+	e.t.Helper()
+	_, err := e.svc.Stake.DevSet(context.Background(), stake.SetInput{
+		Address: openjury.MustAddress(addr), Staked: openjury.MicroUSDC(usdc * openjury.MicroPerUSDC),
+	})
+	require.NoError(e.t, err)
+}
+
+func (e *env) setRep(addr string, score int64) {
+	e.t.Helper()
+	_, err := e.svc.Market.DevSetReputation(context.Background(), openjury.MustAddress(addr), score)
+	require.NoError(e.t, err)
+}
+
+func (e *env) mint(addr string, amount int64) {
+	e.t.Helper()
+	_, err := e.svc.AGR.DevMint(context.Background(), openjury.MustAddress(addr), amount)
+	require.NoError(e.t, err)
+}
+
+// newJob creates a job sponsored by token's owner and returns its id.
+func (e *env) newJob(token string) string {
+	e.t.Helper()
+	return e.createJob(token, validJob())["id"].(string)
+}
+
+// submit posts a submission and returns it.
+func (e *env) submit(token, jobID, content string) map[string]any {
+	e.t.Helper()
+	r := e.do("POST", "/api/v1/submissions", map[string]any{"job_id": jobID, "content": content}, bearer(token))
+	require.Equal(e.t, http.StatusOK, r.Code, "body: %s", r.Body)
+	return r.JSON(e.t)["submission"].(map[string]any)
+}
+
+// vote casts a jury vote and returns the vote.
+func (e *env) vote(token, jobID, subID string) map[string]any {
+	e.t.Helper()
+	r := e.do("POST", "/api/v1/votes", map[string]any{"job_id": jobID, "submission_id": subID}, bearer(token))
+	require.Equal(e.t, http.StatusOK, r.Code, "body: %s", r.Body)
+	return r.JSON(e.t)["vote"].(map[string]any)
+}
+
+// finalVote casts a final vote and returns the vote.
+func (e *env) finalVote(token, jobID, subID string) map[string]any {
+	e.t.Helper()
+	r := e.do("POST", "/api/v1/final_votes", map[string]any{"job_id": jobID, "submission_id": subID}, bearer(token))
+	require.Equal(e.t, http.StatusOK, r.Code, "body: %s", r.Body)
+	return r.JSON(e.t)["vote"].(map[string]any)
+}
+
+// get serves a GET and requires 200.
+func (e *env) get(path string) response {
+	e.t.Helper()
+	r := e.do("GET", path, nil)
+	require.Equal(e.t, http.StatusOK, r.Code, "GET %s: %s", path, r.Body)
+	return r
+}
+
+// requireKeys checks that m has exactly the given keys.
+func requireKeys(t *testing.T, m map[string]any, keys ...string) {
+	t.Helper()
+	got := make([]string, 0, len(m))
+	for k := range m {
+		got = append(got, k)
+	}
+	require.ElementsMatch(t, keys, got)
+}
+
+// requireNulls checks that each key is present with null.
+func requireNulls(t *testing.T, m map[string]any, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
+		v, ok := m[k]
+		require.True(t, ok, "field %s missing", k)
+		require.Nil(t, v, "field %s", k)
+	}
+}
+
+// hash32 is a valid 32-byte hash for receipts.
+func hash32(b byte) string { return "0x" + strings.Repeat(hex.EncodeToString([]byte{b}), 32) }
+
+// addr20 is a valid lowercase address.
+func addr20(b byte) string { return "0x" + strings.Repeat(hex.EncodeToString([]byte{b}), 20) }

@@ -6,4 +6,12 @@ func (s *server) routes() {
 	s.healthRoutes()
 	s.authRoutes()
 	s.jobRoutes()
+	s.stakeRoutes()
+	s.agrRoutes()
+	s.submissionRoutes()
+	s.voteRoutes()
+	s.closingRoutes()
+	s.reputationRoutes()
+	s.economyRoutes()
+	s.bootstrapRoutes()
 }

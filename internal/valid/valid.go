@@ -73,6 +73,8 @@ func Message(fe validator.FieldError) string {
 		return fmt.Sprintf("%s: must be one of %s", field, strings.ReplaceAll(fe.Param(), " ", ", "))
 	case "url", "http_url":
 		return field + ": must be an http(s) URL"
+	case "datetime":
+		return field + ": must be an RFC 3339 timestamp"
 	case "uuid":
 		return field + ": must be an id"
 	default:
@@ -88,4 +90,16 @@ func fieldPath(fe validator.FieldError) string {
 		return ns[i+1:]
 	}
 	return fe.Field()
+}
+
+// Limit applies a list's limit rule: 0 means def, otherwise 1..max.
+// Errors: Invalid "limit: must be between 1 and max".
+func Limit(op string, limit, def, max int) (int, error) {
+	if limit == 0 {
+		return def, nil
+	}
+	if limit < 1 || limit > max {
+		return 0, openjury.Errorf(openjury.Invalid, op, "limit: must be between 1 and %d", max)
+	}
+	return limit, nil
 }

@@ -1,0 +1,199 @@
+package bunstore
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/uptrace/bun"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/marketplace"
+)
+
+// submissionRow is a row of submissions.
+type submissionRow struct {
+	bun.BaseModel `bun:"table:submissions,alias:s"`
+
+	ID           string `bun:"id,pk"`
+	JobID        string `bun:"job_id,notnull"`
+	AgentAddress string `bun:"agent_address,notnull"`
+	Content      string `bun:"content,notnull"`
+	Evidence     string `bun:"evidence,notnull"`
+	CreatedAt    int64  `bun:"created_at,notnull"`
+}
+
+// evidenceJSON is the stored form of one marketplace.Evidence, an element
+// of the JSON array in submissions.evidence. Empty strings and a nil
+// confidence are left out; metadata is kept as written (null, {} or an
+// object).
+type evidenceJSON struct {
+	Type         string         `json:"type,omitempty"`
+	SourceURL    string         `json:"source_url,omitempty"`
+	RetrievedAt  string         `json:"retrieved_at,omitempty"`
+	SnapshotURI  string         `json:"snapshot_uri,omitempty"`
+	SnapshotHash string         `json:"snapshot_hash,omitempty"`
+	Quote        string         `json:"quote,omitempty"`
+	Claim        string         `json:"claim,omitempty"`
+	Confidence   *float64       `json:"confidence,omitempty"`
+	Metadata     map[string]any `json:"metadata"`
+}
+
+func toSubmissionRow(s *marketplace.Submission) (*submissionRow, error) {
+	ev := make([]evidenceJSON, len(s.Evidence))
+	for i, e := range s.Evidence {
+		ev[i] = evidenceJSON{
+			Type:         e.Type,
+			SourceURL:    e.SourceURL,
+			RetrievedAt:  e.RetrievedAt,
+			SnapshotURI:  e.SnapshotURI,
+			SnapshotHash: e.SnapshotHash,
+			Quote:        e.Quote,
+			Claim:        e.Claim,
+			Confidence:   e.Confidence,
+			Metadata:     e.Metadata,
+		}
+	}
+	raw, err := json.Marshal(ev)
+	if err != nil {
+		return nil, err
+	}
+	return &submissionRow{
+		ID:           s.ID,
+		JobID:        s.JobID,
+		AgentAddress: string(s.Agent),
+		Content:      s.Content,
+		Evidence:     string(raw),
+		CreatedAt:    millis(s.CreatedAt),
+	}, nil
+}
+
+func (r *submissionRow) submission() (*marketplace.Submission, error) {
+	var ev []evidenceJSON
+	if r.Evidence != "" {
+		if err := json.Unmarshal([]byte(r.Evidence), &ev); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]marketplace.Evidence, len(ev))
+	for i, e := range ev {
+		out[i] = marketplace.Evidence{
+			Type:         e.Type,
+			SourceURL:    e.SourceURL,
+			RetrievedAt:  e.RetrievedAt,
+			SnapshotURI:  e.SnapshotURI,
+			SnapshotHash: e.SnapshotHash,
+			Quote:        e.Quote,
+			Claim:        e.Claim,
+			Confidence:   e.Confidence,
+			Metadata:     e.Metadata,
+		}
+	}
+	return &marketplace.Submission{
+		ID:        r.ID,
+		JobID:     r.JobID,
+		Agent:     openjury.Address(r.AgentAddress),
+		Content:   r.Content,
+		Evidence:  out,
+		CreatedAt: fromMillis(r.CreatedAt),
+	}, nil
+}
+
+// submissionStore implements marketplace.SubmissionStore on the pools or on
+// one transaction.
+type submissionStore struct{ e exec }
+
+// CreateSubmission inserts s; an empty s.ID gets a new id, set on s. The
+// evidence is stored as a JSON array and reads back field for field, with
+// one JSON caveat: numbers inside Metadata read back as float64 (and lose
+// precision beyond 2^53), as encoding/json decodes them into any.
+// Errors: NotFound when the job does not exist; Conflict for a duplicate id.
+func (s submissionStore) CreateSubmission(ctx context.Context, sub *marketplace.Submission) error {
+	const op = "bunstore.CreateSubmission"
+	if sub.ID == "" {
+		sub.ID = openjury.NewID()
+	}
+	row, err := toSubmissionRow(sub)
+	if err != nil {
+		return openjury.Wrap(op, err)
+	}
+	db, err := s.e.writer(ctx, op)
+	if err != nil {
+		return err
+	}
+	if _, err := db.NewInsert().Model(row).Exec(ctx); err != nil {
+		err = translate(op, err)
+		if oe, ok := err.(*openjury.Error); ok {
+			switch {
+			case oe.Kind == openjury.NotFound && oe.Detail == detailMissingRef:
+				oe.Detail = "job not found"
+			case oe.Kind == openjury.Conflict && oe.Detail == detailDuplicate:
+				oe.Detail = "submission already exists"
+			}
+		}
+		return err
+	}
+	return nil
+}
+
+// Submission returns one submission; its Evidence is empty, never nil.
+// Errors: NotFound.
+func (s submissionStore) Submission(ctx context.Context, id string) (*marketplace.Submission, error) {
+	const op = "bunstore.Submission"
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	var row submissionRow
+	if err := db.NewSelect().Model(&row).Where("s.id = ?", id).Scan(ctx); err != nil {
+		err = translate(op, err)
+		if oe, ok := err.(*openjury.Error); ok && oe.Kind == openjury.NotFound {
+			oe.Detail = "submission not found"
+		}
+		return nil, err
+	}
+	sub, err := row.submission()
+	if err != nil {
+		return nil, openjury.Wrap(op, err)
+	}
+	return sub, nil
+}
+
+// Submissions lists the submissions of a job oldest first (created_at,
+// then id); none for an unknown job.
+func (s submissionStore) Submissions(ctx context.Context, jobID string) ([]*marketplace.Submission, error) {
+	const op = "bunstore.Submissions"
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	var rows []submissionRow
+	err = db.NewSelect().Model(&rows).Where("s.job_id = ?", jobID).
+		OrderExpr("s.created_at ASC").OrderExpr("s.id ASC").Scan(ctx)
+	if err != nil {
+		return nil, translate(op, err)
+	}
+	out := make([]*marketplace.Submission, len(rows))
+	for i := range rows {
+		if out[i], err = rows[i].submission(); err != nil {
+			return nil, openjury.Wrap(op, err)
+		}
+	}
+	return out, nil
+}
+
+// CountSubmissions counts the submissions of agent on a job.
+func (s submissionStore) CountSubmissions(ctx context.Context, jobID string, agent openjury.Address) (int, error) {
+	const op = "bunstore.CountSubmissions"
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return 0, err
+	}
+	n, err := db.NewSelect().Model((*submissionRow)(nil)).
+		Where("s.job_id = ?", jobID).
+		Where("s.agent_address = ?", string(agent)).
+		Count(ctx)
+	if err != nil {
+		return 0, translate(op, err)
+	}
+	return int(n), nil
+}

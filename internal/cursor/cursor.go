@@ -1,0 +1,35 @@
+// Package cursor encodes list positions as opaque strings: base64url of a
+// small JSON object. Every OpenJury list uses it for its next_cursor.
+package cursor
+
+import (
+	"encoding/base64"
+	"encoding/json"
+
+	"github.com/openjury/openjury"
+)
+
+// Encode returns the opaque form of v (a struct with json tags).
+func Encode(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("cursor: " + err.Error()) // only plain structs are encoded
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// Decode parses s into v. Errors: Invalid "cursor: not a cursor from this
+// list", with op.
+func Decode(op, s string, v any) error {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err == nil {
+		err = json.Unmarshal(b, v)
+	}
+	if err != nil {
+		return openjury.E(openjury.Invalid, op, Invalid)
+	}
+	return nil
+}
+
+// Invalid is the detail of every bad cursor.
+const Invalid = "cursor: not a cursor from this list"

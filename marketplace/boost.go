@@ -1,0 +1,54 @@
+package marketplace
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/agr"
+	"github.com/openjury/openjury/internal/valid"
+)
+
+// BoostInput spends AGR to feature a job.
+type BoostInput struct {
+	AmountAGR     int64 `name:"amount_agr" validate:"min=1,max=1000000"`
+	DurationHours int64 `name:"duration_hours" validate:"min=1,max=720"`
+}
+
+// Boost spends the caller's AGR to feature an open job:
+// featured_until = max(featured_until, now) + duration and
+// featured_score += amount, with the debit in the same transaction.
+// Errors: Invalid, NotFound, Conflict (closed), PaymentRequired.
+func (s *Service) Boost(ctx context.Context, caller openjury.Address, jobID string, in BoostInput) (*Job, error) {
+	const op = "marketplace.Boost"
+	if err := valid.Struct(op, in); err != nil {
+		return nil, err
+	}
+	now := openjury.Truncate(s.clock.Now())
+	var job *Job
+	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		var err error
+		if job, err = lockJob(ctx, tx, strings.TrimSpace(jobID)); err != nil {
+			return err
+		}
+		if job.Status != StatusOpen {
+			return openjury.E(openjury.Conflict, op, "job is closed")
+		}
+		if _, err := agr.Debit(ctx, tx.AGR(), caller, in.AmountAGR, agr.ReasonBoost, job.ID, now); err != nil {
+			return err
+		}
+		from := now
+		if job.FeaturedUntil != nil && job.FeaturedUntil.After(now) {
+			from = *job.FeaturedUntil
+		}
+		until := from.Add(time.Duration(in.DurationHours) * time.Hour)
+		job.FeaturedUntil = &until
+		job.FeaturedScore += in.AmountAGR
+		return tx.Jobs().UpdateJob(ctx, job)
+	})
+	if err != nil {
+		return nil, openjury.Wrap(op, err)
+	}
+	return job, nil
+}

@@ -1,0 +1,292 @@
+package marketplace
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"strings"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/internal/valid"
+	"github.com/openjury/openjury/stake"
+)
+
+// Limits on submissions and votes (CONTRACT.md).
+const (
+	MaxSubmissionsPerAgent = 5
+	MaxEvidence            = 50
+	MaxMetadataBytes       = 8 << 10
+	MaxReviewBytes         = 8 << 10
+	MaxVoteWeight          = 5
+)
+
+// EvidenceInput is one evidence item of a submission.
+type EvidenceInput struct {
+	Type         string         `name:"type" validate:"max=64"`
+	SourceURL    string         `name:"source_url" validate:"omitempty,max=2048,http_url"`
+	RetrievedAt  string         `name:"retrieved_at" validate:"omitempty,datetime=2006-01-02T15:04:05Z07:00"`
+	SnapshotURI  string         `name:"snapshot_uri" validate:"max=4096"`
+	SnapshotHash string         `name:"snapshot_hash" validate:"max=256"`
+	Quote        string         `name:"quote" validate:"max=4000"`
+	Claim        string         `name:"claim" validate:"max=4000"`
+	Confidence   *float64       `name:"confidence" validate:"omitnil,gte=0,lte=1"`
+	Metadata     map[string]any `name:"metadata"`
+}
+
+// SubmitInput is a submission of work to a job.
+type SubmitInput struct {
+	JobID    string          `name:"job_id" validate:"required"`
+	Content  string          `name:"content" validate:"notblank,max=20000"`
+	Evidence []EvidenceInput `name:"evidence" validate:"max=50,dive"`
+}
+
+// Submit records an agent's work on an open job. The agent's first
+// accepted submission on a job adds 1 to their reputation score.
+// Errors: Invalid, Forbidden ("insufficient stake", own job), NotFound,
+// Conflict (closed job, more than 5 submissions).
+func (s *Service) Submit(ctx context.Context, agent openjury.Address, in SubmitInput) (*Submission, error) {
+	const op = "marketplace.Submit"
+	if err := valid.Struct(op, in); err != nil {
+		return nil, err
+	}
+	evidence := make([]Evidence, len(in.Evidence))
+	for i, e := range in.Evidence {
+		if e.Metadata != nil {
+			raw, err := json.Marshal(e.Metadata)
+			if err != nil {
+				return nil, openjury.Errorf(openjury.Invalid, op, "evidence[%d].metadata: must be a JSON object", i)
+			}
+			if len(raw) > MaxMetadataBytes {
+				return nil, openjury.Errorf(openjury.Invalid, op, "evidence[%d].metadata: must be at most 8 KiB when serialised", i)
+			}
+		}
+		evidence[i] = Evidence(e)
+	}
+	now := openjury.Truncate(s.clock.Now())
+	sub := &Submission{ID: openjury.NewID(), JobID: strings.TrimSpace(in.JobID), Agent: agent, Content: in.Content, Evidence: evidence, CreatedAt: now}
+	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		if err := stake.Check(ctx, tx.Stake(), agent, s.cfg.MinStake); err != nil {
+			return err
+		}
+		job, err := lockJob(ctx, tx, sub.JobID)
+		if err != nil {
+			return err
+		}
+		if job.Status != StatusOpen {
+			return openjury.E(openjury.Conflict, op, "job is closed")
+		}
+		if job.Sponsor == agent {
+			return openjury.E(openjury.Forbidden, op, "the sponsor may not submit to their own job")
+		}
+		n, err := tx.Submissions().CountSubmissions(ctx, job.ID, agent)
+		if err != nil {
+			return err
+		}
+		if n >= MaxSubmissionsPerAgent {
+			return openjury.Errorf(openjury.Conflict, op, "at most %d submissions per agent per job", MaxSubmissionsPerAgent)
+		}
+		if err := tx.Submissions().CreateSubmission(ctx, sub); err != nil {
+			return err
+		}
+		if n == 0 {
+			return tx.Reputation().AddReputation(ctx, agent, ReputationDelta{Score: 1, Submissions: 1}, now)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, openjury.Wrap(op, err)
+	}
+	return sub, nil
+}
+
+// Submissions lists a job's submissions oldest first. Errors: NotFound.
+func (s *Service) Submissions(ctx context.Context, jobID string) ([]*Submission, error) {
+	const op = "marketplace.Submissions"
+	job, err := s.Job(ctx, jobID)
+	if err != nil {
+		return nil, err
+	}
+	subs, err := s.db.Submissions().Submissions(ctx, job.ID)
+	return subs, openjury.Wrap(op, err)
+}
+
+// lockJob locks and returns a job inside a transaction. A malformed id is
+// NotFound like an unknown one.
+func lockJob(ctx context.Context, tx Tx, id string) (*Job, error) {
+	if !openjury.ValidID(id) {
+		return nil, openjury.E(openjury.NotFound, "marketplace.lockJob", "job not found")
+	}
+	return tx.Jobs().JobForUpdate(ctx, id)
+}
+
+// submissionOf returns a submission and checks it belongs to job.
+// Errors: NotFound "submission not found", Invalid when it belongs to
+// another job.
+func submissionOf(ctx context.Context, tx Tx, job *Job, id, field string) (*Submission, error) {
+	const op = "marketplace.submissionOf"
+	if !openjury.ValidID(id) {
+		return nil, openjury.E(openjury.NotFound, op, "submission not found")
+	}
+	sub, err := tx.Submissions().Submission(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if sub.JobID != job.ID {
+		return nil, openjury.Errorf(openjury.Invalid, op, "%s: not a submission of this job", field)
+	}
+	return sub, nil
+}
+
+// Weight is a juror's vote weight at a reputation score:
+// min(5, 1 + floor(sqrt(score))).
+func Weight(score int64) int64 {
+	if score <= 0 {
+		return 1
+	}
+	r := int64(math.Sqrt(float64(score)))
+	for r*r > score {
+		r--
+	}
+	for (r+1)*(r+1) <= score {
+		r++
+	}
+	return min(MaxVoteWeight, 1+r)
+}
+
+// VoteInput is a jury vote.
+type VoteInput struct {
+	JobID        string         `name:"job_id" validate:"required"`
+	SubmissionID string         `name:"submission_id" validate:"required"`
+	Review       map[string]any `name:"review"`
+}
+
+// Vote casts or replaces the caller's jury vote on a job. The weight comes
+// from the caller's reputation at vote time.
+// Errors: Invalid, Forbidden (stake, reputation, own submission, own job),
+// NotFound, Conflict (closed job).
+func (s *Service) Vote(ctx context.Context, voter openjury.Address, in VoteInput) (*Vote, error) {
+	const op = "marketplace.Vote"
+	if err := valid.Struct(op, in); err != nil {
+		return nil, err
+	}
+	if in.Review != nil {
+		raw, err := json.Marshal(in.Review)
+		if err != nil || len(raw) > MaxReviewBytes {
+			return nil, openjury.E(openjury.Invalid, op, "review: must be a JSON object of at most 8 KiB")
+		}
+	}
+	now := openjury.Truncate(s.clock.Now())
+	var vote *Vote
+	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		if err := stake.Check(ctx, tx.Stake(), voter, s.cfg.MinStake); err != nil {
+			return err
+		}
+		rep, err := tx.Reputation().Reputation(ctx, voter)
+		if err != nil {
+			return err
+		}
+		if rep.Score < s.cfg.MinRepScoreToVote {
+			return openjury.E(openjury.Forbidden, op, "insufficient reputation to vote")
+		}
+		job, err := lockJob(ctx, tx, strings.TrimSpace(in.JobID))
+		if err != nil {
+			return err
+		}
+		if job.Status != StatusOpen {
+			return openjury.E(openjury.Conflict, op, "job is closed")
+		}
+		sub, err := submissionOf(ctx, tx, job, strings.TrimSpace(in.SubmissionID), "submission_id")
+		if err != nil {
+			return err
+		}
+		if sub.Agent == voter {
+			return openjury.E(openjury.Forbidden, op, "you may not vote for your own submission")
+		}
+		if job.Sponsor == voter {
+			return openjury.E(openjury.Forbidden, op, "the sponsor may not vote on their own job")
+		}
+		_, err = tx.Votes().Vote(ctx, job.ID, voter)
+		first := openjury.IsKind(err, openjury.NotFound)
+		if err != nil && !first {
+			return err
+		}
+		vote = &Vote{ID: openjury.NewID(), JobID: job.ID, SubmissionID: sub.ID, Voter: voter, Weight: Weight(rep.Score), Review: in.Review, CreatedAt: now}
+		if err := tx.Votes().PutVote(ctx, vote); err != nil {
+			return err
+		}
+		if first {
+			return tx.Reputation().AddReputation(ctx, voter, ReputationDelta{JuryVotes: 1}, now)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, openjury.Wrap(op, err)
+	}
+	return vote, nil
+}
+
+// FinalVoteInput is a final decision vote.
+type FinalVoteInput struct {
+	JobID        string `name:"job_id" validate:"required"`
+	SubmissionID string `name:"submission_id" validate:"required"`
+}
+
+// FinalVote casts or replaces the caller's final decision vote. Any
+// signed-in address may vote, inside the job's window.
+// Errors: Invalid, Forbidden (own submission), NotFound, Conflict (closed,
+// window not open).
+func (s *Service) FinalVote(ctx context.Context, voter openjury.Address, in FinalVoteInput) (*FinalVote, error) {
+	const op = "marketplace.FinalVote"
+	if err := valid.Struct(op, in); err != nil {
+		return nil, err
+	}
+	now := openjury.Truncate(s.clock.Now())
+	var vote *FinalVote
+	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		job, err := lockJob(ctx, tx, strings.TrimSpace(in.JobID))
+		if err != nil {
+			return err
+		}
+		sub, err := submissionOf(ctx, tx, job, strings.TrimSpace(in.SubmissionID), "submission_id")
+		if err != nil {
+			return err
+		}
+		if sub.Agent == voter {
+			return openjury.E(openjury.Forbidden, op, "you may not cast a final vote for your own submission")
+		}
+		switch {
+		case job.Status != StatusOpen:
+			return openjury.E(openjury.Conflict, op, "job is closed")
+		case now.Before(job.FinalVoteStartsAt):
+			return openjury.E(openjury.Conflict, op, "final voting has not started")
+		case !now.Before(job.FinalVoteEndsAt):
+			return openjury.E(openjury.Conflict, op, "final voting window has ended")
+		}
+		vote = &FinalVote{ID: openjury.NewID(), JobID: job.ID, SubmissionID: sub.ID, Voter: voter, CreatedAt: now}
+		return tx.Votes().PutFinalVote(ctx, vote)
+	})
+	if err != nil {
+		return nil, openjury.Wrap(op, err)
+	}
+	return vote, nil
+}
+
+// VotingSummary returns a job's jury tallies. Errors: NotFound.
+func (s *Service) VotingSummary(ctx context.Context, jobID string) ([]Tally, error) {
+	job, err := s.Job(ctx, jobID)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.db.Votes().Tally(ctx, job.ID)
+	return t, openjury.Wrap("marketplace.VotingSummary", err)
+}
+
+// FinalSummary returns a job's final vote tallies. Errors: NotFound.
+func (s *Service) FinalSummary(ctx context.Context, jobID string) ([]Tally, error) {
+	job, err := s.Job(ctx, jobID)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.db.Votes().FinalTally(ctx, job.ID)
+	return t, openjury.Wrap("marketplace.FinalSummary", err)
+}

@@ -1,0 +1,172 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/marketplace"
+)
+
+func (s *suite) submissionTests() []test {
+	return []test{
+		{name: "RoundTripEvidence", run: testSubmissionRoundTrip},
+		{name: "NoEvidence", run: testSubmissionNoEvidence},
+		{name: "NotFound", run: testSubmissionNotFound},
+		{name: "OrderAndCount", run: testSubmissionsOrderCount},
+	}
+}
+
+var (
+	carol = openjury.MustAddress("0xcccccccccccccccccccccccccccccccccccccccc")
+	dave  = openjury.MustAddress("0xdddddddddddddddddddddddddddddddddddddddd")
+	erin  = openjury.MustAddress("0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee")
+	frank = openjury.MustAddress("0xffffffffffffffffffffffffffffffffffffffff")
+)
+
+func newSubmission(n int, jobID string, agent openjury.Address, created time.Time) *marketplace.Submission {
+	return &marketplace.Submission{
+		ID: id(n), JobID: jobID, Agent: agent, Content: "answer " + id(n),
+		Evidence: []marketplace.Evidence{}, CreatedAt: created,
+	}
+}
+
+func submit(t *testing.T, b Backend, subs ...*marketplace.Submission) {
+	t.Helper()
+	ctx := context.Background()
+	for _, s := range subs {
+		require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+			return tx.Submissions().CreateSubmission(ctx, s)
+		}), "submit %s", s.ID)
+	}
+}
+
+func getSubmission(t *testing.T, b Backend, subID string) *marketplace.Submission {
+	t.Helper()
+	s, err := b.Submissions().Submission(context.Background(), subID)
+	require.NoError(t, err)
+	return s
+}
+
+func listSubmissions(t *testing.T, b Backend, jobID string) []string {
+	t.Helper()
+	subs, err := b.Submissions().Submissions(context.Background(), jobID)
+	require.NoError(t, err)
+	out := make([]string, len(subs))
+	for i, s := range subs {
+		out[i] = s.ID
+	}
+	return out
+}
+
+func testSubmissionRoundTrip(t *testing.T, b Backend) {
+	create(t, b, newJob(1, base))
+	s := newSubmission(100, id(1), alice, at(5))
+	s.Content = "line 1\nünïcödé ✓ 'quotes' \"too\"; DROP TABLE submissions; --"
+	s.Evidence = []marketplace.Evidence{
+		{
+			Type: "web", SourceURL: "https://example.com/a?b=c&d=e#f", RetrievedAt: "2026-11-21T12:00:00.123Z",
+			SnapshotURI: "ipfs://bafy", SnapshotHash: "sha256:abc", Quote: "“quoted”\n", Claim: "the claim",
+			Confidence: ptr(0.0), // a set zero stays set
+			// JSON numbers read back as float64, so the fixture uses them.
+			Metadata: map[string]any{
+				"n": 1.5, "int": 42.0, "s": "x", "b": true, "null": nil,
+				"list":   []any{1.0, "two", false, nil, map[string]any{"k": "v"}},
+				"nested": map[string]any{"deeper": map[string]any{"empty": map[string]any{}, "list": []any{}}},
+			},
+		},
+		{Claim: "only a claim"},                            // every other field absent
+		{Confidence: ptr(1.0), Metadata: map[string]any{}}, // empty, not absent
+		{},
+	}
+	submit(t, b, s)
+
+	got := getSubmission(t, b, s.ID)
+	require.Equal(t, s, got)
+	require.Nil(t, got.Evidence[1].Confidence)
+	require.Nil(t, got.Evidence[1].Metadata)
+	require.NotNil(t, got.Evidence[2].Metadata)
+	require.Equal(t, time.UTC, got.CreatedAt.Location())
+
+	subs, err := b.Submissions().Submissions(context.Background(), id(1))
+	require.NoError(t, err)
+	require.Equal(t, []*marketplace.Submission{s}, subs)
+
+	require.NoError(t, b.InTx(context.Background(), func(ctx context.Context, tx marketplace.Tx) error {
+		got, err := tx.Submissions().Submission(ctx, s.ID)
+		require.NoError(t, err)
+		require.Equal(t, s, got)
+		return nil
+	}))
+}
+
+func testSubmissionNoEvidence(t *testing.T, b Backend) {
+	create(t, b, newJob(1, base))
+	s := newSubmission(100, id(1), alice, base)
+	s.Evidence = nil
+	require.NoError(t, b.Submissions().CreateSubmission(context.Background(), s), "outside InTx")
+	got := getSubmission(t, b, s.ID)
+	require.Empty(t, got.Evidence)
+	got.Evidence = nil
+	require.Equal(t, s, got)
+}
+
+func testSubmissionNotFound(t *testing.T, b Backend) {
+	ctx := context.Background()
+	create(t, b, newJob(1, base))
+	_, err := b.Submissions().Submission(ctx, id(100))
+	requireKind(t, openjury.NotFound, err)
+
+	// A submission to a job that does not exist.
+	err = b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		return tx.Submissions().CreateSubmission(ctx, newSubmission(100, id(2), alice, base))
+	})
+	requireKind(t, openjury.NotFound, err)
+	requireKind(t, openjury.NotFound, b.Submissions().CreateSubmission(ctx, newSubmission(101, id(2), alice, base)))
+	for _, x := range []string{id(100), id(101)} {
+		_, err = b.Submissions().Submission(ctx, x)
+		requireKind(t, openjury.NotFound, err)
+	}
+	require.Empty(t, listSubmissions(t, b, id(2)))
+
+	submit(t, b, newSubmission(100, id(1), alice, base))
+	requireKind(t, openjury.Conflict, b.Submissions().CreateSubmission(ctx, newSubmission(100, id(1), bob, base)))
+	require.Equal(t, alice, getSubmission(t, b, id(100)).Agent)
+}
+
+func testSubmissionsOrderCount(t *testing.T, b Backend) {
+	ctx := context.Background()
+	create(t, b, newJob(1, base), newJob(2, base))
+	submit(t, b,
+		newSubmission(105, id(1), alice, at(3)),
+		newSubmission(102, id(1), bob, at(3)), // same time as 105: lower id first
+		newSubmission(104, id(1), alice, at(1)),
+		newSubmission(101, id(1), alice, at(9)),
+		newSubmission(103, id(2), alice, at(0)), // another job
+	)
+	require.Equal(t, []string{id(104), id(102), id(105), id(101)}, listSubmissions(t, b, id(1)))
+	require.Equal(t, []string{id(103)}, listSubmissions(t, b, id(2)))
+	require.Empty(t, listSubmissions(t, b, id(3)))
+
+	count := func(jobID string, agent openjury.Address) int {
+		n, err := b.Submissions().CountSubmissions(ctx, jobID, agent)
+		require.NoError(t, err)
+		return n
+	}
+	require.Equal(t, 3, count(id(1), alice))
+	require.Equal(t, 1, count(id(1), bob))
+	require.Equal(t, 1, count(id(2), alice))
+	require.Equal(t, 0, count(id(2), bob))
+	require.Equal(t, 0, count(id(3), alice))
+	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		require.NoError(t, tx.Submissions().CreateSubmission(ctx, newSubmission(106, id(1), alice, at(20))))
+		n, err := tx.Submissions().CountSubmissions(ctx, id(1), alice)
+		require.NoError(t, err)
+		require.Equal(t, 4, n, "a transaction counts its own writes")
+		return nil
+	}))
+	require.Equal(t, 4, count(id(1), alice))
+}

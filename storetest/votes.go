@@ -1,0 +1,337 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/marketplace"
+)
+
+func (s *suite) voteTests() []test {
+	return []test{
+		{name: "ReplaceKeepsID", run: testVoteReplace},
+		{name: "FinalReplaceKeepsID", run: testFinalVoteReplace},
+		{name: "NotFound", run: testVoteNotFound},
+		{name: "TallyOrder", run: testTally},
+		{name: "FinalTallyOrder", run: testFinalTally},
+		{name: "ConcurrentFirstVotesOneRow", run: testConcurrentVotes},
+		{name: "ConcurrentFirstFinalVotesOneRow", run: testConcurrentFinalVotes},
+	}
+}
+
+// voteFixture creates job 1 with submissions 101..105 and job 2 with
+// submission 201.
+func voteFixture(t *testing.T, b Backend) {
+	t.Helper()
+	create(t, b, newJob(1, base), newJob(2, base))
+	for n := 101; n <= 105; n++ {
+		submit(t, b, newSubmission(n, id(1), carol, base))
+	}
+	submit(t, b, newSubmission(201, id(2), carol, base))
+}
+
+func newVote(n int, jobID string, subN int, voter openjury.Address, weight int64, created time.Time) *marketplace.Vote {
+	return &marketplace.Vote{ID: id(n), JobID: jobID, SubmissionID: id(subN), Voter: voter, Weight: weight, CreatedAt: created}
+}
+
+func newFinalVote(n int, jobID string, subN int, voter openjury.Address, created time.Time) *marketplace.FinalVote {
+	return &marketplace.FinalVote{ID: id(n), JobID: jobID, SubmissionID: id(subN), Voter: voter, CreatedAt: created}
+}
+
+func putVotes(t *testing.T, b Backend, vs ...*marketplace.Vote) {
+	t.Helper()
+	for _, v := range vs {
+		require.NoError(t, b.Votes().PutVote(context.Background(), v), "vote %s", v.ID)
+	}
+}
+
+func putFinalVotes(t *testing.T, b Backend, vs ...*marketplace.FinalVote) {
+	t.Helper()
+	for _, v := range vs {
+		require.NoError(t, b.Votes().PutFinalVote(context.Background(), v), "final vote %s", v.ID)
+	}
+}
+
+func getVote(t *testing.T, b Backend, jobID string, voter openjury.Address) *marketplace.Vote {
+	t.Helper()
+	v, err := b.Votes().Vote(context.Background(), jobID, voter)
+	require.NoError(t, err)
+	return v
+}
+
+func getFinalVote(t *testing.T, b Backend, jobID string, voter openjury.Address) *marketplace.FinalVote {
+	t.Helper()
+	v, err := b.Votes().FinalVote(context.Background(), jobID, voter)
+	require.NoError(t, err)
+	return v
+}
+
+func tally(t *testing.T, b Backend, jobID string, final bool) []marketplace.Tally {
+	t.Helper()
+	var (
+		ts  []marketplace.Tally
+		err error
+	)
+	if final {
+		ts, err = b.Votes().FinalTally(context.Background(), jobID)
+	} else {
+		ts, err = b.Votes().Tally(context.Background(), jobID)
+	}
+	require.NoError(t, err)
+	return ts
+}
+
+func testVoteReplace(t *testing.T, b Backend) {
+	ctx := context.Background()
+	voteFixture(t, b)
+	first := newVote(1, id(1), 101, alice, 2, at(1))
+	first.Review = map[string]any{"checklist": map[string]any{"sources": true, "score": 4.5}, "note": "ok", "tags": []any{"a", 1.0}}
+	putVotes(t, b, first)
+	require.Equal(t, id(1), first.ID)
+	got := getVote(t, b, id(1), alice)
+	require.Equal(t, first, got)
+	require.Equal(t, time.UTC, got.CreatedAt.Location())
+
+	// A new vote of the same voter on the same job replaces it: same id,
+	// the new submission, weight, review and time.
+	second := newVote(2, id(1), 102, alice, 5, at(2))
+	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		require.NoError(t, tx.Votes().PutVote(ctx, second))
+		require.Equal(t, id(1), second.ID, "PutVote sets the stored id")
+		got, err := tx.Votes().Vote(ctx, id(1), alice)
+		require.NoError(t, err)
+		require.Equal(t, second, got)
+		return nil
+	}))
+	require.Equal(t, second, getVote(t, b, id(1), alice))
+	require.Nil(t, getVote(t, b, id(1), alice).Review, "a nil review replaces the old one")
+	require.Equal(t, []marketplace.Tally{{SubmissionID: id(102), Weight: 5, Voters: 1, Earliest: at(2)}}, tally(t, b, id(1), false))
+
+	// An empty review is kept as empty, not absent.
+	third := newVote(3, id(1), 102, alice, 1, at(3))
+	third.Review = map[string]any{}
+	putVotes(t, b, third)
+	require.Equal(t, id(1), third.ID)
+	require.Equal(t, third, getVote(t, b, id(1), alice))
+
+	// Other voters and other jobs get rows of their own; a vote without an
+	// id gets one.
+	fresh := newVote(4, id(1), 101, bob, 1, at(4))
+	fresh.ID = ""
+	putVotes(t, b, fresh, newVote(5, id(2), 201, alice, 3, at(5)))
+	require.NotEmpty(t, fresh.ID)
+	require.NotEqual(t, id(1), fresh.ID)
+	require.Equal(t, fresh, getVote(t, b, id(1), bob))
+	require.Equal(t, id(5), getVote(t, b, id(2), alice).ID)
+	require.Equal(t, id(1), getVote(t, b, id(1), alice).ID)
+}
+
+func testFinalVoteReplace(t *testing.T, b Backend) {
+	ctx := context.Background()
+	voteFixture(t, b)
+	first := newFinalVote(1, id(1), 101, alice, at(1))
+	putFinalVotes(t, b, first)
+	require.Equal(t, first, getFinalVote(t, b, id(1), alice))
+
+	second := newFinalVote(2, id(1), 103, alice, at(7))
+	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		return tx.Votes().PutFinalVote(ctx, second)
+	}))
+	require.Equal(t, id(1), second.ID)
+	require.Equal(t, second, getFinalVote(t, b, id(1), alice))
+	require.Equal(t, []marketplace.Tally{{SubmissionID: id(103), Weight: 1, Voters: 1, Earliest: at(7)}}, tally(t, b, id(1), true))
+
+	// Jury votes and final votes are separate.
+	_, err := b.Votes().Vote(ctx, id(1), alice)
+	requireKind(t, openjury.NotFound, err)
+	require.Empty(t, tally(t, b, id(1), false))
+
+	fresh := newFinalVote(3, id(1), 101, bob, at(8))
+	fresh.ID = ""
+	putFinalVotes(t, b, fresh)
+	require.NotEmpty(t, fresh.ID)
+	require.Equal(t, fresh, getFinalVote(t, b, id(1), bob))
+}
+
+func testVoteNotFound(t *testing.T, b Backend) {
+	ctx := context.Background()
+	voteFixture(t, b)
+	putVotes(t, b, newVote(1, id(1), 101, alice, 1, base))
+	putFinalVotes(t, b, newFinalVote(2, id(1), 101, alice, base))
+	for _, q := range []struct {
+		job   string
+		voter openjury.Address
+	}{{id(1), bob}, {id(2), alice}, {id(3), alice}} {
+		_, err := b.Votes().Vote(ctx, q.job, q.voter)
+		requireKind(t, openjury.NotFound, err)
+		_, err = b.Votes().FinalVote(ctx, q.job, q.voter)
+		requireKind(t, openjury.NotFound, err)
+	}
+	// Votes for a submission or a job that does not exist.
+	requireKind(t, openjury.NotFound, b.Votes().PutVote(ctx, newVote(3, id(1), 999, bob, 1, base)))
+	requireKind(t, openjury.NotFound, b.Votes().PutVote(ctx, newVote(4, id(3), 101, bob, 1, base)))
+	requireKind(t, openjury.NotFound, b.Votes().PutFinalVote(ctx, newFinalVote(5, id(1), 999, bob, base)))
+	err := b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		return tx.Votes().PutFinalVote(ctx, newFinalVote(6, id(3), 101, bob, base))
+	})
+	requireKind(t, openjury.NotFound, err)
+	_, err = b.Votes().Vote(ctx, id(1), bob)
+	requireKind(t, openjury.NotFound, err)
+	_, err = b.Votes().FinalVote(ctx, id(1), bob)
+	requireKind(t, openjury.NotFound, err)
+	require.Empty(t, tally(t, b, id(3), false))
+	require.Empty(t, tally(t, b, id(3), true))
+}
+
+func testTally(t *testing.T, b Backend) {
+	voteFixture(t, b)
+	putVotes(t, b,
+		newVote(1, id(1), 101, alice, 5, at(3)),
+		newVote(2, id(1), 102, bob, 2, at(1)),
+		newVote(3, id(1), 102, carol, 3, at(4)),
+		newVote(4, id(1), 103, dave, 5, at(0)), // replaced below by a later vote
+		newVote(5, id(1), 104, erin, 7, at(9)),
+		newVote(6, id(1), 105, frank, 1, at(0)), // moved to 104 below
+		newVote(7, id(2), 201, alice, 5, at(0)), // another job
+	)
+	putVotes(t, b,
+		newVote(8, id(1), 103, dave, 5, at(1)),
+		newVote(9, id(1), 104, frank, 1, at(10)),
+	)
+	want := []marketplace.Tally{
+		{SubmissionID: id(104), Weight: 8, Voters: 2, Earliest: at(9)},
+		// 102 and 103 tie on weight and earliest current vote: id order.
+		{SubmissionID: id(102), Weight: 5, Voters: 2, Earliest: at(1)},
+		{SubmissionID: id(103), Weight: 5, Voters: 1, Earliest: at(1)},
+		{SubmissionID: id(101), Weight: 5, Voters: 1, Earliest: at(3)},
+	}
+	got := tally(t, b, id(1), false)
+	require.Equal(t, want, got, "105 lost its only vote and is left out")
+	require.Equal(t, time.UTC, got[0].Earliest.Location())
+	require.Equal(t, []marketplace.Tally{{SubmissionID: id(201), Weight: 5, Voters: 1, Earliest: at(0)}}, tally(t, b, id(2), false))
+	require.Empty(t, tally(t, b, id(2), true))
+
+	require.NoError(t, b.InTx(context.Background(), func(ctx context.Context, tx marketplace.Tx) error {
+		require.NoError(t, tx.Votes().PutVote(ctx, newVote(10, id(1), 101, bob, 4, at(11))))
+		ts, err := tx.Votes().Tally(ctx, id(1))
+		require.NoError(t, err)
+		require.Equal(t, []marketplace.Tally{
+			{SubmissionID: id(101), Weight: 9, Voters: 2, Earliest: at(3)},
+			{SubmissionID: id(104), Weight: 8, Voters: 2, Earliest: at(9)},
+			{SubmissionID: id(103), Weight: 5, Voters: 1, Earliest: at(1)},
+			{SubmissionID: id(102), Weight: 3, Voters: 1, Earliest: at(4)},
+		}, ts, "a transaction tallies its own writes")
+		return nil
+	}))
+}
+
+func testFinalTally(t *testing.T, b Backend) {
+	voteFixture(t, b)
+	putFinalVotes(t, b,
+		newFinalVote(1, id(1), 101, alice, at(5)),
+		newFinalVote(2, id(1), 101, bob, at(6)),
+		newFinalVote(3, id(1), 102, carol, at(8)),
+		newFinalVote(4, id(1), 102, dave, at(9)), // replaced below: 102's earliest becomes 2
+		newFinalVote(5, id(1), 103, erin, at(1)),
+		newFinalVote(6, id(1), 104, frank, at(7)),
+		newFinalVote(7, id(2), 201, frank, at(0)),
+	)
+	putFinalVotes(t, b,
+		newFinalVote(8, id(1), 102, dave, at(2)),
+		newFinalVote(9, id(1), 104, sponsor, at(5)),
+	)
+	require.Equal(t, []marketplace.Tally{
+		{SubmissionID: id(102), Weight: 2, Voters: 2, Earliest: at(2)},
+		// 101 and 104 tie on votes and earliest current vote: id order.
+		{SubmissionID: id(101), Weight: 2, Voters: 2, Earliest: at(5)},
+		{SubmissionID: id(104), Weight: 2, Voters: 2, Earliest: at(5)},
+		{SubmissionID: id(103), Weight: 1, Voters: 1, Earliest: at(1)},
+	}, tally(t, b, id(1), true))
+	require.Equal(t, []marketplace.Tally{{SubmissionID: id(201), Weight: 1, Voters: 1, Earliest: at(0)}}, tally(t, b, id(2), true))
+	require.Empty(t, tally(t, b, id(1), false))
+}
+
+// concurrentUpserts has 20 goroutines put the first vote of one voter on
+// one job at once (on the DB, inside InTx, or half and half by mode) and
+// checks that every call succeeded and reported the one stored id.
+func concurrentUpserts(t *testing.T, b Backend, mode int, put func(ctx context.Context, s marketplace.Stores, i int) (string, error)) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	told := make([]string, 20)
+	errs := raceN(len(told), func(i int) error {
+		if mode == poolOnly || (mode == mixed && i%2 == 0) {
+			var err error
+			told[i], err = put(ctx, b, i)
+			return err
+		}
+		return b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+			var err error
+			told[i], err = put(ctx, tx, i)
+			return err
+		})
+	})
+	for i, err := range errs {
+		require.NoError(t, err, "goroutine %d", i)
+	}
+	for i := range told {
+		require.Equal(t, told[0], told[i], "goroutine %d was told another id", i)
+	}
+	return told[0]
+}
+
+// Modes of concurrentUpserts.
+const (
+	poolOnly = iota
+	txOnly
+	mixed
+)
+
+// racingVoters are the voters of the modes of concurrentUpserts.
+var racingVoters = []openjury.Address{alice, bob, dave}
+
+func testConcurrentVotes(t *testing.T, b Backend) {
+	voteFixture(t, b)
+	for mode, voter := range racingVoters {
+		stored := concurrentUpserts(t, b, mode, func(ctx context.Context, s marketplace.Stores, i int) (string, error) {
+			v := newVote(100*(mode+1)+i, id(1), 101+i%5, voter, int64(1+i%5), at(i))
+			err := s.Votes().PutVote(ctx, v)
+			return v.ID, err
+		})
+		v := getVote(t, b, id(1), voter)
+		require.Equal(t, stored, v.ID, "mode %d", mode)
+	}
+	var voters, weight int64
+	for _, ts := range tally(t, b, id(1), false) {
+		voters += ts.Voters
+		weight += ts.Weight
+	}
+	require.Equal(t, int64(len(racingVoters)), voters, "one row per voter remains")
+	var want int64
+	for _, voter := range racingVoters {
+		want += getVote(t, b, id(1), voter).Weight
+	}
+	require.Equal(t, want, weight)
+}
+
+func testConcurrentFinalVotes(t *testing.T, b Backend) {
+	voteFixture(t, b)
+	for mode, voter := range racingVoters {
+		stored := concurrentUpserts(t, b, mode, func(ctx context.Context, s marketplace.Stores, i int) (string, error) {
+			v := newFinalVote(100*(mode+1)+i, id(1), 101+i%5, voter, at(i))
+			err := s.Votes().PutFinalVote(ctx, v)
+			return v.ID, err
+		})
+		require.Equal(t, stored, getFinalVote(t, b, id(1), voter).ID, "mode %d", mode)
+	}
+	var voters int64
+	for _, ts := range tally(t, b, id(1), true) {
+		voters += ts.Voters
+		require.Equal(t, ts.Voters, ts.Weight)
+	}
+	require.Equal(t, int64(len(racingVoters)), voters, "one row per voter remains")
+}

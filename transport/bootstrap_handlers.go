@@ -1,0 +1,85 @@
+package transport
+
+import (
+	"net/http"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/marketplace"
+)
+
+// Bootstrap list limits (spec: default 20, 1..200).
+const (
+	DefaultBootstrapLimit = 20
+	MaxBootstrapLimit     = 200
+)
+
+func (s *server) bootstrapRoutes() {
+	s.handle("GET /api/v1/agent/bootstrap", s.bootstrap)
+}
+
+// agentSpecLinksJSON is AgentSpecLinks: absolute URLs.
+type agentSpecLinksJSON struct {
+	LLMsTxt       string `json:"llms_txt"`
+	OpenAPIYAML   string `json:"openapi_yaml"`
+	OpenAPIJSON   string `json:"openapi_json"`
+	AgentManifest string `json:"agent_manifest"`
+	Docs          string `json:"docs"`
+}
+
+// bootstrapResponse is AgentBootstrapResponse plus the cursor of the next
+// page of jobs.
+type bootstrapResponse struct {
+	ServerTime        string                `json:"server_time"`
+	Specs             agentSpecLinksJSON    `json:"specs"`
+	Constitution      constitutionJSON      `json:"constitution"`
+	EconomyPolicy     economyPolicyJSON     `json:"economy_policy"`
+	StakeRequirements stakeRequirementsJSON `json:"stake_requirements"`
+	Jobs              []jobJSON             `json:"jobs"`
+	NextCursor        *string               `json:"next_cursor"`
+}
+
+// baseURL is Options.BaseURL or, when it is not set, the scheme and host
+// the request came in on.
+func (s *server) baseURL(r *http.Request) string {
+	if s.opts.BaseURL != "" {
+		return s.opts.BaseURL
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+func (s *server) bootstrap(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	limit, err := queryInt(r, "limit", DefaultBootstrapLimit, 1, MaxBootstrapLimit)
+	if err != nil {
+		return err
+	}
+	page, err := s.svc.Market.ListJobs(r.Context(), marketplace.ListJobsInput{
+		Status: q.Get("status"),
+		Tag:    q.Get("tag"),
+		Limit:  limit,
+		Cursor: q.Get("cursor"),
+	})
+	if err != nil {
+		return err
+	}
+	base := s.baseURL(r)
+	return respond(w, bootstrapResponse{
+		ServerTime: openjury.FormatTime(s.clock.Now()),
+		Specs: agentSpecLinksJSON{
+			LLMsTxt:       base + "/llms.txt",
+			OpenAPIYAML:   base + "/openapi.yaml",
+			OpenAPIJSON:   base + "/openapi.json",
+			AgentManifest: base + "/.well-known/agent.json",
+			Docs:          base + "/docs-md/agent-playbook.md",
+		},
+		Constitution:      s.constitutionJSON(),
+		EconomyPolicy:     s.economyPolicyJSON(),
+		StakeRequirements: newStakeRequirementsJSON(s.svc.Stake.Requirements()),
+		Jobs:              newJobsJSON(page.Jobs),
+		NextCursor:        optString(page.NextCursor),
+	})
+}

@@ -1,0 +1,71 @@
+package transport
+
+import (
+	"net/http"
+
+	"github.com/openjury/openjury/marketplace"
+)
+
+func (s *server) closingRoutes() {
+	s.handle("POST /api/v1/jobs/{job_id}/close", s.authed(s.closeJob))
+	s.handle("POST /api/v1/jobs/{job_id}/finalize", s.authed(s.finalizeJob))
+}
+
+// closeJobRequest is CloseJobRequest.
+type closeJobRequest struct {
+	WinnerSubmissionID   *string `json:"winner_submission_id"`
+	CloseTxHash          *string `json:"close_tx_hash"`
+	CloseChainID         *int64  `json:"close_chain_id"`
+	CloseContractAddress *string `json:"close_contract_address"`
+	CloseBlockNumber     *int64  `json:"close_block_number"`
+	CloseLogIndex        *int64  `json:"close_log_index"`
+}
+
+// closeJobResponse is CloseJobResponse.
+type closeJobResponse struct {
+	Job                jobJSON           `json:"job"`
+	WinnerSubmissionID string            `json:"winner_submission_id"`
+	VotingSummary      votingSummaryJSON `json:"voting_summary"`
+}
+
+func newCloseJobResponse(res *marketplace.CloseResult) closeJobResponse {
+	return closeJobResponse{
+		Job:                newJobJSON(res.Job),
+		WinnerSubmissionID: res.WinnerSubmissionID,
+		VotingSummary:      newVotingSummaryJSON(res.Job.ID, res.Tally),
+	}
+}
+
+func (s *server) closeJob(w http.ResponseWriter, r *http.Request) error {
+	var req closeJobRequest
+	if err := decodeJSON(r, &req); err != nil {
+		return err
+	}
+	if req.WinnerSubmissionID == nil {
+		return required("winner_submission_id")
+	}
+	ref, err := chainRefRequest{
+		TxHash: req.CloseTxHash, ChainID: req.CloseChainID, Contract: req.CloseContractAddress,
+		BlockNumber: req.CloseBlockNumber, LogIndex: req.CloseLogIndex,
+	}.parse("close_")
+	if err != nil {
+		return err
+	}
+	res, err := s.svc.Market.CloseJob(r.Context(), callerFrom(r.Context()).addr, r.PathValue("job_id"), marketplace.CloseInput{
+		WinnerSubmissionID: *req.WinnerSubmissionID,
+		Ref:                ref,
+	})
+	if err != nil {
+		return err
+	}
+	return respond(w, newCloseJobResponse(res))
+}
+
+// finalizeJob takes no body; one sent anyway is ignored, unread.
+func (s *server) finalizeJob(w http.ResponseWriter, r *http.Request) error {
+	res, err := s.svc.Market.FinalizeJob(r.Context(), callerFrom(r.Context()).addr, r.PathValue("job_id"))
+	if err != nil {
+		return err
+	}
+	return respond(w, newCloseJobResponse(res))
+}

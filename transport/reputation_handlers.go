@@ -1,0 +1,120 @@
+package transport
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/marketplace"
+)
+
+func (s *server) reputationRoutes() {
+	// The literal segment is more specific than {address}, so ServeMux
+	// sends /api/v1/reputation/leaderboard here, never to reputation.
+	s.handle("GET /api/v1/reputation/leaderboard", s.leaderboard)
+	s.handle("GET /api/v1/reputation/{address}", s.reputation)
+	s.handle("POST /api/v1/reputation/dev_set", s.devOnly(s.reputationDevSet))
+}
+
+// reputationJSON is the Reputation resource. badges is [] when there are
+// none.
+type reputationJSON struct {
+	Address       string   `json:"address"`
+	Score         int64    `json:"score"`
+	Level         int64    `json:"level"`
+	Wins          int64    `json:"wins"`
+	Losses        int64    `json:"losses"`
+	LastUpdatedAt string   `json:"last_updated_at"`
+	Badges        []string `json:"badges"`
+}
+
+// newReputationJSON converts a record. last_updated_at is required by the
+// spec, but an address with no record (the zero record of CONTRACT.md) has
+// never been updated: it then carries now, the time of the answer.
+func newReputationJSON(r marketplace.Reputation, now time.Time) reputationJSON {
+	updated := r.UpdatedAt
+	if updated.IsZero() {
+		updated = now
+	}
+	return reputationJSON{
+		Address:       r.Address.String(),
+		Score:         r.Score,
+		Level:         marketplace.Level(r.Score),
+		Wins:          r.Wins,
+		Losses:        r.Losses,
+		LastUpdatedAt: openjury.FormatTime(updated),
+		Badges:        marketplace.Badges(r),
+	}
+}
+
+// leaderboardEntryJSON is LeaderboardEntry.
+type leaderboardEntryJSON struct {
+	Address string `json:"address"`
+	Score   int64  `json:"score"`
+	Level   int64  `json:"level"`
+}
+
+// leaderboardResponse is LeaderboardResponse plus the cursor of the next
+// page.
+type leaderboardResponse struct {
+	Entries    []leaderboardEntryJSON `json:"entries"`
+	NextCursor *string                `json:"next_cursor"`
+}
+
+// devSetReputationRequest is the body of POST /api/v1/reputation/dev_set.
+type devSetReputationRequest struct {
+	Address *string `json:"address"`
+	Score   *int64  `json:"score"`
+}
+
+func (s *server) reputation(w http.ResponseWriter, r *http.Request) error {
+	addr, err := parseAddress("address", r.PathValue("address"))
+	if err != nil {
+		return err
+	}
+	rep, err := s.svc.Market.Reputation(r.Context(), addr.String())
+	if err != nil {
+		return err
+	}
+	// A store may leave the address of a zero record empty.
+	rep.Address = addr
+	return respond(w, newReputationJSON(rep, s.clock.Now()))
+}
+
+func (s *server) leaderboard(w http.ResponseWriter, r *http.Request) error {
+	limit, err := queryInt(r, "limit", marketplace.DefaultLeaderboardLimit, 1, marketplace.MaxLeaderboardLimit)
+	if err != nil {
+		return err
+	}
+	page, err := s.svc.Market.Leaderboard(r.Context(), marketplace.LeaderboardInput{Limit: limit, Cursor: r.URL.Query().Get("cursor")})
+	if err != nil {
+		return err
+	}
+	entries := make([]leaderboardEntryJSON, len(page.Entries))
+	for i, e := range page.Entries {
+		entries[i] = leaderboardEntryJSON{Address: e.Address.String(), Score: e.Score, Level: marketplace.Level(e.Score)}
+	}
+	return respond(w, leaderboardResponse{Entries: entries, NextCursor: optString(page.NextCursor)})
+}
+
+func (s *server) reputationDevSet(w http.ResponseWriter, r *http.Request) error {
+	var req devSetReputationRequest
+	if err := decodeJSON(r, &req); err != nil {
+		return err
+	}
+	switch {
+	case req.Address == nil:
+		return required("address")
+	case req.Score == nil:
+		return required("score")
+	}
+	addr, err := parseAddress("address", *req.Address)
+	if err != nil {
+		return err
+	}
+	rep, err := s.svc.Market.DevSetReputation(r.Context(), addr, *req.Score)
+	if err != nil {
+		return err
+	}
+	return respond(w, newReputationJSON(rep, s.clock.Now()))
+}

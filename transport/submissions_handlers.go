@@ -1,0 +1,160 @@
+package transport
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/marketplace"
+)
+
+func (s *server) submissionRoutes() {
+	s.handle("POST /api/v1/submissions", s.authed(s.createSubmission))
+	s.handle("GET /api/v1/jobs/{job_id}/submissions", s.listSubmissions)
+}
+
+// createSubmissionRequest is CreateSubmissionRequest. evidence is kept raw
+// and decoded item by item, so errors name the item ("evidence[2].quote").
+type createSubmissionRequest struct {
+	JobID    *string         `json:"job_id"`
+	Content  *string         `json:"content"`
+	Evidence json.RawMessage `json:"evidence"`
+}
+
+// evidenceJSON is the Evidence resource, in requests and responses. Every
+// field is optional in a request (null or absent: not given) and present
+// in a response (null when not given).
+type evidenceJSON struct {
+	Type         *string        `json:"type"`
+	SourceURL    *string        `json:"source_url"`
+	RetrievedAt  *string        `json:"retrieved_at"`
+	SnapshotURI  *string        `json:"snapshot_uri"`
+	SnapshotHash *string        `json:"snapshot_hash"`
+	Quote        *string        `json:"quote"`
+	Claim        *string        `json:"claim"`
+	Confidence   *float64       `json:"confidence"`
+	Metadata     map[string]any `json:"metadata"`
+}
+
+// submissionJSON is the Submission resource; evidence is [] when there is
+// none.
+type submissionJSON struct {
+	ID           string         `json:"id"`
+	JobID        string         `json:"job_id"`
+	AgentAddress string         `json:"agent_address"`
+	Content      string         `json:"content"`
+	CreatedAt    string         `json:"created_at"`
+	Evidence     []evidenceJSON `json:"evidence"`
+}
+
+// createSubmissionResponse is CreateSubmissionResponse.
+type createSubmissionResponse struct {
+	Submission submissionJSON `json:"submission"`
+}
+
+func newSubmissionJSON(sub *marketplace.Submission) submissionJSON {
+	ev := make([]evidenceJSON, len(sub.Evidence))
+	for i, e := range sub.Evidence {
+		ev[i] = evidenceJSON{
+			Type:         optString(e.Type),
+			SourceURL:    optString(e.SourceURL),
+			RetrievedAt:  optString(e.RetrievedAt),
+			SnapshotURI:  optString(e.SnapshotURI),
+			SnapshotHash: optString(e.SnapshotHash),
+			Quote:        optString(e.Quote),
+			Claim:        optString(e.Claim),
+			Confidence:   e.Confidence,
+			Metadata:     e.Metadata,
+		}
+	}
+	return submissionJSON{
+		ID:           sub.ID,
+		JobID:        sub.JobID,
+		AgentAddress: sub.Agent.String(),
+		Content:      sub.Content,
+		CreatedAt:    openjury.FormatTime(sub.CreatedAt),
+		Evidence:     ev,
+	}
+}
+
+// decodeEvidence decodes the raw evidence array of a submission. Absent or
+// null is no evidence.
+func decodeEvidence(raw json.RawMessage) ([]marketplace.EvidenceInput, error) {
+	if t := strings.TrimSpace(string(raw)); t == "" || t == "null" {
+		return nil, nil
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, openjury.E(openjury.Invalid, opDecode, "evidence: must be an array of objects")
+	}
+	if len(items) > marketplace.MaxEvidence {
+		return nil, openjury.Errorf(openjury.Invalid, opDecode, "evidence: must have at most %d items", marketplace.MaxEvidence)
+	}
+	out := make([]marketplace.EvidenceInput, len(items))
+	for i, item := range items {
+		var e evidenceJSON
+		if err := decodeAt(fmt.Sprintf("evidence[%d]", i), item, &e); err != nil {
+			return nil, err
+		}
+		out[i] = marketplace.EvidenceInput{
+			Type:         deref(e.Type),
+			SourceURL:    deref(e.SourceURL),
+			RetrievedAt:  deref(e.RetrievedAt),
+			SnapshotURI:  deref(e.SnapshotURI),
+			SnapshotHash: deref(e.SnapshotHash),
+			Quote:        deref(e.Quote),
+			Claim:        deref(e.Claim),
+			Confidence:   e.Confidence,
+			Metadata:     e.Metadata,
+		}
+	}
+	return out, nil
+}
+
+// deref is *p, or "" for nil.
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func (s *server) createSubmission(w http.ResponseWriter, r *http.Request) error {
+	var req createSubmissionRequest
+	if err := decodeJSON(r, &req); err != nil {
+		return err
+	}
+	switch {
+	case req.JobID == nil:
+		return required("job_id")
+	case req.Content == nil:
+		return required("content")
+	}
+	evidence, err := decodeEvidence(req.Evidence)
+	if err != nil {
+		return err
+	}
+	sub, err := s.svc.Market.Submit(r.Context(), callerFrom(r.Context()).addr, marketplace.SubmitInput{
+		JobID:    *req.JobID,
+		Content:  *req.Content,
+		Evidence: evidence,
+	})
+	if err != nil {
+		return err
+	}
+	return respond(w, createSubmissionResponse{Submission: newSubmissionJSON(sub)})
+}
+
+func (s *server) listSubmissions(w http.ResponseWriter, r *http.Request) error {
+	subs, err := s.svc.Market.Submissions(r.Context(), r.PathValue("job_id"))
+	if err != nil {
+		return err
+	}
+	out := make([]submissionJSON, len(subs))
+	for i, sub := range subs {
+		out[i] = newSubmissionJSON(sub)
+	}
+	return respond(w, out)
+}

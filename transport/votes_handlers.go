@@ -1,0 +1,174 @@
+package transport
+
+import (
+	"net/http"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/marketplace"
+)
+
+func (s *server) voteRoutes() {
+	s.handle("POST /api/v1/votes", s.authed(s.createVote))
+	s.handle("GET /api/v1/jobs/{job_id}/votes", s.votingSummary)
+	s.handle("POST /api/v1/final_votes", s.authed(s.createFinalVote))
+	s.handle("GET /api/v1/jobs/{job_id}/final_votes", s.finalSummary)
+}
+
+// createVoteRequest is CreateVoteRequest.
+type createVoteRequest struct {
+	JobID        *string        `json:"job_id"`
+	SubmissionID *string        `json:"submission_id"`
+	Review       map[string]any `json:"review"`
+}
+
+// voteJSON is the Vote resource; review is null when absent.
+type voteJSON struct {
+	ID           string         `json:"id"`
+	JobID        string         `json:"job_id"`
+	SubmissionID string         `json:"submission_id"`
+	VoterAddress string         `json:"voter_address"`
+	Weight       int64          `json:"weight"`
+	CreatedAt    string         `json:"created_at"`
+	Review       map[string]any `json:"review"`
+}
+
+// createVoteResponse is CreateVoteResponse.
+type createVoteResponse struct {
+	Vote voteJSON `json:"vote"`
+}
+
+// voteTallyJSON is VoteTally plus the additive earliest_vote_at, the time
+// of the earliest current vote (the second sort key).
+type voteTallyJSON struct {
+	SubmissionID   string  `json:"submission_id"`
+	WeightedVotes  int64   `json:"weighted_votes"`
+	Voters         int64   `json:"voters"`
+	EarliestVoteAt *string `json:"earliest_vote_at"`
+}
+
+// votingSummaryJSON is JobVotingSummary.
+type votingSummaryJSON struct {
+	JobID   string          `json:"job_id"`
+	Tallies []voteTallyJSON `json:"tallies"`
+}
+
+func newVotingSummaryJSON(jobID string, tallies []marketplace.Tally) votingSummaryJSON {
+	out := make([]voteTallyJSON, len(tallies))
+	for i, t := range tallies {
+		out[i] = voteTallyJSON{SubmissionID: t.SubmissionID, WeightedVotes: t.Weight, Voters: t.Voters, EarliestVoteAt: optTime(t.Earliest)}
+	}
+	return votingSummaryJSON{JobID: jobID, Tallies: out}
+}
+
+// createFinalVoteRequest is CreateFinalVoteRequest.
+type createFinalVoteRequest struct {
+	JobID        *string `json:"job_id"`
+	SubmissionID *string `json:"submission_id"`
+}
+
+// finalVoteJSON is the FinalVote resource.
+type finalVoteJSON struct {
+	ID           string `json:"id"`
+	JobID        string `json:"job_id"`
+	SubmissionID string `json:"submission_id"`
+	VoterAddress string `json:"voter_address"`
+	CreatedAt    string `json:"created_at"`
+}
+
+// createFinalVoteResponse is CreateFinalVoteResponse.
+type createFinalVoteResponse struct {
+	Vote finalVoteJSON `json:"vote"`
+}
+
+// finalVoteTallyJSON is FinalVoteTally plus the additive earliest_vote_at.
+type finalVoteTallyJSON struct {
+	SubmissionID   string  `json:"submission_id"`
+	Votes          int64   `json:"votes"`
+	Voters         int64   `json:"voters"`
+	EarliestVoteAt *string `json:"earliest_vote_at"`
+}
+
+// finalSummaryJSON is JobFinalDecisionSummary.
+type finalSummaryJSON struct {
+	JobID   string               `json:"job_id"`
+	Tallies []finalVoteTallyJSON `json:"tallies"`
+}
+
+func (s *server) createVote(w http.ResponseWriter, r *http.Request) error {
+	var req createVoteRequest
+	if err := decodeJSON(r, &req); err != nil {
+		return err
+	}
+	switch {
+	case req.JobID == nil:
+		return required("job_id")
+	case req.SubmissionID == nil:
+		return required("submission_id")
+	}
+	v, err := s.svc.Market.Vote(r.Context(), callerFrom(r.Context()).addr, marketplace.VoteInput{
+		JobID:        *req.JobID,
+		SubmissionID: *req.SubmissionID,
+		Review:       req.Review,
+	})
+	if err != nil {
+		return err
+	}
+	return respond(w, createVoteResponse{Vote: voteJSON{
+		ID:           v.ID,
+		JobID:        v.JobID,
+		SubmissionID: v.SubmissionID,
+		VoterAddress: v.Voter.String(),
+		Weight:       v.Weight,
+		CreatedAt:    openjury.FormatTime(v.CreatedAt),
+		Review:       v.Review,
+	}})
+}
+
+func (s *server) votingSummary(w http.ResponseWriter, r *http.Request) error {
+	jobID := r.PathValue("job_id")
+	tallies, err := s.svc.Market.VotingSummary(r.Context(), jobID)
+	if err != nil {
+		return err
+	}
+	return respond(w, newVotingSummaryJSON(jobID, tallies))
+}
+
+func (s *server) createFinalVote(w http.ResponseWriter, r *http.Request) error {
+	var req createFinalVoteRequest
+	if err := decodeJSON(r, &req); err != nil {
+		return err
+	}
+	switch {
+	case req.JobID == nil:
+		return required("job_id")
+	case req.SubmissionID == nil:
+		return required("submission_id")
+	}
+	v, err := s.svc.Market.FinalVote(r.Context(), callerFrom(r.Context()).addr, marketplace.FinalVoteInput{
+		JobID:        *req.JobID,
+		SubmissionID: *req.SubmissionID,
+	})
+	if err != nil {
+		return err
+	}
+	return respond(w, createFinalVoteResponse{Vote: finalVoteJSON{
+		ID:           v.ID,
+		JobID:        v.JobID,
+		SubmissionID: v.SubmissionID,
+		VoterAddress: v.Voter.String(),
+		CreatedAt:    openjury.FormatTime(v.CreatedAt),
+	}})
+}
+
+func (s *server) finalSummary(w http.ResponseWriter, r *http.Request) error {
+	jobID := r.PathValue("job_id")
+	tallies, err := s.svc.Market.FinalSummary(r.Context(), jobID)
+	if err != nil {
+		return err
+	}
+	out := make([]finalVoteTallyJSON, len(tallies))
+	for i, t := range tallies {
+		out[i] = finalVoteTallyJSON{SubmissionID: t.SubmissionID, Votes: t.Weight, Voters: t.Voters, EarliestVoteAt: optTime(t.Earliest)}
+	}
+	return respond(w, finalSummaryJSON{JobID: jobID, Tallies: out})
+}
