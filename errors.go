@@ -3,6 +3,7 @@ package openjury
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Kind classifies an Error. The set is append-only: existing values never
@@ -138,3 +139,13 @@ func DetailOf(err error) string {
 func IsKind(err error, kind Kind) bool {
 	return err != nil && KindOf(err) == kind
 }
+
+// RetryHint is an error cause that tells the client when it may try again.
+// Transport turns it into the Retry-After header of a 429 or 503.
+type RetryHint time.Duration
+
+// Error describes the hint.
+func (h RetryHint) Error() string { return "retry after " + time.Duration(h).String() }
+
+// RetryAfter returns the wait.
+func (h RetryHint) RetryAfter() time.Duration { return time.Duration(h) }

@@ -329,8 +329,22 @@ func TestPoolCallsInsideInTx(t *testing.T) {
 					"PutFinalVote":     db.Votes().PutFinalVote(ctx, &marketplace.FinalVote{JobID: "j", SubmissionID: "s", Voter: addr, CreatedAt: now}),
 					"AddReputation":    db.Reputation().AddReputation(ctx, addr, marketplace.ReputationDelta{Score: 1}, now),
 					"SetScore":         db.Reputation().SetScore(ctx, addr, 1, now),
+					"CreateComment": db.Threads().CreateComment(ctx, &marketplace.Comment{
+						Target: marketplace.TargetJob, TargetID: "j", Author: addr, Content: "c", CreatedAt: now}),
+					"DeleteComment": db.Threads().DeleteComment(ctx, "c", addr, now),
+					"CreatePost":    db.Threads().CreatePost(ctx, &marketplace.Post{Title: "t", Content: "c", Author: addr, Tags: []string{"x"}, CreatedAt: now}),
+					"Hit": func() error {
+						_, _, err := db.Rates().Hit(ctx, "k", now, time.Minute)
+						return err
+					}(),
 				} {
 					require.Equal(t, openjury.Internal, openjury.KindOf(err), "%s: %v", name, err)
+				}
+				_, err = db.Threads().Comments(ctx, marketplace.TargetJob, "j", 10, nil)
+				if tc.readFails {
+					require.Equal(t, openjury.Internal, openjury.KindOf(err), "%v", err)
+				} else {
+					require.NoError(t, err)
 				}
 				_, err = db.AGR().Status(ctx, addr)
 				if tc.readFails {
@@ -436,4 +450,52 @@ func TestEmptyIDsGetIDs(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, events, 1)
 	require.True(t, openjury.ValidID(events[0].ID), events[0].ID)
+}
+
+// TestThreadErrors checks what the thread store makes of constraint
+// violations the service prevents: a duplicate id, an unknown parent, an
+// unknown target type. None leaves a row behind.
+func TestThreadErrors(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			db := open(t, be.dsn(t))
+			ctx := context.Background()
+			now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+			addr := openjury.MustAddress("0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")
+			comment := func(n int) *marketplace.Comment {
+				return &marketplace.Comment{ID: "00000000-0000-7000-8000-00000000000" + string(rune('0'+n)),
+					Target: marketplace.TargetJob, TargetID: "j", Author: addr, Content: "c", CreatedAt: now}
+			}
+			require.NoError(t, db.Threads().CreateComment(ctx, comment(1)))
+
+			err := db.Threads().CreateComment(ctx, comment(1))
+			require.Equal(t, openjury.Conflict, openjury.KindOf(err), "%v", err)
+			require.Equal(t, "comment already exists", openjury.DetailOf(err))
+
+			orphan := comment(2)
+			orphan.ParentID = "00000000-0000-7000-8000-000000000009"
+			err = db.Threads().CreateComment(ctx, orphan)
+			require.Equal(t, openjury.NotFound, openjury.KindOf(err), "%v", err)
+			require.Equal(t, "parent comment not found", openjury.DetailOf(err))
+
+			odd := comment(3)
+			odd.Target = "agent"
+			err = db.Threads().CreateComment(ctx, odd)
+			require.Equal(t, openjury.Conflict, openjury.KindOf(err), "%v", err)
+
+			post := &marketplace.Post{ID: "00000000-0000-7000-8000-000000000001", Title: "t", Content: "c", Author: addr, Tags: []string{"A", "a"}, CreatedAt: now}
+			require.NoError(t, db.Threads().CreatePost(ctx, post))
+			err = db.Threads().CreatePost(ctx, post)
+			require.Equal(t, openjury.Conflict, openjury.KindOf(err), "%v", err)
+			require.Equal(t, "post already exists", openjury.DetailOf(err))
+
+			for table, want := range map[string]int{"comments": 1, "posts": 1, "post_tags": 1} {
+				var got int
+				require.NoError(t, db.Bun().NewRaw("SELECT COUNT(*) FROM "+table).Scan(ctx, &got))
+				require.Equal(t, want, got, table)
+			}
+		})
+	}
 }

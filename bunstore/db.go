@@ -35,6 +35,8 @@ var (
 	_ marketplace.SubmissionStore = submissionStore{}
 	_ marketplace.VoteStore       = voteStore{}
 	_ marketplace.ReputationStore = reputationStore{}
+	_ marketplace.ThreadStore     = threadStore{}
+	_ marketplace.RateStore       = rateStore{}
 	_ agr.Store                   = agrStore{}
 	_ stake.Store                 = stakeStore{}
 )
@@ -199,6 +201,14 @@ func (d *DB) Votes() marketplace.VoteStore { return voteStore{d.pool()} }
 // Reputation returns the reputation store outside any transaction.
 func (d *DB) Reputation() marketplace.ReputationStore { return reputationStore{d.pool()} }
 
+// Threads returns the comment and post store outside any transaction:
+// each CreatePost is its own transaction.
+func (d *DB) Threads() marketplace.ThreadStore { return threadStore{d.pool()} }
+
+// Rates returns the rate counter store outside any transaction: each Hit
+// is one statement.
+func (d *DB) Rates() marketplace.RateStore { return rateStore{d.pool()} }
+
 // AGR returns the AGR balance and ledger store outside any transaction:
 // each Apply is its own transaction.
 func (d *DB) AGR() agr.Store { return agrStore{d.pool()} }
@@ -257,6 +267,8 @@ func (t txStores) Votes() marketplace.VoteStore             { return voteStore{t
 func (t txStores) Reputation() marketplace.ReputationStore  { return reputationStore{t.e} }
 func (t txStores) AGR() agr.Store                           { return agrStore{t.e} }
 func (t txStores) Stake() stake.Store                       { return stakeStore{t.e} }
+func (t txStores) Threads() marketplace.ThreadStore         { return threadStore{t.e} }
+func (t txStores) Rates() marketplace.RateStore             { return rateStore{t.e} }
 
 // inTxKey marks the context of an InTx callback with its *DB.
 type inTxKey struct{}

@@ -1,7 +1,8 @@
 // Package bunstore keeps OpenJury's state in PostgreSQL or SQLite through
 // bun. One *DB implements every store port of the domain packages
-// (marketplace.DB with its job, submission, vote and reputation stores,
-// agr.Store and stake.Store through AGR and Stake, and auth.Store).
+// (marketplace.DB with its job, submission, vote, reputation, thread and
+// rate stores, agr.Store and stake.Store through AGR and Stake, and
+// auth.Store).
 //
 // # Opening
 //
@@ -65,9 +66,11 @@
 // # Storage conventions
 //
 // Times are BIGINT Unix milliseconds (read back as UTC), USDC amounts BIGINT
-// micro-USDC, AGR amounts BIGINT, identifiers TEXT. Job tags are kept
-// twice: the display spellings as a JSON array on the job row, and
-// lowercased in job_tags for the exact, case-insensitive tag filter. A
+// micro-USDC, AGR amounts BIGINT, identifiers TEXT. Job and post tags are
+// kept twice: the display spellings as a JSON array on the job or post row,
+// and lowercased in job_tags or post_tags for the exact, case-insensitive
+// tag filter. A deleted comment keeps its row and content (deleted_at and
+// deleted_by set); hiding the content is the service's job. A
 // submission's evidence is a JSON array and a jury vote's review a JSON
 // object (NULL when absent); both read back as written, except that JSON
 // numbers inside them (evidence metadata, review values) read back as
@@ -76,8 +79,8 @@
 // # Atomic methods and concurrency
 //
 // Every store method is atomic on its own. A method of more than one
-// statement (CreateJob, RecordSlash, the AGR Apply, RedeemChallenge,
-// DeleteExpired) runs outside InTx in a transaction of its own (on SQLite
+// statement (CreateJob, CreatePost, RecordSlash, the AGR Apply,
+// RedeemChallenge, DeleteExpired) runs outside InTx in a transaction of its own (on SQLite
 // on the writer connection), and inside a transaction under a savepoint of
 // it: when the method fails, the savepoint is rolled back, so the method
 // leaves nothing behind and, on PostgreSQL, the enclosing transaction stays
@@ -92,7 +95,10 @@
 // balance = balance - n WHERE balance >= n, so concurrent spends never
 // overdraw; unique indexes keep one win mint per job and one slash per
 // onchain reference (chain id, tx hash, log index; an unset chain id or log
-// index counts as a value).
+// index counts as a value). A rate counter Hit is one INSERT ... ON
+// CONFLICT (key) DO UPDATE ... RETURNING that either adds one or starts a
+// new window, so concurrent hits on a key get distinct counts; a comment
+// delete is UPDATE ... WHERE deleted_at IS NULL, so the first one wins.
 //
 // # Errors
 //

@@ -108,6 +108,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		MinStake:               cfg.MinStakeUSDC,
 		MinRepScoreToVote:      cfg.MinRepScoreToVote,
 		AGRMintPerWin:          cfg.AGRMintPerWin,
+		Operators:              cfg.OperatorAddresses,
 	})
 	handler := transport.NewHandler(transport.Services{
 		Auth:   authSvc,

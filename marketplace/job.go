@@ -87,6 +87,8 @@ type Stores interface {
 	Reputation() ReputationStore
 	AGR() agr.Store
 	Stake() stake.Store
+	Threads() ThreadStore
+	Rates() RateStore
 }
 
 // Tx is the set of stores bound to one database transaction.

@@ -2,6 +2,7 @@ package marketplace
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,6 +38,8 @@ type Config struct {
 	AGRMintPerWin int64
 	// Economy is the published USDC split.
 	Economy Economy
+	// Operators may delete any comment.
+	Operators []openjury.Address
 }
 
 // Economy is the published split of a bounty, as fractions of 1.
@@ -65,11 +68,16 @@ func NewService(db DB, clock openjury.Clock, cfg Config) *Service {
 	if cfg.Economy == (Economy{}) {
 		cfg.Economy = DefaultEconomy
 	}
+	cfg.Operators = slices.Clone(cfg.Operators)
 	return &Service{db: db, clock: clock, cfg: cfg}
 }
 
 // Config returns the service's settings.
-func (s *Service) Config() Config { return s.cfg }
+func (s *Service) Config() Config {
+	c := s.cfg
+	c.Operators = slices.Clone(c.Operators)
+	return c
+}
 
 // CreateJobInput is a request to post a job.
 type CreateJobInput struct {

@@ -55,7 +55,9 @@ type ServerConfig struct {
 	// DevSecret guards the dev endpoints; "" turns them off. Default
 	// DevSecret.
 	DevSecret string
-	// Operators are the operator wallets.
+	// Operators are the operator wallets. NewServer gives them to the
+	// handler and, when Market.Operators is empty, to the marketplace
+	// (comment moderation), so one setting drives both.
 	Operators []openjury.Address
 	// AGRTokenAddress is published in the economy policy.
 	AGRTokenAddress openjury.Address
@@ -141,6 +143,9 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 	}
 	if cfg.Market.MinStake == 0 {
 		cfg.Market.MinStake = cfg.Stake.MinStake
+	}
+	if len(cfg.Market.Operators) == 0 {
+		cfg.Market.Operators = cfg.Operators
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = NewClock()

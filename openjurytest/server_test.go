@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/openjurytest"
 	"github.com/openjury/openjury/openjurytest/pgtest"
 )
@@ -146,4 +147,41 @@ func TestServerLoop(t *testing.T) {
 			require.Equal(t, http.StatusOK, resp.StatusCode)
 		})
 	}
+}
+
+// TestServerOperators: ServerConfig.Operators reach the marketplace, which
+// decides comment moderation: an operator may delete anyone's comment.
+func TestServerOperators(t *testing.T) {
+	t.Parallel()
+	op, author, stranger := openjurytest.NewWallet(t), openjurytest.NewWallet(t), openjurytest.NewWallet(t)
+	srv := openjurytest.NewServer(t, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) {
+		c.Operators = []openjury.Address{op.Address()}
+	}))
+	require.True(t, srv.Market.IsOperator(op.Address()))
+	require.Equal(t, []openjury.Address{op.Address()}, srv.Market.Config().Operators)
+	at, ot, st := srv.SignIn(t, author), srv.SignIn(t, op), srv.SignIn(t, stranger)
+
+	r := srv.Do(t, http.MethodPost, "/api/v1/posts", at, map[string]any{"title": "t", "content": "c"})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	postID := r.Map(t)["id"].(string)
+	r = srv.Do(t, http.MethodPost, "/api/v1/posts/"+postID+"/comments", at, map[string]any{"content": "hi"})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	commentID := r.Map(t)["comment"].(map[string]any)["id"].(string)
+
+	r = srv.Do(t, http.MethodDelete, "/api/v1/comments/"+commentID, st, nil)
+	require.Equal(t, http.StatusForbidden, r.Status, "%s", r.Body)
+	r = srv.Do(t, http.MethodDelete, "/api/v1/comments/"+commentID, ot, nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	c := r.Map(t)["comment"].(map[string]any)
+	require.Equal(t, op.Address().String(), c["deleted_by"])
+	require.Equal(t, "", c["content"])
+
+	// An explicit Market.Operators is kept.
+	other := openjurytest.NewWallet(t).Address()
+	srv = openjurytest.NewServer(t, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) {
+		c.Operators = []openjury.Address{op.Address()}
+		c.Market.Operators = []openjury.Address{other}
+	}))
+	require.False(t, srv.Market.IsOperator(op.Address()))
+	require.True(t, srv.Market.IsOperator(other))
 }

@@ -21,9 +21,9 @@ import (
 )
 
 // Backend is what the suite tests: every store port of one database. The
-// marketplace.DB gives the job, submission, vote and reputation stores and
-// agr.Store and stake.Store (AGR, Stake), each outside a transaction and,
-// through InTx, bound to one.
+// marketplace.DB gives the job, submission, vote, reputation, thread
+// (comments and posts) and rate stores and agr.Store and stake.Store (AGR,
+// Stake), each outside a transaction and, through InTx, bound to one.
 type Backend interface {
 	marketplace.DB
 	auth.Store
@@ -58,6 +58,9 @@ func Run(t *testing.T, f Features, newBackend func(t *testing.T) Backend) {
 		{"Submissions", s.submissionTests()},
 		{"Votes", s.voteTests()},
 		{"Reputation", s.reputationTests()},
+		{"Comments", s.commentTests()},
+		{"Posts", s.postTests()},
+		{"Rates", s.rateTests()},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -126,6 +126,11 @@ func testRollbackEveryStore(t *testing.T, b Backend) {
 	st := stake.Stake{Address: alice, Staked: 9_000_000, Ref: fullRef(1), UpdatedAt: at(5)}
 	sl := slash(400, alice, 1_000_000, at(6))
 	sl.Ref = fullRef(2)
+	com := newComment(500, marketplace.TargetJob, j.ID, alice, at(9))
+	post := newPost(501, alice, at(10), "Rollback")
+	rateKey := "comments:" + alice.String()
+	n, _ := hit(t, b.Rates(), rateKey, at(11), time.Minute)
+	require.Equal(t, int64(1), n)
 	err := b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
 		require.NoError(t, tx.Jobs().CreateJob(ctx, j))
 		require.NoError(t, tx.Submissions().CreateSubmission(ctx, sub))
@@ -139,6 +144,11 @@ func testRollbackEveryStore(t *testing.T, b Backend) {
 		require.Equal(t, openjury.MicroUSDC(8_000_000), after.Staked)
 		require.NoError(t, tx.Reputation().AddReputation(ctx, alice, marketplace.ReputationDelta{Score: 1, Submissions: 1}, at(7)))
 		require.NoError(t, tx.Reputation().SetScore(ctx, bob, 3, at(8)))
+		require.NoError(t, tx.Threads().CreateComment(ctx, com))
+		require.NoError(t, tx.Threads().CreatePost(ctx, post))
+		n, _, err := tx.Rates().Hit(ctx, rateKey, at(12), time.Minute)
+		require.NoError(t, err)
+		require.Equal(t, int64(2), n)
 		return errBoom
 	})
 	require.Equal(t, errBoom, err)
@@ -160,6 +170,16 @@ func testRollbackEveryStore(t *testing.T, b Backend) {
 	require.Empty(t, slashes(t, b, stake.SlashFilter{Limit: 10}))
 	require.Equal(t, marketplace.Reputation{Address: alice}, getReputation(t, b, alice))
 	require.Empty(t, leaderboard(t, b, 10, nil))
+	_, err = b.Threads().Comment(ctx, com.ID)
+	requireKind(t, openjury.NotFound, err)
+	require.Empty(t, listComments(t, b, marketplace.TargetJob, j.ID, 10, nil))
+	_, err = b.Threads().Post(ctx, post.ID)
+	requireKind(t, openjury.NotFound, err)
+	require.Empty(t, listPosts(t, b, marketplace.PostFilter{Limit: 10}))
+	require.Empty(t, listPosts(t, b, marketplace.PostFilter{Tag: "rollback", Limit: 10}))
+	n, start := hit(t, b.Rates(), rateKey, at(13), time.Minute)
+	require.Equal(t, int64(2), n, "the rolled-back hit was counted")
+	require.Equal(t, at(11), start)
 
 	// Nothing was left behind that blocks doing it all again.
 	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
@@ -168,11 +188,18 @@ func testRollbackEveryStore(t *testing.T, b Backend) {
 		require.NoError(t, tx.Votes().PutVote(ctx, vote))
 		_, err := tx.AGR().Apply(ctx, credit)
 		require.NoError(t, err)
-		_, err = tx.Stake().RecordSlash(ctx, sl)
-		return err
+		if _, err = tx.Stake().RecordSlash(ctx, sl); err != nil {
+			return err
+		}
+		if err := tx.Threads().CreateComment(ctx, com); err != nil {
+			return err
+		}
+		return tx.Threads().CreatePost(ctx, post)
 	}))
 	require.Equal(t, vote, getVote(t, b, j.ID, bob))
 	require.Len(t, ledger(t, b, bob, 10, nil), 1)
+	require.Equal(t, com, getComment(t, b, com.ID))
+	require.Equal(t, []string{post.ID}, postIDs(listPosts(t, b, marketplace.PostFilter{Tag: "rollback", Limit: 10})))
 }
 
 // testRefusalsKeepTx: the refusals the AGR and stake ports document (a

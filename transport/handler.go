@@ -3,6 +3,7 @@ package transport
 import (
 	"context"
 	"log/slog"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -58,8 +59,10 @@ type Options struct {
 	// header. Empty turns the dev endpoints off: they answer 401 "dev
 	// endpoints disabled". It is never logged.
 	DevSecret string
-	// Operators are the operator wallets (anchor receipts, comment
-	// moderation).
+	// Operators are the operator wallets (anchor receipts). Comment
+	// moderation is decided by the marketplace, from
+	// marketplace.Config.Operators; the two lists should be equal and
+	// NewHandler logs a warning when they differ.
 	Operators []openjury.Address
 	// AGRTokenAddress is the AGR token contract published in the economy
 	// policy; zero means none ("").
@@ -109,6 +112,10 @@ func newServer(s Services, o Options, extra func(*server)) *server {
 	if m, st := s.Market.Config().MinStake, s.Stake.Requirements().MinStake; m != st {
 		o.Logger.Warn("transport: the marketplace enforces a minimum stake that differs from the published one",
 			slog.String("market_min_stake", m.String()), slog.String("stake_min_stake", st.String()))
+	}
+	if !sameAddresses(o.Operators, s.Market.Config().Operators) {
+		o.Logger.Warn("transport: the operators of the handler differ from the marketplace's (comment moderation)",
+			slog.Int("handler_operators", len(o.Operators)), slog.Int("market_operators", len(s.Market.Config().Operators)))
 	}
 	srv := &server{svc: s, opts: o, log: o.Logger, clock: o.Clock, mux: http.NewServeMux()}
 	srv.routes()
@@ -195,4 +202,17 @@ func (c *captureWriter) WriteHeader(status int) {
 	if c.status == 0 {
 		c.status = status
 	}
+}
+
+// sameAddresses reports whether a and b hold the same addresses, in any
+// order and counting duplicates once.
+func sameAddresses(a, b []openjury.Address) bool {
+	set := func(l []openjury.Address) map[openjury.Address]bool {
+		m := make(map[openjury.Address]bool, len(l))
+		for _, x := range l {
+			m[x] = true
+		}
+		return m
+	}
+	return maps.Equal(set(a), set(b))
 }

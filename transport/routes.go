@@ -13,5 +13,6 @@ func (s *server) routes() {
 	s.closingRoutes()
 	s.reputationRoutes()
 	s.economyRoutes()
+	s.threadRoutes()
 	s.bootstrapRoutes()
 }

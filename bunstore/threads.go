@@ -1,0 +1,369 @@
+package bunstore
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/marketplace"
+)
+
+// commentRow is a row of comments.
+type commentRow struct {
+	bun.BaseModel `bun:"table:comments,alias:c"`
+
+	ID            string `bun:"id,pk"`
+	TargetType    string `bun:"target_type,notnull"`
+	TargetID      string `bun:"target_id,notnull"`
+	ParentID      string `bun:"parent_id,nullzero"`
+	AuthorAddress string `bun:"author_address,notnull"`
+	Content       string `bun:"content,notnull"`
+	CreatedAt     int64  `bun:"created_at,notnull"`
+	DeletedAt     *int64 `bun:"deleted_at"`
+	DeletedBy     string `bun:"deleted_by,nullzero"`
+}
+
+func toCommentRow(c *marketplace.Comment) *commentRow {
+	return &commentRow{
+		ID:            c.ID,
+		TargetType:    string(c.Target),
+		TargetID:      c.TargetID,
+		ParentID:      c.ParentID,
+		AuthorAddress: string(c.Author),
+		Content:       c.Content,
+		CreatedAt:     millis(c.CreatedAt),
+		DeletedAt:     millisPtr(c.DeletedAt),
+		DeletedBy:     string(c.DeletedBy),
+	}
+}
+
+func (r *commentRow) comment() *marketplace.Comment {
+	return &marketplace.Comment{
+		ID:        r.ID,
+		Target:    marketplace.TargetType(r.TargetType),
+		TargetID:  r.TargetID,
+		ParentID:  r.ParentID,
+		Author:    openjury.Address(r.AuthorAddress),
+		Content:   r.Content,
+		CreatedAt: fromMillis(r.CreatedAt),
+		DeletedAt: fromMillisPtr(r.DeletedAt),
+		DeletedBy: openjury.Address(r.DeletedBy),
+	}
+}
+
+// postRow is a row of posts.
+type postRow struct {
+	bun.BaseModel `bun:"table:posts,alias:p"`
+
+	ID            string `bun:"id,pk"`
+	Title         string `bun:"title,notnull"`
+	Content       string `bun:"content,notnull"`
+	AuthorAddress string `bun:"author_address,notnull"`
+	Tags          string `bun:"tags,notnull"`
+	CreatedAt     int64  `bun:"created_at,notnull"`
+	DeletedAt     *int64 `bun:"deleted_at"`
+	DeletedBy     string `bun:"deleted_by,nullzero"`
+}
+
+// postTagRow is a row of post_tags: one lowercased tag of a post.
+type postTagRow struct {
+	bun.BaseModel `bun:"table:post_tags,alias:pt"`
+
+	PostID string `bun:"post_id,pk"`
+	Tag    string `bun:"tag,pk"`
+}
+
+func toPostRow(p *marketplace.Post) (*postRow, error) {
+	tags := p.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	raw, err := json.Marshal(tags)
+	if err != nil {
+		return nil, err
+	}
+	return &postRow{
+		ID:            p.ID,
+		Title:         p.Title,
+		Content:       p.Content,
+		AuthorAddress: string(p.Author),
+		Tags:          string(raw),
+		CreatedAt:     millis(p.CreatedAt),
+		DeletedAt:     millisPtr(p.DeletedAt),
+		DeletedBy:     string(p.DeletedBy),
+	}, nil
+}
+
+func (r *postRow) post() (*marketplace.Post, error) {
+	tags := []string{}
+	if r.Tags != "" {
+		if err := json.Unmarshal([]byte(r.Tags), &tags); err != nil {
+			return nil, err
+		}
+	}
+	return &marketplace.Post{
+		ID:        r.ID,
+		Title:     r.Title,
+		Content:   r.Content,
+		Author:    openjury.Address(r.AuthorAddress),
+		Tags:      tags,
+		CreatedAt: fromMillis(r.CreatedAt),
+		DeletedAt: fromMillisPtr(r.DeletedAt),
+		DeletedBy: openjury.Address(r.DeletedBy),
+	}, nil
+}
+
+// threadStore implements marketplace.ThreadStore on the pools or on one
+// transaction.
+type threadStore struct{ e exec }
+
+// CreateComment inserts c; an empty c.ID gets a new id, set on c. The
+// deleted fields are stored as given (normally unset). Errors: Conflict for
+// a duplicate id or a target type other than job, submission or post;
+// NotFound when the parent comment does not exist.
+func (s threadStore) CreateComment(ctx context.Context, c *marketplace.Comment) error {
+	const op = "bunstore.CreateComment"
+	if c.ID == "" {
+		c.ID = openjury.NewID()
+	}
+	db, err := s.e.writer(ctx, op)
+	if err != nil {
+		return err
+	}
+	if _, err := db.NewInsert().Model(toCommentRow(c)).Exec(ctx); err != nil {
+		return threadErr(op, err, "comment already exists", "parent comment not found")
+	}
+	return nil
+}
+
+// Comment returns one comment with its stored content, deleted or not.
+// Errors: NotFound.
+func (s threadStore) Comment(ctx context.Context, id string) (*marketplace.Comment, error) {
+	const op = "bunstore.Comment"
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	var row commentRow
+	if err := db.NewSelect().Model(&row).Where("c.id = ?", id).Scan(ctx); err != nil {
+		return nil, threadErr(op, err, "", "comment not found")
+	}
+	return row.comment(), nil
+}
+
+// Comments lists up to limit comments of a target in the order
+// (created_at, id) ascending, after the cursor when it is not nil. Deleted
+// comments are listed with their stored content.
+func (s threadStore) Comments(ctx context.Context, target marketplace.TargetType, targetID string, limit int, after *marketplace.Cursor) ([]*marketplace.Comment, error) {
+	const op = "bunstore.Comments"
+	if limit <= 0 {
+		return []*marketplace.Comment{}, nil
+	}
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	var rows []commentRow
+	q := db.NewSelect().Model(&rows).
+		Where("c.target_type = ?", string(target)).
+		Where("c.target_id = ?", targetID)
+	if after != nil {
+		q = q.Where("(c.created_at, c.id) > (?, ?)", millis(after.At), after.ID)
+	}
+	if err := q.OrderExpr("c.created_at ASC").OrderExpr("c.id ASC").Limit(int64(limit)).Scan(ctx); err != nil {
+		return nil, translate(op, err)
+	}
+	out := make([]*marketplace.Comment, len(rows))
+	for i := range rows {
+		out[i] = rows[i].comment()
+	}
+	return out, nil
+}
+
+// DeleteComment sets deleted_at and deleted_by of a comment that is not
+// deleted yet (UPDATE ... WHERE deleted_at IS NULL, so of concurrent
+// deletes the first wins and the others change nothing). Deleting a deleted
+// comment again succeeds and keeps the first values. Errors: NotFound.
+func (s threadStore) DeleteComment(ctx context.Context, id string, by openjury.Address, at time.Time) error {
+	const op = "bunstore.DeleteComment"
+	db, err := s.e.writer(ctx, op)
+	if err != nil {
+		return err
+	}
+	res, err := db.NewUpdate().Model((*commentRow)(nil)).
+		Set("deleted_at = ?", millis(at)).
+		Set("deleted_by = ?", string(by)).
+		Where("id = ?", id).
+		Where("deleted_at IS NULL").
+		Exec(ctx)
+	if err != nil {
+		return translate(op, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return translate(op, err)
+	}
+	if n > 0 {
+		return nil
+	}
+	// Deleted already, or missing. Comments are never removed, so a read
+	// outside the transaction answers as well as one inside it.
+	rdb, err := s.e.reader(ctx, op)
+	if err != nil {
+		return err
+	}
+	exists, err := rdb.NewSelect().Model((*commentRow)(nil)).Where("c.id = ?", id).Exists(ctx)
+	if err != nil {
+		return translate(op, err)
+	}
+	if !exists {
+		return openjury.E(openjury.NotFound, op, "comment not found")
+	}
+	return nil
+}
+
+// CreatePost inserts the post row and its post_tags rows (the distinct
+// lowercased tags) in one transaction; an empty p.ID gets a new id, set on
+// p. Errors: Conflict for a duplicate id.
+func (s threadStore) CreatePost(ctx context.Context, p *marketplace.Post) error {
+	const op = "bunstore.CreatePost"
+	if p.ID == "" {
+		p.ID = openjury.NewID()
+	}
+	row, err := toPostRow(p)
+	if err != nil {
+		return openjury.Wrap(op, err)
+	}
+	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		if _, err := db.NewInsert().Model(row).Exec(ctx); err != nil {
+			return threadErr(op, err, "post already exists", "")
+		}
+		tags := lowerTags(p.Tags)
+		if len(tags) == 0 {
+			return nil
+		}
+		rows := make([]postTagRow, len(tags))
+		for i, t := range tags {
+			rows[i] = postTagRow{PostID: p.ID, Tag: t}
+		}
+		if _, err := db.NewInsert().Model(&rows).Exec(ctx); err != nil {
+			return translate(op, err)
+		}
+		return nil
+	})
+}
+
+// Post returns one post; its Tags are empty, never nil. Errors: NotFound.
+func (s threadStore) Post(ctx context.Context, id string) (*marketplace.Post, error) {
+	const op = "bunstore.Post"
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	var row postRow
+	if err := db.NewSelect().Model(&row).Where("p.id = ?", id).Scan(ctx); err != nil {
+		return nil, threadErr(op, err, "", "post not found")
+	}
+	p, err := row.post()
+	if err != nil {
+		return nil, openjury.Wrap(op, err)
+	}
+	return p, nil
+}
+
+// Posts lists up to f.Limit posts in the order (created_at, id) descending,
+// after f.After when it is not nil, keeping those with the tag f.Tag
+// (exact, case-insensitive) when it is not empty.
+func (s threadStore) Posts(ctx context.Context, f marketplace.PostFilter) ([]*marketplace.Post, error) {
+	const op = "bunstore.Posts"
+	if f.Limit <= 0 {
+		return []*marketplace.Post{}, nil
+	}
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	var rows []postRow
+	q := db.NewSelect().Model(&rows)
+	if tag := strings.ToLower(strings.TrimSpace(f.Tag)); tag != "" {
+		q = q.Where("EXISTS (SELECT 1 FROM post_tags AS pt WHERE pt.post_id = p.id AND pt.tag = ?)", tag)
+	}
+	if a := f.After; a != nil {
+		q = q.Where("(p.created_at, p.id) < (?, ?)", millis(a.At), a.ID)
+	}
+	if err := q.OrderExpr("p.created_at DESC").OrderExpr("p.id DESC").Limit(int64(f.Limit)).Scan(ctx); err != nil {
+		return nil, translate(op, err)
+	}
+	out := make([]*marketplace.Post, len(rows))
+	for i := range rows {
+		if out[i], err = rows[i].post(); err != nil {
+			return nil, openjury.Wrap(op, err)
+		}
+	}
+	return out, nil
+}
+
+// threadErr translates err and gives a duplicate, and a missing row or
+// reference, their details (when not empty).
+func threadErr(op string, err error, duplicate, missing string) error {
+	err = translate(op, err)
+	if oe, ok := err.(*openjury.Error); ok {
+		switch {
+		case duplicate != "" && oe.Kind == openjury.Conflict && oe.Detail == detailDuplicate:
+			oe.Detail = duplicate
+		case missing != "" && oe.Kind == openjury.NotFound && (oe.Detail == detailNotFound || oe.Detail == detailMissingRef):
+			oe.Detail = missing
+		}
+	}
+	return err
+}
+
+// rateCounterRow is a row of rate_counters.
+type rateCounterRow struct {
+	bun.BaseModel `bun:"table:rate_counters,alias:rc"`
+
+	Key         string `bun:"key,pk"`
+	WindowStart int64  `bun:"window_start,notnull"`
+	Count       int64  `bun:"count,notnull"`
+}
+
+// rateStore implements marketplace.RateStore on the pools or on one
+// transaction.
+type rateStore struct{ e exec }
+
+// Hit counts one event for key at now in one statement:
+//
+//	INSERT ... VALUES (key, now, 1) ON CONFLICT (key) DO UPDATE SET
+//	  count = CASE WHEN window_start <= now - window THEN 1 ELSE count + 1 END,
+//	  window_start = CASE WHEN window_start <= now - window THEN now ELSE window_start END
+//	RETURNING count, window_start
+//
+// The database serialises concurrent hits on one key on its row (PostgreSQL
+// re-evaluates the update on the newest row version; SQLite has one
+// writer), so each hit of a window gets its own count. A window is
+// [start, start+window): a hit at start+window or later starts a new one.
+// Inside a transaction the row stays locked until the transaction ends, and
+// a rolled-back transaction takes its hits with it.
+func (s rateStore) Hit(ctx context.Context, key string, now time.Time, window time.Duration) (int64, time.Time, error) {
+	const op = "bunstore.RateHit"
+	db, err := s.e.writer(ctx, op)
+	if err != nil {
+		return 0, time.Time{}, err
+	}
+	row := &rateCounterRow{Key: key, WindowStart: millis(now), Count: 1}
+	ended := millis(now) - window.Milliseconds() // a window that started at or before this has ended
+	_, err = db.NewInsert().Model(row).
+		On("CONFLICT (key) DO UPDATE").
+		Set("count = CASE WHEN rc.window_start <= ? THEN 1 ELSE rc.count + 1 END", ended).
+		Set("window_start = CASE WHEN rc.window_start <= ? THEN EXCLUDED.window_start ELSE rc.window_start END", ended).
+		Returning("count, window_start").
+		Exec(ctx)
+	if err != nil {
+		return 0, time.Time{}, translate(op, err)
+	}
+	return row.Count, fromMillis(row.WindowStart), nil
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/openjury/openjury/openjurytest"
+)
+
+// TestRunOperatorsModerate: SERVICE_OPERATOR_ADDRESSES reach the
+// marketplace, so an operator may delete anyone's comment and a stranger
+// may not.
+func TestRunOperatorsModerate(t *testing.T) {
+	t.Parallel()
+	op, author, stranger := openjurytest.NewWallet(t), openjurytest.NewWallet(t), openjurytest.NewWallet(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var stdout, stderr openjurytest.Buffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, env(map[string]string{
+			"SERVICE_ADDR":               "127.0.0.1:0",
+			"SERVICE_DATABASE_URL":       "sqlite:" + filepath.Join(t.TempDir(), "openjury.db"),
+			"SERVICE_OPERATOR_ADDRESSES": addrA + "," + op.Address().String(),
+		}), &stdout, &stderr)
+	}()
+	var base string
+	require.Eventually(t, func() bool {
+		select {
+		case err := <-done:
+			t.Fatalf("run returned early: %v\nstderr: %s", err, stderr.String())
+		default:
+		}
+		m := listeningRE.FindStringSubmatch(stdout.String())
+		if m == nil {
+			return false
+		}
+		base = m[1]
+		return true
+	}, 20*time.Second, 10*time.Millisecond)
+	u, err := url.Parse(base)
+	require.NoError(t, err)
+	_, port, err := net.SplitHostPort(u.Host)
+	require.NoError(t, err)
+	base = "http://" + net.JoinHostPort("127.0.0.1", port)
+
+	call := func(method, path, token string, body any) (int, map[string]any) {
+		t.Helper()
+		var rd io.Reader
+		if body != nil {
+			raw, err := json.Marshal(body)
+			require.NoError(t, err)
+			rd = bytes.NewReader(raw)
+		}
+		req, err := http.NewRequest(method, base+path, rd)
+		require.NoError(t, err)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		raw, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(raw, &m), "%s", raw)
+		return resp.StatusCode, m
+	}
+	signIn := func(w *openjurytest.Wallet) string {
+		t.Helper()
+		code, ch := call("POST", "/api/v1/agents/auth/challenge", "", map[string]any{"address": w.Address().String()})
+		require.Equal(t, http.StatusOK, code, "%v", ch)
+		code, v := call("POST", "/api/v1/agents/auth/verify", "", map[string]any{
+			"address":   w.Address().String(),
+			"signature": w.Sign(t, ch["message_to_sign"].(string)),
+		})
+		require.Equal(t, http.StatusOK, code, "%v", v)
+		return v["access_token"].(string)
+	}
+	at, ot, st := signIn(author), signIn(op), signIn(stranger)
+
+	code, job := call("POST", "/api/v1/jobs", at, map[string]any{"title": "t", "prompt": "p", "bounty_usdc": 1})
+	require.Equal(t, http.StatusOK, code, "%v", job)
+	code, body := call("POST", "/api/v1/jobs/"+job["id"].(string)+"/comments", at, map[string]any{"content": "hi"})
+	require.Equal(t, http.StatusOK, code, "%v", body)
+	commentID := body["comment"].(map[string]any)["id"].(string)
+
+	code, body = call("DELETE", "/api/v1/comments/"+commentID, st, nil)
+	require.Equal(t, http.StatusForbidden, code, "%v", body)
+	code, body = call("DELETE", "/api/v1/comments/"+commentID, ot, nil)
+	require.Equal(t, http.StatusOK, code, "%v", body)
+	require.Equal(t, op.Address().String(), body["comment"].(map[string]any)["deleted_by"])
+
+	// The handler and the marketplace agree: no wiring warning.
+	require.NotContains(t, stderr.String(), "operators of the handler differ")
+
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("run did not return after cancel")
+	}
+}
