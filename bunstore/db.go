@@ -185,6 +185,25 @@ func unavailable(op string, err error) error {
 // keep its transactions short.
 func (d *DB) Bun() *bun.DB { return d.w }
 
+// Names of the pools returned by SQLDBs.
+const (
+	PoolPrimary = "primary"
+	PoolWriter  = "writer"
+	PoolReader  = "reader"
+)
+
+// SQLDBs returns the database/sql connection pools by name, for pool
+// statistics (for example Prometheus' collectors.NewDBStatsCollector,
+// whose db_name label the names suit): PoolWriter and PoolReader on a
+// SQLite file, PoolPrimary on PostgreSQL and in-memory SQLite. Do not close
+// them; Close does.
+func (d *DB) SQLDBs() map[string]*sql.DB {
+	if d.r == d.w {
+		return map[string]*sql.DB{PoolPrimary: d.w.DB}
+	}
+	return map[string]*sql.DB{PoolWriter: d.w.DB, PoolReader: d.r.DB}
+}
+
 // Dialect returns DialectPostgres or DialectSQLite.
 func (d *DB) Dialect() string { return d.dialect }
 

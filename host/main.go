@@ -14,6 +14,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/auth"
@@ -110,6 +113,11 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		AGRMintPerWin:          cfg.AGRMintPerWin,
 		Operators:              cfg.OperatorAddresses,
 	})
+	// Served at GET /metrics with the handler's own metrics.
+	registry := prometheus.NewRegistry()
+	for name, pool := range db.SQLDBs() {
+		registry.MustRegister(collectors.NewDBStatsCollector(pool, name))
+	}
 	handler := transport.NewHandler(transport.Services{
 		Auth:   authSvc,
 		Market: market,
@@ -124,6 +132,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		DevSecret:       cfg.DevSecret,
 		Operators:       cfg.OperatorAddresses,
 		AGRTokenAddress: cfg.AGRTokenAddress,
+		Registry:        registry,
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)

@@ -158,6 +158,20 @@ func TestRunServesAndStops(t *testing.T) {
 	require.Equal(t, http.StatusOK, code)
 	require.Equal(t, true, body["is_eligible"])
 
+	// Metrics: the handler's own and the database pools' (SQLite: a writer
+	// and a reader pool); no secret.
+	resp, err = http.Get(base + "/metrics")
+	require.NoError(t, err)
+	raw, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	metrics := string(raw)
+	require.Contains(t, metrics, `openjury_http_requests_total{method="GET",route="GET /healthz",status="200"} 1`)
+	require.Contains(t, metrics, `go_sql_max_open_connections{db_name="writer"} 1`)
+	require.Contains(t, metrics, `go_sql_open_connections{db_name="reader"}`)
+	require.NotContains(t, metrics, "secret-key")
+	require.NotContains(t, metrics, "devsecret")
+
 	cancel()
 	select {
 	case err := <-done:

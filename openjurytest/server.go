@@ -217,7 +217,8 @@ func (r *Response) Map(tb testing.TB) map[string]any {
 
 // Do sends a request to the server. body is marshalled to JSON unless it is
 // nil, a string or []byte (sent as is). token, when not empty, is sent as a
-// bearer credential.
+// bearer credential. Every response is checked against the service's
+// OpenAPI document (ValidateResponse); a mismatch fails the test.
 func (s *Server) Do(tb testing.TB, method, path, token string, body any) *Response {
 	tb.Helper()
 	var rd io.Reader
@@ -253,6 +254,7 @@ func (s *Server) Do(tb testing.TB, method, path, token string, body any) *Respon
 	if err != nil {
 		tb.Fatalf("openjurytest: read body: %v", err)
 	}
+	ValidateResponse(tb, req, resp.StatusCode, resp.Header, raw)
 	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: raw}
 }
 

@@ -1,9 +1,18 @@
 package transport
 
-import "net/http"
+import (
+	"maps"
+	"net/http"
+	"slices"
+)
 
 // NewHandlerWithRoute returns NewHandler's handler with one extra route, so
 // tests can exercise the error table and panic recovery end to end.
 func NewHandlerWithRoute(s Services, o Options, pattern string, h func(http.ResponseWriter, *http.Request) error) http.Handler {
 	return newServer(s, o, func(srv *server) { srv.handle(pattern, h) }).handler()
+}
+
+// RoutePatterns returns the ServeMux patterns NewHandler registers, sorted.
+func RoutePatterns(s Services, o Options) []string {
+	return slices.Sorted(maps.Keys(newServer(s, o, nil).patterns))
 }

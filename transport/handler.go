@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/auth"
@@ -67,6 +69,15 @@ type Options struct {
 	// AGRTokenAddress is the AGR token contract published in the economy
 	// policy; zero means none ("").
 	AGRTokenAddress openjury.Address
+	// Registry receives the handler's metrics, served at GET /metrics with
+	// everything else registered on it. Nil means a registry of the
+	// handler's own. To add collectors (database pool statistics, the
+	// host's own metrics), pass a registry and register them on it, or
+	// list them in Collectors.
+	Registry *prometheus.Registry
+	// Collectors are registered on the registry by NewHandler, e.g.
+	// collectors.NewDBStatsCollector for each pool of bunstore.DB.SQLDBs.
+	Collectors []prometheus.Collector
 }
 
 // handlerFunc is the form of every route handler: it writes a response and
@@ -80,6 +91,12 @@ type server struct {
 	log   *slog.Logger
 	clock openjury.Clock
 	mux   *http.ServeMux
+	// patterns are the registered route patterns.
+	patterns map[string]bool
+	metrics  *metrics
+	// discovery holds the discovery documents, rendered once from
+	// BaseURL; nil when BaseURL is empty (rendered per request then).
+	discovery *discoveryDocs
 }
 
 // NewHandler returns the HTTP handler of the service. It panics when
@@ -117,7 +134,11 @@ func newServer(s Services, o Options, extra func(*server)) *server {
 		o.Logger.Warn("transport: the operators of the handler differ from the marketplace's (comment moderation)",
 			slog.Int("handler_operators", len(o.Operators)), slog.Int("market_operators", len(s.Market.Config().Operators)))
 	}
-	srv := &server{svc: s, opts: o, log: o.Logger, clock: o.Clock, mux: http.NewServeMux()}
+	srv := &server{svc: s, opts: o, log: o.Logger, clock: o.Clock, mux: http.NewServeMux(), patterns: map[string]bool{}}
+	srv.metrics = newMetrics(o.Registry, o.Collectors, o.Logger)
+	if o.BaseURL != "" {
+		srv.discovery = srv.renderDiscovery(o.BaseURL)
+	}
 	srv.routes()
 	if extra != nil {
 		extra(srv)
@@ -126,10 +147,11 @@ func newServer(s Services, o Options, extra func(*server)) *server {
 }
 
 // handler wraps the router in the middleware chain, outermost first:
-// recovery, request id, access log, body limit.
+// recovery, request id, access log, metrics, body limit.
 func (s *server) handler() http.Handler {
 	var h http.Handler = http.HandlerFunc(s.dispatch)
 	h = s.limitBody(h)
+	h = s.observe(h)
 	h = s.accessLog(h)
 	h = s.requestID(h)
 	h = s.recoverPanics(h)
@@ -138,6 +160,7 @@ func (s *server) handler() http.Handler {
 
 // handle registers h for a ServeMux pattern such as "GET /api/v1/jobs".
 func (s *server) handle(pattern string, h handlerFunc) {
+	s.patterns[pattern] = true
 	s.mux.Handle(pattern, s.wrap(h))
 }
 

@@ -40,13 +40,20 @@ type env struct {
 	opts   transport.Options
 	ready  error
 	readyM sync.Mutex
+	// testPaths are the paths of test-only routes (withRoute), which the
+	// OpenAPI document does not describe.
+	testPaths map[string]bool
 }
 
 type envOption func(*env)
 
 // withRoute adds a test-only route to the handler.
 func withRoute(pattern string, h func(http.ResponseWriter, *http.Request) error) envOption {
-	return func(e *env) { e.h = transport.NewHandlerWithRoute(e.svc, e.opts, pattern, h) }
+	return func(e *env) {
+		e.h = transport.NewHandlerWithRoute(e.svc, e.opts, pattern, h)
+		_, path, _ := strings.Cut(pattern, " ")
+		e.testPaths[path] = true
+	}
 }
 
 func withMaxBody(n int64) envOption {
@@ -81,7 +88,7 @@ const (
 
 func newEnv(t *testing.T, opts ...envOption) *env {
 	t.Helper()
-	e := &env{t: t, clock: openjurytest.NewClock(), store: openjurytest.NewDB(t), logs: &openjurytest.Buffer{}}
+	e := &env{t: t, clock: openjurytest.NewClock(), store: openjurytest.NewDB(t), logs: &openjurytest.Buffer{}, testPaths: map[string]bool{}}
 	authSvc := auth.NewService(e.store, e.clock, auth.Config{
 		Domain:       "jury.example.com",
 		URI:          "https://jury.example.com",
@@ -157,7 +164,8 @@ type header struct{ k, v string }
 
 func bearer(token string) header { return header{"Authorization", "Bearer " + token} }
 
-// do serves one request. A nil body sends none.
+// do serves one request. A nil body sends none. The response is checked
+// against the OpenAPI document (see serve).
 func (e *env) do(method, path string, body any, headers ...header) response {
 	e.t.Helper()
 	var rd io.Reader
@@ -182,12 +190,18 @@ func (e *env) do(method, path string, body any, headers ...header) response {
 	return e.serve(req)
 }
 
+// serve serves req and checks the response against the OpenAPI document
+// (except on test-only routes): a mismatch fails the test.
 func (e *env) serve(req *http.Request) response {
+	e.t.Helper()
 	rec := httptest.NewRecorder()
 	e.h.ServeHTTP(rec, req)
 	res := rec.Result()
 	body, err := io.ReadAll(res.Body)
 	require.NoError(e.t, err)
+	if !e.testPaths[req.URL.Path] {
+		openjurytest.ValidateResponse(e.t, req, res.StatusCode, res.Header, body)
+	}
 	return response{Code: res.StatusCode, Header: res.Header, Body: body}
 }
 

@@ -15,4 +15,7 @@ func (s *server) routes() {
 	s.economyRoutes()
 	s.threadRoutes()
 	s.bootstrapRoutes()
+	s.openAPIRoutes()
+	s.discoveryRoutes()
+	s.metricsRoutes()
 }

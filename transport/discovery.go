@@ -1,0 +1,676 @@
+package transport
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+	"text/template"
+	"time"
+
+	"github.com/openjury/openjury/auth"
+	"github.com/openjury/openjury/marketplace"
+)
+
+// APIVersion is the version of the HTTP API (the spec's machine-readable
+// description carries 0.1.0), published in the discovery documents.
+const APIVersion = "0.1.0"
+
+// A2AProtocolVersion is the A2A protocol version the agent card follows.
+const A2AProtocolVersion = "0.3.0"
+
+// discoveryCacheSeconds is how long caches may keep the discovery
+// documents: they change only with the configuration.
+const discoveryCacheSeconds = 300
+
+var discoveryCacheControl = "public, max-age=" + strconv.Itoa(discoveryCacheSeconds)
+
+// Polling advice of the heartbeat document.
+const (
+	// pollOpenJobs is how often to list open jobs.
+	pollOpenJobs = time.Minute
+	// pollWatched is how often to re-read the jobs an agent takes part in.
+	pollWatched = 5 * time.Minute
+	// pollSlow is how often to refresh slow-moving state: reputation, AGR,
+	// stake, the bootstrap document.
+	pollSlow = time.Hour
+	// maxBackoff caps the back-off after 503s and network errors.
+	maxBackoff = 5 * time.Minute
+	// heartbeatListLimit is the page size the heartbeat suggests.
+	heartbeatListLimit = 20
+)
+
+//go:embed discovery/*.tmpl
+var discoveryFS embed.FS
+
+// discoveryTemplates are the text documents, parsed once.
+var discoveryTemplates = template.Must(template.New("").Option("missingkey=error").ParseFS(discoveryFS, "discovery/*.tmpl"))
+
+// discoveryDocs are the rendered discovery documents.
+type discoveryDocs struct {
+	agentCard, service, agents, llmsTxt, playbook, heartbeat doc
+}
+
+// doc is one rendered document and its entity tag.
+type doc struct {
+	body []byte
+	etag string
+}
+
+func newDoc(body []byte) doc {
+	sum := sha256.Sum256(body)
+	return doc{body: body, etag: `"` + hex.EncodeToString(sum[:16]) + `"`}
+}
+
+// Content types of the discovery documents.
+const (
+	contentTypeJSON     = "application/json"
+	contentTypeText     = "text/plain; charset=utf-8"
+	contentTypeMarkdown = "text/markdown; charset=utf-8"
+)
+
+func (s *server) discoveryRoutes() {
+	serve := func(contentType string, pick func(*discoveryDocs) doc) handlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) error {
+			docs, cache := s.discovery, discoveryCacheControl
+			if docs == nil {
+				// No configured BaseURL: the links follow the request's
+				// host, so shared caches must not keep them.
+				docs, cache = s.renderDiscovery(s.baseURL(r)), "no-cache"
+			}
+			d := pick(docs)
+			h := w.Header()
+			h.Set("Cache-Control", cache)
+			h.Set("ETag", d.etag)
+			if etagMatch(r.Header.Get("If-None-Match"), d.etag) {
+				w.WriteHeader(http.StatusNotModified)
+				return nil
+			}
+			h.Set("Content-Type", contentType)
+			h.Set("X-Content-Type-Options", "nosniff")
+			h.Set("Content-Length", strconv.Itoa(len(d.body)))
+			w.WriteHeader(http.StatusOK)
+			if r.Method != http.MethodHead {
+				_, _ = w.Write(d.body)
+			}
+			return nil
+		}
+	}
+	card := serve(contentTypeJSON, func(d *discoveryDocs) doc { return d.agentCard })
+	s.handle("GET /.well-known/agent.json", card)
+	s.handle("GET /.well-known/agent-card.json", card)
+	s.handle("GET /.well-known/service.json", serve(contentTypeJSON, func(d *discoveryDocs) doc { return d.service }))
+	s.handle("GET /agents.json", serve(contentTypeJSON, func(d *discoveryDocs) doc { return d.agents }))
+	s.handle("GET /llms.txt", serve(contentTypeText, func(d *discoveryDocs) doc { return d.llmsTxt }))
+	s.handle("GET /docs-md/agent-playbook.md", serve(contentTypeMarkdown, func(d *discoveryDocs) doc { return d.playbook }))
+	s.handle("GET /docs-md/agent-heartbeat.md", serve(contentTypeMarkdown, func(d *discoveryDocs) doc { return d.heartbeat }))
+}
+
+// etagMatch reports whether an If-None-Match header value lists etag or
+// is "*"; weak tags match too (RFC 9110 weak comparison).
+func etagMatch(header, etag string) bool {
+	for tag := range strings.SplitSeq(header, ",") {
+		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
+		if tag == etag || tag == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+// discoveryLinks are the absolute URLs of the specification documents.
+type discoveryLinks struct {
+	Bootstrap    string `json:"bootstrap"`
+	OpenAPIJSON  string `json:"openapi_json"`
+	OpenAPIYAML  string `json:"openapi_yaml"`
+	LLMsTxt      string `json:"llms_txt"`
+	Playbook     string `json:"playbook"`
+	Heartbeat    string `json:"heartbeat"`
+	ServiceJSON  string `json:"service_json"`
+	AgentsJSON   string `json:"agents_json"`
+	AgentCard    string `json:"agent_card"`
+	AgentCardAlt string `json:"agent_card_alt"`
+}
+
+func newDiscoveryLinks(base string) discoveryLinks {
+	return discoveryLinks{
+		Bootstrap:    base + "/api/v1/agent/bootstrap",
+		OpenAPIJSON:  base + "/openapi.json",
+		OpenAPIYAML:  base + "/openapi.yaml",
+		LLMsTxt:      base + "/llms.txt",
+		Playbook:     base + "/docs-md/agent-playbook.md",
+		Heartbeat:    base + "/docs-md/agent-heartbeat.md",
+		ServiceJSON:  base + "/.well-known/service.json",
+		AgentsJSON:   base + "/agents.json",
+		AgentCard:    base + "/.well-known/agent.json",
+		AgentCardAlt: base + "/.well-known/agent-card.json",
+	}
+}
+
+// endpoint is one operation listed in service.json.
+type endpoint struct {
+	name, method, path string
+}
+
+// serviceEndpoints are the operations service.json lists, paths relative
+// to the base URL.
+var serviceEndpoints = []endpoint{
+	{"auth_challenge", "POST", "/api/v1/agents/auth/challenge"},
+	{"auth_verify", "POST", "/api/v1/agents/auth/verify"},
+	{"auth_logout", "POST", "/api/v1/agents/auth/logout"},
+	{"bootstrap", "GET", "/api/v1/agent/bootstrap"},
+	{"list_jobs", "GET", "/api/v1/jobs"},
+	{"create_job", "POST", "/api/v1/jobs"},
+	{"get_job", "GET", "/api/v1/jobs/{job_id}"},
+	{"close_job", "POST", "/api/v1/jobs/{job_id}/close"},
+	{"finalize_job", "POST", "/api/v1/jobs/{job_id}/finalize"},
+	{"boost_job", "POST", "/api/v1/jobs/{job_id}/boost"},
+	{"create_submission", "POST", "/api/v1/submissions"},
+	{"list_submissions", "GET", "/api/v1/jobs/{job_id}/submissions"},
+	{"create_vote", "POST", "/api/v1/votes"},
+	{"voting_summary", "GET", "/api/v1/jobs/{job_id}/votes"},
+	{"create_final_vote", "POST", "/api/v1/final_votes"},
+	{"final_vote_summary", "GET", "/api/v1/jobs/{job_id}/final_votes"},
+	{"list_job_comments", "GET", "/api/v1/jobs/{job_id}/comments"},
+	{"create_job_comment", "POST", "/api/v1/jobs/{job_id}/comments"},
+	{"list_submission_comments", "GET", "/api/v1/submissions/{submission_id}/comments"},
+	{"create_submission_comment", "POST", "/api/v1/submissions/{submission_id}/comments"},
+	{"list_posts", "GET", "/api/v1/posts"},
+	{"create_post", "POST", "/api/v1/posts"},
+	{"get_post", "GET", "/api/v1/posts/{post_id}"},
+	{"list_post_comments", "GET", "/api/v1/posts/{post_id}/comments"},
+	{"create_post_comment", "POST", "/api/v1/posts/{post_id}/comments"},
+	{"delete_comment", "DELETE", "/api/v1/comments/{comment_id}"},
+	{"stake_requirements", "GET", "/api/v1/stake/requirements"},
+	{"stake_status", "GET", "/api/v1/stake/status"},
+	{"slashing_events", "GET", "/api/v1/slashing/events"},
+	{"agr_status", "GET", "/api/v1/agr/status"},
+	{"agr_ledger", "GET", "/api/v1/agr/ledger"},
+	{"reputation", "GET", "/api/v1/reputation/{address}"},
+	{"leaderboard", "GET", "/api/v1/reputation/leaderboard"},
+	{"economy_policy", "GET", "/api/v1/economy/policy"},
+	{"constitution", "GET", "/api/v1/governance/constitution"},
+	{"healthz", "GET", "/healthz"},
+	{"readyz", "GET", "/readyz"},
+	{"metrics", "GET", "/metrics"},
+}
+
+// discoveryData is what the documents are rendered from: the links and
+// every figure they quote, taken from the configuration and the Go limits.
+type discoveryData struct {
+	Base, App, API string
+	Links          discoveryLinks
+	Name           string
+	Version        string
+
+	ChainID             int64
+	Network             string
+	Statement           string
+	ChallengeTTLSeconds int64
+	TokenTTLSeconds     int64
+	MaxFailedTries      int
+	MaxBodyBytes        int64
+
+	MinStakeUSDC           string
+	MinRepScoreToVote      int64
+	MaxVoteWeight          int64
+	JuryWeightRule         string
+	DefaultWindowSeconds   int64
+	MinWindowSeconds       int64
+	MaxWindowSeconds       int64
+	MaxSubmissionsPerAgent int64
+	WinScore               int64
+	AGRMintPerWin          int64
+
+	MaxTitleChars   int
+	MaxPromptChars  int
+	MaxTags         int
+	MaxTagChars     int
+	MaxContentChars int
+	MaxEvidence     int
+	MaxSourceURL    int
+	MaxSnapshotURI  int
+	MaxSnapshotHash int
+	MaxQuote        int
+	MaxClaim        int
+	MaxMetadataKiB  int
+	MaxReviewKiB    int
+	MaxBoostAGR     int
+	MaxBoostHours   int
+
+	JobsDefaultLimit      int
+	JobsMaxLimit          int
+	BootstrapDefaultLimit int
+	BootstrapMaxLimit     int
+	CommentsDefaultLimit  int
+	CommentsMaxLimit      int
+	PostsDefaultLimit     int
+	PostsMaxLimit         int
+	CommentsPerMinute     int
+
+	CacheSeconds        int
+	PollOpenJobsSeconds int64
+	PollWatchedSeconds  int64
+	PollSlowSeconds     int64
+	RetryAfterSeconds   int64
+	MaxBackoffSeconds   int64
+	ListLimit           int
+}
+
+// discoveryData gathers the figures of the documents for base.
+func (s *server) discoveryData(base string) discoveryData {
+	app := s.opts.AppURL
+	if app == "" {
+		app = base
+	}
+	m := s.svc.Market.Config()
+	a := s.svc.Auth.Config()
+	st := s.svc.Stake.Requirements()
+	return discoveryData{
+		Base:    base,
+		App:     app,
+		API:     base + "/api/v1",
+		Links:   newDiscoveryLinks(base),
+		Name:    "OpenJury",
+		Version: APIVersion,
+
+		ChainID:             st.ChainID,
+		Network:             st.Network,
+		Statement:           auth.Statement,
+		ChallengeTTLSeconds: int64(a.ChallengeTTL / time.Second),
+		TokenTTLSeconds:     int64(a.TokenTTL / time.Second),
+		MaxFailedTries:      auth.MaxFailedTries,
+		MaxBodyBytes:        s.opts.MaxBodyBytes,
+
+		MinStakeUSDC:           st.MinStake.String(),
+		MinRepScoreToVote:      m.MinRepScoreToVote,
+		MaxVoteWeight:          marketplace.MaxVoteWeight,
+		JuryWeightRule:         juryWeightRule,
+		DefaultWindowSeconds:   int64(m.DefaultFinalVoteWindow / time.Second),
+		MinWindowSeconds:       int64(marketplace.MinFinalVoteWindow / time.Second),
+		MaxWindowSeconds:       int64(marketplace.MaxFinalVoteWindow / time.Second),
+		MaxSubmissionsPerAgent: marketplace.MaxSubmissionsPerAgent,
+		WinScore:               marketplace.WinScore,
+		AGRMintPerWin:          m.AGRMintPerWin,
+
+		MaxTitleChars:   marketplace.MaxTitleChars,
+		MaxPromptChars:  marketplace.MaxPromptChars,
+		MaxTags:         marketplace.MaxTags,
+		MaxTagChars:     marketplace.MaxTagChars,
+		MaxContentChars: validateMax(marketplace.SubmitInput{}, "Content"),
+		MaxEvidence:     marketplace.MaxEvidence,
+		MaxSourceURL:    validateMax(marketplace.EvidenceInput{}, "SourceURL"),
+		MaxSnapshotURI:  validateMax(marketplace.EvidenceInput{}, "SnapshotURI"),
+		MaxSnapshotHash: validateMax(marketplace.EvidenceInput{}, "SnapshotHash"),
+		MaxQuote:        validateMax(marketplace.EvidenceInput{}, "Quote"),
+		MaxClaim:        validateMax(marketplace.EvidenceInput{}, "Claim"),
+		MaxMetadataKiB:  marketplace.MaxMetadataBytes >> 10,
+		MaxReviewKiB:    marketplace.MaxReviewBytes >> 10,
+		MaxBoostAGR:     validateMax(marketplace.BoostInput{}, "AmountAGR"),
+		MaxBoostHours:   validateMax(marketplace.BoostInput{}, "DurationHours"),
+
+		JobsDefaultLimit:      marketplace.DefaultListLimit,
+		JobsMaxLimit:          marketplace.MaxListLimit,
+		BootstrapDefaultLimit: DefaultBootstrapLimit,
+		BootstrapMaxLimit:     MaxBootstrapLimit,
+		CommentsDefaultLimit:  marketplace.DefaultCommentLimit,
+		CommentsMaxLimit:      marketplace.MaxCommentLimit,
+		PostsDefaultLimit:     marketplace.DefaultPostLimit,
+		PostsMaxLimit:         marketplace.MaxPostLimit,
+		CommentsPerMinute:     marketplace.CommentsPerMinute,
+
+		CacheSeconds:        discoveryCacheSeconds,
+		PollOpenJobsSeconds: int64(pollOpenJobs / time.Second),
+		PollWatchedSeconds:  int64(pollWatched / time.Second),
+		PollSlowSeconds:     int64(pollSlow / time.Second),
+		RetryAfterSeconds:   int64(DefaultRetryAfter / time.Second),
+		MaxBackoffSeconds:   int64(maxBackoff / time.Second),
+		ListLimit:           heartbeatListLimit,
+	}
+}
+
+// validateMax reads N from the max=N rule of the validate tag of a field
+// of a marketplace input struct, so the documents quote the limits the
+// marketplace enforces. A missing rule is a programming error: it panics
+// (the discovery tests render every document).
+func validateMax(v any, field string) int {
+	t := reflect.TypeOf(v)
+	f, ok := t.FieldByName(field)
+	if !ok {
+		panic(fmt.Sprintf("transport: %s has no field %s", t, field))
+	}
+	for rule := range strings.SplitSeq(f.Tag.Get("validate"), ",") {
+		if rule == "dive" {
+			break // rules after dive are about the elements
+		}
+		if n, found := strings.CutPrefix(rule, "max="); found {
+			if limit, err := strconv.Atoi(n); err == nil {
+				return limit
+			}
+		}
+	}
+	panic(fmt.Sprintf("transport: %s.%s has no max= validate rule", t, field))
+}
+
+// renderDiscovery renders every discovery document for base (no trailing
+// slash). It panics on a template error, a programming error the tests
+// catch.
+func (s *server) renderDiscovery(base string) *discoveryDocs {
+	d := s.discoveryData(base)
+	text := func(name string) []byte {
+		var b bytes.Buffer
+		if err := discoveryTemplates.ExecuteTemplate(&b, name, d); err != nil {
+			panic(fmt.Sprintf("transport: rendering %s: %v", name, err))
+		}
+		return b.Bytes()
+	}
+	return &discoveryDocs{
+		agentCard: newDoc(mustJSON(newAgentCard(d))),
+		service:   newDoc(mustJSON(newServiceDescriptor(d))),
+		agents:    newDoc(mustJSON(newAgentsManifest(d))),
+		llmsTxt:   newDoc(text("llms.txt.tmpl")),
+		playbook:  newDoc(text("agent-playbook.md.tmpl")),
+		heartbeat: newDoc(text("agent-heartbeat.md.tmpl")),
+	}
+}
+
+// mustJSON encodes v indented, without HTML escaping.
+func mustJSON(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		panic(fmt.Sprintf("transport: encoding a discovery document: %v", err))
+	}
+	return b.Bytes()
+}
+
+// serviceDescription is the one-paragraph summary used by the documents.
+const serviceDescription = "OpenJury is an open work-and-jury marketplace for autonomous agents. " +
+	"Sponsors post jobs with a USDC bounty; agents submit work with evidence; " +
+	"staked agents with reputation sit on juries and vote; a job is closed by its sponsor " +
+	"or finalized by final decision votes after a time window. Winners earn reputation and AGR credits. " +
+	"Every participant is a wallet address and signs in with Sign-In with Ethereum (EIP-4361)."
+
+// agentCard is an A2A (protocol 0.3.0) AgentCard plus the additive links
+// object. The service speaks a REST/JSON API described by its OpenAPI
+// document, not A2A task messages; the card is for discovery.
+type agentCard struct {
+	ProtocolVersion                   string                    `json:"protocolVersion"`
+	Name                              string                    `json:"name"`
+	Description                       string                    `json:"description"`
+	URL                               string                    `json:"url"`
+	PreferredTransport                string                    `json:"preferredTransport"`
+	Provider                          agentProvider             `json:"provider"`
+	Version                           string                    `json:"version"`
+	DocumentationURL                  string                    `json:"documentationUrl"`
+	Capabilities                      agentCapabilities         `json:"capabilities"`
+	SecuritySchemes                   map[string]securityScheme `json:"securitySchemes"`
+	Security                          []map[string][]string     `json:"security"`
+	DefaultInputModes                 []string                  `json:"defaultInputModes"`
+	DefaultOutputModes                []string                  `json:"defaultOutputModes"`
+	Skills                            []agentSkill              `json:"skills"`
+	SupportsAuthenticatedExtendedCard bool                      `json:"supportsAuthenticatedExtendedCard"`
+	Links                             discoveryLinks            `json:"links"`
+}
+
+type agentProvider struct {
+	Organization string `json:"organization"`
+	URL          string `json:"url"`
+}
+
+type agentCapabilities struct {
+	Streaming              bool `json:"streaming"`
+	PushNotifications      bool `json:"pushNotifications"`
+	StateTransitionHistory bool `json:"stateTransitionHistory"`
+}
+
+// securityScheme is an A2A (OpenAPI-style) HTTP security scheme.
+type securityScheme struct {
+	Type         string `json:"type"`
+	Scheme       string `json:"scheme"`
+	BearerFormat string `json:"bearerFormat"`
+	Description  string `json:"description"`
+}
+
+type agentSkill struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Tags        []string `json:"tags"`
+	Examples    []string `json:"examples"`
+}
+
+func newAgentCard(d discoveryData) agentCard {
+	api := d.API
+	return agentCard{
+		ProtocolVersion:    A2AProtocolVersion,
+		Name:               d.Name,
+		Description:        serviceDescription + " Start with the bootstrap document (links.bootstrap), then the OpenAPI document (links.openapi_json).",
+		URL:                api,
+		PreferredTransport: "HTTP+JSON",
+		Provider:           agentProvider{Organization: d.Name, URL: d.App},
+		Version:            d.Version,
+		DocumentationURL:   d.Links.Playbook,
+		Capabilities:       agentCapabilities{},
+		SecuritySchemes: map[string]securityScheme{
+			"bearer": {
+				Type:         "http",
+				Scheme:       "bearer",
+				BearerFormat: "opaque",
+				Description: fmt.Sprintf("Sign-In with Ethereum: POST %s/agents/auth/challenge with {\"address\"}, "+
+					"sign message_to_sign with EIP-191 personal_sign, POST %s/agents/auth/verify with {\"address\", \"signature\"}; "+
+					"send the access_token as \"Authorization: Bearer <token>\". A token lasts %d s; a challenge %d s.",
+					api, api, d.TokenTTLSeconds, d.ChallengeTTLSeconds),
+			},
+		},
+		Security:           []map[string][]string{{"bearer": {}}},
+		DefaultInputModes:  []string{"application/json"},
+		DefaultOutputModes: []string{"application/json"},
+		Skills: []agentSkill{
+			{
+				ID:          "sign-in",
+				Name:        "Sign in with a wallet",
+				Description: "Get a bearer token by signing an EIP-4361 (SIWE) challenge with the agent's wallet (EIP-191 personal_sign).",
+				Tags:        []string{"auth", "siwe", "wallet"},
+				Examples: []string{
+					"POST " + api + "/agents/auth/challenge {\"address\":\"0x...\"}",
+					"POST " + api + "/agents/auth/verify {\"address\":\"0x...\",\"signature\":\"0x...\"}",
+				},
+			},
+			{
+				ID:          "find-jobs",
+				Name:        "Find jobs",
+				Description: "List open jobs (featured ones first), filter by tag, page with limit and cursor, read a job and its final-vote window.",
+				Tags:        []string{"jobs", "discovery"},
+				Examples: []string{
+					fmt.Sprintf("GET %s/jobs?status=open&limit=%d", api, d.ListLimit),
+					"GET " + api + "/jobs?tag=research",
+					"GET " + api + "/jobs/{job_id}",
+				},
+			},
+			{
+				ID:          "submit-work",
+				Name:        "Submit work with evidence",
+				Description: fmt.Sprintf("Submit an answer to an open job with up to %d evidence items (source_url, quote, claim, confidence, ...). Needs a stake of at least %s USDC.", d.MaxEvidence, d.MinStakeUSDC),
+				Tags:        []string{"submissions", "evidence", "work"},
+				Examples: []string{
+					"POST " + api + "/submissions {\"job_id\":\"...\",\"content\":\"...\",\"evidence\":[{\"source_url\":\"https://example.org/source\",\"quote\":\"...\"}]}",
+				},
+			},
+			{
+				ID:   "jury-vote",
+				Name: "Vote as a juror",
+				Description: fmt.Sprintf("Cast or replace your one jury vote on a job's submission. Needs a stake of at least %s USDC and a reputation score of at least %d; weight = %s.",
+					d.MinStakeUSDC, d.MinRepScoreToVote, d.JuryWeightRule),
+				Tags:     []string{"jury", "votes"},
+				Examples: []string{"POST " + api + "/votes {\"job_id\":\"...\",\"submission_id\":\"...\",\"review\":{\"note\":\"...\"}}", "GET " + api + "/jobs/{job_id}/votes"},
+			},
+			{
+				ID:          "final-vote-and-finalize",
+				Name:        "Final vote and finalize",
+				Description: "During a job's final-vote window (final_vote_starts_at to final_vote_ends_at) any signed-in address may cast one final vote; after the window ends anyone who voted may finalize the job.",
+				Tags:        []string{"finality", "votes"},
+				Examples: []string{
+					"POST " + api + "/final_votes {\"job_id\":\"...\",\"submission_id\":\"...\"}",
+					"POST " + api + "/jobs/{job_id}/finalize",
+				},
+			},
+			{
+				ID:          "sponsor-jobs",
+				Name:        "Post and close jobs as a sponsor",
+				Description: "Post a job with a USDC bounty and an optional final-vote window; as its sponsor, close it by naming the winning submission.",
+				Tags:        []string{"sponsor", "jobs", "closing"},
+				Examples: []string{
+					"POST " + api + "/jobs {\"title\":\"...\",\"prompt\":\"...\",\"bounty_usdc\":25,\"tags\":[\"research\"]}",
+					"POST " + api + "/jobs/{job_id}/close {\"winner_submission_id\":\"...\"}",
+				},
+			},
+			{
+				ID:          "discuss",
+				Name:        "Comment and post",
+				Description: "Comment on jobs, submissions and posts (threaded with parent_id) and publish community posts.",
+				Tags:        []string{"comments", "posts", "discussion"},
+				Examples: []string{
+					"POST " + api + "/jobs/{job_id}/comments {\"content\":\"...\"}",
+					fmt.Sprintf("GET %s/posts?limit=%d", api, d.PostsDefaultLimit),
+				},
+			},
+			{
+				ID:          "reputation-agr",
+				Name:        "Reputation and AGR credits",
+				Description: "Read reputation and the leaderboard, AGR balances and ledgers, and spend AGR to boost (feature) a job.",
+				Tags:        []string{"reputation", "agr", "boost"},
+				Examples: []string{
+					"GET " + api + "/reputation/{address}",
+					"GET " + api + "/agr/status?address=0x...",
+					"POST " + api + "/jobs/{job_id}/boost {\"amount_agr\":100,\"duration_hours\":24}",
+				},
+			},
+		},
+		Links: d.Links,
+	}
+}
+
+// serviceDescriptor is /.well-known/service.json.
+type serviceDescriptor struct {
+	Name        string                      `json:"name"`
+	Description string                      `json:"description"`
+	Version     string                      `json:"version"`
+	APIBase     string                      `json:"api_base"`
+	AppURL      string                      `json:"app_url"`
+	OpenAPI     string                      `json:"openapi"`
+	OpenAPIYAML string                      `json:"openapi_yaml"`
+	Docs        string                      `json:"docs"`
+	Heartbeat   string                      `json:"heartbeat"`
+	LLMsTxt     string                      `json:"llms_txt"`
+	AgentCard   string                      `json:"agent_card"`
+	Agents      string                      `json:"agents"`
+	Bootstrap   string                      `json:"bootstrap"`
+	Auth        serviceAuth                 `json:"auth"`
+	Chain       serviceChain                `json:"chain"`
+	Health      serviceHealth               `json:"health"`
+	Endpoints   map[string]serviceOperation `json:"endpoints"`
+}
+
+type serviceAuth struct {
+	Type                string `json:"type"`
+	Challenge           string `json:"challenge"`
+	Verify              string `json:"verify"`
+	Logout              string `json:"logout"`
+	Signature           string `json:"signature"`
+	TokenType           string `json:"token_type"`
+	ChallengeTTLSeconds int64  `json:"challenge_ttl_seconds"`
+	TokenTTLSeconds     int64  `json:"token_ttl_seconds"`
+}
+
+type serviceChain struct {
+	ChainID int64  `json:"chain_id"`
+	Network string `json:"network"`
+}
+
+type serviceHealth struct {
+	Healthz string `json:"healthz"`
+	Readyz  string `json:"readyz"`
+	Metrics string `json:"metrics"`
+}
+
+type serviceOperation struct {
+	Method string `json:"method"`
+	URL    string `json:"url"`
+}
+
+func newServiceDescriptor(d discoveryData) serviceDescriptor {
+	eps := make(map[string]serviceOperation, len(serviceEndpoints))
+	for _, e := range serviceEndpoints {
+		eps[e.name] = serviceOperation{Method: e.method, URL: d.Base + e.path}
+	}
+	return serviceDescriptor{
+		Name:        d.Name,
+		Description: serviceDescription,
+		Version:     d.Version,
+		APIBase:     d.API,
+		AppURL:      d.App,
+		OpenAPI:     d.Links.OpenAPIJSON,
+		OpenAPIYAML: d.Links.OpenAPIYAML,
+		Docs:        d.Links.Playbook,
+		Heartbeat:   d.Links.Heartbeat,
+		LLMsTxt:     d.Links.LLMsTxt,
+		AgentCard:   d.Links.AgentCard,
+		Agents:      d.Links.AgentsJSON,
+		Bootstrap:   d.Links.Bootstrap,
+		Auth: serviceAuth{
+			Type:                "siwe-bearer",
+			Challenge:           d.API + "/agents/auth/challenge",
+			Verify:              d.API + "/agents/auth/verify",
+			Logout:              d.API + "/agents/auth/logout",
+			Signature:           "EIP-191 personal_sign of message_to_sign (an EIP-4361 message)",
+			TokenType:           "bearer",
+			ChallengeTTLSeconds: d.ChallengeTTLSeconds,
+			TokenTTLSeconds:     d.TokenTTLSeconds,
+		},
+		Chain:     serviceChain{ChainID: d.ChainID, Network: d.Network},
+		Health:    serviceHealth{Healthz: d.Base + "/healthz", Readyz: d.Base + "/readyz", Metrics: d.Base + "/metrics"},
+		Endpoints: eps,
+	}
+}
+
+// agentsManifest is /agents.json.
+type agentsManifest struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Version     string `json:"version"`
+	AgentCard   string `json:"agent_card"`
+	Bootstrap   string `json:"bootstrap"`
+	OpenAPI     string `json:"openapi"`
+	OpenAPIYAML string `json:"openapi_yaml"`
+	LLMsTxt     string `json:"llms_txt"`
+	Docs        string `json:"docs"`
+	Heartbeat   string `json:"heartbeat"`
+	Service     string `json:"service"`
+	AppURL      string `json:"app_url"`
+}
+
+func newAgentsManifest(d discoveryData) agentsManifest {
+	return agentsManifest{
+		Name:        d.Name,
+		Description: serviceDescription,
+		Version:     d.Version,
+		AgentCard:   d.Links.AgentCard,
+		Bootstrap:   d.Links.Bootstrap,
+		OpenAPI:     d.Links.OpenAPIJSON,
+		OpenAPIYAML: d.Links.OpenAPIYAML,
+		LLMsTxt:     d.Links.LLMsTxt,
+		Docs:        d.Links.Playbook,
+		Heartbeat:   d.Links.Heartbeat,
+		Service:     d.Links.ServiceJSON,
+		AppURL:      d.App,
+	}
+}

@@ -1,0 +1,197 @@
+package transport
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// RouteUnmatched is the route label of requests no route matched (404 and
+// 405 answers), so unknown paths cannot blow up the label set.
+const RouteUnmatched = "unmatched"
+
+// methodOther is the method label of requests with a method outside the
+// standard ones: the method is caller-chosen text.
+const methodOther = "OTHER"
+
+// metrics holds the handler's Prometheus collectors.
+type metrics struct {
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+	// events maps a route pattern to the domain counter a 200 answer of
+	// that route increments.
+	events  map[string]prometheus.Counter
+	handler http.Handler
+}
+
+// newMetrics registers the handler's collectors, the Go and process
+// collectors and extra on reg (a new registry when nil). A collector that
+// is already registered (a second handler on the same registry) is reused,
+// not an error.
+func newMetrics(reg *prometheus.Registry, extra []prometheus.Collector, log *slog.Logger) *metrics {
+	if reg == nil {
+		reg = prometheus.NewRegistry()
+	}
+	labels := []string{"route", "method", "status"}
+	m := &metrics{
+		requests: register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "openjury_http_requests_total",
+			Help: "HTTP requests served, by route pattern, method and status.",
+		}, labels)),
+		duration: register(reg, prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "openjury_http_request_duration_seconds",
+			Help:    "Time to serve an HTTP request, by route pattern, method and status.",
+			Buckets: prometheus.DefBuckets,
+		}, labels)),
+	}
+	signins := register(reg, prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "openjury_signins_total",
+		Help: "Successful sign-ins (bearer tokens issued by verify).",
+	}))
+	submissions := register(reg, prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "openjury_submissions_total",
+		Help: "Accepted submissions.",
+	}))
+	votes := register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "openjury_votes_total",
+		Help: "Accepted votes (a replacing vote counts again), by kind: jury or final.",
+	}, []string{"kind"}))
+	closes := register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "openjury_job_closes_total",
+		Help: "Jobs closed, by way: sponsor (manual close) or finalize (final decision votes).",
+	}, []string{"via"}))
+	m.events = map[string]prometheus.Counter{
+		routeVerify:      signins,
+		routeSubmit:      submissions,
+		routeVote:        votes.WithLabelValues("jury"),
+		routeFinalVote:   votes.WithLabelValues("final"),
+		routeCloseJob:    closes.WithLabelValues("sponsor"),
+		routeFinalizeJob: closes.WithLabelValues("finalize"),
+	}
+	// The Go and process collectors are optional: a registry that already
+	// has its own (perhaps with other options, so other descriptors) keeps
+	// them.
+	for _, c := range []prometheus.Collector{
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	} {
+		if err := reg.Register(c); err != nil {
+			log.Debug("metrics: the registry has its own runtime collector", slog.String("error", err.Error()))
+		}
+	}
+	for _, c := range extra {
+		register(reg, c)
+	}
+	m.handler = promhttp.HandlerFor(reg, promhttp.HandlerOpts{
+		ErrorLog:      promLogger{log},
+		ErrorHandling: promhttp.ContinueOnError,
+	})
+	return m
+}
+
+// The routes whose successful answers the domain counters count.
+const (
+	routeVerify      = "POST /api/v1/agents/auth/verify"
+	routeSubmit      = "POST /api/v1/submissions"
+	routeVote        = "POST /api/v1/votes"
+	routeFinalVote   = "POST /api/v1/final_votes"
+	routeCloseJob    = "POST /api/v1/jobs/{job_id}/close"
+	routeFinalizeJob = "POST /api/v1/jobs/{job_id}/finalize"
+)
+
+// register registers c on reg and returns it or, when an equal collector
+// is already registered, that one. Other registration errors (a name
+// reused with other labels) are wiring mistakes and panic.
+func register[C prometheus.Collector](reg prometheus.Registerer, c C) C {
+	err := reg.Register(c)
+	if err == nil {
+		return c
+	}
+	var are prometheus.AlreadyRegisteredError
+	if errors.As(err, &are) {
+		if existing, ok := are.ExistingCollector.(C); ok {
+			return existing
+		}
+		return c // same descriptors, other type: keep ours unregistered
+	}
+	panic(fmt.Sprintf("transport: registering metrics: %v", err))
+}
+
+func (s *server) metricsRoutes() {
+	s.handle("GET /metrics", func(w http.ResponseWriter, r *http.Request) error {
+		s.metrics.handler.ServeHTTP(w, r)
+		return nil
+	})
+}
+
+// observe counts and times every request under its route pattern (see
+// RouteUnmatched) and feeds the domain counters.
+func (s *server) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := s.clock.Now()
+		rec := findRecorder(w)
+		if rec == nil {
+			rec = newRecorder(w)
+			w = rec
+		}
+		done := false
+		defer func() {
+			status := rec.status
+			if !done {
+				status = http.StatusInternalServerError // panicking; recovery answers
+			} else if status == 0 {
+				status = http.StatusOK
+			}
+			route := s.routeOf(r)
+			code := strconv.Itoa(status)
+			method := methodLabel(r.Method)
+			s.metrics.requests.WithLabelValues(route, method, code).Inc()
+			s.metrics.duration.WithLabelValues(route, method, code).Observe(s.clock.Now().Sub(start).Seconds())
+			if status == http.StatusOK {
+				if c := s.metrics.events[route]; c != nil {
+					c.Inc()
+				}
+			}
+		}()
+		next.ServeHTTP(w, r)
+		done = true
+	})
+}
+
+// routeOf returns the pattern of the route that served r. Requests answered
+// without reaching a route handler (a body over the limit, a redirect to
+// the clean form of a path) are looked up in the router; requests no route
+// matches are RouteUnmatched.
+func (s *server) routeOf(r *http.Request) string {
+	if info := infoFrom(r.Context()); info != nil && info.route != "" {
+		return info.route
+	}
+	// Only registered patterns, so a caller can never choose a label.
+	if _, pattern := s.mux.Handler(r); s.patterns[pattern] {
+		return pattern
+	}
+	return RouteUnmatched
+}
+
+// methodLabel bounds the method label to the standard methods.
+func methodLabel(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return m
+	}
+	return methodOther
+}
+
+// promLogger sends promhttp's errors to the handler's logger.
+type promLogger struct{ log *slog.Logger }
+
+func (l promLogger) Println(v ...any) {
+	l.log.Warn("metrics: "+fmt.Sprint(v...), slog.String("component", "metrics"))
+}

@@ -1,0 +1,95 @@
+package transport
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"sigs.k8s.io/yaml"
+)
+
+// openAPISource is the OpenAPI 3.0.3 document of the service, written by
+// hand once: the YAML served at /openapi.yaml and, converted, at
+// /openapi.json.
+//
+//go:embed openapi.yaml
+var openAPISource []byte
+
+// openAPIServerLine is the servers entry of openapi.yaml; its URL is
+// replaced by the handler's base URL when the document is served.
+const openAPIServerLine = "\nservers:\n  - url: http://localhost:8080\n"
+
+// OpenAPIDocument returns the service's OpenAPI 3.0.3 document as JSON, the
+// body of GET /openapi.json, with baseURL as the URL of its servers entry
+// ("" gives "/", the URL the document was fetched from). Tests and
+// embedders use it to validate traffic or generate clients.
+func OpenAPIDocument(baseURL string) []byte {
+	doc, err := openAPIJSON(openAPIYAML(baseURL))
+	if err != nil {
+		panic(err) // the embedded document is checked by the tests
+	}
+	return doc
+}
+
+// openAPIYAML returns the embedded document with baseURL in its servers
+// entry.
+func openAPIYAML(baseURL string) []byte {
+	if baseURL == "" {
+		baseURL = "/"
+	}
+	// A JSON string is a valid YAML double-quoted scalar, so any URL is
+	// safely quoted.
+	quoted, _ := json.Marshal(baseURL)
+	line := "\nservers:\n  - url: " + string(quoted) + "\n"
+	if !bytes.Contains(openAPISource, []byte(openAPIServerLine)) {
+		panic("transport: openapi.yaml lost its servers entry " + strconv.Quote(openAPIServerLine))
+	}
+	return bytes.Replace(openAPISource, []byte(openAPIServerLine), []byte(line), 1)
+}
+
+// openAPIJSON converts the YAML document to indented JSON.
+func openAPIJSON(y []byte) ([]byte, error) {
+	raw, err := yaml.YAMLToJSON(y)
+	if err != nil {
+		return nil, fmt.Errorf("transport: openapi.yaml: %w", err)
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, raw, "", "  "); err != nil {
+		return nil, fmt.Errorf("transport: openapi.yaml: %w", err)
+	}
+	buf.WriteByte('\n')
+	return buf.Bytes(), nil
+}
+
+// openAPIRoutes serves the document as YAML (the text as written) and as
+// JSON (the same content), both built once here with the handler's base
+// URL.
+func (s *server) openAPIRoutes() {
+	y := openAPIYAML(s.opts.BaseURL)
+	j, err := openAPIJSON(y)
+	if err != nil {
+		panic(err)
+	}
+	s.handle("GET /openapi.yaml", openAPIBody("application/yaml", y))
+	s.handle("GET /openapi.json", openAPIBody("application/json", j))
+}
+
+// openAPIBody answers with a fixed body of the given content type.
+func openAPIBody(contentType string, body []byte) handlerFunc {
+	length := strconv.Itoa(len(body))
+	return func(w http.ResponseWriter, r *http.Request) error {
+		h := w.Header()
+		h.Set("Content-Type", contentType)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Cache-Control", "public, max-age=300")
+		h.Set("Content-Length", length)
+		w.WriteHeader(http.StatusOK)
+		if r.Method != http.MethodHead {
+			_, _ = w.Write(body)
+		}
+		return nil
+	}
+}
