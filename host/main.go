@@ -133,6 +133,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		Operators:       cfg.OperatorAddresses,
 		AGRTokenAddress: cfg.AGRTokenAddress,
 		Registry:        registry,
+		RateLimitPerMin: cfg.RateLimitPerMin,
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)

@@ -2,15 +2,10 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
-	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -23,36 +18,9 @@ import (
 func TestRunOperatorsModerate(t *testing.T) {
 	t.Parallel()
 	op, author, stranger := openjurytest.NewWallet(t), openjurytest.NewWallet(t), openjurytest.NewWallet(t)
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	var stdout, stderr openjurytest.Buffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, env(map[string]string{
-			"SERVICE_ADDR":               "127.0.0.1:0",
-			"SERVICE_DATABASE_URL":       "sqlite:" + filepath.Join(t.TempDir(), "openjury.db"),
-			"SERVICE_OPERATOR_ADDRESSES": addrA + "," + op.Address().String(),
-		}), &stdout, &stderr)
-	}()
-	var base string
-	require.Eventually(t, func() bool {
-		select {
-		case err := <-done:
-			t.Fatalf("run returned early: %v\nstderr: %s", err, stderr.String())
-		default:
-		}
-		m := listeningRE.FindStringSubmatch(stdout.String())
-		if m == nil {
-			return false
-		}
-		base = m[1]
-		return true
-	}, 20*time.Second, 10*time.Millisecond)
-	u, err := url.Parse(base)
-	require.NoError(t, err)
-	_, port, err := net.SplitHostPort(u.Host)
-	require.NoError(t, err)
-	base = "http://" + net.JoinHostPort("127.0.0.1", port)
+	base, stderr := startHost(t, map[string]string{
+		"SERVICE_OPERATOR_ADDRESSES": addrA + "," + op.Address().String(),
+	})
 
 	call := func(method, path, token string, body any) (int, map[string]any) {
 		t.Helper()
@@ -103,12 +71,4 @@ func TestRunOperatorsModerate(t *testing.T) {
 
 	// The handler and the marketplace agree: no wiring warning.
 	require.NotContains(t, stderr.String(), "operators of the handler differ")
-
-	cancel()
-	select {
-	case err := <-done:
-		require.NoError(t, err)
-	case <-time.After(20 * time.Second):
-		t.Fatal("run did not return after cancel")
-	}
 }

@@ -66,15 +66,15 @@ func (s *server) bootstrap(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	base := s.baseURL(r)
+	links := newDiscoveryLinks(s.baseURL(r))
 	return respond(w, bootstrapResponse{
 		ServerTime: openjury.FormatTime(s.clock.Now()),
 		Specs: agentSpecLinksJSON{
-			LLMsTxt:       base + "/llms.txt",
-			OpenAPIYAML:   base + "/openapi.yaml",
-			OpenAPIJSON:   base + "/openapi.json",
-			AgentManifest: base + "/.well-known/agent.json",
-			Docs:          base + "/docs-md/agent-playbook.md",
+			LLMsTxt:       links.LLMsTxt,
+			OpenAPIYAML:   links.OpenAPIYAML,
+			OpenAPIJSON:   links.OpenAPIJSON,
+			AgentManifest: links.AgentCard,
+			Docs:          links.Playbook,
 		},
 		Constitution:      s.constitutionJSON(),
 		EconomyPolicy:     s.economyPolicyJSON(),

@@ -69,6 +69,12 @@ type Options struct {
 	// AGRTokenAddress is the AGR token contract published in the economy
 	// policy; zero means none ("").
 	AGRTokenAddress openjury.Address
+	// RateLimitPerMin is the general request limit per client IP and
+	// replica (SERVICE_RATE_LIMIT_PER_MIN): a bucket holding a minute's
+	// worth of requests, refilled continuously. Over it: 429 with
+	// Retry-After. /healthz, /readyz and /metrics are exempt. Zero or less
+	// turns it off.
+	RateLimitPerMin int
 	// Registry receives the handler's metrics, served at GET /metrics with
 	// everything else registered on it. Nil means a registry of the
 	// handler's own. To add collectors (database pool statistics, the
@@ -147,10 +153,11 @@ func newServer(s Services, o Options, extra func(*server)) *server {
 }
 
 // handler wraps the router in the middleware chain, outermost first:
-// recovery, request id, access log, metrics, body limit.
+// recovery, request id, access log, metrics, rate limit, body limit.
 func (s *server) handler() http.Handler {
 	var h http.Handler = http.HandlerFunc(s.dispatch)
 	h = s.limitBody(h)
+	h = s.rateLimit(h)
 	h = s.observe(h)
 	h = s.accessLog(h)
 	h = s.requestID(h)

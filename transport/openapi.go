@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"sync"
 
 	"sigs.k8s.io/yaml"
 )
@@ -27,11 +28,33 @@ const openAPIServerLine = "\nservers:\n  - url: http://localhost:8080\n"
 // ("" gives "/", the URL the document was fetched from). Tests and
 // embedders use it to validate traffic or generate clients.
 func OpenAPIDocument(baseURL string) []byte {
-	doc, err := openAPIJSON(openAPIYAML(baseURL))
+	doc, err := openAPIJSONFor(baseURL)
 	if err != nil {
 		panic(err) // the embedded document is checked by the tests
 	}
 	return doc
+}
+
+// openAPIPlaceholder is the servers URL written in openapi.yaml; it
+// appears nowhere else in the document (a test checks).
+const openAPIPlaceholder = "http://localhost:8080"
+
+// baseOpenAPIJSON is the embedded document converted to JSON once per
+// process; the YAML-to-JSON conversion is the costly part.
+var baseOpenAPIJSON = sync.OnceValues(func() ([]byte, error) { return openAPIJSON(openAPISource) })
+
+// openAPIJSONFor returns the JSON document with baseURL in its servers
+// entry.
+func openAPIJSONFor(baseURL string) ([]byte, error) {
+	base, err := baseOpenAPIJSON()
+	if err != nil {
+		return nil, err
+	}
+	if baseURL == "" {
+		baseURL = "/"
+	}
+	quoted, _ := json.Marshal(baseURL)
+	return bytes.Replace(base, []byte(`"`+openAPIPlaceholder+`"`), quoted, 1), nil
 }
 
 // openAPIYAML returns the embedded document with baseURL in its servers
@@ -69,7 +92,7 @@ func openAPIJSON(y []byte) ([]byte, error) {
 // URL.
 func (s *server) openAPIRoutes() {
 	y := openAPIYAML(s.opts.BaseURL)
-	j, err := openAPIJSON(y)
+	j, err := openAPIJSONFor(s.opts.BaseURL)
 	if err != nil {
 		panic(err)
 	}

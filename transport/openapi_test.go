@@ -271,3 +271,17 @@ func TestOpenAPISpecPaths(t *testing.T) {
 	}
 	require.True(t, slices.ContainsFunc(doc.Paths.InMatchingOrder(), func(p string) bool { return strings.HasPrefix(p, "/api/v1/") }))
 }
+
+// TestOpenAPIServersPlaceholder: the JSON is made once and the base URL
+// swapped in, which is only right while the placeholder URL is unique.
+func TestOpenAPIServersPlaceholder(t *testing.T) {
+	t.Parallel()
+	yamlOnce := transport.OpenAPIDocument("https://jury.example.test/base")
+	require.Equal(t, 1, strings.Count(string(yamlOnce), `"https://jury.example.test/base"`))
+	require.NotContains(t, string(yamlOnce), "localhost:8080")
+	var doc struct {
+		Servers []struct{ URL string } `json:"servers"`
+	}
+	require.NoError(t, json.Unmarshal(yamlOnce, &doc))
+	require.Equal(t, "https://jury.example.test/base", doc.Servers[0].URL)
+}

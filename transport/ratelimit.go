@@ -1,0 +1,101 @@
+package transport
+
+import (
+	"math"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/openjury/openjury"
+)
+
+// clientLimiter is the general per-client request limit
+// (SERVICE_RATE_LIMIT_PER_MIN): a token bucket per client IP holding a
+// minute's worth of requests. It is per replica and in memory by design: it
+// guards the process against floods; rules that must hold across replicas
+// (the comment limit) are counted in the database.
+type clientLimiter struct {
+	perMin int
+	clock  openjury.Clock
+
+	mu        sync.Mutex
+	buckets   map[string]*bucket
+	lastSweep time.Time
+}
+
+type bucket struct {
+	lim  *rate.Limiter
+	seen time.Time
+}
+
+// limiterIdle is how long an idle client's bucket is kept.
+const limiterIdle = 10 * time.Minute
+
+func newClientLimiter(perMin int, clock openjury.Clock) *clientLimiter {
+	return &clientLimiter{perMin: perMin, clock: clock, buckets: map[string]*bucket{}}
+}
+
+// allow takes one token for key and returns how long to wait when there is
+// none.
+func (l *clientLimiter) allow(key string) (bool, time.Duration) {
+	now := l.clock.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if now.Sub(l.lastSweep) > limiterIdle {
+		for k, b := range l.buckets {
+			if now.Sub(b.seen) > limiterIdle {
+				delete(l.buckets, k)
+			}
+		}
+		l.lastSweep = now
+	}
+	b, ok := l.buckets[key]
+	if !ok {
+		b = &bucket{lim: rate.NewLimiter(rate.Limit(float64(l.perMin)/60), l.perMin)}
+		l.buckets[key] = b
+	}
+	b.seen = now
+	if b.lim.AllowN(now, 1) {
+		return true, 0
+	}
+	r := b.lim.ReserveN(now, 1)
+	wait := r.DelayFrom(now)
+	r.CancelAt(now)
+	return false, time.Duration(math.Max(float64(wait), float64(time.Second)))
+}
+
+// unlimitedPaths are never rate limited: probes and scrapes.
+var unlimitedPaths = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true}
+
+// rateLimit answers 429 with Retry-After once a client has used its
+// requests for the minute. perMin <= 0 turns it off.
+func (s *server) rateLimit(next http.Handler) http.Handler {
+	if s.opts.RateLimitPerMin <= 0 {
+		return next
+	}
+	lim := newClientLimiter(s.opts.RateLimitPerMin, s.clock)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if unlimitedPaths[r.URL.Path] {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if ok, wait := lim.allow(clientIP(r)); !ok {
+			s.writeError(w, r, &openjury.Error{Kind: openjury.RateLimited, Op: "transport.rateLimit",
+				Detail: "too many requests: slow down", Err: openjury.RetryHint(wait)})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// clientIP is the remote address without its port.
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
