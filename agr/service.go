@@ -56,11 +56,6 @@ type LedgerPage struct {
 	NextCursor string
 }
 
-type cursorJSON struct {
-	At int64  `json:"t"`
-	ID string `json:"i"`
-}
-
 // Ledger lists an address's ledger newest first. Errors: Invalid.
 func (s *Service) Ledger(ctx context.Context, in LedgerInput) (LedgerPage, error) {
 	const op = "agr.Ledger"
@@ -74,11 +69,11 @@ func (s *Service) Ledger(ctx context.Context, in LedgerInput) (LedgerPage, error
 	}
 	var after *Cursor
 	if in.Cursor != "" {
-		var c cursorJSON
-		if err := cursor.Decode(op, in.Cursor, &c); err != nil {
+		at, id, err := cursor.DecodeTimeID(op, in.Cursor)
+		if err != nil {
 			return LedgerPage{}, err
 		}
-		after = &Cursor{At: time.UnixMilli(c.At).UTC(), ID: c.ID}
+		after = &Cursor{At: at, ID: id}
 	}
 	entries, err := s.store.Ledger(ctx, addr, limit+1, after)
 	if err != nil {
@@ -88,7 +83,7 @@ func (s *Service) Ledger(ctx context.Context, in LedgerInput) (LedgerPage, error
 	if len(entries) > limit {
 		p.Entries = entries[:limit]
 		last := p.Entries[limit-1]
-		p.NextCursor = cursor.Encode(cursorJSON{At: last.CreatedAt.UnixMilli(), ID: last.ID})
+		p.NextCursor = cursor.EncodeTimeID(last.CreatedAt, last.ID)
 	}
 	return p, nil
 }

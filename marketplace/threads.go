@@ -123,27 +123,18 @@ type CommentPage struct {
 	NextCursor string
 }
 
-type timeIDCursor struct {
-	At int64  `json:"t"`
-	ID string `json:"i"`
-}
-
 func decodeTimeID(op, s string) (*Cursor, error) {
 	if s == "" {
 		return nil, nil
 	}
-	var c timeIDCursor
-	if err := cursor.Decode(op, s, &c); err != nil {
+	at, id, err := cursor.DecodeTimeID(op, s)
+	if err != nil {
 		return nil, err
 	}
-	if !openjury.ValidID(c.ID) {
+	if !openjury.ValidID(id) {
 		return nil, openjury.E(openjury.Invalid, op, cursor.Invalid)
 	}
-	return &Cursor{At: time.UnixMilli(c.At).UTC(), ID: c.ID}, nil
-}
-
-func encodeTimeID(at time.Time, id string) string {
-	return cursor.Encode(timeIDCursor{At: at.UnixMilli(), ID: id})
+	return &Cursor{At: at, ID: id}, nil
 }
 
 // Comments lists the comments of a target, oldest first; deleted ones keep
@@ -169,7 +160,7 @@ func (s *Service) Comments(ctx context.Context, target TargetType, targetID stri
 	if len(list) > limit {
 		p.Comments = list[:limit]
 		last := p.Comments[limit-1]
-		p.NextCursor = encodeTimeID(last.CreatedAt, last.ID)
+		p.NextCursor = cursor.EncodeTimeID(last.CreatedAt, last.ID)
 	}
 	for _, c := range p.Comments {
 		hideDeleted(c)
@@ -299,7 +290,7 @@ func (s *Service) ListPosts(ctx context.Context, in ListPostsInput) (PostPage, e
 	if len(posts) > want {
 		p.Posts = posts[:want]
 		last := p.Posts[want-1]
-		p.NextCursor = encodeTimeID(last.CreatedAt, last.ID)
+		p.NextCursor = cursor.EncodeTimeID(last.CreatedAt, last.ID)
 	}
 	return p, nil
 }

@@ -3,7 +3,6 @@ package stake
 import (
 	"context"
 	"strings"
-	"time"
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/internal/cursor"
@@ -174,11 +173,6 @@ type Page struct {
 	NextCursor string
 }
 
-type cursorJSON struct {
-	At int64  `json:"t"`
-	ID string `json:"i"`
-}
-
 // Slashes lists slash events newest first. Errors: Invalid.
 func (s *Service) Slashes(ctx context.Context, in ListInput) (Page, error) {
 	const op = "stake.Slashes"
@@ -193,11 +187,11 @@ func (s *Service) Slashes(ctx context.Context, in ListInput) (Page, error) {
 		}
 	}
 	if in.Cursor != "" {
-		var c cursorJSON
-		if err := cursor.Decode(op, in.Cursor, &c); err != nil {
+		at, id, err := cursor.DecodeTimeID(op, in.Cursor)
+		if err != nil {
 			return Page{}, err
 		}
-		f.After = &Cursor{At: time.UnixMilli(c.At).UTC(), ID: c.ID}
+		f.After = &Cursor{At: at, ID: id}
 	}
 	want := f.Limit
 	f.Limit++
@@ -209,7 +203,7 @@ func (s *Service) Slashes(ctx context.Context, in ListInput) (Page, error) {
 	if len(events) > want {
 		p.Events = events[:want]
 		last := p.Events[want-1]
-		p.NextCursor = cursor.Encode(cursorJSON{At: last.CreatedAt.UnixMilli(), ID: last.ID})
+		p.NextCursor = cursor.EncodeTimeID(last.CreatedAt, last.ID)
 	}
 	return p, nil
 }

@@ -5,6 +5,7 @@ package cursor
 import (
 	"encoding/base64"
 	"encoding/json"
+	"time"
 
 	"github.com/openjury/openjury"
 )
@@ -33,3 +34,26 @@ func Decode(op, s string, v any) error {
 
 // Invalid is the detail of every bad cursor.
 const Invalid = "cursor: not a cursor from this list"
+
+// timeID is the position in a list ordered by (created_at, id).
+type timeID struct {
+	At int64  `json:"t"`
+	ID string `json:"i"`
+}
+
+// EncodeTimeID returns the cursor of the position (at, id).
+func EncodeTimeID(at time.Time, id string) string {
+	return Encode(timeID{At: at.UnixMilli(), ID: id})
+}
+
+// DecodeTimeID parses a cursor made by EncodeTimeID. Errors: Invalid.
+func DecodeTimeID(op, s string) (time.Time, string, error) {
+	var c timeID
+	if err := Decode(op, s, &c); err != nil {
+		return time.Time{}, "", err
+	}
+	if c.ID == "" {
+		return time.Time{}, "", openjury.E(openjury.Invalid, op, Invalid)
+	}
+	return time.UnixMilli(c.At).UTC(), c.ID, nil
+}

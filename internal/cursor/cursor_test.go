@@ -2,6 +2,7 @@ package cursor
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -23,4 +24,15 @@ func TestRoundTrip(t *testing.T) {
 		require.Equal(t, openjury.Invalid, openjury.KindOf(err), bad)
 		require.Equal(t, Invalid, openjury.DetailOf(err))
 	}
+}
+
+func TestTimeID(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 11, 21, 1, 2, 3, 456_000_000, time.UTC)
+	gotAt, gotID, err := DecodeTimeID("op", EncodeTimeID(at, "id-1"))
+	require.NoError(t, err)
+	require.Equal(t, at, gotAt)
+	require.Equal(t, "id-1", gotID)
+	_, _, err = DecodeTimeID("op", Encode(map[string]int{"t": 1}))
+	require.Equal(t, Invalid, openjury.DetailOf(err), "a cursor without an id is refused")
 }
