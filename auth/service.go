@@ -110,8 +110,8 @@ type VerifyInput struct {
 
 // Verify checks a signature against the address's live challenges and, on
 // success, consumes the matching challenge and returns a new bearer token.
-// Errors: Invalid for malformed input, Unauthenticated when the signature
-// does not verify or the challenge is gone, Unavailable when a contract
+// Errors: Invalid for a malformed address, Unauthenticated when the
+// signature is malformed or does not verify or the challenge is gone, Unavailable when a contract
 // wallet cannot be asked.
 func (s *Service) Verify(ctx context.Context, in VerifyInput) (string, error) {
 	const op = "auth.Verify"
@@ -119,9 +119,11 @@ func (s *Service) Verify(ctx context.Context, in VerifyInput) (string, error) {
 	if err != nil {
 		return "", openjury.Wrap(op, err)
 	}
+	// A signature that cannot even be decoded does not verify: 401, like
+	// any other bad signature (the spec's only verify failure).
 	raw, err := decodeHex(in.Signature)
 	if err != nil || len(raw) == 0 || len(raw) > maxSignatureBytes {
-		return "", openjury.E(openjury.Invalid, op, "signature: must be a hex string (0x optional)")
+		return "", openjury.E(openjury.Unauthenticated, op, "signature: must be a hex string (0x optional)")
 	}
 	now := openjury.Truncate(s.clock.Now())
 	candidates, err := s.store.LiveChallenges(ctx, addr, strings.TrimSpace(in.Nonce), now, maxCandidates)

@@ -162,8 +162,8 @@ func TestVerifyRejects(t *testing.T) {
 		detail string
 	}{
 		{"bad address", auth.VerifyInput{Address: "0x12", Signature: "0x00"}, openjury.Invalid, "address: must be 0x followed by 40 hex digits"},
-		{"not hex", auth.VerifyInput{Address: w.Address().String(), Signature: "zz"}, openjury.Invalid, "signature: must be a hex string (0x optional)"},
-		{"empty", auth.VerifyInput{Address: w.Address().String(), Signature: ""}, openjury.Invalid, "signature: must be a hex string (0x optional)"},
+		{"not hex", auth.VerifyInput{Address: w.Address().String(), Signature: "zz"}, openjury.Unauthenticated, "signature: must be a hex string (0x optional)"},
+		{"empty", auth.VerifyInput{Address: w.Address().String(), Signature: ""}, openjury.Unauthenticated, "signature: must be a hex string (0x optional)"},
 		{"other signer", auth.VerifyInput{Address: w.Address().String(), Signature: other.Sign(t, c.Message)}, openjury.Unauthenticated, "signature does not verify for this address"},
 		{"short", auth.VerifyInput{Address: w.Address().String(), Signature: "0x" + hex.EncodeToString(good[:64])}, openjury.Unauthenticated, "signature must be 65 bytes"},
 		{"bad v", auth.VerifyInput{Address: w.Address().String(), Signature: "0x" + hex.EncodeToString(append(append([]byte(nil), good[:64]...), 29))}, openjury.Unauthenticated, "signature v must be 0, 1, 27 or 28"},

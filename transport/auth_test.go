@@ -112,6 +112,14 @@ func TestVerifyFailures(t *testing.T) {
 		requireError(t, r, http.StatusUnauthorized, "signature does not verify for this address")
 		require.Equal(t, "Bearer", r.Header.Get("WWW-Authenticate"))
 	})
+	t.Run("malformed signature", func(t *testing.T) {
+		e.challenge(w.addr)
+		for _, sig := range []string{"not-hex", "0x", "0x1234"} {
+			r := e.do("POST", "/api/v1/agents/auth/verify", map[string]any{"address": w.addr, "signature": sig})
+			require.Equal(t, http.StatusUnauthorized, r.Code, "%q: %s", sig, r.Body)
+			require.Equal(t, "Bearer", r.Header.Get("WWW-Authenticate"))
+		}
+	})
 	t.Run("consumed challenge", func(t *testing.T) {
 		w := newWallet(t)
 		c := e.challenge(w.addr)
