@@ -22,6 +22,8 @@ const (
 	detailMissingRef  = "a referenced object does not exist"
 	detailBusy        = "database busy, retry"
 	detailUnavailable = "database unavailable"
+	detailBadText     = "text must not contain NUL (\\u0000) characters"
+	detailOutOfRange  = "a number is out of range"
 )
 
 // translate turns a driver or database/sql error into an *openjury.Error
@@ -81,6 +83,10 @@ func classifyPostgres(code string) (openjury.Kind, string) {
 		return openjury.Unavailable, detailBusy
 	case "57014", "57P01", "57P02", "57P03": // query_canceled, admin/crash shutdown, cannot_connect_now
 		return openjury.Unavailable, detailUnavailable
+	case "22021", "22P05": // character_not_in_repertoire (a NUL in text), untranslatable_character
+		return openjury.Invalid, detailBadText
+	case "22003": // numeric_value_out_of_range
+		return openjury.Invalid, detailOutOfRange
 	}
 	switch code[:min(2, len(code))] {
 	case "08", "53": // connection_exception, insufficient_resources

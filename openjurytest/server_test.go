@@ -185,3 +185,27 @@ func TestServerOperators(t *testing.T) {
 	require.False(t, srv.Market.IsOperator(op.Address()))
 	require.True(t, srv.Market.IsOperator(other))
 }
+
+// TestClientCannotCause500 sends input PostgreSQL itself would refuse (a
+// NUL in text) on both backends: a 400, never a 500.
+func TestClientCannotCause500(t *testing.T) {
+	t.Parallel()
+	for name, opts := range map[string]func(t *testing.T) []openjurytest.Option{
+		"sqlite": func(*testing.T) []openjurytest.Option { return nil },
+		"postgres": func(t *testing.T) []openjurytest.Option {
+			return []openjurytest.Option{openjurytest.WithDSN(pgtest.NewDatabase(t))}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv := openjurytest.NewServer(t, opts(t)...)
+			token := srv.SignIn(t, openjurytest.NewWallet(t))
+			r := srv.Do(t, http.MethodPost, "/api/v1/jobs", token, `{"title":"a\u0000b","prompt":"p","bounty_usdc":1}`)
+			require.Equal(t, http.StatusBadRequest, r.Status, "%s", r.Body)
+			for _, path := range []string{"/api/v1/jobs?tag=%00", "/api/v1/posts?tag=%00", "/api/v1/slashing/events?job_id=%00"} {
+				r = srv.Do(t, http.MethodGet, path, "", nil)
+				require.Less(t, r.Status, 500, "%s: %d %s", path, r.Status, r.Body)
+			}
+		})
+	}
+}

@@ -177,6 +177,9 @@ type Page struct {
 func (s *Service) Slashes(ctx context.Context, in ListInput) (Page, error) {
 	const op = "stake.Slashes"
 	f := SlashFilter{JobID: strings.TrimSpace(in.JobID)}
+	if f.JobID != "" && !openjury.ValidID(f.JobID) {
+		return Page{}, openjury.E(openjury.Invalid, op, "job_id: must be an id")
+	}
 	var err error
 	if f.Limit, err = valid.Limit(op, in.Limit, DefaultListLimit, MaxListLimit); err != nil {
 		return Page{}, err

@@ -122,6 +122,7 @@ func TestSlashes(t *testing.T) {
 		{Limit: 201}:          "limit: must be between 1 and 200",
 		{Address: "0x1"}:      "address: must be 0x followed by 40 hex digits",
 		{Cursor: "not-a-cur"}: "cursor: not a cursor from this list",
+		{JobID: "x\x00"}:      "job_id: must be an id",
 	} {
 		_, err := svc.Slashes(ctx, in)
 		require.Equal(t, openjury.Invalid, openjury.KindOf(err))

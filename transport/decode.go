@@ -32,7 +32,19 @@ func decodeJSON(r *http.Request, dst any) error {
 	if r.Body == nil || r.Body == http.NoBody {
 		return errBodyRequired
 	}
-	dec := json.NewDecoder(r.Body)
+	raw, err := io.ReadAll(r.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return errBodyTooLarge
+		}
+		return openjury.E(openjury.Invalid, opDecode, "request body could not be read")
+	}
+	if hasEscapedNUL(raw) {
+		// PostgreSQL text cannot hold NUL; refuse it on every backend alike.
+		return errNULText
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(dst); err != nil {
 		if errors.Is(err, io.EOF) {
@@ -54,6 +66,26 @@ func decodeJSON(r *http.Request, dst any) error {
 		}
 		return errTrailingData
 	}
+}
+
+// errNULText refuses JSON strings holding a NUL character.
+var errNULText = openjury.E(openjury.Invalid, opDecode, "strings must not contain NUL (\\u0000) characters")
+
+// hasEscapedNUL reports whether a JSON text holds the escape \u0000 (a raw
+// NUL byte is not valid JSON and fails decoding anyway). Backslashes occur
+// in JSON only inside strings, each starting an escape, so a scan that
+// skips escaped characters finds exactly the escaped NULs.
+func hasEscapedNUL(raw []byte) bool {
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		if i+5 < len(raw) && (raw[i+1] == 'u' || raw[i+1] == 'U') && string(raw[i+2:i+6]) == "0000" {
+			return true
+		}
+		i++ // skip the escaped character
+	}
+	return false
 }
 
 // decodeError turns an encoding/json error into an Invalid or TooLarge

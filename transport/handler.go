@@ -188,6 +188,12 @@ func (s *server) wrap(h handlerFunc) http.Handler {
 // ("route not found") or, when the path exists with other methods, a JSON
 // 405 with the Allow header, instead of ServeMux's plain-text answers.
 func (s *server) dispatch(w http.ResponseWriter, r *http.Request) {
+	if strings.ContainsRune(r.URL.Path, 0) || strings.Contains(strings.ToLower(r.URL.RawQuery), "%00") {
+		// NUL cannot be stored or queried (bun inlines arguments into SQL
+		// text, and PostgreSQL text cannot hold it): refuse it here.
+		s.writeError(w, r, errNULInURL)
+		return
+	}
 	h, pattern := s.mux.Handler(r)
 	if pattern != "" {
 		s.mux.ServeHTTP(w, r)
@@ -209,6 +215,7 @@ func (s *server) dispatch(w http.ResponseWriter, r *http.Request) {
 }
 
 var (
+	errNULInURL         = openjury.E(openjury.Invalid, "transport.route", "path and query must not contain NUL (%00) characters")
 	errRouteNotFound    = openjury.E(openjury.NotFound, "transport.route", "route not found")
 	errMethodNotAllowed = &statusError{status: http.StatusMethodNotAllowed, detail: "method not allowed"}
 )

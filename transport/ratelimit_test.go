@@ -48,7 +48,8 @@ func TestRateLimitOffByDefault(t *testing.T) {
 }
 
 // TestEveryLimitedRouteDeclares429: with the general limit on, any route
-// but the probes can answer 429, so the document must say so.
+// but the probes can answer 429, so the document must say so; and any route
+// answers 400 to a NUL in its URL.
 func TestEveryLimitedRouteDeclares429(t *testing.T) {
 	t.Parallel()
 	doc, err := openapi3.NewLoader().LoadFromData(transport.OpenAPIDocument("http://x"))
@@ -57,6 +58,7 @@ func TestEveryLimitedRouteDeclares429(t *testing.T) {
 	n := 0
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
+			require.NotNil(t, op.Responses.Value("400"), "%s %s does not declare 400", method, path)
 			if exempt[path] {
 				continue
 			}

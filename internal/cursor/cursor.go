@@ -46,13 +46,14 @@ func EncodeTimeID(at time.Time, id string) string {
 	return Encode(timeID{At: at.UnixMilli(), ID: id})
 }
 
-// DecodeTimeID parses a cursor made by EncodeTimeID. Errors: Invalid.
+// DecodeTimeID parses a cursor made by EncodeTimeID; the id must be an
+// OpenJury id. Errors: Invalid.
 func DecodeTimeID(op, s string) (time.Time, string, error) {
 	var c timeID
 	if err := Decode(op, s, &c); err != nil {
 		return time.Time{}, "", err
 	}
-	if c.ID == "" {
+	if !openjury.ValidID(c.ID) {
 		return time.Time{}, "", openjury.E(openjury.Invalid, op, Invalid)
 	}
 	return time.UnixMilli(c.At).UTC(), c.ID, nil

@@ -29,10 +29,13 @@ func TestRoundTrip(t *testing.T) {
 func TestTimeID(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2026, 11, 21, 1, 2, 3, 456_000_000, time.UTC)
-	gotAt, gotID, err := DecodeTimeID("op", EncodeTimeID(at, "id-1"))
+	id := openjury.NewID()
+	gotAt, gotID, err := DecodeTimeID("op", EncodeTimeID(at, id))
 	require.NoError(t, err)
 	require.Equal(t, at, gotAt)
-	require.Equal(t, "id-1", gotID)
+	require.Equal(t, id, gotID)
+	_, _, err = DecodeTimeID("op", EncodeTimeID(at, "x\x00"))
+	require.Equal(t, Invalid, openjury.DetailOf(err), "ids in cursors are checked")
 	_, _, err = DecodeTimeID("op", Encode(map[string]int{"t": 1}))
 	require.Equal(t, Invalid, openjury.DetailOf(err), "a cursor without an id is refused")
 }
