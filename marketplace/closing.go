@@ -184,6 +184,9 @@ func (s *Service) close(ctx context.Context, tx Tx, job *Job, winnerID string, r
 			agents = append(agents, sub.Agent)
 		}
 	}
+	// Rows are locked in address order, so closes of jobs sharing agents
+	// cannot deadlock on PostgreSQL.
+	slices.Sort(agents)
 	job.Status, job.WinnerSubmissionID, job.ClosedAt, job.Close = StatusClosed, winnerID, &now, ref
 	if err := tx.Jobs().UpdateJob(ctx, job); err != nil {
 		return nil, err

@@ -501,3 +501,43 @@ func parallel(n int, fn func(i int) error) []error {
 	wg.Wait()
 	return errs
 }
+
+// TestConcurrentClosesSharingAgents closes many jobs at once whose
+// submitters are the same agents in opposite orders: every close succeeds
+// (no deadlock surfaces as an error) and reputation adds up.
+func TestConcurrentClosesSharingAgents(t *testing.T) {
+	t.Parallel()
+	backends(t, func(t *testing.T, db *bunstore.DB) {
+		w := newWorld(t, db)
+		sponsor, a, b := w.addr(1), w.addr(2), w.addr(3)
+		w.stake(a, 10)
+		w.stake(b, 10)
+		const jobs = 12
+		type pick struct{ job, winner string }
+		picks := make([]pick, jobs)
+		for i := range jobs {
+			job := w.job(sponsor)
+			first, second := a, b
+			if i%2 == 1 {
+				first, second = b, a
+			}
+			s1 := w.submit(first, job.ID)
+			w.submit(second, job.ID)
+			picks[i] = pick{job.ID, s1.ID}
+		}
+		errs := parallel(jobs, func(i int) error {
+			_, err := w.svc.CloseJob(w.ctx, sponsor, picks[i].job, marketplace.CloseInput{WinnerSubmissionID: picks[i].winner})
+			return err
+		})
+		for _, err := range errs {
+			require.NoError(t, err)
+		}
+		for _, x := range []openjury.Address{a, b} {
+			rep, err := w.svc.Reputation(w.ctx, x.String())
+			require.NoError(t, err)
+			require.Equal(t, int64(jobs/2), rep.Wins)
+			require.Equal(t, int64(jobs/2), rep.Losses)
+			require.Equal(t, int64(jobs+10*jobs/2), rep.Score)
+		}
+	})
+}
