@@ -3,9 +3,12 @@ package bunstore
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"math/rand/v2"
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
@@ -250,9 +253,41 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx marketpla
 	})
 }
 
+// maxTxAttempts bounds how often runTx runs a transaction that lost a
+// race on PostgreSQL (serialization failure or deadlock).
+const maxTxAttempts = 4
+
 // runTx runs fn in a new transaction on the primary pool. fn's error is
-// returned as is; begin and commit errors are translated.
+// returned as is; begin and commit errors are translated. A transaction
+// that PostgreSQL aborted as a serialization failure or a deadlock victim
+// is run again, from the start, up to maxTxAttempts times with a short,
+// growing pause: it lost a race and nothing of it was kept. fn must
+// therefore leave no effect outside the transaction (the domain's rule
+// anyway: no RPC or embedder call inside a transaction).
 func (d *DB) runTx(ctx context.Context, op string, fn func(ctx context.Context, tx bun.Tx) error) error {
+	for attempt := 1; ; attempt++ {
+		err := d.runTxOnce(ctx, op, fn)
+		if err == nil || attempt == maxTxAttempts || !lostRace(err) {
+			return err
+		}
+		pause := time.Duration(attempt*attempt) * 5 * time.Millisecond
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(pause + time.Duration(rand.Int64N(int64(pause)))):
+		}
+	}
+}
+
+// lostRace reports whether err is PostgreSQL's serialization failure
+// (40001) or deadlock (40P01).
+func lostRace(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && (pgErr.Code == "40001" || pgErr.Code == "40P01")
+}
+
+// runTxOnce is one attempt of runTx.
+func (d *DB) runTxOnce(ctx context.Context, op string, fn func(ctx context.Context, tx bun.Tx) error) error {
 	tx, err := d.w.BeginTx(ctx, nil)
 	if err != nil {
 		return translate(op, err)
