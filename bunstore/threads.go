@@ -367,3 +367,18 @@ func (s rateStore) Hit(ctx context.Context, key string, now time.Time, window ti
 	}
 	return row.Count, fromMillis(row.WindowStart), nil
 }
+
+// Prune deletes counters whose window started at or before `before`.
+func (s rateStore) Prune(ctx context.Context, before time.Time) (int64, error) {
+	const op = "bunstore.RatePrune"
+	db, err := s.e.writer(ctx, op)
+	if err != nil {
+		return 0, err
+	}
+	res, err := db.NewDelete().Model((*rateCounterRow)(nil)).Where("window_start <= ?", millis(before)).Exec(ctx)
+	if err != nil {
+		return 0, translate(op, err)
+	}
+	n, err := res.RowsAffected()
+	return n, translate(op, err)
+}

@@ -160,7 +160,10 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 	cleanupDone := make(chan struct{})
 	go func() {
 		defer close(cleanupDone)
-		cleanupLoop(cleanupCtx, authSvc, logger, cleanupInterval)
+		cleanupLoop(cleanupCtx, logger, cleanupInterval, map[string]func(context.Context) (int64, error){
+			"auth":  authSvc.Cleanup,
+			"rates": market.CleanupRates,
+		})
 	}()
 
 	var runErr error
@@ -202,9 +205,9 @@ func loadConfig(getenv func(string) string) (Config, error) {
 	return cfg, nil
 }
 
-// cleanupLoop deletes expired challenges and tokens every interval until
-// ctx ends.
-func cleanupLoop(ctx context.Context, svc *auth.Service, logger *slog.Logger, interval time.Duration) {
+// cleanupLoop runs every named cleanup (expired challenges and tokens,
+// ended rate windows) every interval until ctx ends.
+func cleanupLoop(ctx context.Context, logger *slog.Logger, interval time.Duration, jobs map[string]func(context.Context) (int64, error)) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
@@ -212,14 +215,16 @@ func cleanupLoop(ctx context.Context, svc *auth.Service, logger *slog.Logger, in
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			n, err := svc.Cleanup(ctx)
-			if err != nil {
-				if ctx.Err() == nil {
-					logger.Warn("auth cleanup failed", slog.String("error", err.Error()))
+			for name, job := range jobs {
+				n, err := job(ctx)
+				if err != nil {
+					if ctx.Err() == nil {
+						logger.Warn("cleanup failed", slog.String("cleanup", name), slog.String("error", err.Error()))
+					}
+					continue
 				}
-				continue
+				logger.Debug("cleanup", slog.String("cleanup", name), slog.Int64("deleted", n))
 			}
-			logger.Debug("auth cleanup", slog.Int64("deleted", n))
 		}
 	}
 }

@@ -79,6 +79,13 @@ func (s *Service) AddComment(ctx context.Context, author openjury.Address, targe
 	return c, nil
 }
 
+// CleanupRates deletes rate counters whose window has ended; hosts call it
+// periodically. It returns how many went.
+func (s *Service) CleanupRates(ctx context.Context) (int64, error) {
+	n, err := s.db.Rates().Prune(ctx, openjury.Truncate(s.clock.Now()).Add(-CommentWindow))
+	return n, openjury.Wrap("marketplace.CleanupRates", err)
+}
+
 // targetExists checks a comment target. Errors: NotFound naming the kind.
 func targetExists(ctx context.Context, st Stores, target TargetType, id string) error {
 	const op = "marketplace.target"

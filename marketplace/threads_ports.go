@@ -88,4 +88,8 @@ type RateStore interface {
 	// the number of events in the current window, this one included, and
 	// the window's start. Concurrent hits on one key are serialised.
 	Hit(ctx context.Context, key string, now time.Time, window time.Duration) (count int64, start time.Time, err error)
+	// Prune deletes the counters whose window started at or before
+	// `before` and returns how many went; a later Hit on such a key starts
+	// a new window anyway.
+	Prune(ctx context.Context, before time.Time) (int64, error)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/openjurytest"
 )
 
 func TestThreads(t *testing.T) {
@@ -177,4 +178,21 @@ func TestCommentRateLimit(t *testing.T) {
 		_, err = w.svc.AddComment(w.ctx, author, marketplace.TargetJob, job.ID, marketplace.CommentInput{Content: "a new minute"})
 		require.NoError(t, err)
 	})
+}
+
+func TestCleanupRates(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, openjurytest.NewDB(t))
+	job := w.job(w.addr(1))
+	for _, a := range []openjury.Address{w.addr(2), w.addr(3)} {
+		_, err := w.svc.AddComment(w.ctx, a, marketplace.TargetJob, job.ID, marketplace.CommentInput{Content: "hi"})
+		require.NoError(t, err)
+	}
+	n, err := w.svc.CleanupRates(w.ctx)
+	require.NoError(t, err)
+	require.Zero(t, n, "windows still running are kept")
+	w.clock.Advance(marketplace.CommentWindow)
+	n, err = w.svc.CleanupRates(w.ctx)
+	require.NoError(t, err)
+	require.Equal(t, int64(2), n, "ended windows go")
 }

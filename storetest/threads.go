@@ -40,7 +40,28 @@ func (s *suite) rateTests() []test {
 		{name: "CountsAndWindows", run: testRateWindows},
 		{name: "ConcurrentHitsCountEachOnce", run: func(t *testing.T, b Backend) { testRateConcurrent(t, b, false) }},
 		{name: "ConcurrentHitsInTxCountEachOnce", run: func(t *testing.T, b Backend) { testRateConcurrent(t, b, true) }},
+		{name: "PruneEndedWindows", run: testRatePrune},
 	}
+}
+
+func testRatePrune(t *testing.T, b Backend) {
+	ctx := context.Background()
+	rs := b.Rates()
+	t0 := at(0)
+	hit(t, rs, "old", t0, time.Minute)
+	hit(t, rs, "old", t0.Add(time.Second), time.Minute)
+	hit(t, rs, "new", t0.Add(time.Minute), time.Minute)
+	n, err := rs.Prune(ctx, t0)
+	require.NoError(t, err)
+	require.Equal(t, int64(1), n, "only the counter whose window started at or before the cut")
+	n, err = rs.Prune(ctx, t0)
+	require.NoError(t, err)
+	require.Zero(t, n)
+	count, start := hit(t, rs, "new", t0.Add(time.Minute+time.Second), time.Minute)
+	require.Equal(t, int64(2), count, "a kept counter keeps counting")
+	require.Equal(t, t0.Add(time.Minute), start)
+	count, _ = hit(t, rs, "old", t0.Add(2*time.Second), time.Minute)
+	require.Equal(t, int64(1), count, "a pruned key starts a new window")
 }
 
 func newComment(n int, target marketplace.TargetType, targetID string, author openjury.Address, created time.Time) *marketplace.Comment {
