@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"net/url"
 	"strconv"
@@ -210,7 +211,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		if len(p) > before {
 			return
 		}
-		if n > int64(1<<63-1)/int64(time.Second) || n < -int64(1<<63-1)/int64(time.Second) {
+		if n > math.MaxInt64/int64(time.Second) || n < math.MinInt64/int64(time.Second) {
 			p.add("%s: out of range", name)
 			return
 		}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -92,8 +94,13 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		"SERVICE_LOG_LEVEL":                 "DEBUG",
 		"SERVICE_SHUTDOWN_TIMEOUT_SECONDS":  "3",
 	}
-	c, err := FromEnv(env(vars))
+	var read []string
+	c, err := FromEnv(func(name string) string {
+		read = append(read, name)
+		return vars[name]
+	})
 	require.NoError(t, err)
+	require.ElementsMatch(t, slices.Collect(maps.Keys(vars)), read, "this test sets every variable FromEnv reads, once")
 	require.Equal(t, Config{
 		Addr:                  "127.0.0.1:9090",
 		DatabaseURL:           "postgres://jury:pw@db:5432/jury?sslmode=disable",

@@ -1,7 +1,7 @@
 // Command host is OpenJury's thin server binary: it reads the configuration
 // from SERVICE_* environment variables (see Config), opens the database
-// through bunstore, wires the auth and marketplace services into the
-// transport handler and serves HTTP until SIGINT or SIGTERM, then shuts
+// through bunstore, wires the auth, marketplace, stake and AGR services
+// into the transport handler and serves HTTP until SIGINT or SIGTERM, then shuts
 // down gracefully.
 //
 //	go run ./host                      # SQLite in ./data/openjury.db on :8080

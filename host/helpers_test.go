@@ -1,10 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
+	"maps"
 	"net"
+	"net/http"
 	"net/url"
 	"path/filepath"
+	"regexp"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,49 +20,93 @@ import (
 	"github.com/openjury/openjury/openjurytest"
 )
 
-// startHost runs the binary's run() on a free port and a fresh SQLite file
-// with the given extra settings, and returns its base URL on 127.0.0.1. It
-// is stopped when the test ends (and must then return nil). stderr is what
-// it logged.
-func startHost(t *testing.T, settings map[string]string) (base string, stderr *openjurytest.Buffer) {
+// listeningRE finds the address run prints on stdout once it listens.
+var listeningRE = regexp.MustCompile(`listening on (http://\S+)`)
+
+// startHost runs the binary's run() on a free port of 127.0.0.1 and a fresh
+// SQLite file, with settings added to (or replacing) those, and returns its
+// base URL on 127.0.0.1 and what it logged to stderr. stop cancels run and
+// requires it to return nil within 20 s; it runs when the test ends if the
+// test has not called it, and a second call does nothing.
+func startHost(t *testing.T, settings map[string]string) (base string, stderr *openjurytest.Buffer, stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	vars := map[string]string{
 		"SERVICE_ADDR":         "127.0.0.1:0",
 		"SERVICE_DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "openjury.db"),
 	}
-	for k, v := range settings {
-		vars[k] = v
-	}
+	maps.Copy(vars, settings)
 	var stdout openjurytest.Buffer
 	stderr = &openjurytest.Buffer{}
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, env(vars), &stdout, stderr) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			require.NoError(t, err)
-		case <-time.After(20 * time.Second):
-			t.Errorf("run did not return after cancel")
-		}
-	})
+	exited := make(chan struct{})
+	var runErr error // written before exited is closed
+	go func() {
+		defer close(exited)
+		runErr = run(ctx, env(vars), &stdout, stderr)
+	}()
+	var once sync.Once
+	stop = func() {
+		t.Helper()
+		once.Do(func() {
+			cancel()
+			select {
+			case <-exited:
+				require.NoError(t, runErr, "stderr: %s", stderr.String())
+			case <-time.After(20 * time.Second):
+				t.Fatal("run did not return after cancel")
+			}
+		})
+	}
+	t.Cleanup(stop)
+
+	// The condition runs on another goroutine, so it only reports; the
+	// verdict is given here.
 	require.Eventually(t, func() bool {
 		select {
-		case err := <-done:
-			t.Fatalf("run returned early: %v\nstderr: %s", err, stderr.String())
+		case <-exited:
+			return true
 		default:
 		}
-		m := listeningRE.FindStringSubmatch(stdout.String())
-		if m == nil {
-			return false
-		}
-		base = m[1]
-		return true
+		return listeningRE.MatchString(stdout.String())
 	}, 20*time.Second, 10*time.Millisecond)
-	u, err := url.Parse(base)
+	select {
+	case <-exited:
+		t.Fatalf("run returned early: %v\nstderr: %s", runErr, stderr.String())
+	default:
+	}
+
+	// The printed address is the bound one (":0" became a real port);
+	// connect through the loopback interface.
+	u, err := url.Parse(listeningRE.FindStringSubmatch(stdout.String())[1])
 	require.NoError(t, err)
 	_, port, err := net.SplitHostPort(u.Host)
 	require.NoError(t, err)
-	return "http://" + net.JoinHostPort("127.0.0.1", port), stderr
+	require.NotEqual(t, "0", port)
+	return "http://" + net.JoinHostPort("127.0.0.1", port), stderr, stop
+}
+
+// callJSON sends a request to rawURL, with body marshalled to JSON unless
+// nil and token as a bearer credential unless empty, and returns the
+// status and the response body decoded as a JSON object.
+func callJSON(t *testing.T, method, rawURL, token string, body any) (int, map[string]any) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		raw, err := json.Marshal(body)
+		require.NoError(t, err)
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, rawURL, rd)
+	require.NoError(t, err)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(raw, &m), "%s", raw)
+	return resp.StatusCode, m
 }

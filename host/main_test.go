@@ -2,18 +2,13 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -28,6 +23,7 @@ func TestRunInvalidConfig(t *testing.T) {
 		"SERVICE_BASE_URL":             "nope",
 		"SERVICE_AUTH_EIP1271_ENABLED": "1",
 		"SERVICE_DEV_SECRET":           "devsecret",
+		"SERVICE_EMBEDDER_API_KEY":     "sk-embedkey",
 	}), &stdout, &stderr)
 	var ce *ConfigError
 	require.ErrorAs(t, err, &ce)
@@ -38,67 +34,48 @@ func TestRunInvalidConfig(t *testing.T) {
 	require.Contains(t, out, "SERVICE_BASE_URL: must be an absolute http(s) URL")
 	require.Contains(t, out, "SERVICE_AUTH_EIP1271_ENABLED: requires SERVICE_RPC_URL")
 	require.NotContains(t, out, "devsecret")
+	require.NotContains(t, out, "sk-embedkey")
 	require.Empty(t, stdout.String())
 }
 
-var listeningRE = regexp.MustCompile(`listening on (http://\S+)`)
+// TestRunInvalidSecretsNotEchoed: a malformed RPC URL or embedder URL is
+// reported without its value, which may hold a key or a password.
+func TestRunInvalidSecretsNotEchoed(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	err := run(t.Context(), env(map[string]string{
+		"SERVICE_RPC_URL":  "rpc.example/v2/rpckey",
+		"SERVICE_EMBEDDER": "embed user:embedpass",
+	}), &stdout, &stderr)
+	var ce *ConfigError
+	require.ErrorAs(t, err, &ce)
+	require.Len(t, ce.Problems, 2)
+	out := stderr.String()
+	require.Contains(t, out, "SERVICE_RPC_URL: must be an absolute http(s) or ws(s) URL")
+	require.Contains(t, out, "SERVICE_EMBEDDER: must be")
+	require.NotContains(t, out, "rpckey")
+	require.NotContains(t, out, "embedpass")
+	require.Empty(t, stdout.String())
+}
 
 func TestRunServesAndStops(t *testing.T) {
 	t.Parallel()
-	dsn := "sqlite:" + filepath.Join(t.TempDir(), "openjury.db")
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	var stdout, stderr openjurytest.Buffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, env(map[string]string{
-			"SERVICE_ADDR":                  ":0",
-			"SERVICE_DATABASE_URL":          dsn,
-			"SERVICE_LOG_LEVEL":             "debug",
-			"SERVICE_DEV_SECRET":            "devsecret",
-			"SERVICE_MIN_STAKE_USDC":        "12.5",
-			"SERVICE_MIN_REP_SCORE_TO_VOTE": "7",
-			"SERVICE_AGR_MINT_PER_WIN":      "9",
-			"SERVICE_USDC_ADDRESS":          addrA,
-			"SERVICE_AGR_TOKEN_ADDRESS":     addrB,
-			"SERVICE_RPC_URL":               "https://rpc.example.com/secret-key",
-		}), &stdout, &stderr)
-	}()
-
-	var base string
-	require.Eventually(t, func() bool {
-		select {
-		case err := <-done:
-			t.Fatalf("run returned early: %v\nstderr: %s", err, stderr.String())
-		default:
-		}
-		m := listeningRE.FindStringSubmatch(stdout.String())
-		if m == nil {
-			return false
-		}
-		base = m[1]
-		return true
-	}, 20*time.Second, 10*time.Millisecond)
-
-	// The printed address is the bound one (":0" became a real port);
-	// connect through the loopback interface.
-	u, err := url.Parse(base)
-	require.NoError(t, err)
-	_, port, err := net.SplitHostPort(u.Host)
-	require.NoError(t, err)
-	require.NotEqual(t, "0", port)
-	base = "http://" + net.JoinHostPort("127.0.0.1", port)
+	base, stderr, stop := startHost(t, map[string]string{
+		"SERVICE_ADDR":                  ":0",
+		"SERVICE_LOG_LEVEL":             "debug",
+		"SERVICE_DEV_SECRET":            "devsecret",
+		"SERVICE_MIN_STAKE_USDC":        "12.5",
+		"SERVICE_MIN_REP_SCORE_TO_VOTE": "7",
+		"SERVICE_AGR_MINT_PER_WIN":      "9",
+		"SERVICE_USDC_ADDRESS":          addrA,
+		"SERVICE_AGR_TOKEN_ADDRESS":     addrB,
+		"SERVICE_RPC_URL":               "https://rpc.example.com/secret-key",
+		"SERVICE_EMBEDDER_API_KEY":      "sk-embedkey",
+	})
 
 	get := func(path string) (int, map[string]any) {
 		t.Helper()
-		resp, err := http.Get(base + path)
-		require.NoError(t, err)
-		defer resp.Body.Close()
-		raw, err := io.ReadAll(resp.Body)
-		require.NoError(t, err)
-		var m map[string]any
-		require.NoError(t, json.Unmarshal(raw, &m), "%s", raw)
-		return resp.StatusCode, m
+		return callJSON(t, http.MethodGet, base+path, "", nil)
 	}
 	code, body := get("/healthz")
 	require.Equal(t, http.StatusOK, code)
@@ -171,14 +148,9 @@ func TestRunServesAndStops(t *testing.T) {
 	require.Contains(t, metrics, `go_sql_open_connections{db_name="reader"}`)
 	require.NotContains(t, metrics, "secret-key")
 	require.NotContains(t, metrics, "devsecret")
+	require.NotContains(t, metrics, "sk-embedkey")
 
-	cancel()
-	select {
-	case err := <-done:
-		require.NoError(t, err)
-	case <-time.After(20 * time.Second):
-		t.Fatal("run did not return after cancel")
-	}
+	stop()
 	logs := stderr.String()
 	require.Contains(t, logs, `"msg":"listening"`)
 	require.Contains(t, logs, `"msg":"shutting down"`)
@@ -186,6 +158,7 @@ func TestRunServesAndStops(t *testing.T) {
 	require.Contains(t, logs, `"route":"GET /healthz"`)
 	require.NotContains(t, logs, "devsecret")
 	require.NotContains(t, logs, "secret-key")
+	require.NotContains(t, logs, "sk-embedkey")
 }
 
 func TestRunListenError(t *testing.T) {

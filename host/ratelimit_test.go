@@ -9,7 +9,7 @@ import (
 
 func TestRunAppliesRateLimit(t *testing.T) {
 	t.Parallel()
-	base, _ := startHost(t, map[string]string{"SERVICE_RATE_LIMIT_PER_MIN": "2"})
+	base, _, _ := startHost(t, map[string]string{"SERVICE_RATE_LIMIT_PER_MIN": "2"})
 	status := func(path string) (int, string) {
 		resp, err := http.Get(base + path)
 		require.NoError(t, err)

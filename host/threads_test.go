@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
-	"io"
 	"net/http"
 	"testing"
 
@@ -18,31 +15,13 @@ import (
 func TestRunOperatorsModerate(t *testing.T) {
 	t.Parallel()
 	op, author, stranger := openjurytest.NewWallet(t), openjurytest.NewWallet(t), openjurytest.NewWallet(t)
-	base, stderr := startHost(t, map[string]string{
+	base, stderr, _ := startHost(t, map[string]string{
 		"SERVICE_OPERATOR_ADDRESSES": addrA + "," + op.Address().String(),
 	})
 
 	call := func(method, path, token string, body any) (int, map[string]any) {
 		t.Helper()
-		var rd io.Reader
-		if body != nil {
-			raw, err := json.Marshal(body)
-			require.NoError(t, err)
-			rd = bytes.NewReader(raw)
-		}
-		req, err := http.NewRequest(method, base+path, rd)
-		require.NoError(t, err)
-		if token != "" {
-			req.Header.Set("Authorization", "Bearer "+token)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		require.NoError(t, err)
-		defer resp.Body.Close()
-		raw, err := io.ReadAll(resp.Body)
-		require.NoError(t, err)
-		var m map[string]any
-		require.NoError(t, json.Unmarshal(raw, &m), "%s", raw)
-		return resp.StatusCode, m
+		return callJSON(t, method, base+path, token, body)
 	}
 	signIn := func(w *openjurytest.Wallet) string {
 		t.Helper()

@@ -15,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury/openjurytest"
-	"github.com/openjury/openjury/openjurytest/pgtest"
 	"github.com/openjury/openjury/transport"
 )
 
@@ -43,77 +42,68 @@ func TestHostileInputNever5xx(t *testing.T) {
 	t.Parallel()
 	doc, err := openapi3.NewLoader().LoadFromData(transport.OpenAPIDocument(""))
 	require.NoError(t, err)
-	for name, opts := range map[string]func(t *testing.T) []openjurytest.Option{
-		"sqlite": func(*testing.T) []openjurytest.Option { return nil },
-		"postgres": func(t *testing.T) []openjurytest.Option {
-			return []openjurytest.Option{openjurytest.WithDSN(pgtest.NewDatabase(t))}
-		},
-	} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			srv := openjurytest.NewServer(t, opts(t)...)
-			token := srv.SignIn(t, openjurytest.NewWallet(t))
-			sent := 0
-			send := func(method, path, body string) {
-				t.Helper()
-				sent++
-				var rd io.Reader
-				if body != "" {
-					rd = strings.NewReader(body)
-				}
-				req, err := http.NewRequest(method, srv.URL+path, rd)
-				require.NoError(t, err)
-				req.Header.Set("Authorization", "Bearer "+token)
-				req.Header.Set(transport.HeaderDevSecret, openjurytest.DevSecret)
-				req.Header.Set("Content-Type", "application/json")
-				resp, err := srv.HTTP.Client().Do(req)
-				require.NoError(t, err)
-				raw, err := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				require.NoError(t, err)
-				require.Less(t, resp.StatusCode, 500, "%s %s %q: %d %s", method, path, body, resp.StatusCode, raw)
-				if resp.StatusCode != http.StatusTemporaryRedirect && resp.StatusCode != http.StatusMovedPermanently {
-					openjurytest.ValidateResponse(t, req, resp.StatusCode, resp.Header, bytes.Clone(raw))
-				}
+	onEachBackend(t, func(t *testing.T, srv *openjurytest.Server) {
+		token := srv.SignIn(t, openjurytest.NewWallet(t))
+		sent := 0
+		send := func(method, path, body string) {
+			t.Helper()
+			sent++
+			var rd io.Reader
+			if body != "" {
+				rd = strings.NewReader(body)
 			}
-			paths := make([]string, 0, len(doc.Paths.Map()))
-			for p := range doc.Paths.Map() {
-				paths = append(paths, p)
+			req, err := http.NewRequest(method, srv.URL+path, rd)
+			require.NoError(t, err)
+			req.Header.Set("Authorization", "Bearer "+token)
+			req.Header.Set(transport.HeaderDevSecret, openjurytest.DevSecret)
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := srv.HTTP.Client().Do(req)
+			require.NoError(t, err)
+			raw, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			require.NoError(t, err)
+			require.Less(t, resp.StatusCode, 500, "%s %s %q: %d %s", method, path, body, resp.StatusCode, raw)
+			if resp.StatusCode != http.StatusTemporaryRedirect && resp.StatusCode != http.StatusMovedPermanently {
+				openjurytest.ValidateResponse(t, req, resp.StatusCode, resp.Header, bytes.Clone(raw))
 			}
-			sort.Strings(paths)
-			for _, p := range paths {
-				for method, op := range doc.Paths.Value(p).Operations() {
-					for _, seg := range oddSegments {
-						path := pathParam.ReplaceAllString(p, seg)
-						var q []string
-						for _, prm := range op.Parameters {
-							if prm.Value.In == "query" {
-								q = append(q, url.QueryEscape(prm.Value.Name)+"="+oddQueries[len(q)%len(oddQueries)])
-							}
-						}
-						if len(q) > 0 {
-							path += "?" + strings.Join(q, "&")
-						}
-						if method == http.MethodGet || method == http.MethodDelete || method == http.MethodHead {
-							send(method, path, "")
-							continue
-						}
-						for _, b := range oddBodies {
-							send(method, path, b)
-						}
-					}
-					// Every query value on its own, against the plain path.
+		}
+		paths := make([]string, 0, len(doc.Paths.Map()))
+		for p := range doc.Paths.Map() {
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+		for _, p := range paths {
+			for method, op := range doc.Paths.Value(p).Operations() {
+				for _, seg := range oddSegments {
+					path := pathParam.ReplaceAllString(p, seg)
+					var q []string
 					for _, prm := range op.Parameters {
-						if prm.Value.In != "query" {
-							continue
+						if prm.Value.In == "query" {
+							q = append(q, url.QueryEscape(prm.Value.Name)+"="+oddQueries[len(q)%len(oddQueries)])
 						}
-						for _, v := range oddQueries {
-							send(method, pathParam.ReplaceAllString(p, "x")+"?"+prm.Value.Name+"="+v, "{}")
-						}
+					}
+					if len(q) > 0 {
+						path += "?" + strings.Join(q, "&")
+					}
+					if method == http.MethodGet || method == http.MethodDelete || method == http.MethodHead {
+						send(method, path, "")
+						continue
+					}
+					for _, b := range oddBodies {
+						send(method, path, b)
+					}
+				}
+				// Every query value on its own, against the plain path.
+				for _, prm := range op.Parameters {
+					if prm.Value.In != "query" {
+						continue
+					}
+					for _, v := range oddQueries {
+						send(method, pathParam.ReplaceAllString(p, "x")+"?"+prm.Value.Name+"="+v, "{}")
 					}
 				}
 			}
-			require.Greater(t, sent, 2000, "the sweep must actually send requests")
-		})
-	}
+		}
+		require.Greater(t, sent, 2000, "the sweep must actually send requests")
+	})
 }

@@ -3,6 +3,7 @@ package openjurytest_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -41,15 +42,23 @@ func mustJSON(t *testing.T, v any) []byte {
 	return b
 }
 
+// serverWithJob starts a NewServer, signs a new wallet in and posts a job
+// as it; r is the answer to the post.
+func serverWithJob(t *testing.T) (srv *openjurytest.Server, w *openjurytest.Wallet, r *openjurytest.Response) {
+	t.Helper()
+	srv = openjurytest.NewServer(t)
+	w = openjurytest.NewWallet(t)
+	token := srv.SignIn(t, w)
+	r = srv.Do(t, http.MethodPost, "/api/v1/jobs", token, map[string]any{"title": "t", "prompt": "p", "bounty_usdc": 3})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	return srv, w, r
+}
+
 // TestValidateResponseAcceptsServerTraffic: real responses validate (Do
 // checks them too), and ValidateResponse reports nothing for them.
 func TestValidateResponseAcceptsServerTraffic(t *testing.T) {
 	t.Parallel()
-	srv := openjurytest.NewServer(t)
-	w := openjurytest.NewWallet(t)
-	token := srv.SignIn(t, w)
-	r := srv.Do(t, http.MethodPost, "/api/v1/jobs", token, map[string]any{"title": "t", "prompt": "p", "bounty_usdc": 3})
-	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	srv, _, r := serverWithJob(t)
 
 	rec := &recordingTB{TB: t}
 	req := httptest.NewRequest(http.MethodPost, "/api/v1/jobs", nil)
@@ -72,11 +81,7 @@ func TestValidateResponseAcceptsServerTraffic(t *testing.T) {
 // with the route, the status and the validator's message.
 func TestValidateResponseFailures(t *testing.T) {
 	t.Parallel()
-	srv := openjurytest.NewServer(t)
-	w := openjurytest.NewWallet(t)
-	token := srv.SignIn(t, w)
-	r := srv.Do(t, http.MethodPost, "/api/v1/jobs", token, map[string]any{"title": "t", "prompt": "p", "bounty_usdc": 3})
-	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	srv, w, r := serverWithJob(t)
 	job := r.Map(t)
 	jobPath := "/api/v1/jobs/" + job["id"].(string)
 	status := srv.Do(t, http.MethodGet, "/api/v1/stake/status?address="+w.Address().String(), "", nil).Map(t)
@@ -84,10 +89,7 @@ func TestValidateResponseFailures(t *testing.T) {
 	// with returns a copy of m with key set to v, or deleted when v is
 	// the string "<delete>".
 	with := func(m map[string]any, key string, v any) map[string]any {
-		out := make(map[string]any, len(m))
-		for k, x := range m {
-			out[k] = x
-		}
+		out := maps.Clone(m)
 		if v == "<delete>" {
 			delete(out, key)
 		} else {

@@ -16,6 +16,23 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
+// onEachBackend runs test as parallel subtests "sqlite" and "postgres",
+// each with a NewServer on that database (pgtest.NewDatabase for
+// PostgreSQL).
+func onEachBackend(t *testing.T, test func(t *testing.T, srv *openjurytest.Server)) {
+	t.Helper()
+	backends := map[string]func(testing.TB) string{
+		"sqlite":   func(testing.TB) string { return "" }, // NewServer's fresh SQLite file
+		"postgres": pgtest.NewDatabase,
+	}
+	for name, dsn := range backends {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			test(t, openjurytest.NewServer(t, openjurytest.WithDSN(dsn(t))))
+		})
+	}
+}
+
 func TestClock(t *testing.T) {
 	t.Parallel()
 	c := openjurytest.NewClock()
@@ -31,37 +48,27 @@ func TestClock(t *testing.T) {
 // on PostgreSQL: the whole stack as an embedder's test would drive it.
 func TestServerStory(t *testing.T) {
 	t.Parallel()
-	backends := map[string]func(t *testing.T) []openjurytest.Option{
-		"sqlite": func(*testing.T) []openjurytest.Option { return nil },
-		"postgres": func(t *testing.T) []openjurytest.Option {
-			return []openjurytest.Option{openjurytest.WithDSN(pgtest.NewDatabase(t))}
-		},
-	}
-	for name, opts := range backends {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			srv := openjurytest.NewServer(t, opts(t)...)
-			w := openjurytest.NewWallet(t)
-			token := srv.SignIn(t, w)
-			require.NotEmpty(t, token)
+	onEachBackend(t, func(t *testing.T, srv *openjurytest.Server) {
+		w := openjurytest.NewWallet(t)
+		token := srv.SignIn(t, w)
+		require.NotEmpty(t, token)
 
-			srv.Clock.Advance(90 * time.Minute)
-			r := srv.Do(t, http.MethodPost, "/api/v1/jobs", token, map[string]any{"title": "t", "prompt": "p", "bounty_usdc": 3})
-			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-			job := r.Map(t)
-			require.Equal(t, w.Address().String(), job["sponsor_address"])
-			require.Equal(t, "2026-01-01T01:30:00.000Z", job["created_at"], "the fake clock drives the server")
+		srv.Clock.Advance(90 * time.Minute)
+		r := srv.Do(t, http.MethodPost, "/api/v1/jobs", token, map[string]any{"title": "t", "prompt": "p", "bounty_usdc": 3})
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		job := r.Map(t)
+		require.Equal(t, w.Address().String(), job["sponsor_address"])
+		require.Equal(t, "2026-01-01T01:30:00.000Z", job["created_at"], "the fake clock drives the server")
 
-			r = srv.Do(t, http.MethodGet, "/api/v1/jobs/"+job["id"].(string), "", nil)
-			require.Equal(t, http.StatusOK, r.Status)
-			require.Equal(t, job, r.Map(t))
+		r = srv.Do(t, http.MethodGet, "/api/v1/jobs/"+job["id"].(string), "", nil)
+		require.Equal(t, http.StatusOK, r.Status)
+		require.Equal(t, job, r.Map(t))
 
-			// Tokens die with the fake clock too.
-			srv.Clock.Advance(openjurytest.DefaultTokenTTL)
-			r = srv.Do(t, http.MethodPost, "/api/v1/jobs", token, map[string]any{"title": "t", "prompt": "p", "bounty_usdc": 3})
-			require.Equal(t, http.StatusUnauthorized, r.Status)
-		})
-	}
+		// Tokens die with the fake clock too.
+		srv.Clock.Advance(openjurytest.DefaultTokenTTL)
+		r = srv.Do(t, http.MethodPost, "/api/v1/jobs", token, map[string]any{"title": "t", "prompt": "p", "bounty_usdc": 3})
+		require.Equal(t, http.StatusUnauthorized, r.Status)
+	})
 }
 
 // TestServerLoop runs the whole work-and-jury loop through NewServer on
@@ -69,84 +76,74 @@ func TestServerStory(t *testing.T) {
 // AGR: submit, vote, final vote, finalize, the win mint, a boost.
 func TestServerLoop(t *testing.T) {
 	t.Parallel()
-	backends := map[string]func(t *testing.T) []openjurytest.Option{
-		"sqlite": func(*testing.T) []openjurytest.Option { return nil },
-		"postgres": func(t *testing.T) []openjurytest.Option {
-			return []openjurytest.Option{openjurytest.WithDSN(pgtest.NewDatabase(t))}
-		},
-	}
-	for name, opts := range backends {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			srv := openjurytest.NewServer(t, opts(t)...)
-			sponsor, worker, juror := openjurytest.NewWallet(t), openjurytest.NewWallet(t), openjurytest.NewWallet(t)
-			st, wt, jt := srv.SignIn(t, sponsor), srv.SignIn(t, worker), srv.SignIn(t, juror)
+	onEachBackend(t, func(t *testing.T, srv *openjurytest.Server) {
+		sponsor, worker, juror := openjurytest.NewWallet(t), openjurytest.NewWallet(t), openjurytest.NewWallet(t)
+		st, wt, jt := srv.SignIn(t, sponsor), srv.SignIn(t, worker), srv.SignIn(t, juror)
 
-			r := srv.Do(t, http.MethodPost, "/api/v1/jobs", st, map[string]any{"title": "t", "prompt": "p", "bounty_usdc": 3, "final_vote_window_seconds": 600})
-			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-			jobID := r.Map(t)["id"].(string)
+		r := srv.Do(t, http.MethodPost, "/api/v1/jobs", st, map[string]any{"title": "t", "prompt": "p", "bounty_usdc": 3, "final_vote_window_seconds": 600})
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		jobID := r.Map(t)["id"].(string)
 
-			// Default minimum stake: 10 USDC.
-			sub := map[string]any{"job_id": jobID, "content": "work"}
-			r = srv.Do(t, http.MethodPost, "/api/v1/submissions", wt, sub)
-			require.Equal(t, http.StatusForbidden, r.Status, "%s", r.Body)
-			srv.SetStake(t, worker.Address(), 10)
-			r = srv.Do(t, http.MethodPost, "/api/v1/submissions", wt, sub)
-			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-			subID := r.Map(t)["submission"].(map[string]any)["id"].(string)
+		// Default minimum stake: 10 USDC.
+		sub := map[string]any{"job_id": jobID, "content": "work"}
+		r = srv.Do(t, http.MethodPost, "/api/v1/submissions", wt, sub)
+		require.Equal(t, http.StatusForbidden, r.Status, "%s", r.Body)
+		srv.SetStake(t, worker.Address(), 10)
+		r = srv.Do(t, http.MethodPost, "/api/v1/submissions", wt, sub)
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		subID := r.Map(t)["submission"].(map[string]any)["id"].(string)
 
-			// Jury vote: stake and reputation (default minimum 10).
-			vote := map[string]any{"job_id": jobID, "submission_id": subID}
-			srv.SetStake(t, juror.Address(), 10)
-			r = srv.Do(t, http.MethodPost, "/api/v1/votes", jt, vote)
-			require.Equal(t, http.StatusForbidden, r.Status, "%s", r.Body)
-			srv.SetReputation(t, juror.Address(), 9)
-			r = srv.Do(t, http.MethodPost, "/api/v1/votes", jt, vote)
-			require.Equal(t, http.StatusForbidden, r.Status, "%s", r.Body)
-			srv.SetReputation(t, juror.Address(), 10)
-			r = srv.Do(t, http.MethodPost, "/api/v1/votes", jt, vote)
-			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-			require.EqualValues(t, 4, r.Map(t)["vote"].(map[string]any)["weight"])
+		// Jury vote: stake and reputation (default minimum 10).
+		vote := map[string]any{"job_id": jobID, "submission_id": subID}
+		srv.SetStake(t, juror.Address(), 10)
+		r = srv.Do(t, http.MethodPost, "/api/v1/votes", jt, vote)
+		require.Equal(t, http.StatusForbidden, r.Status, "%s", r.Body)
+		srv.SetReputation(t, juror.Address(), 9)
+		r = srv.Do(t, http.MethodPost, "/api/v1/votes", jt, vote)
+		require.Equal(t, http.StatusForbidden, r.Status, "%s", r.Body)
+		srv.SetReputation(t, juror.Address(), 10)
+		r = srv.Do(t, http.MethodPost, "/api/v1/votes", jt, vote)
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		require.EqualValues(t, 4, r.Map(t)["vote"].(map[string]any)["weight"])
 
-			// Final vote, then finalize after the window.
-			r = srv.Do(t, http.MethodPost, "/api/v1/final_votes", jt, vote)
-			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-			srv.Clock.Advance(10 * time.Minute)
-			r = srv.Do(t, http.MethodPost, "/api/v1/jobs/"+jobID+"/finalize", jt, nil)
-			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-			require.Equal(t, subID, r.Map(t)["winner_submission_id"])
+		// Final vote, then finalize after the window.
+		r = srv.Do(t, http.MethodPost, "/api/v1/final_votes", jt, vote)
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		srv.Clock.Advance(10 * time.Minute)
+		r = srv.Do(t, http.MethodPost, "/api/v1/jobs/"+jobID+"/finalize", jt, nil)
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		require.Equal(t, subID, r.Map(t)["winner_submission_id"])
 
-			// The winner got the default 50 AGR, recorded as a win.
-			r = srv.Do(t, http.MethodGet, "/api/v1/agr/ledger?address="+worker.Address().String(), "", nil)
-			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-			entry := r.Map(t)["entries"].([]any)[0].(map[string]any)
-			require.Equal(t, "win", entry["reason"])
-			require.EqualValues(t, openjurytest.DefaultAGRMintPerWin, entry["delta"])
-			require.Equal(t, jobID, entry["job_id"])
+		// The winner got the default 50 AGR, recorded as a win.
+		r = srv.Do(t, http.MethodGet, "/api/v1/agr/ledger?address="+worker.Address().String(), "", nil)
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		entry := r.Map(t)["entries"].([]any)[0].(map[string]any)
+		require.Equal(t, "win", entry["reason"])
+		require.EqualValues(t, openjurytest.DefaultAGRMintPerWin, entry["delta"])
+		require.Equal(t, jobID, entry["job_id"])
 
-			// MintAGR funds a boost of another job.
-			r = srv.Do(t, http.MethodPost, "/api/v1/jobs", st, map[string]any{"title": "t2", "prompt": "p", "bounty_usdc": 1})
-			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-			job2 := r.Map(t)["id"].(string)
-			boost := map[string]any{"amount_agr": 70, "duration_hours": 1}
-			r = srv.Do(t, http.MethodPost, "/api/v1/jobs/"+job2+"/boost", jt, boost)
-			require.Equal(t, http.StatusPaymentRequired, r.Status, "%s", r.Body)
-			srv.MintAGR(t, juror.Address(), 70)
-			r = srv.Do(t, http.MethodPost, "/api/v1/jobs/"+job2+"/boost", jt, boost)
-			require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-			require.EqualValues(t, 70, r.Map(t)["featured_score"])
+		// MintAGR funds a boost of another job.
+		r = srv.Do(t, http.MethodPost, "/api/v1/jobs", st, map[string]any{"title": "t2", "prompt": "p", "bounty_usdc": 1})
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		job2 := r.Map(t)["id"].(string)
+		boost := map[string]any{"amount_agr": 70, "duration_hours": 1}
+		r = srv.Do(t, http.MethodPost, "/api/v1/jobs/"+job2+"/boost", jt, boost)
+		require.Equal(t, http.StatusPaymentRequired, r.Status, "%s", r.Body)
+		srv.MintAGR(t, juror.Address(), 70)
+		r = srv.Do(t, http.MethodPost, "/api/v1/jobs/"+job2+"/boost", jt, boost)
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		require.EqualValues(t, 70, r.Map(t)["featured_score"])
 
-			// The dev endpoints answer to openjurytest.DevSecret.
-			req, err := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/agr/dev_mint",
-				strings.NewReader(`{"address":"`+sponsor.Address().String()+`","amount":5}`))
-			require.NoError(t, err)
-			req.Header.Set("X-Dev-Secret", openjurytest.DevSecret)
-			resp, err := srv.HTTP.Client().Do(req)
-			require.NoError(t, err)
-			resp.Body.Close()
-			require.Equal(t, http.StatusOK, resp.StatusCode)
-		})
-	}
+		// The dev endpoints answer to openjurytest.DevSecret.
+		req, err := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/agr/dev_mint",
+			strings.NewReader(`{"address":"`+sponsor.Address().String()+`","amount":5}`))
+		require.NoError(t, err)
+		req.Header.Set("X-Dev-Secret", openjurytest.DevSecret)
+		resp, err := srv.HTTP.Client().Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+	})
 }
 
 // TestServerOperators: ServerConfig.Operators reach the marketplace, which
@@ -190,22 +187,13 @@ func TestServerOperators(t *testing.T) {
 // NUL in text) on both backends: a 400, never a 500.
 func TestClientCannotCause500(t *testing.T) {
 	t.Parallel()
-	for name, opts := range map[string]func(t *testing.T) []openjurytest.Option{
-		"sqlite": func(*testing.T) []openjurytest.Option { return nil },
-		"postgres": func(t *testing.T) []openjurytest.Option {
-			return []openjurytest.Option{openjurytest.WithDSN(pgtest.NewDatabase(t))}
-		},
-	} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			srv := openjurytest.NewServer(t, opts(t)...)
-			token := srv.SignIn(t, openjurytest.NewWallet(t))
-			r := srv.Do(t, http.MethodPost, "/api/v1/jobs", token, `{"title":"a\u0000b","prompt":"p","bounty_usdc":1}`)
-			require.Equal(t, http.StatusBadRequest, r.Status, "%s", r.Body)
-			for _, path := range []string{"/api/v1/jobs?tag=%00", "/api/v1/posts?tag=%00", "/api/v1/slashing/events?job_id=%00"} {
-				r = srv.Do(t, http.MethodGet, path, "", nil)
-				require.Less(t, r.Status, 500, "%s: %d %s", path, r.Status, r.Body)
-			}
-		})
-	}
+	onEachBackend(t, func(t *testing.T, srv *openjurytest.Server) {
+		token := srv.SignIn(t, openjurytest.NewWallet(t))
+		r := srv.Do(t, http.MethodPost, "/api/v1/jobs", token, `{"title":"a\u0000b","prompt":"p","bounty_usdc":1}`)
+		require.Equal(t, http.StatusBadRequest, r.Status, "%s", r.Body)
+		for _, path := range []string{"/api/v1/jobs?tag=%00", "/api/v1/posts?tag=%00", "/api/v1/slashing/events?job_id=%00"} {
+			r = srv.Do(t, http.MethodGet, path, "", nil)
+			require.Less(t, r.Status, 500, "%s: %d %s", path, r.Status, r.Body)
+		}
+	})
 }

@@ -17,6 +17,9 @@ func TestSignRecoversToAddress(t *testing.T) {
 	require.NoError(t, run([]string{"-new"}, nil, &out))
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	require.Len(t, lines, 2)
+	// Shell assignments, for the README's eval "$(walletsign -new)".
+	require.Regexp(t, `^key=0x[0-9a-f]{64}$`, lines[0])
+	require.Regexp(t, `^address=0x[0-9a-fA-F]{40}$`, lines[1])
 	key := strings.TrimPrefix(lines[0], "key=")
 	addr := strings.TrimPrefix(lines[1], "address=")
 
