@@ -67,24 +67,18 @@ func (s *Service) Ledger(ctx context.Context, in LedgerInput) (LedgerPage, error
 	if err != nil {
 		return LedgerPage{}, err
 	}
-	var after *Cursor
-	if in.Cursor != "" {
-		at, id, err := cursor.DecodeTimeID(op, in.Cursor)
-		if err != nil {
-			return LedgerPage{}, err
-		}
-		after = &Cursor{At: at, ID: id}
+	after, err := cursor.After[Cursor](op, in.Cursor)
+	if err != nil {
+		return LedgerPage{}, err
 	}
 	entries, err := s.store.Ledger(ctx, addr, limit+1, after)
 	if err != nil {
 		return LedgerPage{}, openjury.Wrap(op, err)
 	}
-	p := LedgerPage{Address: addr, Entries: entries}
-	if len(entries) > limit {
-		p.Entries = entries[:limit]
-		last := p.Entries[limit-1]
-		p.NextCursor = cursor.EncodeTimeID(last.CreatedAt, last.ID)
-	}
+	p := LedgerPage{Address: addr}
+	p.Entries, p.NextCursor = cursor.Cut(entries, limit, func(last Entry) string {
+		return cursor.EncodeTimeID(last.CreatedAt, last.ID)
+	})
 	return p, nil
 }
 

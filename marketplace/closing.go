@@ -1,6 +1,7 @@
 package marketplace
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -65,14 +66,19 @@ func (s *Service) CloseJobTx(ctx context.Context, tx Tx, caller openjury.Address
 	if job.Sponsor != caller {
 		return nil, openjury.E(openjury.Forbidden, op, "only the sponsor may close this job")
 	}
-	sub, err := submissionOf(ctx, tx, job, winnerID, "winner_submission_id")
-	if openjury.IsKind(err, openjury.NotFound) {
-		err = openjury.E(openjury.Invalid, op, "winner_submission_id: not a submission of this job")
-	}
+	subs, err := tx.Submissions().Submissions(ctx, job.ID)
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
-	res, err := s.close(ctx, tx, job, sub.ID, in.Ref, now)
+	// An unknown, malformed or foreign id is the same mistake.
+	if !slices.ContainsFunc(subs, func(sub *Submission) bool { return sub.ID == winnerID }) {
+		return nil, openjury.E(openjury.Invalid, op, "winner_submission_id: not a submission of this job")
+	}
+	jury, err := tx.Votes().Tally(ctx, job.ID)
+	if err != nil {
+		return nil, openjury.Wrap(op, err)
+	}
+	res, err := s.close(ctx, tx, job, winnerID, subs, jury, in.Ref, now)
 	return res, openjury.Wrap(op, err)
 }
 
@@ -125,7 +131,7 @@ func (s *Service) FinalizeJobTx(ctx context.Context, tx Tx, caller openjury.Addr
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
-	res, err := s.close(ctx, tx, job, PickWinner(final, jury, subs), openjury.ChainRef{}, now)
+	res, err := s.close(ctx, tx, job, PickWinner(final, jury, subs), subs, jury, openjury.ChainRef{}, now)
 	return res, openjury.Wrap(op, err)
 }
 
@@ -143,9 +149,9 @@ func PickWinner(final, jury []Tally, subs []*Submission) string {
 	best := slices.MinFunc(final, func(a, b Tally) int {
 		switch {
 		case a.Weight != b.Weight:
-			return cmpDesc(a.Weight, b.Weight)
+			return cmp.Compare(b.Weight, a.Weight) // more first
 		case weight[a.SubmissionID] != weight[b.SubmissionID]:
-			return cmpDesc(weight[a.SubmissionID], weight[b.SubmissionID])
+			return cmp.Compare(weight[b.SubmissionID], weight[a.SubmissionID])
 		case !created[a.SubmissionID].Equal(created[b.SubmissionID]):
 			return created[a.SubmissionID].Compare(created[b.SubmissionID])
 		default:
@@ -155,25 +161,13 @@ func PickWinner(final, jury []Tally, subs []*Submission) string {
 	return best.SubmissionID
 }
 
-func cmpDesc(a, b int64) int {
-	switch {
-	case a > b:
-		return -1
-	case a < b:
-		return 1
-	}
-	return 0
-}
-
 // close is the one transition shared by CloseJob and FinalizeJob: status,
 // winner and closed_at; reputation outcomes (winner +10 score and +1 win,
 // every other distinct submitter +1 loss); the AGR win mint (at most once
-// per job, enforced by a unique key). The job is locked by the caller.
-func (s *Service) close(ctx context.Context, tx Tx, job *Job, winnerID string, ref openjury.ChainRef, now time.Time) (*CloseResult, error) {
-	subs, err := tx.Submissions().Submissions(ctx, job.ID)
-	if err != nil {
-		return nil, err
-	}
+// per job, enforced by a unique key). The job is locked by the caller, who
+// has read its submissions and jury tally in this transaction (votes wait
+// on the job's lock, so the tally is also the one after the close).
+func (s *Service) close(ctx context.Context, tx Tx, job *Job, winnerID string, subs []*Submission, jury []Tally, ref openjury.ChainRef, now time.Time) (*CloseResult, error) {
 	var winner openjury.Address
 	var agents []openjury.Address
 	for _, sub := range subs {
@@ -205,9 +199,5 @@ func (s *Service) close(ctx context.Context, tx Tx, job *Job, winnerID string, r
 			return nil, err
 		}
 	}
-	tally, err := tx.Votes().Tally(ctx, job.ID)
-	if err != nil {
-		return nil, err
-	}
-	return &CloseResult{Job: job, WinnerSubmissionID: winnerID, Tally: tally}, nil
+	return &CloseResult{Job: job, WinnerSubmissionID: winnerID, Tally: jury}, nil
 }

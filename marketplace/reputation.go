@@ -125,11 +125,9 @@ func (s *Service) Leaderboard(ctx context.Context, in LeaderboardInput) (Leaderb
 	if err != nil {
 		return LeaderboardPage{}, openjury.Wrap(op, err)
 	}
-	p := LeaderboardPage{Entries: rows}
-	if len(rows) > limit {
-		p.Entries = rows[:limit]
-		last := p.Entries[limit-1]
-		p.NextCursor = cursor.Encode(leaderCursorJSON{Score: last.Score, Address: last.Address.String()})
-	}
+	var p LeaderboardPage
+	p.Entries, p.NextCursor = cursor.Cut(rows, limit, func(last Reputation) string {
+		return cursor.Encode(leaderCursorJSON{Score: last.Score, Address: last.Address.String()})
+	})
 	return p, nil
 }

@@ -173,9 +173,8 @@ func (s *Service) ListJobs(ctx context.Context, in ListJobsInput) (JobPage, erro
 	if f.Limit, err = valid.Limit(op, in.Limit, DefaultListLimit, MaxListLimit); err != nil {
 		return JobPage{}, err
 	}
-	f.Tag = strings.ToLower(strings.TrimSpace(in.Tag))
-	if len([]rune(f.Tag)) > MaxTagChars {
-		return JobPage{}, openjury.Errorf(openjury.Invalid, op, "tag: must be at most %d characters", MaxTagChars)
+	if f.Tag, err = tagFilter(op, in.Tag); err != nil {
+		return JobPage{}, err
 	}
 	f.Ref = openjury.Truncate(s.clock.Now())
 	if in.Cursor != "" {
@@ -191,12 +190,10 @@ func (s *Service) ListJobs(ctx context.Context, in ListJobsInput) (JobPage, erro
 	if err != nil {
 		return JobPage{}, openjury.Wrap(op, err)
 	}
-	page := JobPage{Jobs: jobs}
-	if len(jobs) > want {
-		page.Jobs = jobs[:want]
-		last := page.Jobs[want-1]
-		page.NextCursor = encodeJobCursor(JobCursor{Rank: Rank(last, f.Ref), CreatedAt: last.CreatedAt, ID: last.ID}, f.Ref)
-	}
+	var page JobPage
+	page.Jobs, page.NextCursor = cursor.Cut(jobs, want, func(last *Job) string {
+		return encodeJobCursor(JobCursor{Rank: Rank(last, f.Ref), CreatedAt: last.CreatedAt, ID: last.ID}, f.Ref)
+	})
 	return page, nil
 }
 
@@ -231,6 +228,16 @@ func decodeJobCursor(op, s string) (JobCursor, time.Time, error) {
 		return JobCursor{}, time.Time{}, openjury.E(openjury.Invalid, op, cursor.Invalid)
 	}
 	return JobCursor{Rank: c.Rank, CreatedAt: time.UnixMilli(c.At).UTC(), ID: c.ID}, time.UnixMilli(c.Ref).UTC(), nil
+}
+
+// tagFilter is the tag parameter of a list: trimmed and lowercased for the
+// store's case-insensitive match. Errors: Invalid when longer than a tag.
+func tagFilter(op, tag string) (string, error) {
+	tag = strings.ToLower(strings.TrimSpace(tag))
+	if len([]rune(tag)) > MaxTagChars {
+		return "", openjury.Errorf(openjury.Invalid, op, "tag: must be at most %d characters", MaxTagChars)
+	}
+	return tag, nil
 }
 
 func trimTags(tags []string) []string {

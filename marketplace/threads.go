@@ -86,32 +86,25 @@ func (s *Service) CleanupRates(ctx context.Context) (int64, error) {
 	return n, openjury.Wrap("marketplace.CleanupRates", err)
 }
 
-// targetExists checks a comment target. Errors: NotFound naming the kind.
+// targetExists checks a comment target. Errors: NotFound naming the kind
+// (a malformed id too), Invalid for an unknown kind.
 func targetExists(ctx context.Context, st Stores, target TargetType, id string) error {
 	const op = "marketplace.target"
-	var err error
+	var find func() error
 	switch target {
 	case TargetJob:
-		if openjury.ValidID(id) {
-			_, err = st.Jobs().Job(ctx, id)
-		} else {
-			err = openjury.E(openjury.NotFound, op, "job not found")
-		}
+		find = func() error { _, err := st.Jobs().Job(ctx, id); return err }
 	case TargetSubmission:
-		if openjury.ValidID(id) {
-			_, err = st.Submissions().Submission(ctx, id)
-		} else {
-			err = openjury.E(openjury.NotFound, op, "submission not found")
-		}
+		find = func() error { _, err := st.Submissions().Submission(ctx, id); return err }
 	case TargetPost:
-		if openjury.ValidID(id) {
-			_, err = st.Threads().Post(ctx, id)
-		} else {
-			err = openjury.E(openjury.NotFound, op, "post not found")
-		}
+		find = func() error { _, err := st.Threads().Post(ctx, id); return err }
 	default:
 		return openjury.Errorf(openjury.Invalid, op, "target_type: must be job, submission or post")
 	}
+	if !openjury.ValidID(id) {
+		return openjury.Errorf(openjury.NotFound, op, "%s not found", target)
+	}
+	err := find()
 	if openjury.IsKind(err, openjury.NotFound) {
 		return openjury.Errorf(openjury.NotFound, op, "%s not found", target)
 	}
@@ -130,20 +123,6 @@ type CommentPage struct {
 	NextCursor string
 }
 
-func decodeTimeID(op, s string) (*Cursor, error) {
-	if s == "" {
-		return nil, nil
-	}
-	at, id, err := cursor.DecodeTimeID(op, s)
-	if err != nil {
-		return nil, err
-	}
-	if !openjury.ValidID(id) {
-		return nil, openjury.E(openjury.Invalid, op, cursor.Invalid)
-	}
-	return &Cursor{At: at, ID: id}, nil
-}
-
 // Comments lists the comments of a target, oldest first; deleted ones keep
 // their place with empty content. Errors: Invalid, NotFound.
 func (s *Service) Comments(ctx context.Context, target TargetType, targetID string, in ListInput) (CommentPage, error) {
@@ -152,7 +131,7 @@ func (s *Service) Comments(ctx context.Context, target TargetType, targetID stri
 	if err != nil {
 		return CommentPage{}, err
 	}
-	after, err := decodeTimeID(op, in.Cursor)
+	after, err := cursor.After[Cursor](op, in.Cursor)
 	if err != nil {
 		return CommentPage{}, err
 	}
@@ -163,12 +142,10 @@ func (s *Service) Comments(ctx context.Context, target TargetType, targetID stri
 	if err != nil {
 		return CommentPage{}, openjury.Wrap(op, err)
 	}
-	p := CommentPage{Comments: list}
-	if len(list) > limit {
-		p.Comments = list[:limit]
-		last := p.Comments[limit-1]
-		p.NextCursor = cursor.EncodeTimeID(last.CreatedAt, last.ID)
-	}
+	var p CommentPage
+	p.Comments, p.NextCursor = cursor.Cut(list, limit, func(last *Comment) string {
+		return cursor.EncodeTimeID(last.CreatedAt, last.ID)
+	})
 	for _, c := range p.Comments {
 		hideDeleted(c)
 	}
@@ -276,15 +253,15 @@ type PostPage struct {
 // ListPosts lists posts newest first, optionally by tag. Errors: Invalid.
 func (s *Service) ListPosts(ctx context.Context, in ListPostsInput) (PostPage, error) {
 	const op = "marketplace.ListPosts"
-	f := PostFilter{Tag: strings.ToLower(strings.TrimSpace(in.Tag))}
+	var f PostFilter
 	var err error
 	if f.Limit, err = valid.Limit(op, in.Limit, DefaultPostLimit, MaxPostLimit); err != nil {
 		return PostPage{}, err
 	}
-	if len([]rune(f.Tag)) > MaxTagChars {
-		return PostPage{}, openjury.Errorf(openjury.Invalid, op, "tag: must be at most %d characters", MaxTagChars)
+	if f.Tag, err = tagFilter(op, in.Tag); err != nil {
+		return PostPage{}, err
 	}
-	if f.After, err = decodeTimeID(op, in.Cursor); err != nil {
+	if f.After, err = cursor.After[Cursor](op, in.Cursor); err != nil {
 		return PostPage{}, err
 	}
 	want := f.Limit
@@ -293,11 +270,9 @@ func (s *Service) ListPosts(ctx context.Context, in ListPostsInput) (PostPage, e
 	if err != nil {
 		return PostPage{}, openjury.Wrap(op, err)
 	}
-	p := PostPage{Posts: posts}
-	if len(posts) > want {
-		p.Posts = posts[:want]
-		last := p.Posts[want-1]
-		p.NextCursor = cursor.EncodeTimeID(last.CreatedAt, last.ID)
-	}
+	var p PostPage
+	p.Posts, p.NextCursor = cursor.Cut(posts, want, func(last *Post) string {
+		return cursor.EncodeTimeID(last.CreatedAt, last.ID)
+	})
 	return p, nil
 }

@@ -189,12 +189,8 @@ func (s *Service) Slashes(ctx context.Context, in ListInput) (Page, error) {
 			return Page{}, openjury.Wrap(op, err)
 		}
 	}
-	if in.Cursor != "" {
-		at, id, err := cursor.DecodeTimeID(op, in.Cursor)
-		if err != nil {
-			return Page{}, err
-		}
-		f.After = &Cursor{At: at, ID: id}
+	if f.After, err = cursor.After[Cursor](op, in.Cursor); err != nil {
+		return Page{}, err
 	}
 	want := f.Limit
 	f.Limit++
@@ -202,11 +198,9 @@ func (s *Service) Slashes(ctx context.Context, in ListInput) (Page, error) {
 	if err != nil {
 		return Page{}, openjury.Wrap(op, err)
 	}
-	p := Page{Events: events}
-	if len(events) > want {
-		p.Events = events[:want]
-		last := p.Events[want-1]
-		p.NextCursor = cursor.EncodeTimeID(last.CreatedAt, last.ID)
-	}
+	var p Page
+	p.Events, p.NextCursor = cursor.Cut(events, want, func(last SlashEvent) string {
+		return cursor.EncodeTimeID(last.CreatedAt, last.ID)
+	})
 	return p, nil
 }

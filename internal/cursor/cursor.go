@@ -58,3 +58,35 @@ func DecodeTimeID(op, s string) (time.Time, string, error) {
 	}
 	return time.UnixMilli(c.At).UTC(), c.ID, nil
 }
+
+// After parses an optional cursor made by EncodeTimeID into a position of
+// type P, any (created_at, id) cursor type of a domain package; "" gives
+// nil. Errors: Invalid.
+func After[P ~struct {
+	At time.Time
+	ID string
+}](op, s string) (*P, error) {
+	if s == "" {
+		return nil, nil
+	}
+	at, id, err := DecodeTimeID(op, s)
+	if err != nil {
+		return nil, err
+	}
+	p := P(struct {
+		At time.Time
+		ID string
+	}{At: at, ID: id})
+	return &p, nil
+}
+
+// Cut finishes a page read with one row more than limit (limit >= 1): when
+// that extra row is there it is dropped and next gives the cursor of the
+// page's last row; otherwise rows come back as they are with "".
+func Cut[T any](rows []T, limit int, next func(last T) string) ([]T, string) {
+	if limit < 1 || len(rows) <= limit {
+		return rows, ""
+	}
+	rows = rows[:limit]
+	return rows, next(rows[limit-1])
+}

@@ -39,3 +39,36 @@ func TestTimeID(t *testing.T) {
 	_, _, err = DecodeTimeID("op", Encode(map[string]int{"t": 1}))
 	require.Equal(t, Invalid, openjury.DetailOf(err), "a cursor without an id is refused")
 }
+
+func TestAfter(t *testing.T) {
+	t.Parallel()
+	type pos struct {
+		At time.Time
+		ID string
+	}
+	got, err := After[pos]("op", "")
+	require.NoError(t, err)
+	require.Nil(t, got, "no cursor: the first page")
+	at := time.Date(2026, 11, 21, 1, 2, 3, 456_000_000, time.UTC)
+	id := openjury.NewID()
+	got, err = After[pos]("op", EncodeTimeID(at, id))
+	require.NoError(t, err)
+	require.Equal(t, &pos{At: at, ID: id}, got)
+	_, err = After[pos]("op", "!!")
+	require.Equal(t, openjury.Invalid, openjury.KindOf(err))
+	require.Equal(t, Invalid, openjury.DetailOf(err))
+}
+
+func TestCut(t *testing.T) {
+	t.Parallel()
+	next := func(last int) string { return string(rune('0' + last)) }
+	rows, cur := Cut([]int{1, 2, 3}, 2, next)
+	require.Equal(t, []int{1, 2}, rows, "the extra row is dropped")
+	require.Equal(t, "2", cur, "the cursor is the last kept row's")
+	rows, cur = Cut([]int{1, 2}, 2, next)
+	require.Equal(t, []int{1, 2}, rows)
+	require.Empty(t, cur, "no extra row: the last page")
+	rows, cur = Cut[int](nil, 2, next)
+	require.Nil(t, rows)
+	require.Empty(t, cur)
+}

@@ -1,0 +1,148 @@
+package marketplace_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/agr"
+	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/openjurytest"
+)
+
+// TestPublishedLimitsAreEnforced: the limit constants that transport
+// publishes (discovery, economy) are the ones the validation tags enforce;
+// the edge is accepted and one past it is refused.
+func TestPublishedLimitsAreEnforced(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, openjurytest.NewDB(t))
+	sponsor := w.addr(1)
+	seconds := func(d time.Duration) *int64 { s := int64(d / time.Second); return &s }
+	tags := func(n, chars int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("%0*d", chars, i)
+		}
+		return out
+	}
+	cases := []struct {
+		name     string
+		edge     func(*marketplace.CreateJobInput)
+		pastEdge func(*marketplace.CreateJobInput)
+	}{
+		{"title", func(in *marketplace.CreateJobInput) { in.Title = strings.Repeat("t", marketplace.MaxTitleChars) },
+			func(in *marketplace.CreateJobInput) { in.Title = strings.Repeat("t", marketplace.MaxTitleChars+1) }},
+		{"prompt", func(in *marketplace.CreateJobInput) { in.Prompt = strings.Repeat("p", marketplace.MaxPromptChars) },
+			func(in *marketplace.CreateJobInput) { in.Prompt = strings.Repeat("p", marketplace.MaxPromptChars+1) }},
+		{"tags", func(in *marketplace.CreateJobInput) { in.Tags = tags(marketplace.MaxTags, 2) },
+			func(in *marketplace.CreateJobInput) { in.Tags = tags(marketplace.MaxTags+1, 2) }},
+		{"tag chars", func(in *marketplace.CreateJobInput) { in.Tags = tags(1, marketplace.MaxTagChars) },
+			func(in *marketplace.CreateJobInput) { in.Tags = tags(1, marketplace.MaxTagChars+1) }},
+		{"bounty", func(in *marketplace.CreateJobInput) { in.Bounty = marketplace.MaxBounty },
+			func(in *marketplace.CreateJobInput) { in.Bounty = marketplace.MaxBounty + 1 }},
+		{"min window", func(in *marketplace.CreateJobInput) {
+			in.FinalVoteWindowSeconds = seconds(marketplace.MinFinalVoteWindow)
+		},
+			func(in *marketplace.CreateJobInput) {
+				in.FinalVoteWindowSeconds = seconds(marketplace.MinFinalVoteWindow - time.Second)
+			}},
+		{"max window", func(in *marketplace.CreateJobInput) {
+			in.FinalVoteWindowSeconds = seconds(marketplace.MaxFinalVoteWindow)
+		},
+			func(in *marketplace.CreateJobInput) {
+				in.FinalVoteWindowSeconds = seconds(marketplace.MaxFinalVoteWindow + time.Second)
+			}},
+	}
+	for _, tc := range cases {
+		in := marketplace.CreateJobInput{Title: "t", Prompt: "p"}
+		tc.edge(&in)
+		_, err := w.svc.CreateJob(w.ctx, sponsor, in)
+		require.NoError(t, err, tc.name)
+		in = marketplace.CreateJobInput{Title: "t", Prompt: "p"}
+		tc.pastEdge(&in)
+		_, err = w.svc.CreateJob(w.ctx, sponsor, in)
+		require.Equal(t, openjury.Invalid, openjury.KindOf(err), tc.name)
+	}
+}
+
+// TestSubmitAndVoteValidation covers the submission and jury vote input
+// rules of CONTRACT.md; validation comes before any stake or job check.
+func TestSubmitAndVoteValidation(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, openjurytest.NewDB(t))
+	agent := w.addr(2)
+	job := openjury.NewID()
+	one := func(e marketplace.EvidenceInput) []marketplace.EvidenceInput { return []marketplace.EvidenceInput{e} }
+	over := 1.5
+	big := map[string]any{"blob": strings.Repeat("x", marketplace.MaxMetadataBytes)}
+	cases := []struct {
+		in     marketplace.SubmitInput
+		detail string
+	}{
+		{marketplace.SubmitInput{Content: "x"}, "job_id: is required and must not be blank"},
+		{marketplace.SubmitInput{JobID: job, Content: " \n"}, "content: is required and must not be blank"},
+		{marketplace.SubmitInput{JobID: job, Content: strings.Repeat("c", 20001)}, "content: must be at most 20000 characters"},
+		{marketplace.SubmitInput{JobID: job, Content: "x", Evidence: make([]marketplace.EvidenceInput, marketplace.MaxEvidence+1)}, "evidence: must have at most 50 items"},
+		{marketplace.SubmitInput{JobID: job, Content: "x", Evidence: one(marketplace.EvidenceInput{SourceURL: "ftp://example.com/x"})}, "evidence[0].source_url: must be an http(s) URL"},
+		{marketplace.SubmitInput{JobID: job, Content: "x", Evidence: one(marketplace.EvidenceInput{SourceURL: "https://example.com/" + strings.Repeat("a", 2048)})}, "evidence[0].source_url: must be at most 2048 characters"},
+		{marketplace.SubmitInput{JobID: job, Content: "x", Evidence: one(marketplace.EvidenceInput{SnapshotURI: strings.Repeat("u", 4097)})}, "evidence[0].snapshot_uri: must be at most 4096 characters"},
+		{marketplace.SubmitInput{JobID: job, Content: "x", Evidence: one(marketplace.EvidenceInput{SnapshotHash: strings.Repeat("h", 257)})}, "evidence[0].snapshot_hash: must be at most 256 characters"},
+		{marketplace.SubmitInput{JobID: job, Content: "x", Evidence: one(marketplace.EvidenceInput{Quote: strings.Repeat("q", 4001)})}, "evidence[0].quote: must be at most 4000 characters"},
+		{marketplace.SubmitInput{JobID: job, Content: "x", Evidence: one(marketplace.EvidenceInput{Claim: strings.Repeat("c", 4001)})}, "evidence[0].claim: must be at most 4000 characters"},
+		{marketplace.SubmitInput{JobID: job, Content: "x", Evidence: one(marketplace.EvidenceInput{Confidence: &over})}, "evidence[0].confidence: must be at most 1"},
+		{marketplace.SubmitInput{JobID: job, Content: "x", Evidence: one(marketplace.EvidenceInput{Metadata: big})}, "evidence[0].metadata: must be at most 8 KiB when serialised"},
+	}
+	for _, tc := range cases {
+		_, err := w.svc.Submit(w.ctx, agent, tc.in)
+		requireKind(t, err, openjury.Invalid, tc.detail)
+	}
+	_, err := w.svc.Vote(w.ctx, agent, marketplace.VoteInput{JobID: job, SubmissionID: openjury.NewID(), Review: big})
+	requireKind(t, err, openjury.Invalid, "review: must be a JSON object of at most 8 KiB")
+	_, err = w.svc.Vote(w.ctx, agent, marketplace.VoteInput{JobID: job})
+	requireKind(t, err, openjury.Invalid, "submission_id: is required and must not be blank")
+}
+
+// TestClosedJobRefusesFinalVotesAndBoosts: after a close, final votes and
+// boosts are 409, and a boost on a closed job debits nothing.
+func TestClosedJobRefusesFinalVotesAndBoosts(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, openjurytest.NewDB(t))
+	sponsor, a, fan := w.addr(1), w.addr(2), w.addr(3)
+	w.stake(a, 10)
+	job := w.job(sponsor)
+	sub := w.submit(a, job.ID)
+	_, err := w.svc.CloseJob(w.ctx, sponsor, job.ID, marketplace.CloseInput{WinnerSubmissionID: sub.ID})
+	require.NoError(t, err)
+
+	_, err = w.svc.FinalVote(w.ctx, fan, marketplace.FinalVoteInput{JobID: job.ID, SubmissionID: sub.ID})
+	requireKind(t, err, openjury.Conflict, "job is closed")
+	_, err = agr.Credit(w.ctx, w.db.AGR(), fan, 10, agr.ReasonDevMint, "", w.clock.Now())
+	require.NoError(t, err)
+	_, err = w.svc.Boost(w.ctx, fan, job.ID, marketplace.BoostInput{AmountAGR: 5, DurationHours: 1})
+	requireKind(t, err, openjury.Conflict, "job is closed")
+	st, err := w.db.AGR().Status(w.ctx, fan)
+	require.NoError(t, err)
+	require.Equal(t, int64(10), st.Balance, "nothing was debited")
+}
+
+// TestUnknownReputation: an address with no record reads as score 0,
+// level 1, no wins, losses or badges, and reading writes nothing.
+func TestUnknownReputation(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, openjurytest.NewDB(t))
+	stranger := w.addr(7)
+	r, err := w.svc.Reputation(w.ctx, stranger.Checksum())
+	require.NoError(t, err)
+	require.Equal(t, marketplace.Reputation{Address: stranger}, r)
+	require.Equal(t, int64(1), marketplace.Level(r.Score))
+	require.Empty(t, marketplace.Badges(r))
+	page, err := w.svc.Leaderboard(w.ctx, marketplace.LeaderboardInput{})
+	require.NoError(t, err)
+	require.Empty(t, page.Entries, "the read wrote no row")
+	_, err = w.svc.Reputation(w.ctx, "0x1234")
+	requireKind(t, err, openjury.Invalid, "address: must be 0x followed by 40 hex digits")
+}
