@@ -37,6 +37,17 @@ type agrLedgerEntryJSON struct {
 	JobID     *string `json:"job_id"`
 }
 
+func newAgrLedgerEntryJSON(e agr.Entry) agrLedgerEntryJSON {
+	return agrLedgerEntryJSON{
+		ID:        e.ID,
+		Address:   e.Address.String(),
+		Delta:     e.Delta,
+		Reason:    string(e.Reason),
+		CreatedAt: openjury.FormatTime(e.CreatedAt),
+		JobID:     optString(e.JobID),
+	}
+}
+
 // listAgrLedgerResponse is ListAgrLedgerResponse plus the cursor of the
 // next page. count is the number of entries in this page.
 type listAgrLedgerResponse struct {
@@ -96,17 +107,7 @@ func (s *server) agrLedger(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	entries := make([]agrLedgerEntryJSON, len(page.Entries))
-	for i, e := range page.Entries {
-		entries[i] = agrLedgerEntryJSON{
-			ID:        e.ID,
-			Address:   e.Address.String(),
-			Delta:     e.Delta,
-			Reason:    string(e.Reason),
-			CreatedAt: openjury.FormatTime(e.CreatedAt),
-			JobID:     optString(e.JobID),
-		}
-	}
+	entries := mapEach(page.Entries, newAgrLedgerEntryJSON)
 	return respond(w, listAgrLedgerResponse{
 		Address:    page.Address.String(),
 		Entries:    entries,

@@ -77,11 +77,7 @@ func (s *server) authVerify(w http.ResponseWriter, r *http.Request) error {
 	if req.Signature == nil {
 		return required("signature")
 	}
-	in := auth.VerifyInput{Address: *req.Address, Signature: *req.Signature}
-	if req.Nonce != nil {
-		in.Nonce = *req.Nonce
-	}
-	token, err := s.svc.Auth.Verify(r.Context(), in)
+	token, err := s.svc.Auth.Verify(r.Context(), auth.VerifyInput{Address: *req.Address, Signature: *req.Signature, Nonce: deref(req.Nonce)})
 	if err != nil {
 		return err
 	}

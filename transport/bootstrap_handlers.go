@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/openjury/openjury"
-	"github.com/openjury/openjury/marketplace"
 )
 
 // Bootstrap list limits (spec: default 20, 1..200).
@@ -52,17 +51,7 @@ func (s *server) baseURL(r *http.Request) string {
 }
 
 func (s *server) bootstrap(w http.ResponseWriter, r *http.Request) error {
-	q := r.URL.Query()
-	limit, err := queryInt(r, "limit", DefaultBootstrapLimit, 1, MaxBootstrapLimit)
-	if err != nil {
-		return err
-	}
-	page, err := s.svc.Market.ListJobs(r.Context(), marketplace.ListJobsInput{
-		Status: q.Get("status"),
-		Tag:    q.Get("tag"),
-		Limit:  limit,
-		Cursor: q.Get("cursor"),
-	})
+	page, err := s.queryJobs(r, DefaultBootstrapLimit, MaxBootstrapLimit)
 	if err != nil {
 		return err
 	}
@@ -79,7 +68,7 @@ func (s *server) bootstrap(w http.ResponseWriter, r *http.Request) error {
 		Constitution:      s.constitutionJSON(),
 		EconomyPolicy:     s.economyPolicyJSON(),
 		StakeRequirements: newStakeRequirementsJSON(s.svc.Stake.Requirements()),
-		Jobs:              newJobsJSON(page.Jobs),
+		Jobs:              mapEach(page.Jobs, newJobJSON),
 		NextCursor:        optString(page.NextCursor),
 	})
 }

@@ -6,10 +6,11 @@ import (
 	"github.com/openjury/openjury"
 )
 
-// chainRefRequest holds the optional onchain receipt fields of a request
-// body (stake_*, close_*, or unprefixed for slashes). Null or absent means
-// not given.
-type chainRefRequest struct {
+// chainRefFields are the optional onchain receipt fields of a request or
+// response body (stake_*, close_*, or unprefixed for slashes); nil is null
+// or absent. The DTOs name them with their prefix; parse and
+// newChainRefFields convert them from and to an openjury.ChainRef.
+type chainRefFields struct {
 	TxHash      *string
 	ChainID     *int64
 	Contract    *string
@@ -20,7 +21,7 @@ type chainRefRequest struct {
 // parse checks the hash and address parts, naming the fields with prefix
 // ("stake_tx_hash", "close_contract_address", "tx_hash"). The numbers are
 // checked by the domain.
-func (c chainRefRequest) parse(prefix string) (openjury.ChainRef, error) {
+func (c chainRefFields) parse(prefix string) (openjury.ChainRef, error) {
 	ref := openjury.ChainRef{ChainID: c.ChainID, BlockNumber: c.BlockNumber, LogIndex: c.LogIndex}
 	if c.TxHash != nil {
 		h, err := openjury.ParseHash(prefix+"tx_hash", strings.TrimSpace(*c.TxHash))
@@ -39,18 +40,9 @@ func (c chainRefRequest) parse(prefix string) (openjury.ChainRef, error) {
 	return ref, nil
 }
 
-// chainRefJSON is the response form of a ChainRef's parts: null when not
-// known.
-type chainRefJSON struct {
-	TxHash      *string
-	ChainID     *int64
-	Contract    *string
-	BlockNumber *int64
-	LogIndex    *int64
-}
-
-func newChainRefJSON(r openjury.ChainRef) chainRefJSON {
-	return chainRefJSON{
+// newChainRefFields gives the parts of r, nil where not known.
+func newChainRefFields(r openjury.ChainRef) chainRefFields {
+	return chainRefFields{
 		TxHash:      optString(r.TxHash.String()),
 		ChainID:     r.ChainID,
 		Contract:    optString(r.Contract.String()),

@@ -44,7 +44,7 @@ func (s *server) closeJob(w http.ResponseWriter, r *http.Request) error {
 	if req.WinnerSubmissionID == nil {
 		return required("winner_submission_id")
 	}
-	ref, err := chainRefRequest{
+	ref, err := chainRefFields{
 		TxHash: req.CloseTxHash, ChainID: req.CloseChainID, Contract: req.CloseContractAddress,
 		BlockNumber: req.CloseBlockNumber, LogIndex: req.CloseLogIndex,
 	}.parse("close_")

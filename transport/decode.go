@@ -54,18 +54,10 @@ func decodeJSON(r *http.Request, dst any) error {
 	}
 	// Exactly one value: what follows may only be white space.
 	var extra json.RawMessage
-	switch err := dec.Decode(&extra); {
-	case errors.Is(err, io.EOF):
-		return nil
-	case err == nil:
-		return errTrailingData
-	default:
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return errBodyTooLarge
-		}
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
 		return errTrailingData
 	}
+	return nil
 }
 
 // errNULText refuses JSON strings holding a NUL character.
@@ -88,17 +80,14 @@ func hasEscapedNUL(raw []byte) bool {
 	return false
 }
 
-// decodeError turns an encoding/json error into an Invalid or TooLarge
-// *openjury.Error with a client-safe detail.
+// decodeError turns an encoding/json error (of a body already read whole)
+// into an Invalid *openjury.Error with a client-safe detail.
 func decodeError(err error, dst any) error {
 	var (
-		mbe *http.MaxBytesError
-		se  *json.SyntaxError
-		te  *json.UnmarshalTypeError
+		se *json.SyntaxError
+		te *json.UnmarshalTypeError
 	)
 	switch {
-	case errors.As(err, &mbe):
-		return errBodyTooLarge
 	case errors.As(err, &se):
 		return openjury.Errorf(openjury.Invalid, opDecode, "malformed JSON at byte %d: %s", se.Offset, se.Error())
 	case errors.Is(err, io.ErrUnexpectedEOF):
@@ -107,16 +96,23 @@ func decodeError(err error, dst any) error {
 		if te.Field == "" {
 			return errBodyNotObject
 		}
-		want := te.Type
-		if t := fieldType(reflect.TypeOf(dst), te.Field); t != nil {
-			want = t
-		}
-		return openjury.Errorf(openjury.Invalid, opDecode, "%s: must be %s", te.Field, describeType(want))
+		return openjury.Errorf(openjury.Invalid, opDecode, "%s: must be %s", te.Field, expectedType(te, dst))
 	default:
 		// Other decoder errors (a string that is not a valid json.Number,
 		// for instance) carry no field; report them as malformed input.
 		return openjury.Errorf(openjury.Invalid, opDecode, "malformed JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
 	}
+}
+
+// expectedType names the JSON shape the field of a type error expects: that
+// of the field's declared type in dst when it can be found, else that of
+// the type the decoder names.
+func expectedType(te *json.UnmarshalTypeError, dst any) string {
+	want := te.Type
+	if t := fieldType(reflect.TypeOf(dst), te.Field); t != nil {
+		want = t
+	}
+	return describeType(want)
 }
 
 // fieldType finds the declared type of a dotted JSON field path
@@ -241,6 +237,12 @@ func required(field string) error {
 	return openjury.Errorf(openjury.Invalid, opDecode, "%s: is required", field)
 }
 
+// parseAddress parses an address given in a request, naming field in
+// errors.
+func parseAddress(field, s string) (openjury.Address, error) {
+	return openjury.ParseAddress(field, strings.TrimSpace(s))
+}
+
 // queryRequired reads a required query parameter; absent or blank is an
 // Invalid error naming it.
 func queryRequired(r *http.Request, name string) (string, error) {
@@ -268,11 +270,7 @@ func decodeAt(path string, raw json.RawMessage, dst any) error {
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
-		want := te.Type
-		if t := fieldType(reflect.TypeOf(dst), te.Field); t != nil {
-			want = t
-		}
-		return openjury.Errorf(openjury.Invalid, opDecode, "%s.%s: must be %s", path, te.Field, describeType(want))
+		return openjury.Errorf(openjury.Invalid, opDecode, "%s.%s: must be %s", path, te.Field, expectedType(te, dst))
 	}
 	// raw is a well-formed part of an already decoded body.
 	return openjury.Errorf(openjury.Invalid, opDecode, "%s: must be an object", path)

@@ -92,13 +92,7 @@ func (s *server) discoveryRoutes() {
 				w.WriteHeader(http.StatusNotModified)
 				return nil
 			}
-			h.Set("Content-Type", contentType)
-			h.Set("X-Content-Type-Options", "nosniff")
-			h.Set("Content-Length", strconv.Itoa(len(d.body)))
-			w.WriteHeader(http.StatusOK)
-			if r.Method != http.MethodHead {
-				_, _ = w.Write(d.body)
-			}
+			writeBody(w, r, contentType, d.body)
 			return nil
 		}
 	}

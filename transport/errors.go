@@ -18,33 +18,41 @@ const DefaultRetryAfter = 60 * time.Second
 // internalDetail is the only detail a 500 response ever carries.
 const internalDetail = "internal error"
 
-// StatusOf is the one table from error Kind to HTTP status. Kinds it does
-// not know (added after this code) are treated as Internal: 500.
+// kindHTTP is the one table from error Kind to HTTP status, with the
+// detail of an error that brings none (the status text in lower case).
+var kindHTTP = [...]struct {
+	status int
+	detail string
+}{
+	openjury.Internal:        {http.StatusInternalServerError, internalDetail},
+	openjury.Invalid:         {http.StatusBadRequest, "invalid request"},
+	openjury.Unauthenticated: {http.StatusUnauthorized, "authentication required"},
+	openjury.PaymentRequired: {http.StatusPaymentRequired, "payment required"},
+	openjury.Forbidden:       {http.StatusForbidden, "forbidden"},
+	openjury.NotFound:        {http.StatusNotFound, "not found"},
+	openjury.Conflict:        {http.StatusConflict, "conflict"},
+	openjury.TooLarge:        {http.StatusRequestEntityTooLarge, "request body too large"},
+	openjury.RateLimited:     {http.StatusTooManyRequests, "too many requests"},
+	openjury.NotImplemented:  {http.StatusNotImplemented, "not implemented"},
+	openjury.Unavailable:     {http.StatusServiceUnavailable, "service unavailable"},
+}
+
+// StatusOf is the HTTP status of an error Kind (see kindHTTP). Kinds it
+// does not know (added after this code) are treated as Internal: 500.
 func StatusOf(k openjury.Kind) int {
-	switch k {
-	case openjury.Invalid:
-		return http.StatusBadRequest
-	case openjury.Unauthenticated:
-		return http.StatusUnauthorized
-	case openjury.PaymentRequired:
-		return http.StatusPaymentRequired
-	case openjury.Forbidden:
-		return http.StatusForbidden
-	case openjury.NotFound:
-		return http.StatusNotFound
-	case openjury.Conflict:
-		return http.StatusConflict
-	case openjury.TooLarge:
-		return http.StatusRequestEntityTooLarge
-	case openjury.RateLimited:
-		return http.StatusTooManyRequests
-	case openjury.NotImplemented:
-		return http.StatusNotImplemented
-	case openjury.Unavailable:
-		return http.StatusServiceUnavailable
-	default:
-		return http.StatusInternalServerError
+	if int(k) < len(kindHTTP) {
+		return kindHTTP[k].status
 	}
+	return http.StatusInternalServerError
+}
+
+// defaultDetail is the detail of an error of Kind k that brings none,
+// e.g. "not found".
+func defaultDetail(k openjury.Kind) string {
+	if int(k) < len(kindHTTP) {
+		return kindHTTP[k].detail
+	}
+	return internalDetail
 }
 
 // errorBody is the body of every error response.
@@ -91,18 +99,12 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
 			level = slog.LevelDebug // the client went away
 		}
-		s.log.LogAttrs(r.Context(), level, "internal error",
-			slog.String("request_id", requestIDFrom(r.Context())),
-			slog.String("method", r.Method), slog.String("path", r.URL.Path),
-			slog.String("error", err.Error()))
+		s.logCause(r, level, "internal error", err)
 	case kind == openjury.Unavailable:
-		s.log.LogAttrs(r.Context(), slog.LevelWarn, "dependency unavailable",
-			slog.String("request_id", requestIDFrom(r.Context())),
-			slog.String("method", r.Method), slog.String("path", r.URL.Path),
-			slog.String("error", err.Error()))
+		s.logCause(r, slog.LevelWarn, "dependency unavailable", err)
 	}
 	if detail == "" {
-		detail = defaultDetail(status)
+		detail = defaultDetail(kind)
 	}
 	switch kind {
 	case openjury.Unauthenticated:
@@ -119,31 +121,10 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	writeJSON(w, status, errorBody{Detail: detail})
 }
 
-// defaultDetail is the detail of an error that brings none: the status
-// text in lower case, e.g. "not found".
-func defaultDetail(status int) string {
-	switch status {
-	case http.StatusBadRequest:
-		return "invalid request"
-	case http.StatusUnauthorized:
-		return "authentication required"
-	case http.StatusPaymentRequired:
-		return "payment required"
-	case http.StatusForbidden:
-		return "forbidden"
-	case http.StatusNotFound:
-		return "not found"
-	case http.StatusConflict:
-		return "conflict"
-	case http.StatusRequestEntityTooLarge:
-		return "request body too large"
-	case http.StatusTooManyRequests:
-		return "too many requests"
-	case http.StatusNotImplemented:
-		return "not implemented"
-	case http.StatusServiceUnavailable:
-		return "service unavailable"
-	default:
-		return internalDetail
-	}
+// logCause logs the cause of an error answer with the request it answers.
+func (s *server) logCause(r *http.Request, level slog.Level, msg string, err error) {
+	s.log.LogAttrs(r.Context(), level, msg,
+		slog.String("request_id", requestIDFrom(r.Context())),
+		slog.String("method", r.Method), slog.String("path", r.URL.Path),
+		slog.String("error", err.Error()))
 }

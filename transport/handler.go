@@ -188,7 +188,7 @@ func (s *server) wrap(h handlerFunc) http.Handler {
 // ("route not found") or, when the path exists with other methods, a JSON
 // 405 with the Allow header, instead of ServeMux's plain-text answers.
 func (s *server) dispatch(w http.ResponseWriter, r *http.Request) {
-	if strings.ContainsRune(r.URL.Path, 0) || strings.Contains(strings.ToLower(r.URL.RawQuery), "%00") {
+	if strings.ContainsRune(r.URL.Path, 0) || strings.Contains(r.URL.RawQuery, "%00") {
 		// NUL cannot be stored or queried (bun inlines arguments into SQL
 		// text, and PostgreSQL text cannot hold it): refuse it here.
 		s.writeError(w, r, errNULInURL)

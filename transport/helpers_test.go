@@ -6,8 +6,10 @@ import (
 	"crypto/ecdsa"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -380,6 +382,29 @@ func requireNulls(t *testing.T, m map[string]any, keys ...string) {
 		require.True(t, ok, "field %s missing", k)
 		require.Nil(t, v, "field %s", k)
 	}
+}
+
+// withField returns a copy of body with k set to v (nil: null).
+func withField(body map[string]any, k string, v any) map[string]any {
+	m := maps.Clone(body)
+	m[k] = v
+	return m
+}
+
+// withoutField returns a copy of body without k.
+func withoutField(body map[string]any, k string) map[string]any {
+	m := maps.Clone(body)
+	delete(m, k)
+	return m
+}
+
+// manyTags returns n distinct tags: t0, t1, ...
+func manyTags(n int) []string {
+	tags := make([]string, n)
+	for i := range tags {
+		tags[i] = fmt.Sprintf("t%d", i)
+	}
+	return tags
 }
 
 // hash32 is a valid 32-byte hash for receipts.

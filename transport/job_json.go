@@ -45,26 +45,23 @@ type jobJSON struct {
 // newJobJSON converts a domain job. Anchor fields stay null until anchors
 // exist in the domain.
 func newJobJSON(j *marketplace.Job) jobJSON {
-	tags := j.Tags
-	if tags == nil {
-		tags = []string{}
-	}
+	closeRef := newChainRefFields(j.Close)
 	return jobJSON{
 		ID:                   j.ID,
 		Title:                j.Title,
 		Prompt:               j.Prompt,
 		BountyUSDC:           usdcJSON(j.Bounty),
-		Tags:                 tags,
+		Tags:                 orEmpty(j.Tags),
 		Status:               string(j.Status),
 		SponsorAddress:       optString(j.Sponsor.String()),
 		CreatedAt:            openjury.FormatTime(j.CreatedAt),
 		WinnerSubmissionID:   optString(j.WinnerSubmissionID),
 		ClosedAt:             optTimePtr(j.ClosedAt),
-		CloseTxHash:          optString(j.Close.TxHash.String()),
-		CloseChainID:         j.Close.ChainID,
-		CloseContractAddress: optString(j.Close.Contract.String()),
-		CloseBlockNumber:     j.Close.BlockNumber,
-		CloseLogIndex:        j.Close.LogIndex,
+		CloseTxHash:          closeRef.TxHash,
+		CloseChainID:         closeRef.ChainID,
+		CloseContractAddress: closeRef.Contract,
+		CloseBlockNumber:     closeRef.BlockNumber,
+		CloseLogIndex:        closeRef.LogIndex,
 		FinalVoteStartsAt:    optTime(j.FinalVoteStartsAt),
 		FinalVoteEndsAt:      optTime(j.FinalVoteEndsAt),
 		FeaturedScore:        j.FeaturedScore,
@@ -72,12 +69,22 @@ func newJobJSON(j *marketplace.Job) jobJSON {
 	}
 }
 
-func newJobsJSON(jobs []*marketplace.Job) []jobJSON {
-	out := make([]jobJSON, len(jobs))
-	for i, j := range jobs {
-		out[i] = newJobJSON(j)
+// mapEach converts every element of s with f. The result is never nil, so
+// an empty list is encoded as [], not null.
+func mapEach[E, T any](s []E, f func(E) T) []T {
+	out := make([]T, len(s))
+	for i, e := range s {
+		out[i] = f(e)
 	}
 	return out
+}
+
+// orEmpty is s, or an empty slice (encoded as []) for nil.
+func orEmpty[E any](s []E) []E {
+	if s == nil {
+		return []E{}
+	}
+	return s
 }
 
 // usdcJSON renders an amount as an exact JSON number, e.g. 12.5.
@@ -89,6 +96,14 @@ func optString(s string) *string {
 		return nil
 	}
 	return &s
+}
+
+// deref is *p, or "" for nil: the inverse of optString.
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
 
 // optTime formats t, or is nil for the zero time.

@@ -67,19 +67,25 @@ func (s *server) getJob(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *server) listJobs(w http.ResponseWriter, r *http.Request) error {
-	q := r.URL.Query()
-	limit, err := queryInt(r, "limit", marketplace.DefaultListLimit, 1, marketplace.MaxListLimit)
+	page, err := s.queryJobs(r, marketplace.DefaultListLimit, marketplace.MaxListLimit)
 	if err != nil {
 		return err
 	}
-	page, err := s.svc.Market.ListJobs(r.Context(), marketplace.ListJobsInput{
+	return respond(w, listJobsResponse{Jobs: mapEach(page.Jobs, newJobJSON), NextCursor: optString(page.NextCursor)})
+}
+
+// queryJobs lists the jobs a request's status, tag, limit (default def,
+// 1..maxLimit) and cursor query parameters select.
+func (s *server) queryJobs(r *http.Request, def, maxLimit int) (marketplace.JobPage, error) {
+	limit, err := queryInt(r, "limit", def, 1, maxLimit)
+	if err != nil {
+		return marketplace.JobPage{}, err
+	}
+	q := r.URL.Query()
+	return s.svc.Market.ListJobs(r.Context(), marketplace.ListJobsInput{
 		Status: q.Get("status"),
 		Tag:    q.Get("tag"),
 		Limit:  limit,
 		Cursor: q.Get("cursor"),
 	})
-	if err != nil {
-		return err
-	}
-	return respond(w, listJobsResponse{Jobs: newJobsJSON(page.Jobs), NextCursor: optString(page.NextCursor)})
 }

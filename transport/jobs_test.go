@@ -80,20 +80,8 @@ func TestCreateJobValidation(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	token := e.signIn(newWallet(t))
-	tags17 := make([]string, 17)
-	for i := range tags17 {
-		tags17[i] = fmt.Sprintf("t%d", i)
-	}
-	with := func(k string, v any) map[string]any {
-		m := validJob()
-		m[k] = v
-		return m
-	}
-	without := func(k string) map[string]any {
-		m := validJob()
-		delete(m, k)
-		return m
-	}
+	with := func(k string, v any) map[string]any { return withField(validJob(), k, v) }
+	without := func(k string) map[string]any { return withoutField(validJob(), k) }
 	cases := []struct {
 		name   string
 		body   any
@@ -113,7 +101,7 @@ func TestCreateJobValidation(t *testing.T) {
 		{"bounty as bool", with("bounty_usdc", true), "bounty_usdc: must be a number"},
 		{"bounty negative", with("bounty_usdc", -1), "bounty_usdc: must be between 0 and 1000000000000"},
 		{"bounty too big", `{"title":"t","prompt":"p","bounty_usdc":1e12000}`, "bounty_usdc: out of range"},
-		{"17 tags", with("tags", tags17), "tags: must have at most 16 items"},
+		{"17 tags", with("tags", manyTags(17)), "tags: must have at most 16 items"},
 		{"tag too long", with("tags", []string{strings.Repeat("x", 33)}), "tags[0]: must be at most 32 characters"},
 		{"tags not an array", with("tags", "go"), "tags: must be an array of strings"},
 		{"tag not a string", with("tags", []any{1}), "tags: must be an array of strings"},

@@ -135,19 +135,7 @@ func (s *server) metricsRoutes() {
 func (s *server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := s.clock.Now()
-		rec := findRecorder(w)
-		if rec == nil {
-			rec = newRecorder(w)
-			w = rec
-		}
-		done := false
-		defer func() {
-			status := rec.status
-			if !done {
-				status = http.StatusInternalServerError // panicking; recovery answers
-			} else if status == 0 {
-				status = http.StatusOK
-			}
+		serveRecorded(w, r, next, func(_ *recorder, status int) {
 			route := s.routeOf(r)
 			code := strconv.Itoa(status)
 			method := methodLabel(r.Method)
@@ -158,9 +146,7 @@ func (s *server) observe(next http.Handler) http.Handler {
 					c.Inc()
 				}
 			}
-		}()
-		next.ServeHTTP(w, r)
-		done = true
+		})
 	})
 }
 

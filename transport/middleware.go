@@ -114,19 +114,7 @@ func (s *server) recoverPanics(next http.Handler) http.Handler {
 func (s *server) accessLog(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := s.clock.Now()
-		rec := findRecorder(w)
-		if rec == nil {
-			rec = newRecorder(w)
-			w = rec
-		}
-		done := false
-		defer func() {
-			status := rec.status
-			if !done {
-				status = http.StatusInternalServerError // panicking; recovery answers
-			} else if status == 0 {
-				status = http.StatusOK
-			}
+		serveRecorded(w, r, next, func(rec *recorder, status int) {
 			info := infoFrom(r.Context())
 			var id, route string
 			if info != nil {
@@ -146,10 +134,31 @@ func (s *server) accessLog(next http.Handler) http.Handler {
 				slog.String("request_id", id),
 				slog.String("remote", r.RemoteAddr),
 			)
-		}()
-		next.ServeHTTP(w, r)
-		done = true
+		})
 	})
+}
+
+// serveRecorded serves r through next with w as a *recorder, then calls
+// done with the recorder and the status of the answer: 200 when nothing
+// was written, 500 when next panicked (the recovery layer answers; done
+// runs while the panic goes on).
+func serveRecorded(w http.ResponseWriter, r *http.Request, next http.Handler, done func(rec *recorder, status int)) {
+	rec := findRecorder(w)
+	if rec == nil {
+		rec = newRecorder(w)
+	}
+	returned := false
+	defer func() {
+		status := rec.status
+		if !returned {
+			status = http.StatusInternalServerError
+		} else if status == 0 {
+			status = http.StatusOK
+		}
+		done(rec, status)
+	}()
+	next.ServeHTTP(rec, r)
+	returned = true
 }
 
 // limitBody caps request bodies at MaxBodyBytes: a declared Content-Length

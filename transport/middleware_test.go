@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -133,6 +134,44 @@ type retryErr struct{ d time.Duration }
 
 func (e retryErr) Error() string             { return "slow down" }
 func (e retryErr) RetryAfter() time.Duration { return e.d }
+
+// TestErrorTableDefaults: every Kind has its status and, when the error
+// brings no detail, its default detail.
+func TestErrorTableDefaults(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		kind   openjury.Kind
+		status int
+		detail string
+	}{
+		{openjury.Internal, 500, "internal error"},
+		{openjury.Invalid, 400, "invalid request"},
+		{openjury.Unauthenticated, 401, "authentication required"},
+		{openjury.PaymentRequired, 402, "payment required"},
+		{openjury.Forbidden, 403, "forbidden"},
+		{openjury.NotFound, 404, "not found"},
+		{openjury.Conflict, 409, "conflict"},
+		{openjury.TooLarge, 413, "request body too large"},
+		{openjury.RateLimited, 429, "too many requests"},
+		{openjury.NotImplemented, 501, "not implemented"},
+		{openjury.Unavailable, 503, "service unavailable"},
+		{openjury.Kind(200), 500, "internal error"},
+	}
+	for _, tc := range cases {
+		require.Equal(t, tc.status, transport.StatusOf(tc.kind), "kind %s", tc.kind)
+	}
+	e := newEnv(t, withRoute("GET /test/err", func(_ http.ResponseWriter, r *http.Request) error {
+		k, err := strconv.Atoi(r.URL.Query().Get("kind"))
+		if err != nil {
+			return err
+		}
+		return openjury.E(openjury.Kind(k), "op", "")
+	}))
+	for _, tc := range cases {
+		r := e.do("GET", fmt.Sprintf("/test/err?kind=%d", tc.kind), nil)
+		requireError(t, r, tc.status, tc.detail)
+	}
+}
 
 func TestErrorTable(t *testing.T) {
 	t.Parallel()

@@ -19,10 +19,6 @@ import (
 //go:embed openapi.yaml
 var openAPISource []byte
 
-// openAPIServerLine is the servers entry of openapi.yaml; its URL is
-// replaced by the handler's base URL when the document is served.
-const openAPIServerLine = "\nservers:\n  - url: http://localhost:8080\n"
-
 // OpenAPIDocument returns the service's OpenAPI 3.0.3 document as JSON, the
 // body of GET /openapi.json, with baseURL as the URL of its servers entry
 // ("" gives "/", the URL the document was fetched from). Tests and
@@ -38,6 +34,10 @@ func OpenAPIDocument(baseURL string) []byte {
 // openAPIPlaceholder is the servers URL written in openapi.yaml; it
 // appears nowhere else in the document (a test checks).
 const openAPIPlaceholder = "http://localhost:8080"
+
+// openAPIServerLine is the servers entry of openapi.yaml; its URL is
+// replaced by the handler's base URL when the document is served.
+const openAPIServerLine = "\nservers:\n  - url: " + openAPIPlaceholder + "\n"
 
 // baseOpenAPIJSON is the embedded document converted to JSON once per
 // process; the YAML-to-JSON conversion is the costly part.
@@ -102,17 +102,9 @@ func (s *server) openAPIRoutes() {
 
 // openAPIBody answers with a fixed body of the given content type.
 func openAPIBody(contentType string, body []byte) handlerFunc {
-	length := strconv.Itoa(len(body))
 	return func(w http.ResponseWriter, r *http.Request) error {
-		h := w.Header()
-		h.Set("Content-Type", contentType)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Cache-Control", "public, max-age=300")
-		h.Set("Content-Length", length)
-		w.WriteHeader(http.StatusOK)
-		if r.Method != http.MethodHead {
-			_, _ = w.Write(body)
-		}
+		w.Header().Set("Cache-Control", "public, max-age=300")
+		writeBody(w, r, contentType, body)
 		return nil
 	}
 }

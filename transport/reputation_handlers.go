@@ -90,10 +90,9 @@ func (s *server) leaderboard(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	entries := make([]leaderboardEntryJSON, len(page.Entries))
-	for i, e := range page.Entries {
-		entries[i] = leaderboardEntryJSON{Address: e.Address.String(), Score: e.Score, Level: marketplace.Level(e.Score)}
-	}
+	entries := mapEach(page.Entries, func(e marketplace.Reputation) leaderboardEntryJSON {
+		return leaderboardEntryJSON{Address: e.Address.String(), Score: e.Score, Level: marketplace.Level(e.Score)}
+	})
 	return respond(w, leaderboardResponse{Entries: entries, NextCursor: optString(page.NextCursor)})
 }
 

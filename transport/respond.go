@@ -19,12 +19,27 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		buf.Reset()
 		buf.WriteString(`{"detail":"internal error"}` + "\n")
 	}
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	setBodyHeaders(w, "application/json", buf.Len())
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
+}
+
+// writeBody answers 200 with body, a fixed document of the given content
+// type; a HEAD request gets the headers only.
+func writeBody(w http.ResponseWriter, r *http.Request, contentType string, body []byte) {
+	setBodyHeaders(w, contentType, len(body))
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}
+
+// setBodyHeaders sets the headers of every response with a body.
+func setBodyHeaders(w http.ResponseWriter, contentType string, length int) {
+	h := w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Length", strconv.Itoa(length))
 }
 
 // respond writes a 200 JSON response and returns nil, for handlers to end with.

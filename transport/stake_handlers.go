@@ -61,7 +61,7 @@ type stakeStatusJSON struct {
 }
 
 func newStakeStatusJSON(st stake.Status) stakeStatusJSON {
-	ref := newChainRefJSON(st.Ref)
+	ref := newChainRefFields(st.Ref)
 	return stakeStatusJSON{
 		Address:              st.Address.String(),
 		IsEligible:           st.Eligible,
@@ -101,7 +101,7 @@ type slashingEventJSON struct {
 }
 
 func newSlashingEventJSON(e stake.SlashEvent) slashingEventJSON {
-	ref := newChainRefJSON(e.Ref)
+	ref := newChainRefFields(e.Ref)
 	return slashingEventJSON{
 		ID:               e.ID,
 		AgentAddress:     e.Agent.String(),
@@ -172,7 +172,7 @@ func (s *server) stakeDevSet(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ref, err := chainRefRequest{
+	ref, err := chainRefFields{
 		TxHash: req.StakeTxHash, ChainID: req.StakeChainID, Contract: req.StakeContractAddress,
 		BlockNumber: req.StakeBlockNumber, LogIndex: req.StakeLogIndex,
 	}.parse("stake_")
@@ -216,7 +216,7 @@ func (s *server) slashingDevRecord(w http.ResponseWriter, r *http.Request) error
 			return openjury.E(openjury.Invalid, opDecode, "job_id: must be an id")
 		}
 	}
-	in.Ref, err = chainRefRequest{
+	in.Ref, err = chainRefFields{
 		TxHash: req.TxHash, ChainID: req.ChainID, Contract: req.ContractAddress,
 		BlockNumber: req.BlockNumber, LogIndex: req.LogIndex,
 	}.parse("")
@@ -245,15 +245,5 @@ func (s *server) slashingEvents(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	events := make([]slashingEventJSON, len(page.Events))
-	for i, e := range page.Events {
-		events[i] = newSlashingEventJSON(e)
-	}
-	return respond(w, listSlashingEventsResponse{Events: events, NextCursor: optString(page.NextCursor)})
-}
-
-// parseAddress parses an address given in a request body, naming field in
-// errors.
-func parseAddress(field, s string) (openjury.Address, error) {
-	return openjury.ParseAddress(field, strings.TrimSpace(s))
+	return respond(w, listSlashingEventsResponse{Events: mapEach(page.Events, newSlashingEventJSON), NextCursor: optString(page.NextCursor)})
 }

@@ -129,9 +129,7 @@ func TestStakeDevSetValidation(t *testing.T) {
 	e := newEnv(t)
 	a := addr20(0x42)
 	with := func(k string, v any) map[string]any {
-		m := map[string]any{"address": a, "staked_amount": 10}
-		m[k] = v
-		return m
+		return withField(map[string]any{"address": a, "staked_amount": 10}, k, v)
 	}
 	cases := []struct {
 		name   string
@@ -263,9 +261,7 @@ func TestSlashingDevRecord(t *testing.T) {
 	require.Equal(t, http.StatusConflict, r.Code, "body: %s", r.Body)
 
 	with := func(k string, v any) map[string]any {
-		m := map[string]any{"agent_address": agentAddr, "amount_usdc": 1}
-		m[k] = v
-		return m
+		return withField(map[string]any{"agent_address": agentAddr, "amount_usdc": 1}, k, v)
 	}
 	for _, tc := range []struct {
 		body   any

@@ -55,27 +55,27 @@ type createSubmissionResponse struct {
 }
 
 func newSubmissionJSON(sub *marketplace.Submission) submissionJSON {
-	ev := make([]evidenceJSON, len(sub.Evidence))
-	for i, e := range sub.Evidence {
-		ev[i] = evidenceJSON{
-			Type:         optString(e.Type),
-			SourceURL:    optString(e.SourceURL),
-			RetrievedAt:  optString(e.RetrievedAt),
-			SnapshotURI:  optString(e.SnapshotURI),
-			SnapshotHash: optString(e.SnapshotHash),
-			Quote:        optString(e.Quote),
-			Claim:        optString(e.Claim),
-			Confidence:   e.Confidence,
-			Metadata:     e.Metadata,
-		}
-	}
 	return submissionJSON{
 		ID:           sub.ID,
 		JobID:        sub.JobID,
 		AgentAddress: sub.Agent.String(),
 		Content:      sub.Content,
 		CreatedAt:    openjury.FormatTime(sub.CreatedAt),
-		Evidence:     ev,
+		Evidence:     mapEach(sub.Evidence, newEvidenceJSON),
+	}
+}
+
+func newEvidenceJSON(e marketplace.Evidence) evidenceJSON {
+	return evidenceJSON{
+		Type:         optString(e.Type),
+		SourceURL:    optString(e.SourceURL),
+		RetrievedAt:  optString(e.RetrievedAt),
+		SnapshotURI:  optString(e.SnapshotURI),
+		SnapshotHash: optString(e.SnapshotHash),
+		Quote:        optString(e.Quote),
+		Claim:        optString(e.Claim),
+		Confidence:   e.Confidence,
+		Metadata:     e.Metadata,
 	}
 }
 
@@ -113,14 +113,6 @@ func decodeEvidence(raw json.RawMessage) ([]marketplace.EvidenceInput, error) {
 	return out, nil
 }
 
-// deref is *p, or "" for nil.
-func deref(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
-}
-
 func (s *server) createSubmission(w http.ResponseWriter, r *http.Request) error {
 	var req createSubmissionRequest
 	if err := decodeJSON(r, &req); err != nil {
@@ -152,9 +144,5 @@ func (s *server) listSubmissions(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]submissionJSON, len(subs))
-	for i, sub := range subs {
-		out[i] = newSubmissionJSON(sub)
-	}
-	return respond(w, out)
+	return respond(w, mapEach(subs, newSubmissionJSON))
 }

@@ -101,17 +101,13 @@ type listPostsResponse struct {
 }
 
 func newPostJSON(p *marketplace.Post) postJSON {
-	tags := p.Tags
-	if tags == nil {
-		tags = []string{}
-	}
 	return postJSON{
 		ID:            p.ID,
 		Title:         p.Title,
 		Content:       p.Content,
 		AuthorAddress: p.Author.String(),
 		CreatedAt:     openjury.FormatTime(p.CreatedAt),
-		Tags:          tags,
+		Tags:          orEmpty(p.Tags),
 		DeletedAt:     optTimePtr(p.DeletedAt),
 		DeletedBy:     optString(p.DeletedBy.String()),
 	}
@@ -132,11 +128,7 @@ func (s *server) listComments(target marketplace.TargetType, param string) handl
 		if err != nil {
 			return err
 		}
-		out := make([]commentJSON, len(page.Comments))
-		for i, c := range page.Comments {
-			out[i] = newCommentJSON(c)
-		}
-		return respond(w, listCommentsResponse{Comments: out, NextCursor: optString(page.NextCursor)})
+		return respond(w, listCommentsResponse{Comments: mapEach(page.Comments, newCommentJSON), NextCursor: optString(page.NextCursor)})
 	}
 }
 
@@ -214,9 +206,5 @@ func (s *server) listPosts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]postJSON, len(page.Posts))
-	for i, p := range page.Posts {
-		out[i] = newPostJSON(p)
-	}
-	return respond(w, listPostsResponse{Posts: out, NextCursor: optString(page.NextCursor)})
+	return respond(w, listPostsResponse{Posts: mapEach(page.Posts, newPostJSON), NextCursor: optString(page.NextCursor)})
 }

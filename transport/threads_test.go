@@ -520,20 +520,8 @@ func TestCreatePostValidation(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	a := e.agent(0, 0)
-	tags17 := make([]string, 17)
-	for i := range tags17 {
-		tags17[i] = fmt.Sprintf("t%d", i)
-	}
-	with := func(k string, v any) map[string]any {
-		m := validPost()
-		m[k] = v
-		return m
-	}
-	without := func(k string) map[string]any {
-		m := validPost()
-		delete(m, k)
-		return m
-	}
+	with := func(k string, v any) map[string]any { return withField(validPost(), k, v) }
+	without := func(k string) map[string]any { return withoutField(validPost(), k) }
 	cases := []struct {
 		name   string
 		body   any
@@ -547,7 +535,7 @@ func TestCreatePostValidation(t *testing.T) {
 		{"title not a string", with("title", 5), "title: must be a string"},
 		{"content blank", with("content", "\n"), "content: is required and must not be blank"},
 		{"content too long", with("content", strings.Repeat("x", 20001)), "content: must be at most 20000 characters"},
-		{"17 tags", with("tags", tags17), "tags: must have at most 16 items"},
+		{"17 tags", with("tags", manyTags(17)), "tags: must have at most 16 items"},
 		{"tag too long", with("tags", []string{"ok", strings.Repeat("x", 33)}), "tags[1]: must be at most 32 characters"},
 		{"blank tag", with("tags", []string{" "}), "tags[0]: must be at least 1 characters"},
 		{"tags not an array", with("tags", "go"), "tags: must be an array of strings"},
@@ -563,7 +551,7 @@ func TestCreatePostValidation(t *testing.T) {
 	require.JSONEq(t, `{"posts":[],"next_cursor":null}`, string(r.Body))
 
 	// The limits themselves are fine.
-	e.createPost(a.token, map[string]any{"title": strings.Repeat("é", 140), "content": strings.Repeat("x", 20000), "tags": tags17[:16]})
+	e.createPost(a.token, map[string]any{"title": strings.Repeat("é", 140), "content": strings.Repeat("x", 20000), "tags": manyTags(16)})
 }
 
 func TestListPosts(t *testing.T) {

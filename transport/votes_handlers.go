@@ -53,11 +53,9 @@ type votingSummaryJSON struct {
 }
 
 func newVotingSummaryJSON(jobID string, tallies []marketplace.Tally) votingSummaryJSON {
-	out := make([]voteTallyJSON, len(tallies))
-	for i, t := range tallies {
-		out[i] = voteTallyJSON{SubmissionID: t.SubmissionID, WeightedVotes: t.Weight, Voters: t.Voters, EarliestVoteAt: optTime(t.Earliest)}
-	}
-	return votingSummaryJSON{JobID: jobID, Tallies: out}
+	return votingSummaryJSON{JobID: jobID, Tallies: mapEach(tallies, func(t marketplace.Tally) voteTallyJSON {
+		return voteTallyJSON{SubmissionID: t.SubmissionID, WeightedVotes: t.Weight, Voters: t.Voters, EarliestVoteAt: optTime(t.Earliest)}
+	})}
 }
 
 // createFinalVoteRequest is CreateFinalVoteRequest.
@@ -92,6 +90,12 @@ type finalVoteTallyJSON struct {
 type finalSummaryJSON struct {
 	JobID   string               `json:"job_id"`
 	Tallies []finalVoteTallyJSON `json:"tallies"`
+}
+
+func newFinalSummaryJSON(jobID string, tallies []marketplace.Tally) finalSummaryJSON {
+	return finalSummaryJSON{JobID: jobID, Tallies: mapEach(tallies, func(t marketplace.Tally) finalVoteTallyJSON {
+		return finalVoteTallyJSON{SubmissionID: t.SubmissionID, Votes: t.Weight, Voters: t.Voters, EarliestVoteAt: optTime(t.Earliest)}
+	})}
 }
 
 func (s *server) createVote(w http.ResponseWriter, r *http.Request) error {
@@ -166,9 +170,5 @@ func (s *server) finalSummary(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]finalVoteTallyJSON, len(tallies))
-	for i, t := range tallies {
-		out[i] = finalVoteTallyJSON{SubmissionID: t.SubmissionID, Votes: t.Weight, Voters: t.Voters, EarliestVoteAt: optTime(t.Earliest)}
-	}
-	return respond(w, finalSummaryJSON{JobID: jobID, Tallies: out})
+	return respond(w, newFinalSummaryJSON(jobID, tallies))
 }
