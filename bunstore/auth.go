@@ -139,7 +139,7 @@ func (d *DB) RecordFailures(ctx context.Context, addr openjury.Address, nonces [
 	_, err = db.NewUpdate().Model((*challengeRow)(nil)).
 		Set("failed_tries = failed_tries + 1").
 		Where("address = ?", string(addr)).
-		Where("nonce IN (?)", bun.In(nonces)).
+		Where("nonce IN (?)", bun.List(nonces)).
 		Exec(ctx)
 	return translate(op, err)
 }

@@ -68,9 +68,6 @@ type DB struct {
 	// r serves reads outside a transaction; on PostgreSQL and in-memory
 	// SQLite it is w.
 	r *bun.DB
-	// sqliteWriter is true on SQLite: writes need w's one connection, so
-	// pool writes from inside InTx would wait forever.
-	sqliteWriter bool
 	// single is true for in-memory SQLite: reads need that connection too.
 	single bool
 }
@@ -328,9 +325,11 @@ func (t txStores) Rates() marketplace.RateStore             { return rateStore{t
 type inTxKey struct{}
 
 // guard refuses a pool operation that would wait for the connection an
-// enclosing InTx of the same DB holds (SQLite only).
+// enclosing InTx of the same DB holds (SQLite only): on SQLite writes need
+// w's one connection, and on in-memory SQLite reads need it too, so they
+// would wait forever.
 func (d *DB) guard(ctx context.Context, op string, write bool) error {
-	if !(d.single || (write && d.sqliteWriter)) {
+	if !(d.single || (write && d.dialect == DialectSQLite)) {
 		return nil
 	}
 	if owner, _ := ctx.Value(inTxKey{}).(*DB); owner == d {

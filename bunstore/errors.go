@@ -41,6 +41,29 @@ func translate(op string, err error) error {
 	return &openjury.Error{Kind: kind, Op: op, Detail: detail, Err: err}
 }
 
+// details maps generic details of translate (detailDuplicate,
+// detailNotFound, detailMissingRef) to specific ones.
+type details map[string]string
+
+// translateWith translates err like translate and replaces a generic
+// detail of its kind (Conflict detailDuplicate, NotFound detailNotFound or
+// detailMissingRef) by the one d maps it to, if any.
+func translateWith(op string, err error, d details) error {
+	err = translate(op, err)
+	oe, ok := err.(*openjury.Error)
+	if !ok {
+		return err
+	}
+	switch {
+	case oe.Kind == openjury.Conflict && oe.Detail == detailDuplicate,
+		oe.Kind == openjury.NotFound && (oe.Detail == detailNotFound || oe.Detail == detailMissingRef):
+		if specific, ok := d[oe.Detail]; ok {
+			oe.Detail = specific
+		}
+	}
+	return err
+}
+
 // classify returns the kind and client-safe detail of a database error.
 func classify(err error) (openjury.Kind, string) {
 	if errors.Is(err, sql.ErrNoRows) {

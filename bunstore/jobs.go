@@ -18,25 +18,21 @@ import (
 type jobRow struct {
 	bun.BaseModel `bun:"table:jobs,alias:j"`
 
-	ID                   string `bun:"id,pk"`
-	Title                string `bun:"title,notnull"`
-	Prompt               string `bun:"prompt,notnull"`
-	BountyMicro          int64  `bun:"bounty_micro,notnull"`
-	Tags                 string `bun:"tags,notnull"`
-	Status               string `bun:"status,notnull"`
-	SponsorAddress       string `bun:"sponsor_address,notnull"`
-	CreatedAt            int64  `bun:"created_at,notnull"`
-	WinnerSubmissionID   string `bun:"winner_submission_id,nullzero"`
-	ClosedAt             *int64 `bun:"closed_at"`
-	CloseTxHash          string `bun:"close_tx_hash,nullzero"`
-	CloseChainID         *int64 `bun:"close_chain_id"`
-	CloseContractAddress string `bun:"close_contract_address,nullzero"`
-	CloseBlockNumber     *int64 `bun:"close_block_number"`
-	CloseLogIndex        *int64 `bun:"close_log_index"`
-	FeaturedScore        int64  `bun:"featured_score,notnull"`
-	FeaturedUntil        *int64 `bun:"featured_until"`
-	FinalVoteStartsAt    int64  `bun:"final_vote_starts_at,notnull"`
-	FinalVoteEndsAt      int64  `bun:"final_vote_ends_at,notnull"`
+	ID                 string       `bun:"id,pk"`
+	Title              string       `bun:"title,notnull"`
+	Prompt             string       `bun:"prompt,notnull"`
+	BountyMicro        int64        `bun:"bounty_micro,notnull"`
+	Tags               string       `bun:"tags,notnull"`
+	Status             string       `bun:"status,notnull"`
+	SponsorAddress     string       `bun:"sponsor_address,notnull"`
+	CreatedAt          int64        `bun:"created_at,notnull"`
+	WinnerSubmissionID string       `bun:"winner_submission_id,nullzero"`
+	ClosedAt           *int64       `bun:"closed_at"`
+	Close              chainRefCols `bun:"embed:close_"`
+	FeaturedScore      int64        `bun:"featured_score,notnull"`
+	FeaturedUntil      *int64       `bun:"featured_until"`
+	FinalVoteStartsAt  int64        `bun:"final_vote_starts_at,notnull"`
+	FinalVoteEndsAt    int64        `bun:"final_vote_ends_at,notnull"`
 }
 
 // jobTagRow is a row of job_tags: one lowercased tag of a job.
@@ -55,43 +51,33 @@ var mutableJobColumns = []string{
 }
 
 func toJobRow(j *marketplace.Job) (*jobRow, error) {
-	tags := j.Tags
-	if tags == nil {
-		tags = []string{}
-	}
-	raw, err := json.Marshal(tags)
+	tags, err := encodeTags(j.Tags)
 	if err != nil {
 		return nil, err
 	}
 	return &jobRow{
-		ID:                   j.ID,
-		Title:                j.Title,
-		Prompt:               j.Prompt,
-		BountyMicro:          int64(j.Bounty),
-		Tags:                 string(raw),
-		Status:               string(j.Status),
-		SponsorAddress:       string(j.Sponsor),
-		CreatedAt:            millis(j.CreatedAt),
-		WinnerSubmissionID:   j.WinnerSubmissionID,
-		ClosedAt:             millisPtr(j.ClosedAt),
-		CloseTxHash:          string(j.Close.TxHash),
-		CloseChainID:         copyInt(j.Close.ChainID),
-		CloseContractAddress: string(j.Close.Contract),
-		CloseBlockNumber:     copyInt(j.Close.BlockNumber),
-		CloseLogIndex:        copyInt(j.Close.LogIndex),
-		FeaturedScore:        j.FeaturedScore,
-		FeaturedUntil:        millisPtr(j.FeaturedUntil),
-		FinalVoteStartsAt:    millis(j.FinalVoteStartsAt),
-		FinalVoteEndsAt:      millis(j.FinalVoteEndsAt),
+		ID:                 j.ID,
+		Title:              j.Title,
+		Prompt:             j.Prompt,
+		BountyMicro:        int64(j.Bounty),
+		Tags:               tags,
+		Status:             string(j.Status),
+		SponsorAddress:     string(j.Sponsor),
+		CreatedAt:          millis(j.CreatedAt),
+		WinnerSubmissionID: j.WinnerSubmissionID,
+		ClosedAt:           millisPtr(j.ClosedAt),
+		Close:              toChainRefCols(j.Close),
+		FeaturedScore:      j.FeaturedScore,
+		FeaturedUntil:      millisPtr(j.FeaturedUntil),
+		FinalVoteStartsAt:  millis(j.FinalVoteStartsAt),
+		FinalVoteEndsAt:    millis(j.FinalVoteEndsAt),
 	}, nil
 }
 
 func (r *jobRow) job() (*marketplace.Job, error) {
-	tags := []string{}
-	if r.Tags != "" {
-		if err := json.Unmarshal([]byte(r.Tags), &tags); err != nil {
-			return nil, err
-		}
+	tags, err := decodeTags(r.Tags)
+	if err != nil {
+		return nil, err
 	}
 	return &marketplace.Job{
 		ID:                 r.ID,
@@ -104,18 +90,33 @@ func (r *jobRow) job() (*marketplace.Job, error) {
 		CreatedAt:          fromMillis(r.CreatedAt),
 		WinnerSubmissionID: r.WinnerSubmissionID,
 		ClosedAt:           fromMillisPtr(r.ClosedAt),
-		Close: openjury.ChainRef{
-			TxHash:      openjury.Hash(r.CloseTxHash),
-			ChainID:     r.CloseChainID,
-			Contract:    openjury.Address(r.CloseContractAddress),
-			BlockNumber: r.CloseBlockNumber,
-			LogIndex:    r.CloseLogIndex,
-		},
-		FeaturedScore:     r.FeaturedScore,
-		FeaturedUntil:     fromMillisPtr(r.FeaturedUntil),
-		FinalVoteStartsAt: fromMillis(r.FinalVoteStartsAt),
-		FinalVoteEndsAt:   fromMillis(r.FinalVoteEndsAt),
+		Close:              r.Close.ref(),
+		FeaturedScore:      r.FeaturedScore,
+		FeaturedUntil:      fromMillisPtr(r.FeaturedUntil),
+		FinalVoteStartsAt:  fromMillis(r.FinalVoteStartsAt),
+		FinalVoteEndsAt:    fromMillis(r.FinalVoteEndsAt),
 	}, nil
+}
+
+// encodeTags returns the stored form of tags as written: a JSON array,
+// "[]" for none.
+func encodeTags(tags []string) (string, error) {
+	if tags == nil {
+		tags = []string{}
+	}
+	raw, err := json.Marshal(tags)
+	return string(raw), err
+}
+
+// decodeTags reads tags stored by encodeTags back; empty, never nil.
+func decodeTags(raw string) ([]string, error) {
+	tags := []string{}
+	if raw != "" {
+		if err := json.Unmarshal([]byte(raw), &tags); err != nil {
+			return nil, err
+		}
+	}
+	return tags, nil
 }
 
 // lowerTags returns the distinct lowercased tags, the keys of job_tags.
@@ -133,6 +134,21 @@ func lowerTags(tags []string) []string {
 	return out
 }
 
+// insertTags inserts, in one statement, the tag row that row makes of each
+// of the distinct lowercased tags (lowerTags), if any.
+func insertTags[T any](ctx context.Context, op string, db bun.IDB, tags []string, row func(tag string) T) error {
+	keys := lowerTags(tags)
+	if len(keys) == 0 {
+		return nil
+	}
+	rows := make([]T, len(keys))
+	for i, k := range keys {
+		rows[i] = row(k)
+	}
+	_, err := db.NewInsert().Model(&rows).Exec(ctx)
+	return translate(op, err)
+}
+
 // jobStore implements marketplace.JobStore on the pools or on one
 // transaction.
 type jobStore struct{ e exec }
@@ -144,24 +160,12 @@ func (s jobStore) CreateJob(ctx context.Context, j *marketplace.Job) error {
 	if err != nil {
 		return openjury.Wrap(op, err)
 	}
-	err = s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		if _, err := db.NewInsert().Model(row).Exec(ctx); err != nil {
-			return jobErr(op, err, "job already exists")
+			return translateWith(op, err, jobDetails)
 		}
-		tags := lowerTags(j.Tags)
-		if len(tags) == 0 {
-			return nil
-		}
-		rows := make([]jobTagRow, len(tags))
-		for i, t := range tags {
-			rows[i] = jobTagRow{JobID: j.ID, Tag: t}
-		}
-		if _, err := db.NewInsert().Model(&rows).Exec(ctx); err != nil {
-			return translate(op, err)
-		}
-		return nil
+		return insertTags(ctx, op, db, j.Tags, func(tag string) jobTagRow { return jobTagRow{JobID: j.ID, Tag: tag} })
 	})
-	return err
 }
 
 // Job returns one job. Errors: NotFound.
@@ -193,7 +197,7 @@ func (s jobStore) JobForUpdate(ctx context.Context, id string) (*marketplace.Job
 func (s jobStore) get(ctx context.Context, op string, q *bun.SelectQuery, id string) (*marketplace.Job, error) {
 	var row jobRow
 	if err := q.Model(&row).Where("j.id = ?", id).Scan(ctx); err != nil {
-		return nil, jobErr(op, err, "")
+		return nil, translateWith(op, err, jobDetails)
 	}
 	j, err := row.job()
 	if err != nil {
@@ -271,19 +275,8 @@ func (s jobStore) ListJobs(ctx context.Context, f marketplace.JobFilter) ([]*mar
 	return out, nil
 }
 
-// jobErr translates err and gives a duplicate or a missing job its detail.
-func jobErr(op string, err error, duplicate string) error {
-	err = translate(op, err)
-	if oe, ok := err.(*openjury.Error); ok {
-		switch {
-		case oe.Kind == openjury.Conflict && oe.Detail == detailDuplicate:
-			oe.Detail = duplicate
-		case oe.Kind == openjury.NotFound && oe.Detail == detailNotFound:
-			oe.Detail = "job not found"
-		}
-	}
-	return err
-}
+// jobDetails are the details of a duplicate or a missing job.
+var jobDetails = details{detailDuplicate: "job already exists", detailNotFound: "job not found"}
 
 // millis is the stored form of a time: Unix milliseconds.
 func millis(t time.Time) int64 { return t.UnixMilli() }
@@ -305,12 +298,4 @@ func fromMillisPtr(ms *int64) *time.Time {
 	}
 	t := fromMillis(*ms)
 	return &t
-}
-
-func copyInt(p *int64) *int64 {
-	if p == nil {
-		return nil
-	}
-	v := *p
-	return &v
 }

@@ -13,27 +13,17 @@ import (
 type stakeRow struct {
 	bun.BaseModel `bun:"table:stakes,alias:s"`
 
-	Address         string `bun:"address,pk"`
-	StakedMicro     int64  `bun:"staked_micro,notnull"`
-	TxHash          string `bun:"tx_hash,nullzero"`
-	ChainID         *int64 `bun:"chain_id"`
-	ContractAddress string `bun:"contract_address,nullzero"`
-	BlockNumber     *int64 `bun:"block_number"`
-	LogIndex        *int64 `bun:"log_index"`
-	UpdatedAt       int64  `bun:"updated_at,notnull"`
+	Address     string       `bun:"address,pk"`
+	StakedMicro int64        `bun:"staked_micro,notnull"`
+	Ref         chainRefCols `bun:"embed:"`
+	UpdatedAt   int64        `bun:"updated_at,notnull"`
 }
 
 func (r *stakeRow) stake() stake.Stake {
 	return stake.Stake{
-		Address: openjury.Address(r.Address),
-		Staked:  openjury.MicroUSDC(r.StakedMicro),
-		Ref: openjury.ChainRef{
-			TxHash:      openjury.Hash(r.TxHash),
-			ChainID:     r.ChainID,
-			Contract:    openjury.Address(r.ContractAddress),
-			BlockNumber: r.BlockNumber,
-			LogIndex:    r.LogIndex,
-		},
+		Address:   openjury.Address(r.Address),
+		Staked:    openjury.MicroUSDC(r.StakedMicro),
+		Ref:       r.Ref.ref(),
 		UpdatedAt: fromMillis(r.UpdatedAt),
 	}
 }
@@ -42,17 +32,13 @@ func (r *stakeRow) stake() stake.Stake {
 type slashRow struct {
 	bun.BaseModel `bun:"table:slash_events,alias:se"`
 
-	ID               string `bun:"id,pk"`
-	AgentAddress     string `bun:"agent_address,notnull"`
-	AmountMicro      int64  `bun:"amount_micro,notnull"`
-	RecipientAddress string `bun:"recipient_address,nullzero"`
-	JobID            string `bun:"job_id,nullzero"`
-	TxHash           string `bun:"tx_hash,nullzero"`
-	ChainID          *int64 `bun:"chain_id"`
-	ContractAddress  string `bun:"contract_address,nullzero"`
-	BlockNumber      *int64 `bun:"block_number"`
-	LogIndex         *int64 `bun:"log_index"`
-	CreatedAt        int64  `bun:"created_at,notnull"`
+	ID               string       `bun:"id,pk"`
+	AgentAddress     string       `bun:"agent_address,notnull"`
+	AmountMicro      int64        `bun:"amount_micro,notnull"`
+	RecipientAddress string       `bun:"recipient_address,nullzero"`
+	JobID            string       `bun:"job_id,nullzero"`
+	Ref              chainRefCols `bun:"embed:"`
+	CreatedAt        int64        `bun:"created_at,notnull"`
 }
 
 func (r *slashRow) event() stake.SlashEvent {
@@ -62,13 +48,7 @@ func (r *slashRow) event() stake.SlashEvent {
 		Amount:    openjury.MicroUSDC(r.AmountMicro),
 		Recipient: openjury.Address(r.RecipientAddress),
 		JobID:     r.JobID,
-		Ref: openjury.ChainRef{
-			TxHash:      openjury.Hash(r.TxHash),
-			ChainID:     r.ChainID,
-			Contract:    openjury.Address(r.ContractAddress),
-			BlockNumber: r.BlockNumber,
-			LogIndex:    r.LogIndex,
-		},
+		Ref:       r.Ref.ref(),
 		CreatedAt: fromMillis(r.CreatedAt),
 	}
 }
@@ -108,14 +88,10 @@ func (s stakeStore) PutStake(ctx context.Context, st stake.Stake) error {
 		return err
 	}
 	row := &stakeRow{
-		Address:         string(st.Address),
-		StakedMicro:     int64(st.Staked),
-		TxHash:          string(st.Ref.TxHash),
-		ChainID:         copyInt(st.Ref.ChainID),
-		ContractAddress: string(st.Ref.Contract),
-		BlockNumber:     copyInt(st.Ref.BlockNumber),
-		LogIndex:        copyInt(st.Ref.LogIndex),
-		UpdatedAt:       millis(st.UpdatedAt),
+		Address:     string(st.Address),
+		StakedMicro: int64(st.Staked),
+		Ref:         toChainRefCols(st.Ref),
+		UpdatedAt:   millis(st.UpdatedAt),
 	}
 	_, err = db.NewInsert().Model(row).
 		On("CONFLICT (address) DO UPDATE").
@@ -149,21 +125,13 @@ func (s stakeStore) RecordSlash(ctx context.Context, e stake.SlashEvent) (stake.
 		AmountMicro:      int64(e.Amount),
 		RecipientAddress: string(e.Recipient),
 		JobID:            e.JobID,
-		TxHash:           string(e.Ref.TxHash),
-		ChainID:          copyInt(e.Ref.ChainID),
-		ContractAddress:  string(e.Ref.Contract),
-		BlockNumber:      copyInt(e.Ref.BlockNumber),
-		LogIndex:         copyInt(e.Ref.LogIndex),
+		Ref:              toChainRefCols(e.Ref),
 		CreatedAt:        millis(e.CreatedAt),
 	}
 	var after stake.Stake
 	err := s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		if _, err := db.NewInsert().Model(row).Exec(ctx); err != nil {
-			err = translate(op, err)
-			if oe, ok := err.(*openjury.Error); ok && oe.Kind == openjury.Conflict && oe.Detail == detailDuplicate {
-				oe.Detail = "slash event already recorded"
-			}
-			return err
+			return translateWith(op, err, details{detailDuplicate: "slash event already recorded"})
 		}
 		_, err := db.NewUpdate().Model((*stakeRow)(nil)).
 			Set("staked_micro = CASE WHEN staked_micro > ? THEN staked_micro - ? ELSE 0 END", row.AmountMicro, row.AmountMicro).

@@ -25,7 +25,9 @@ type submissionRow struct {
 // evidenceJSON is the stored form of one marketplace.Evidence, an element
 // of the JSON array in submissions.evidence. Empty strings and a nil
 // confidence are left out; metadata is kept as written (null, {} or an
-// object).
+// object). It has marketplace.Evidence's fields in the same order, so the
+// two convert into each other (a new field on one breaks the build until
+// the other has it).
 type evidenceJSON struct {
 	Type         string         `json:"type,omitempty"`
 	SourceURL    string         `json:"source_url,omitempty"`
@@ -41,17 +43,7 @@ type evidenceJSON struct {
 func toSubmissionRow(s *marketplace.Submission) (*submissionRow, error) {
 	ev := make([]evidenceJSON, len(s.Evidence))
 	for i, e := range s.Evidence {
-		ev[i] = evidenceJSON{
-			Type:         e.Type,
-			SourceURL:    e.SourceURL,
-			RetrievedAt:  e.RetrievedAt,
-			SnapshotURI:  e.SnapshotURI,
-			SnapshotHash: e.SnapshotHash,
-			Quote:        e.Quote,
-			Claim:        e.Claim,
-			Confidence:   e.Confidence,
-			Metadata:     e.Metadata,
-		}
+		ev[i] = evidenceJSON(e)
 	}
 	raw, err := json.Marshal(ev)
 	if err != nil {
@@ -76,17 +68,7 @@ func (r *submissionRow) submission() (*marketplace.Submission, error) {
 	}
 	out := make([]marketplace.Evidence, len(ev))
 	for i, e := range ev {
-		out[i] = marketplace.Evidence{
-			Type:         e.Type,
-			SourceURL:    e.SourceURL,
-			RetrievedAt:  e.RetrievedAt,
-			SnapshotURI:  e.SnapshotURI,
-			SnapshotHash: e.SnapshotHash,
-			Quote:        e.Quote,
-			Claim:        e.Claim,
-			Confidence:   e.Confidence,
-			Metadata:     e.Metadata,
-		}
+		out[i] = marketplace.Evidence(e)
 	}
 	return &marketplace.Submission{
 		ID:        r.ID,
@@ -121,16 +103,7 @@ func (s submissionStore) CreateSubmission(ctx context.Context, sub *marketplace.
 		return err
 	}
 	if _, err := db.NewInsert().Model(row).Exec(ctx); err != nil {
-		err = translate(op, err)
-		if oe, ok := err.(*openjury.Error); ok {
-			switch {
-			case oe.Kind == openjury.NotFound && oe.Detail == detailMissingRef:
-				oe.Detail = "job not found"
-			case oe.Kind == openjury.Conflict && oe.Detail == detailDuplicate:
-				oe.Detail = "submission already exists"
-			}
-		}
-		return err
+		return translateWith(op, err, details{detailMissingRef: "job not found", detailDuplicate: "submission already exists"})
 	}
 	return nil
 }
@@ -145,11 +118,7 @@ func (s submissionStore) Submission(ctx context.Context, id string) (*marketplac
 	}
 	var row submissionRow
 	if err := db.NewSelect().Model(&row).Where("s.id = ?", id).Scan(ctx); err != nil {
-		err = translate(op, err)
-		if oe, ok := err.(*openjury.Error); ok && oe.Kind == openjury.NotFound {
-			oe.Detail = "submission not found"
-		}
-		return nil, err
+		return nil, translateWith(op, err, details{detailNotFound: "submission not found"})
 	}
 	sub, err := row.submission()
 	if err != nil {

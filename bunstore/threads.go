@@ -2,7 +2,6 @@ package bunstore
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"time"
 
@@ -78,11 +77,7 @@ type postTagRow struct {
 }
 
 func toPostRow(p *marketplace.Post) (*postRow, error) {
-	tags := p.Tags
-	if tags == nil {
-		tags = []string{}
-	}
-	raw, err := json.Marshal(tags)
+	tags, err := encodeTags(p.Tags)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +86,7 @@ func toPostRow(p *marketplace.Post) (*postRow, error) {
 		Title:         p.Title,
 		Content:       p.Content,
 		AuthorAddress: string(p.Author),
-		Tags:          string(raw),
+		Tags:          tags,
 		CreatedAt:     millis(p.CreatedAt),
 		DeletedAt:     millisPtr(p.DeletedAt),
 		DeletedBy:     string(p.DeletedBy),
@@ -99,11 +94,9 @@ func toPostRow(p *marketplace.Post) (*postRow, error) {
 }
 
 func (r *postRow) post() (*marketplace.Post, error) {
-	tags := []string{}
-	if r.Tags != "" {
-		if err := json.Unmarshal([]byte(r.Tags), &tags); err != nil {
-			return nil, err
-		}
+	tags, err := decodeTags(r.Tags)
+	if err != nil {
+		return nil, err
 	}
 	return &marketplace.Post{
 		ID:        r.ID,
@@ -135,7 +128,7 @@ func (s threadStore) CreateComment(ctx context.Context, c *marketplace.Comment) 
 		return err
 	}
 	if _, err := db.NewInsert().Model(toCommentRow(c)).Exec(ctx); err != nil {
-		return threadErr(op, err, "comment already exists", "parent comment not found")
+		return translateWith(op, err, details{detailDuplicate: "comment already exists", detailMissingRef: "parent comment not found"})
 	}
 	return nil
 }
@@ -150,7 +143,7 @@ func (s threadStore) Comment(ctx context.Context, id string) (*marketplace.Comme
 	}
 	var row commentRow
 	if err := db.NewSelect().Model(&row).Where("c.id = ?", id).Scan(ctx); err != nil {
-		return nil, threadErr(op, err, "", "comment not found")
+		return nil, translateWith(op, err, details{detailNotFound: "comment not found"})
 	}
 	return row.comment(), nil
 }
@@ -240,20 +233,9 @@ func (s threadStore) CreatePost(ctx context.Context, p *marketplace.Post) error 
 	}
 	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		if _, err := db.NewInsert().Model(row).Exec(ctx); err != nil {
-			return threadErr(op, err, "post already exists", "")
+			return translateWith(op, err, details{detailDuplicate: "post already exists"})
 		}
-		tags := lowerTags(p.Tags)
-		if len(tags) == 0 {
-			return nil
-		}
-		rows := make([]postTagRow, len(tags))
-		for i, t := range tags {
-			rows[i] = postTagRow{PostID: p.ID, Tag: t}
-		}
-		if _, err := db.NewInsert().Model(&rows).Exec(ctx); err != nil {
-			return translate(op, err)
-		}
-		return nil
+		return insertTags(ctx, op, db, p.Tags, func(tag string) postTagRow { return postTagRow{PostID: p.ID, Tag: tag} })
 	})
 }
 
@@ -266,7 +248,7 @@ func (s threadStore) Post(ctx context.Context, id string) (*marketplace.Post, er
 	}
 	var row postRow
 	if err := db.NewSelect().Model(&row).Where("p.id = ?", id).Scan(ctx); err != nil {
-		return nil, threadErr(op, err, "", "post not found")
+		return nil, translateWith(op, err, details{detailNotFound: "post not found"})
 	}
 	p, err := row.post()
 	if err != nil {
@@ -305,21 +287,6 @@ func (s threadStore) Posts(ctx context.Context, f marketplace.PostFilter) ([]*ma
 		}
 	}
 	return out, nil
-}
-
-// threadErr translates err and gives a duplicate, and a missing row or
-// reference, their details (when not empty).
-func threadErr(op string, err error, duplicate, missing string) error {
-	err = translate(op, err)
-	if oe, ok := err.(*openjury.Error); ok {
-		switch {
-		case duplicate != "" && oe.Kind == openjury.Conflict && oe.Detail == detailDuplicate:
-			oe.Detail = duplicate
-		case missing != "" && oe.Kind == openjury.NotFound && (oe.Detail == detailNotFound || oe.Detail == detailMissingRef):
-			oe.Detail = missing
-		}
-	}
-	return err
 }
 
 // rateCounterRow is a row of rate_counters.

@@ -68,17 +68,9 @@ type voteStore struct{ e exec }
 // Errors: NotFound.
 func (s voteStore) Vote(ctx context.Context, jobID string, voter openjury.Address) (*marketplace.Vote, error) {
 	const op = "bunstore.Vote"
-	db, err := s.e.reader(ctx, op)
-	if err != nil {
-		return nil, err
-	}
 	var row voteRow
-	err = db.NewSelect().Model(&row).
-		Where("v.job_id = ?", jobID).
-		Where("v.voter_address = ?", string(voter)).
-		Scan(ctx)
-	if err != nil {
-		return nil, voteErr(op, err)
+	if err := s.current(ctx, op, &row, "v", jobID, voter); err != nil {
+		return nil, err
 	}
 	v, err := row.vote()
 	if err != nil {
@@ -114,20 +106,8 @@ func (s voteStore) PutVote(ctx context.Context, v *marketplace.Vote) error {
 		review := string(raw)
 		row.Review = &review
 	}
-	db, err := s.e.writer(ctx, op)
-	if err != nil {
+	if err := s.upsert(ctx, op, row, "submission_id", "weight", "review", "created_at"); err != nil {
 		return err
-	}
-	_, err = db.NewInsert().Model(row).
-		On("CONFLICT (job_id, voter_address) DO UPDATE").
-		Set("submission_id = EXCLUDED.submission_id").
-		Set("weight = EXCLUDED.weight").
-		Set("review = EXCLUDED.review").
-		Set("created_at = EXCLUDED.created_at").
-		Returning("id").
-		Exec(ctx)
-	if err != nil {
-		return voteErr(op, err)
 	}
 	v.ID = row.ID
 	return nil
@@ -142,17 +122,9 @@ func (s voteStore) Tally(ctx context.Context, jobID string) ([]marketplace.Tally
 // Errors: NotFound.
 func (s voteStore) FinalVote(ctx context.Context, jobID string, voter openjury.Address) (*marketplace.FinalVote, error) {
 	const op = "bunstore.FinalVote"
-	db, err := s.e.reader(ctx, op)
-	if err != nil {
-		return nil, err
-	}
 	var row finalVoteRow
-	err = db.NewSelect().Model(&row).
-		Where("fv.job_id = ?", jobID).
-		Where("fv.voter_address = ?", string(voter)).
-		Scan(ctx)
-	if err != nil {
-		return nil, voteErr(op, err)
+	if err := s.current(ctx, op, &row, "fv", jobID, voter); err != nil {
+		return nil, err
 	}
 	return &marketplace.FinalVote{
 		ID:           row.ID,
@@ -176,18 +148,8 @@ func (s voteStore) PutFinalVote(ctx context.Context, v *marketplace.FinalVote) e
 	if row.ID == "" {
 		row.ID = openjury.NewID()
 	}
-	db, err := s.e.writer(ctx, op)
-	if err != nil {
+	if err := s.upsert(ctx, op, row, "submission_id", "created_at"); err != nil {
 		return err
-	}
-	_, err = db.NewInsert().Model(row).
-		On("CONFLICT (job_id, voter_address) DO UPDATE").
-		Set("submission_id = EXCLUDED.submission_id").
-		Set("created_at = EXCLUDED.created_at").
-		Returning("id").
-		Exec(ctx)
-	if err != nil {
-		return voteErr(op, err)
 	}
 	v.ID = row.ID
 	return nil
@@ -196,6 +158,37 @@ func (s voteStore) PutFinalVote(ctx context.Context, v *marketplace.FinalVote) e
 // FinalTally counts the current final votes of a job per submission.
 func (s voteStore) FinalTally(ctx context.Context, jobID string) ([]marketplace.Tally, error) {
 	return s.tally(ctx, "bunstore.FinalTally", (*finalVoteRow)(nil), "COUNT(*)", "fv", jobID)
+}
+
+// current reads into row, a *voteRow or a *finalVoteRow with table alias
+// a, the current vote of voter on a job. Errors: NotFound.
+func (s voteStore) current(ctx context.Context, op string, row any, a, jobID string, voter openjury.Address) error {
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return err
+	}
+	err = db.NewSelect().Model(row).
+		Where("?.job_id = ?", bun.Ident(a), jobID).
+		Where("?.voter_address = ?", bun.Ident(a), string(voter)).
+		Scan(ctx)
+	return translateWith(op, err, voteDetails)
+}
+
+// upsert inserts row, a *voteRow or a *finalVoteRow, or replaces the
+// voter's vote on the job in the same statement, setting the columns set
+// from row; the stored row keeps its id, which is read back into row.
+// Errors: NotFound when the job or the submission does not exist.
+func (s voteStore) upsert(ctx context.Context, op string, row any, set ...string) error {
+	db, err := s.e.writer(ctx, op)
+	if err != nil {
+		return err
+	}
+	q := db.NewInsert().Model(row).On("CONFLICT (job_id, voter_address) DO UPDATE")
+	for _, col := range set {
+		q = q.Set(col + " = EXCLUDED." + col)
+	}
+	_, err = q.Returning("id").Exec(ctx)
+	return translateWith(op, err, voteDetails)
 }
 
 // tally groups the votes of model (alias a) of a job by submission with
@@ -233,16 +226,6 @@ func (s voteStore) tally(ctx context.Context, op string, model any, weight, a, j
 	return out, nil
 }
 
-// voteErr translates err with the details of votes.
-func voteErr(op string, err error) error {
-	err = translate(op, err)
-	if oe, ok := err.(*openjury.Error); ok && oe.Kind == openjury.NotFound {
-		switch oe.Detail {
-		case detailNotFound:
-			oe.Detail = "vote not found"
-		case detailMissingRef:
-			oe.Detail = "job or submission not found"
-		}
-	}
-	return err
-}
+// voteDetails are the details of a missing vote and of a vote naming a
+// missing job or submission.
+var voteDetails = details{detailNotFound: "vote not found", detailMissingRef: "job or submission not found"}

@@ -241,16 +241,7 @@ func testAGRConcurrentWins(t *testing.T, b Backend) {
 			return err
 		})
 	})
-	winner := -1
-	for i, err := range errs {
-		if err == nil {
-			require.Equal(t, -1, winner, "goroutines %d and %d both minted", winner, i)
-			winner = i
-			continue
-		}
-		require.Equal(t, openjury.Conflict, openjury.KindOf(err), "goroutine %d: %v", i, err)
-	}
-	require.NotEqual(t, -1, winner, "nobody minted")
+	winner := oneWinner(t, errs, openjury.Conflict, "minted")
 	require.Equal(t, agr.Status{Address: alice, Balance: 25, Earned: 25}, status(t, b, alice))
 	require.Equal(t, []string{id(100 + winner)}, entryIDs(ledger(t, b, alice, 100, nil)))
 }

@@ -183,16 +183,7 @@ func testConcurrentRedeem(t *testing.T, b Backend) {
 	errs := race(func(i int) error {
 		return b.RedeemChallenge(ctx, alice, "race", base, token(fmt.Sprintf("h%02d", i), alice, base, time.Hour))
 	})
-	winner := -1
-	for i, err := range errs {
-		if err == nil {
-			require.Equal(t, -1, winner, "goroutines %d and %d both redeemed", winner, i)
-			winner = i
-			continue
-		}
-		require.Equal(t, openjury.Unauthenticated, openjury.KindOf(err), "goroutine %d: %v", i, err)
-	}
-	require.NotEqual(t, -1, winner, "nobody redeemed the challenge")
+	winner := oneWinner(t, errs, openjury.Unauthenticated, "redeemed the challenge")
 	for i := range racers {
 		_, err := owner(b, fmt.Sprintf("h%02d", i), base)
 		if i == winner {

@@ -287,6 +287,25 @@ func raceN(n int, fn func(i int) error) []error {
 	return errs
 }
 
+// oneWinner requires that exactly one of errs is nil and that every other
+// is of the kind lost, and returns the winner's index. did names what the
+// winner did, for the failure messages ("goroutines 1 and 2 both <did>",
+// "nobody <did>").
+func oneWinner(t *testing.T, errs []error, lost openjury.Kind, did string) int {
+	t.Helper()
+	winner := -1
+	for i, err := range errs {
+		if err == nil {
+			require.Equal(t, -1, winner, "goroutines %d and %d both %s", winner, i, did)
+			winner = i
+			continue
+		}
+		require.Equal(t, lost, openjury.KindOf(err), "goroutine %d: %v", i, err)
+	}
+	require.NotEqual(t, -1, winner, "nobody %s", did)
+	return winner
+}
+
 func testConcurrentClose(t *testing.T, b Backend) {
 	j := newJob(1, base)
 	create(t, b, j)
@@ -320,16 +339,7 @@ func testConcurrentClose(t *testing.T, b Backend) {
 			return tx.Jobs().UpdateJob(ctx, cur)
 		})
 	})
-	winner := -1
-	for i, err := range errs {
-		if err == nil {
-			require.Equal(t, -1, winner, "goroutines %d and %d both closed the job", winner, i)
-			winner = i
-			continue
-		}
-		require.Equal(t, openjury.Conflict, openjury.KindOf(err), "goroutine %d: %v", i, err)
-	}
-	require.NotEqual(t, -1, winner, "no goroutine closed the job")
+	winner := oneWinner(t, errs, openjury.Conflict, "closed the job")
 	got := getJob(t, b, j.ID)
 	require.Equal(t, marketplace.StatusClosed, got.Status)
 	require.Equal(t, id(100+winner), got.WinnerSubmissionID)
