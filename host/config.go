@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/marketplace"
 )
 
 // Config is every setting of the service, read from SERVICE_* environment
@@ -115,10 +116,11 @@ type Config struct {
 // EmbedderLocal is the Embedder value of the built-in embedder.
 const EmbedderLocal = "local"
 
-// Limits of the final-vote window (CONTRACT.md, Jobs).
+// Limits of the final-vote window (CONTRACT.md, Jobs): the marketplace's,
+// so the setting and a job's own window obey one rule.
 const (
-	MinFinalVoteWindow = 60 * time.Second
-	MaxFinalVoteWindow = 2592000 * time.Second
+	MinFinalVoteWindow = marketplace.MinFinalVoteWindow
+	MaxFinalVoteWindow = marketplace.MaxFinalVoteWindow
 )
 
 // Defaults returns the configuration used when no variable is set.
