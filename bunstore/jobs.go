@@ -35,12 +35,16 @@ type jobRow struct {
 	FinalVoteEndsAt    int64        `bun:"final_vote_ends_at,notnull"`
 }
 
-// jobTagRow is a row of job_tags: one lowercased tag of a job.
+// jobTagRow is a row of job_tags: one lowercased tag of a job, with the
+// job's status and created_at copied so that a tag filter walks the index
+// (tag, [status,] created_at DESC, job_id DESC) in the list's order.
 type jobTagRow struct {
 	bun.BaseModel `bun:"table:job_tags,alias:jt"`
 
-	JobID string `bun:"job_id,pk"`
-	Tag   string `bun:"tag,pk"`
+	JobID     string `bun:"job_id,pk"`
+	Tag       string `bun:"tag,pk"`
+	Status    string `bun:"status,notnull"`
+	CreatedAt int64  `bun:"created_at,notnull"`
 }
 
 // mutableJobColumns are the columns UpdateJob writes.
@@ -164,7 +168,9 @@ func (s jobStore) CreateJob(ctx context.Context, j *marketplace.Job) error {
 		if _, err := db.NewInsert().Model(row).Exec(ctx); err != nil {
 			return translateWith(op, err, jobDetails)
 		}
-		return insertTags(ctx, op, db, j.Tags, func(tag string) jobTagRow { return jobTagRow{JobID: j.ID, Tag: tag} })
+		return insertTags(ctx, op, db, j.Tags, func(tag string) jobTagRow {
+			return jobTagRow{JobID: j.ID, Tag: tag, Status: row.Status, CreatedAt: row.CreatedAt}
+		})
 	})
 }
 
@@ -206,34 +212,48 @@ func (s jobStore) get(ctx context.Context, op string, q *bun.SelectQuery, id str
 	return j, nil
 }
 
-// UpdateJob writes the mutable fields of j. Errors: NotFound.
+// UpdateJob writes the mutable fields of j and, in the same transaction,
+// keeps the status copied into its job_tags rows in step (a conditional
+// update: nothing changes while the status does not). Errors: NotFound.
 func (s jobStore) UpdateJob(ctx context.Context, j *marketplace.Job) error {
 	const op = "bunstore.UpdateJob"
 	row, err := toJobRow(j)
 	if err != nil {
 		return openjury.Wrap(op, err)
 	}
-	db, err := s.e.writer(ctx, op)
-	if err != nil {
-		return err
-	}
-	res, err := db.NewUpdate().Model(row).Column(mutableJobColumns...).WherePK().Exec(ctx)
-	if err != nil {
+	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		res, err := db.NewUpdate().Model(row).Column(mutableJobColumns...).WherePK().Exec(ctx)
+		if err != nil {
+			return translate(op, err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return translate(op, err)
+		}
+		if n == 0 {
+			return openjury.E(openjury.NotFound, op, "job not found")
+		}
+		_, err = db.NewUpdate().Model((*jobTagRow)(nil)).
+			Set("status = ?", row.Status).
+			Where("job_id = ?", row.ID).
+			Where("status <> ?", row.Status).
+			Exec(ctx)
 		return translate(op, err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return translate(op, err)
-	}
-	if n == 0 {
-		return openjury.E(openjury.NotFound, op, "job not found")
-	}
-	return nil
+	})
 }
 
 // ListJobs returns up to f.Limit jobs in the order rank DESC, created_at
 // DESC, id DESC, where rank is the featured score of a boost active at
 // f.Ref and 0 otherwise; f.After starts after a position of that order.
+//
+// No time expression is evaluated per row: the page is read in two
+// phases, each an index walk in its own order. The boosted phase walks the
+// small partial index of boosted jobs (featured_score DESC, created_at
+// DESC, id DESC) keeping boosts still active at f.Ref; the plain phase
+// walks (status,) created_at DESC, id DESC (or job_tags' (tag, status,)
+// created_at DESC, job_id DESC for a tag) skipping the active boosts. A
+// cursor with a rank above 0 is in the boosted phase, one with rank 0 in
+// the plain phase; expired boosts simply stop matching the first phase.
 func (s jobStore) ListJobs(ctx context.Context, f marketplace.JobFilter) ([]*marketplace.Job, error) {
 	const op = "bunstore.ListJobs"
 	if f.Limit <= 0 {
@@ -243,28 +263,50 @@ func (s jobStore) ListJobs(ctx context.Context, f marketplace.JobFilter) ([]*mar
 	if err != nil {
 		return nil, err
 	}
+	tag := strings.ToLower(strings.TrimSpace(f.Tag))
 	ref := millis(f.Ref)
-	rank := "CASE WHEN j.featured_until > ? THEN j.featured_score ELSE 0 END"
 	var rows []*jobRow
-	q := db.NewSelect().Model(&rows)
-	if f.Status != "" {
-		q = q.Where("j.status = ?", string(f.Status))
+	if f.After == nil || f.After.Rank > 0 {
+		q := db.NewSelect().Model(&rows).
+			Where("j.featured_until IS NOT NULL AND j.featured_score > 0 AND j.featured_until > ?", ref)
+		if f.Status != "" {
+			q = q.Where("j.status = ?", string(f.Status))
+		}
+		if tag != "" {
+			q = q.Where("EXISTS (SELECT 1 FROM job_tags AS jt WHERE jt.job_id = j.id AND jt.tag = ?)", tag)
+		}
+		if a := f.After; a != nil {
+			q = q.Where("(j.featured_score, j.created_at, j.id) < (?, ?, ?)", a.Rank, millis(a.CreatedAt), a.ID)
+		}
+		err := q.OrderExpr("j.featured_score DESC").OrderExpr("j.created_at DESC").OrderExpr("j.id DESC").
+			Limit(int64(f.Limit)).Scan(ctx)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, translate(op, err)
+		}
 	}
-	if tag := strings.ToLower(strings.TrimSpace(f.Tag)); tag != "" {
-		q = q.Where("EXISTS (SELECT 1 FROM job_tags AS jt WHERE jt.job_id = j.id AND jt.tag = ?)", tag)
-	}
-	if a := f.After; a != nil {
-		// Row-value comparison: (rank, created_at, id) < (r, c, i), all
-		// descending; PostgreSQL and SQLite (3.15+) both support it.
-		q = q.Where("("+rank+", j.created_at, j.id) < (?, ?, ?)", ref, a.Rank, millis(a.CreatedAt), a.ID)
-	}
-	err = q.OrderExpr(rank+" DESC", ref).
-		OrderExpr("j.created_at DESC").
-		OrderExpr("j.id DESC").
-		Limit(int64(f.Limit)).
-		Scan(ctx)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return nil, translate(op, err)
+	if rest := f.Limit - len(rows); rest > 0 {
+		var plain []*jobRow
+		// Not an active boost at ref: the complement of the first phase.
+		q := db.NewSelect().Model(&plain).
+			Where("(j.featured_until IS NULL OR j.featured_score = 0 OR j.featured_until <= ?)", ref)
+		// The walked index's columns: job_tags' copies for a tag, else jobs'.
+		t, idCol := bun.Ident("j"), bun.Ident("id")
+		if tag != "" {
+			t, idCol = bun.Ident("jt"), bun.Ident("job_id")
+			q = q.ModelTableExpr("job_tags AS jt JOIN jobs AS j ON j.id = jt.job_id").Where("jt.tag = ?", tag)
+		}
+		if f.Status != "" {
+			q = q.Where("?.status = ?", t, string(f.Status))
+		}
+		if a := f.After; a != nil && a.Rank == 0 {
+			q = q.Where("(?.created_at, ?.?) < (?, ?)", t, t, idCol, millis(a.CreatedAt), a.ID)
+		}
+		err := q.OrderExpr("?.created_at DESC", t).OrderExpr("?.? DESC", t, idCol).
+			Limit(int64(rest)).Scan(ctx)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, translate(op, err)
+		}
+		rows = append(rows, plain...)
 	}
 	out := make([]*marketplace.Job, len(rows))
 	for i, r := range rows {

@@ -2,6 +2,8 @@ package bunstore
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -61,21 +63,42 @@ func (s reputationStore) Reputation(ctx context.Context, addr openjury.Address) 
 // ON CONFLICT DO UPDATE SET score = score + d.Score, ...), so concurrent
 // increments add up. Errors: Conflict when a count would go below zero.
 func (s reputationStore) AddReputation(ctx context.Context, addr openjury.Address, d marketplace.ReputationDelta, now time.Time) error {
-	const op = "bunstore.AddReputation"
+	return s.add(ctx, "bunstore.AddReputation", []marketplace.ReputationChange{{Address: addr, Delta: d}}, now)
+}
+
+// AddReputations adds every change in one statement: one multi-row INSERT
+// ... ON CONFLICT DO UPDATE whose rows are in address order, the order in
+// which PostgreSQL inserts or locks them, so concurrent batches sharing
+// addresses cannot deadlock. Changes of one address are summed first.
+// Errors: Conflict when a count would go below zero.
+func (s reputationStore) AddReputations(ctx context.Context, changes []marketplace.ReputationChange, now time.Time) error {
+	return s.add(ctx, "bunstore.AddReputations", changes, now)
+}
+
+// add is AddReputation and AddReputations.
+func (s reputationStore) add(ctx context.Context, op string, changes []marketplace.ReputationChange, now time.Time) error {
+	if len(changes) == 0 {
+		return nil
+	}
+	rows := make([]reputationRow, 0, len(changes))
+	for _, c := range changes {
+		rows = append(rows, reputationRow{
+			Address:     string(c.Address),
+			Score:       c.Delta.Score,
+			Wins:        c.Delta.Wins,
+			Losses:      c.Delta.Losses,
+			Submissions: c.Delta.Submissions,
+			JuryVotes:   c.Delta.JuryVotes,
+			UpdatedAt:   millis(now),
+		})
+	}
+	slices.SortStableFunc(rows, func(a, b reputationRow) int { return strings.Compare(a.Address, b.Address) })
+	rows = sumByAddress(rows)
 	db, err := s.e.writer(ctx, op)
 	if err != nil {
 		return err
 	}
-	row := &reputationRow{
-		Address:     string(addr),
-		Score:       d.Score,
-		Wins:        d.Wins,
-		Losses:      d.Losses,
-		Submissions: d.Submissions,
-		JuryVotes:   d.JuryVotes,
-		UpdatedAt:   millis(now),
-	}
-	_, err = db.NewInsert().Model(row).
+	_, err = db.NewInsert().Model(&rows).
 		On("CONFLICT (address) DO UPDATE").
 		Set("score = r.score + EXCLUDED.score").
 		Set("wins = r.wins + EXCLUDED.wins").
@@ -85,6 +108,26 @@ func (s reputationStore) AddReputation(ctx context.Context, addr openjury.Addres
 		Set("updated_at = EXCLUDED.updated_at").
 		Exec(ctx)
 	return translate(op, err)
+}
+
+// sumByAddress merges adjacent rows of one address (rows sorted by
+// address) into one: an INSERT ... ON CONFLICT DO UPDATE may not touch a
+// row twice.
+func sumByAddress(rows []reputationRow) []reputationRow {
+	out := rows[:1]
+	for _, r := range rows[1:] {
+		last := &out[len(out)-1]
+		if r.Address != last.Address {
+			out = append(out, r)
+			continue
+		}
+		last.Score += r.Score
+		last.Wins += r.Wins
+		last.Losses += r.Losses
+		last.Submissions += r.Submissions
+		last.JuryVotes += r.JuryVotes
+	}
+	return out
 }
 
 // SetScore sets the score and updated_at of addr, creating the record
@@ -117,7 +160,10 @@ func (s reputationStore) Leaderboard(ctx context.Context, limit int, after *mark
 	var rows []reputationRow
 	q := db.NewSelect().Model(&rows)
 	if after != nil {
-		q = q.Where("r.score < ? OR (r.score = ? AND r.address > ?)", after.Score, after.Score, string(after.Address))
+		// The leading range on score starts the index walk at the cursor's
+		// score (an OR alone would walk from the top).
+		q = q.Where("r.score <= ?", after.Score).
+			Where("(r.score < ? OR r.address > ?)", after.Score, string(after.Address))
 	}
 	if err := q.OrderExpr("r.score DESC").OrderExpr("r.address ASC").Limit(int64(limit)).Scan(ctx); err != nil {
 		return nil, translate(op, err)

@@ -127,17 +127,24 @@ func (s submissionStore) Submission(ctx context.Context, id string) (*marketplac
 	return sub, nil
 }
 
-// Submissions lists the submissions of a job oldest first (created_at,
-// then id); none for an unknown job.
-func (s submissionStore) Submissions(ctx context.Context, jobID string) ([]*marketplace.Submission, error) {
+// Submissions lists up to limit submissions of a job oldest first
+// (created_at, then id), after the cursor when it is not nil; none for an
+// unknown job. It walks the index (job_id, created_at, id).
+func (s submissionStore) Submissions(ctx context.Context, jobID string, limit int, after *marketplace.Cursor) ([]*marketplace.Submission, error) {
 	const op = "bunstore.Submissions"
+	if limit <= 0 {
+		return []*marketplace.Submission{}, nil
+	}
 	db, err := s.e.reader(ctx, op)
 	if err != nil {
 		return nil, err
 	}
 	var rows []submissionRow
-	err = db.NewSelect().Model(&rows).Where("s.job_id = ?", jobID).
-		OrderExpr("s.created_at ASC").OrderExpr("s.id ASC").Scan(ctx)
+	q := db.NewSelect().Model(&rows).Where("s.job_id = ?", jobID)
+	if after != nil {
+		q = q.Where("(s.created_at, s.id) > (?, ?)", millis(after.At), after.ID)
+	}
+	err = q.OrderExpr("s.created_at ASC").OrderExpr("s.id ASC").Limit(int64(limit)).Scan(ctx)
 	if err != nil {
 		return nil, translate(op, err)
 	}
@@ -146,6 +153,29 @@ func (s submissionStore) Submissions(ctx context.Context, jobID string) ([]*mark
 		if out[i], err = rows[i].submission(); err != nil {
 			return nil, openjury.Wrap(op, err)
 		}
+	}
+	return out, nil
+}
+
+// SubmissionKeys lists the id, agent and time of every submission of a job
+// oldest first (created_at, then id), selecting only those columns (never
+// content or evidence), from the index (job_id, created_at, id).
+func (s submissionStore) SubmissionKeys(ctx context.Context, jobID string) ([]marketplace.SubmissionKey, error) {
+	const op = "bunstore.SubmissionKeys"
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	var rows []submissionRow
+	err = db.NewSelect().Model(&rows).Column("id", "agent_address", "created_at").
+		Where("s.job_id = ?", jobID).
+		OrderExpr("s.created_at ASC").OrderExpr("s.id ASC").Scan(ctx)
+	if err != nil {
+		return nil, translate(op, err)
+	}
+	out := make([]marketplace.SubmissionKey, len(rows))
+	for i, r := range rows {
+		out[i] = marketplace.SubmissionKey{ID: r.ID, Agent: openjury.Address(r.AgentAddress), CreatedAt: fromMillis(r.CreatedAt)}
 	}
 	return out, nil
 }

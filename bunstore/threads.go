@@ -74,6 +74,9 @@ type postTagRow struct {
 
 	PostID string `bun:"post_id,pk"`
 	Tag    string `bun:"tag,pk"`
+	// CreatedAt is the post's, copied so a tag filter walks the index
+	// (tag, created_at DESC, post_id DESC) in the list's order.
+	CreatedAt int64 `bun:"created_at,notnull"`
 }
 
 func toPostRow(p *marketplace.Post) (*postRow, error) {
@@ -235,7 +238,9 @@ func (s threadStore) CreatePost(ctx context.Context, p *marketplace.Post) error 
 		if _, err := db.NewInsert().Model(row).Exec(ctx); err != nil {
 			return translateWith(op, err, details{detailDuplicate: "post already exists"})
 		}
-		return insertTags(ctx, op, db, p.Tags, func(tag string) postTagRow { return postTagRow{PostID: p.ID, Tag: tag} })
+		return insertTags(ctx, op, db, p.Tags, func(tag string) postTagRow {
+			return postTagRow{PostID: p.ID, Tag: tag, CreatedAt: row.CreatedAt}
+		})
 	})
 }
 
@@ -271,13 +276,18 @@ func (s threadStore) Posts(ctx context.Context, f marketplace.PostFilter) ([]*ma
 	}
 	var rows []postRow
 	q := db.NewSelect().Model(&rows)
+	// The walked index's columns: post_tags' copies for a tag, else posts'.
+	t, idCol := bun.Ident("p"), bun.Ident("id")
 	if tag := strings.ToLower(strings.TrimSpace(f.Tag)); tag != "" {
-		q = q.Where("EXISTS (SELECT 1 FROM post_tags AS pt WHERE pt.post_id = p.id AND pt.tag = ?)", tag)
+		t, idCol = bun.Ident("pt"), bun.Ident("post_id")
+		q = q.ModelTableExpr("post_tags AS pt JOIN posts AS p ON p.id = pt.post_id").Where("pt.tag = ?", tag)
 	}
 	if a := f.After; a != nil {
-		q = q.Where("(p.created_at, p.id) < (?, ?)", millis(a.At), a.ID)
+		q = q.Where("(?.created_at, ?.?) < (?, ?)", t, t, idCol, millis(a.At), a.ID)
 	}
-	if err := q.OrderExpr("p.created_at DESC").OrderExpr("p.id DESC").Limit(int64(f.Limit)).Scan(ctx); err != nil {
+	err = q.OrderExpr("?.created_at DESC", t).OrderExpr("?.? DESC", t, idCol).
+		Limit(int64(f.Limit)).Scan(ctx)
+	if err != nil {
 		return nil, translate(op, err)
 	}
 	out := make([]*marketplace.Post, len(rows))

@@ -66,12 +66,12 @@ func (s *Service) CloseJobTx(ctx context.Context, tx Tx, caller openjury.Address
 	if job.Sponsor != caller {
 		return nil, openjury.E(openjury.Forbidden, op, "only the sponsor may close this job")
 	}
-	subs, err := tx.Submissions().Submissions(ctx, job.ID)
+	subs, err := tx.Submissions().SubmissionKeys(ctx, job.ID)
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
 	// An unknown, malformed or foreign id is the same mistake.
-	if !slices.ContainsFunc(subs, func(sub *Submission) bool { return sub.ID == winnerID }) {
+	if !slices.ContainsFunc(subs, func(sub SubmissionKey) bool { return sub.ID == winnerID }) {
 		return nil, openjury.E(openjury.Invalid, op, "winner_submission_id: not a submission of this job")
 	}
 	jury, err := tx.Votes().Tally(ctx, job.ID)
@@ -127,7 +127,7 @@ func (s *Service) FinalizeJobTx(ctx context.Context, tx Tx, caller openjury.Addr
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
-	subs, err := tx.Submissions().Submissions(ctx, job.ID)
+	subs, err := tx.Submissions().SubmissionKeys(ctx, job.ID)
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
@@ -137,7 +137,7 @@ func (s *Service) FinalizeJobTx(ctx context.Context, tx Tx, caller openjury.Addr
 
 // PickWinner applies the finalize rule: most final votes; ties go to more
 // jury weighted votes, then the earlier submission, then the smaller id.
-func PickWinner(final, jury []Tally, subs []*Submission) string {
+func PickWinner(final, jury []Tally, subs []SubmissionKey) string {
 	weight := make(map[string]int64, len(jury))
 	for _, t := range jury {
 		weight[t.SubmissionID] = t.Weight
@@ -163,36 +163,37 @@ func PickWinner(final, jury []Tally, subs []*Submission) string {
 
 // close is the one transition shared by CloseJob and FinalizeJob: status,
 // winner and closed_at; reputation outcomes (winner +10 score and +1 win,
-// every other distinct submitter +1 loss); the AGR win mint (at most once
-// per job, enforced by a unique key). The job is locked by the caller, who
-// has read its submissions and jury tally in this transaction (votes wait
-// on the job's lock, so the tally is also the one after the close).
-func (s *Service) close(ctx context.Context, tx Tx, job *Job, winnerID string, subs []*Submission, jury []Tally, ref openjury.ChainRef, now time.Time) (*CloseResult, error) {
+// every other distinct submitter +1 loss) in one statement; the AGR win
+// mint (at most once per job, enforced by a unique key). The job is locked
+// by the caller, who has read its submission keys (never their bodies) and
+// jury tally in this transaction (votes wait on the job's lock, so the
+// tally is also the one after the close).
+func (s *Service) close(ctx context.Context, tx Tx, job *Job, winnerID string, subs []SubmissionKey, jury []Tally, ref openjury.ChainRef, now time.Time) (*CloseResult, error) {
 	var winner openjury.Address
 	var agents []openjury.Address
 	for _, sub := range subs {
 		if sub.ID == winnerID {
 			winner = sub.Agent
 		}
-		if !slices.Contains(agents, sub.Agent) {
-			agents = append(agents, sub.Agent)
-		}
+		agents = append(agents, sub.Agent)
 	}
 	// Rows are locked in address order, so closes of jobs sharing agents
 	// cannot deadlock on PostgreSQL.
 	slices.Sort(agents)
+	agents = slices.Compact(agents)
 	job.Status, job.WinnerSubmissionID, job.ClosedAt, job.Close = StatusClosed, winnerID, &now, ref
 	if err := tx.Jobs().UpdateJob(ctx, job); err != nil {
 		return nil, err
 	}
-	for _, a := range agents {
-		d := ReputationDelta{Losses: 1}
+	changes := make([]ReputationChange, len(agents))
+	for i, a := range agents {
+		changes[i] = ReputationChange{Address: a, Delta: ReputationDelta{Losses: 1}}
 		if a == winner {
-			d = ReputationDelta{Score: WinScore, Wins: 1}
+			changes[i].Delta = ReputationDelta{Score: WinScore, Wins: 1}
 		}
-		if err := tx.Reputation().AddReputation(ctx, a, d, now); err != nil {
-			return nil, err
-		}
+	}
+	if err := tx.Reputation().AddReputations(ctx, changes, now); err != nil {
+		return nil, err
 	}
 	if s.cfg.AGRMintPerWin > 0 {
 		if _, err := agr.Credit(ctx, tx.AGR(), winner, s.cfg.AGRMintPerWin, agr.ReasonWin, job.ID, now); err != nil {

@@ -138,10 +138,23 @@ func TestStoryFinalDecision(t *testing.T) {
 		}
 		_, err = w.svc.Submit(w.ctx, c, marketplace.SubmitInput{JobID: job.ID, Content: "sixth"})
 		requireKind(t, err, openjury.Conflict, "at most 5 submissions per agent per job")
-		subs, err := w.svc.Submissions(w.ctx, job.ID)
+		page, err := w.svc.Submissions(w.ctx, job.ID, marketplace.ListInput{})
 		require.NoError(t, err)
+		subs := page.Submissions
 		require.Len(t, subs, 7)
+		require.Empty(t, page.NextCursor, "one page")
 		require.Equal(t, sa.ID, subs[0].ID, "oldest first")
+		first, err := w.svc.Submissions(w.ctx, job.ID, marketplace.ListInput{Limit: 4})
+		require.NoError(t, err)
+		require.Equal(t, subs[:4], first.Submissions)
+		second, err := w.svc.Submissions(w.ctx, job.ID, marketplace.ListInput{Limit: 4, Cursor: first.NextCursor})
+		require.NoError(t, err)
+		require.Equal(t, subs[4:], second.Submissions)
+		require.Empty(t, second.NextCursor, "the last page")
+		_, err = w.svc.Submissions(w.ctx, job.ID, marketplace.ListInput{Limit: 201})
+		requireKind(t, err, openjury.Invalid, "")
+		_, err = w.svc.Submissions(w.ctx, job.ID, marketplace.ListInput{Cursor: "nope"})
+		requireKind(t, err, openjury.Invalid, "")
 
 		// Jury votes.
 		_, err = w.svc.Vote(w.ctx, a, marketplace.VoteInput{JobID: job.ID, SubmissionID: sb.ID})
@@ -326,7 +339,7 @@ func make64(ch byte) []byte {
 func TestPickWinnerTieBreaks(t *testing.T) {
 	t.Parallel()
 	t0 := openjurytest.Epoch
-	subs := []*marketplace.Submission{
+	subs := []marketplace.SubmissionKey{
 		{ID: "a", CreatedAt: t0.Add(2 * time.Second)},
 		{ID: "b", CreatedAt: t0.Add(time.Second)},
 		{ID: "c", CreatedAt: t0.Add(time.Second)},

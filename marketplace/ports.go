@@ -31,6 +31,21 @@ type Submission struct {
 	CreatedAt time.Time
 }
 
+// SubmissionKey is what close and finalize decide on about a submission:
+// its id, agent and time, never its content or evidence.
+type SubmissionKey struct {
+	ID        string
+	Agent     openjury.Address
+	CreatedAt time.Time
+}
+
+// ReputationChange is a delta for one address, an element of
+// ReputationStore.AddReputations.
+type ReputationChange struct {
+	Address openjury.Address
+	Delta   ReputationDelta
+}
+
 // Vote is a jury vote: one per (job, voter), replaced by a newer one.
 type Vote struct {
 	ID           string
@@ -95,8 +110,13 @@ type SubmissionStore interface {
 	CreateSubmission(ctx context.Context, s *Submission) error
 	// Submission returns one submission. Errors: NotFound.
 	Submission(ctx context.Context, id string) (*Submission, error)
-	// Submissions lists a job's submissions oldest first (created_at, id).
-	Submissions(ctx context.Context, jobID string) ([]*Submission, error)
+	// Submissions lists up to limit submissions of a job oldest first
+	// (created_at, id), after the cursor when it is not nil; none for an
+	// unknown job.
+	Submissions(ctx context.Context, jobID string, limit int, after *Cursor) ([]*Submission, error)
+	// SubmissionKeys lists the id, agent and time of every submission of a
+	// job, oldest first (created_at, id); it never reads their content.
+	SubmissionKeys(ctx context.Context, jobID string) ([]SubmissionKey, error)
 	// CountSubmissions counts the submissions of agent on a job.
 	CountSubmissions(ctx context.Context, jobID string, agent openjury.Address) (int, error)
 }
@@ -131,6 +151,11 @@ type ReputationStore interface {
 	// AddReputation adds d to the record of addr (created when missing) and
 	// sets its UpdatedAt to now.
 	AddReputation(ctx context.Context, addr openjury.Address, d ReputationDelta, now time.Time) error
+	// AddReputations adds each change's delta to its address's record
+	// (created when missing) in one statement, locking the rows in address
+	// order (so concurrent batches sharing addresses cannot deadlock), and
+	// sets their UpdatedAt to now. The addresses must be distinct.
+	AddReputations(ctx context.Context, changes []ReputationChange, now time.Time) error
 	// SetScore sets the score of addr (created when missing).
 	SetScore(ctx context.Context, addr openjury.Address, score int64, now time.Time) error
 	// Leaderboard lists up to limit records by score desc, then address

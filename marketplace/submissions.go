@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/internal/cursor"
 	"github.com/openjury/openjury/internal/valid"
 	"github.com/openjury/openjury/stake"
 )
@@ -99,15 +100,39 @@ func (s *Service) Submit(ctx context.Context, agent openjury.Address, in SubmitI
 	return sub, nil
 }
 
-// Submissions lists a job's submissions oldest first. Errors: NotFound.
-func (s *Service) Submissions(ctx context.Context, jobID string) ([]*Submission, error) {
+// SubmissionPage is a page of a job's submissions, oldest first;
+// NextCursor is "" on the last page.
+type SubmissionPage struct {
+	Submissions []*Submission
+	NextCursor  string
+}
+
+// Submissions lists a job's submissions oldest first (created_at, then
+// id), a page at a time: in.Limit 0 means DefaultListLimit, else
+// 1..MaxListLimit. Errors: Invalid (limit, cursor), NotFound.
+func (s *Service) Submissions(ctx context.Context, jobID string, in ListInput) (SubmissionPage, error) {
 	const op = "marketplace.Submissions"
+	limit, err := valid.Limit(op, in.Limit, DefaultListLimit, MaxListLimit)
+	if err != nil {
+		return SubmissionPage{}, err
+	}
+	after, err := cursor.After[Cursor](op, in.Cursor)
+	if err != nil {
+		return SubmissionPage{}, err
+	}
 	job, err := s.Job(ctx, jobID)
 	if err != nil {
-		return nil, err
+		return SubmissionPage{}, err
 	}
-	subs, err := s.db.Submissions().Submissions(ctx, job.ID)
-	return subs, openjury.Wrap(op, err)
+	subs, err := s.db.Submissions().Submissions(ctx, job.ID, limit+1, after)
+	if err != nil {
+		return SubmissionPage{}, openjury.Wrap(op, err)
+	}
+	var p SubmissionPage
+	p.Submissions, p.NextCursor = cursor.Cut(subs, limit, func(last *Submission) string {
+		return cursor.EncodeTimeID(last.CreatedAt, last.ID)
+	})
+	return p, nil
 }
 
 // lockJob locks and returns a job inside a transaction. A malformed id is

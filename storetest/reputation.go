@@ -17,6 +17,7 @@ func (s *suite) reputationTests() []test {
 		{name: "UnknownIsZero", run: testReputationUnknown},
 		{name: "AddAndSetScore", run: testReputationAdd},
 		{name: "ConcurrentAddsSum", run: testReputationConcurrent},
+		{name: "AddMany", run: testReputationAddMany},
 		{name: "LeaderboardOrderAndPages", run: testLeaderboard},
 	}
 }
@@ -139,4 +140,25 @@ func testLeaderboard(t *testing.T, b Backend) {
 	require.Empty(t, leaderboard(t, b, 0, nil))
 	require.Equal(t, []openjury.Address{addr(3), addr(8)},
 		leaders(leaderboard(t, b, 2, &marketplace.LeaderCursor{Score: 5, Address: addr(1)})))
+}
+
+// testReputationAddMany applies a batch in one call: new and existing
+// records, any input order, repeated addresses summed, an empty batch.
+func testReputationAddMany(t *testing.T, b Backend) {
+	ctx := context.Background()
+	rep := b.Reputation()
+	require.NoError(t, rep.AddReputation(ctx, bob, marketplace.ReputationDelta{Score: 5, Submissions: 1}, at(1)))
+	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		return tx.Reputation().AddReputations(ctx, []marketplace.ReputationChange{
+			{Address: carol, Delta: marketplace.ReputationDelta{Losses: 1}},
+			{Address: bob, Delta: marketplace.ReputationDelta{Score: 10, Wins: 1}},
+			{Address: alice, Delta: marketplace.ReputationDelta{Losses: 1}},
+			{Address: carol, Delta: marketplace.ReputationDelta{Score: 2, JuryVotes: 1}},
+		}, at(2))
+	}))
+	require.Equal(t, marketplace.Reputation{Address: alice, Losses: 1, UpdatedAt: at(2)}, getReputation(t, b, alice))
+	require.Equal(t, marketplace.Reputation{Address: bob, Score: 15, Wins: 1, Submissions: 1, UpdatedAt: at(2)}, getReputation(t, b, bob))
+	require.Equal(t, marketplace.Reputation{Address: carol, Score: 2, Losses: 1, JuryVotes: 1, UpdatedAt: at(2)}, getReputation(t, b, carol))
+	require.NoError(t, rep.AddReputations(ctx, nil, at(3)))
+	require.Equal(t, at(2), getReputation(t, b, alice).UpdatedAt, "an empty batch writes nothing")
 }

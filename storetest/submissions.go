@@ -17,6 +17,8 @@ func (s *suite) submissionTests() []test {
 		{name: "NoEvidence", run: testSubmissionNoEvidence},
 		{name: "NotFound", run: testSubmissionNotFound},
 		{name: "OrderAndCount", run: testSubmissionsOrderCount},
+		{name: "PagesWithTies", run: testSubmissionPages},
+		{name: "KeysOnly", run: testSubmissionKeys},
 	}
 }
 
@@ -53,7 +55,7 @@ func getSubmission(t *testing.T, b Backend, subID string) *marketplace.Submissio
 
 func listSubmissions(t *testing.T, b Backend, jobID string) []string {
 	t.Helper()
-	subs, err := b.Submissions().Submissions(context.Background(), jobID)
+	subs, err := b.Submissions().Submissions(context.Background(), jobID, 1000, nil)
 	require.NoError(t, err)
 	out := make([]string, len(subs))
 	for i, s := range subs {
@@ -91,7 +93,7 @@ func testSubmissionRoundTrip(t *testing.T, b Backend) {
 	require.NotNil(t, got.Evidence[2].Metadata)
 	require.Equal(t, time.UTC, got.CreatedAt.Location())
 
-	subs, err := b.Submissions().Submissions(context.Background(), id(1))
+	subs, err := b.Submissions().Submissions(context.Background(), id(1), 10, nil)
 	require.NoError(t, err)
 	require.Equal(t, []*marketplace.Submission{s}, subs)
 
@@ -169,4 +171,67 @@ func testSubmissionsOrderCount(t *testing.T, b Backend) {
 		return nil
 	}))
 	require.Equal(t, 4, count(id(1), alice))
+}
+
+// testSubmissionPages pages through submissions whose created_at ties:
+// every page starts right after the cursor's (created_at, id), so the pages
+// together are the whole list in order, each row once.
+func testSubmissionPages(t *testing.T, b Backend) {
+	ctx := context.Background()
+	create(t, b, newJob(1, base), newJob(2, base))
+	submit(t, b,
+		newSubmission(107, id(1), alice, at(2)),
+		newSubmission(103, id(1), bob, at(2)),
+		newSubmission(105, id(1), carol, at(2)),
+		newSubmission(101, id(1), dave, at(5)),
+		newSubmission(102, id(1), erin, at(1)),
+		newSubmission(106, id(1), frank, at(5)),
+		newSubmission(104, id(2), alice, at(2)), // another job
+	)
+	want := []string{id(102), id(103), id(105), id(107), id(101), id(106)}
+	require.Equal(t, want, listSubmissions(t, b, id(1)))
+	for _, size := range []int{1, 2, 4} {
+		var got []string
+		var after *marketplace.Cursor
+		for range 10 {
+			page, err := b.Submissions().Submissions(ctx, id(1), size, after)
+			require.NoError(t, err)
+			require.LessOrEqual(t, len(page), size)
+			for _, s := range page {
+				got = append(got, s.ID)
+			}
+			if len(page) < size {
+				break
+			}
+			last := page[len(page)-1]
+			after = &marketplace.Cursor{At: last.CreatedAt, ID: last.ID}
+		}
+		require.Equal(t, want, got, "pages of %d", size)
+	}
+	none, err := b.Submissions().Submissions(ctx, id(1), 0, nil)
+	require.NoError(t, err)
+	require.Empty(t, none)
+}
+
+// testSubmissionKeys reads the ids, agents and times of a job's
+// submissions, oldest first.
+func testSubmissionKeys(t *testing.T, b Backend) {
+	ctx := context.Background()
+	create(t, b, newJob(1, base), newJob(2, base))
+	submit(t, b,
+		newSubmission(103, id(1), alice, at(2)),
+		newSubmission(102, id(1), bob, at(2)),
+		newSubmission(101, id(1), alice, at(7)),
+		newSubmission(104, id(2), carol, at(0)),
+	)
+	keys, err := b.Submissions().SubmissionKeys(ctx, id(1))
+	require.NoError(t, err)
+	require.Equal(t, []marketplace.SubmissionKey{
+		{ID: id(102), Agent: bob, CreatedAt: at(2)},
+		{ID: id(103), Agent: alice, CreatedAt: at(2)},
+		{ID: id(101), Agent: alice, CreatedAt: at(7)},
+	}, keys)
+	keys, err = b.Submissions().SubmissionKeys(ctx, id(3))
+	require.NoError(t, err)
+	require.Empty(t, keys)
 }

@@ -139,10 +139,27 @@ func (s *server) createSubmission(w http.ResponseWriter, r *http.Request) error 
 	return respond(w, createSubmissionResponse{Submission: newSubmissionJSON(sub)})
 }
 
+// listSubmissions serves a page of a job's submissions, oldest first: a
+// bare array (spec) with the next page's cursor in the X-Next-Cursor
+// header, absent on the last page (CONTRACT "Conventions").
 func (s *server) listSubmissions(w http.ResponseWriter, r *http.Request) error {
-	subs, err := s.svc.Market.Submissions(r.Context(), r.PathValue("job_id"))
+	limit, err := queryInt(r, "limit", marketplace.DefaultListLimit, 1, marketplace.MaxListLimit)
 	if err != nil {
 		return err
 	}
-	return respond(w, mapEach(subs, newSubmissionJSON))
+	page, err := s.svc.Market.Submissions(r.Context(), r.PathValue("job_id"), marketplace.ListInput{
+		Limit:  limit,
+		Cursor: r.URL.Query().Get("cursor"),
+	})
+	if err != nil {
+		return err
+	}
+	if page.NextCursor != "" {
+		w.Header().Set(headerNextCursor, page.NextCursor)
+	}
+	return respond(w, mapEach(page.Submissions, newSubmissionJSON))
 }
+
+// headerNextCursor carries the next page's cursor of a list that is a bare
+// array.
+const headerNextCursor = "X-Next-Cursor"

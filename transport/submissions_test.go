@@ -2,7 +2,10 @@ package transport_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -91,8 +94,63 @@ func TestListSubmissions(t *testing.T) {
 	jobID := e.newJob(sponsor.token)
 	r := e.get("/api/v1/jobs/" + jobID + "/submissions")
 	require.Equal(t, "[]\n", string(r.Body))
+	require.Empty(t, r.Header.Get("X-Next-Cursor"), "one empty page")
 	for _, id := range []string{openjury.NewID(), "nope"} {
 		requireError(t, e.do("GET", "/api/v1/jobs/"+id+"/submissions", nil), http.StatusNotFound, "job not found")
+	}
+}
+
+// TestListSubmissionsPages pages through submissions that share one
+// created_at (the test clock stands still): oldest first, ties by id, the
+// next cursor in X-Next-Cursor, absent on the last page.
+func TestListSubmissionsPages(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	sponsor := e.agent(0, 0)
+	jobID := e.newJob(sponsor.token)
+	var want []string
+	for i := range 5 {
+		want = append(want, e.submit(e.agent(minStake, 0).token, jobID, fmt.Sprint("work ", i))["id"].(string))
+	}
+	slices.Sort(want) // one created_at: id order
+	all := e.get("/api/v1/jobs/" + jobID + "/submissions")
+	require.Empty(t, all.Header.Get("X-Next-Cursor"))
+	var list []map[string]any
+	require.NoError(t, json.Unmarshal(all.Body, &list))
+	require.Len(t, list, 5)
+	require.Equal(t, list[0]["created_at"], list[4]["created_at"], "the submissions tie in created_at")
+
+	var got []string
+	path := "/api/v1/jobs/" + jobID + "/submissions?limit=2"
+	for pages := 1; ; pages++ {
+		r := e.get(path)
+		var page []map[string]any
+		require.NoError(t, json.Unmarshal(r.Body, &page))
+		for _, s := range page {
+			got = append(got, s["id"].(string))
+		}
+		next := r.Header.Get("X-Next-Cursor")
+		if next == "" {
+			require.Equal(t, 3, pages)
+			break
+		}
+		require.Len(t, page, 2)
+		path = "/api/v1/jobs/" + jobID + "/submissions?limit=2&cursor=" + url.QueryEscape(next)
+	}
+	require.Equal(t, want, got)
+
+	// An exact fit ends without a cursor.
+	r := e.get("/api/v1/jobs/" + jobID + "/submissions?limit=5")
+	require.Empty(t, r.Header.Get("X-Next-Cursor"))
+
+	base := "/api/v1/jobs/" + jobID + "/submissions"
+	for q, detail := range map[string]string{
+		"?limit=0":      "limit: must be between 1 and 200",
+		"?limit=201":    "limit: must be between 1 and 200",
+		"?limit=x":      "limit: must be an integer",
+		"?cursor=nope!": "cursor: not a cursor from this list",
+	} {
+		requireError(t, e.do("GET", base+q, nil), http.StatusBadRequest, detail)
 	}
 }
 
