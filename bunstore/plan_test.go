@@ -1,0 +1,396 @@
+package bunstore_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"github.com/uptrace/bun"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/agr"
+	"github.com/openjury/openjury/bunstore"
+	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/stake"
+)
+
+// planRows is how many rows the plan test puts in each listed table.
+const planRows = 10000
+
+// planBase is the created_at (Unix ms) of row 0 of the plan test's data;
+// row i is planBase + i seconds.
+const planBase int64 = 1_700_000_000_000
+
+// planRef is the reference time of the job lists: the boosts of jobs
+// i%1000 == 0 are active at it, those of the other i%500 == 0 expired.
+var planRef = time.UnixMilli(planBase + 2*planRows*1000).UTC()
+
+// planAt is the created_at of row i.
+func planAt(i int) time.Time { return time.UnixMilli(planBase + int64(i)*1000).UTC() }
+
+// planSeed fills every listed table with planRows rows in one transaction,
+// with SQL that generates them in the database (a recursive CTE, which
+// both dialects run): jobs with tags, statuses and boosts, posts with tags,
+// comments, ledger entries, slash events, reputation, submissions and jury
+// and final votes spread over 100 jobs.
+var planSeed = []string{
+	`INSERT INTO jobs (id, title, prompt, bounty_micro, tags, status, sponsor_address, created_at,
+		featured_score, featured_until, final_vote_starts_at, final_vote_ends_at)
+	SELECT 'j' || (100000 + i), 'title', 'prompt', 1000000, '[]',
+		CASE WHEN i % 3 = 0 THEN 'closed' ELSE 'open' END, 'sponsor' || (i % 100), {base} + i * 1000,
+		CASE WHEN i % 500 = 0 THEN i ELSE 0 END,
+		CASE WHEN i % 1000 = 0 THEN {ref} + 3600000 WHEN i % 500 = 0 THEN {ref} - 3600000 END,
+		{base} + i * 1000, {base} + i * 1000 + 86400000
+	FROM n`,
+	`INSERT INTO job_tags (job_id, tag, status, created_at)
+	SELECT 'j' || (100000 + i), 'tag' || (i % 10), CASE WHEN i % 3 = 0 THEN 'closed' ELSE 'open' END, {base} + i * 1000
+	FROM n`,
+	`INSERT INTO job_tags (job_id, tag, status, created_at)
+	SELECT 'j' || (100000 + i), 'common', CASE WHEN i % 3 = 0 THEN 'closed' ELSE 'open' END, {base} + i * 1000
+	FROM n`,
+	`INSERT INTO posts (id, title, content, author_address, tags, created_at)
+	SELECT 'p' || (100000 + i), 'title', 'content', 'author' || (i % 100), '[]', {base} + i * 1000 FROM n`,
+	`INSERT INTO post_tags (post_id, tag, created_at)
+	SELECT 'p' || (100000 + i), 'tag' || (i % 10), {base} + i * 1000 FROM n`,
+	`INSERT INTO comments (id, target_type, target_id, author_address, content, created_at)
+	SELECT 'c' || (100000 + i), 'job', 'j' || (100000 + i % 100 + 1), 'author' || (i % 100), 'content', {base} + i * 1000 FROM n`,
+	`INSERT INTO agr_ledger (id, address, delta, reason, created_at)
+	SELECT 'l' || (100000 + i), 'addr' || (i % 100), 5, 'dev_mint', {base} + i * 1000 FROM n`,
+	`INSERT INTO slash_events (id, agent_address, amount_micro, job_id, created_at)
+	SELECT 'e' || (100000 + i), 'addr' || (i % 100), 1000, 'j' || (100000 + i % 97 + 1), {base} + i * 1000 FROM n`,
+	`INSERT INTO reputation (address, score, updated_at)
+	SELECT 'addr' || (100000 + i), i % 997, {base} FROM n`,
+	`INSERT INTO submissions (id, job_id, agent_address, content, evidence, created_at)
+	SELECT 's' || (100000 + i), 'j' || (100000 + i % 100 + 1), 'agent' || (i % 1000), 'content', '[]', {base} + i * 1000 FROM n`,
+	`INSERT INTO votes (id, job_id, submission_id, voter_address, weight, created_at)
+	SELECT 'v' || (100000 + i), 'j' || (100000 + i % 100 + 1), 's' || (100000 + i), 'voter' || i, 1 + i % 5, {base} + i * 1000 FROM n`,
+	`INSERT INTO final_votes (id, job_id, submission_id, voter_address, created_at)
+	SELECT 'f' || (100000 + i), 'j' || (100000 + i % 100 + 1), 's' || (100000 + i), 'voter' || i, {base} + i * 1000 FROM n`,
+}
+
+// seedPlan runs planSeed in one transaction, then ANALYZE.
+func seedPlan(t *testing.T, db *bunstore.DB) {
+	t.Helper()
+	ctx := context.Background()
+	r := strings.NewReplacer("{base}", fmt.Sprint(planBase), "{ref}", fmt.Sprint(planRef.UnixMilli()))
+	numbers := fmt.Sprintf("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %d) ", planRows)
+	require.NoError(t, db.Bun().RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		for _, q := range planSeed {
+			// INSERT INTO t (cols) WITH ... SELECT ...: both dialects.
+			i := strings.Index(q, "SELECT")
+			if _, err := tx.ExecContext(ctx, r.Replace(q[:i]+numbers+q[i:])); err != nil {
+				return fmt.Errorf("%s: %w", q[:40], err)
+			}
+		}
+		return nil
+	}))
+	// PostgreSQL: VACUUM too, as autovacuum would, so the visibility map
+	// lets the planner weigh index-only scans.
+	analyze := "ANALYZE"
+	if db.Dialect() == bunstore.DialectPostgres {
+		analyze = "VACUUM ANALYZE"
+	}
+	_, err := db.Bun().ExecContext(ctx, analyze)
+	require.NoError(t, err)
+}
+
+// queryLog is a bun query hook that records the SELECTs the store runs.
+type queryLog struct {
+	mu      sync.Mutex
+	queries []string
+}
+
+func (l *queryLog) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
+
+func (l *queryLog) AfterQuery(_ context.Context, e *bun.QueryEvent) {
+	if strings.HasPrefix(e.Query, "SELECT") {
+		l.mu.Lock()
+		l.queries = append(l.queries, e.Query)
+		l.mu.Unlock()
+	}
+}
+
+// take returns and forgets the recorded queries.
+func (l *queryLog) take() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	q := l.queries
+	l.queries = nil
+	return q
+}
+
+// planCase is one list call of a store method and the index its plan
+// must walk.
+type planCase struct {
+	name string
+	// index must appear in the plan of the call's last query (one of
+	// "a|b": for a filter most rows pass, walking the unfiltered order's
+	// index is as good); a job list that reads the boosted phase first
+	// walks boost there.
+	index, boost string
+	// whole is for reads of one job's whole set (tallies, submission
+	// keys): they may sort that set (for tallies: their groups), never
+	// scan the table.
+	whole bool
+	call  func(ctx context.Context, db *bunstore.DB) error
+}
+
+// planCases covers every list query with and without its filters, from
+// the start and from a cursor deep inside.
+func planCases() []planCase {
+	const limit = 21
+	// Two jobs in three are open.
+	const openJobs = "jobs_status_created_at_id_idx|jobs_created_at_id_idx"
+	jobs := func(status marketplace.Status, tag string, after *marketplace.JobCursor) func(ctx context.Context, db *bunstore.DB) error {
+		return func(ctx context.Context, db *bunstore.DB) error {
+			_, err := db.Jobs().ListJobs(ctx, marketplace.JobFilter{Status: status, Tag: tag, Ref: planRef, Limit: limit, After: after})
+			return err
+		}
+	}
+	boosted := &marketplace.JobCursor{Rank: 9000, CreatedAt: planAt(9000), ID: "j109000"}
+	deep := &marketplace.JobCursor{CreatedAt: planAt(5000), ID: "j105000"}
+	posts := func(tag string, after *marketplace.Cursor) func(ctx context.Context, db *bunstore.DB) error {
+		return func(ctx context.Context, db *bunstore.DB) error {
+			_, err := db.Threads().Posts(ctx, marketplace.PostFilter{Tag: tag, Limit: limit, After: after})
+			return err
+		}
+	}
+	slashes := func(agent openjury.Address, job string, after *stake.Cursor) func(ctx context.Context, db *bunstore.DB) error {
+		return func(ctx context.Context, db *bunstore.DB) error {
+			_, err := db.Stake().Slashes(ctx, stake.SlashFilter{Agent: agent, JobID: job, Limit: limit, After: after})
+			return err
+		}
+	}
+	mid := &marketplace.Cursor{At: planAt(5000), ID: "x105000"}
+	midSlash := &stake.Cursor{At: planAt(5000), ID: "e105000"}
+	cases := []planCase{
+		{name: "jobs all", index: "jobs_created_at_id_idx", boost: "jobs_boost_idx", call: jobs("", "", nil)},
+		{name: "jobs all deep", index: "jobs_created_at_id_idx", call: jobs("", "", deep)},
+		{name: "jobs open", index: openJobs, boost: "jobs_boost_status_idx", call: jobs(marketplace.StatusOpen, "", nil)},
+		{name: "jobs open deep", index: openJobs, call: jobs(marketplace.StatusOpen, "", deep)},
+		{name: "jobs tag", index: "job_tags_tag_created_at_id_idx", boost: "jobs_boost_idx", call: jobs("", "tag3", nil)},
+		{name: "jobs tag deep", index: "job_tags_tag_created_at_id_idx", call: jobs("", "tag3", deep)},
+		{name: "jobs open tag", index: "job_tags_tag_status_created_at_id_idx", boost: "jobs_boost_status_idx", call: jobs(marketplace.StatusOpen, "common", nil)},
+		{name: "jobs open tag deep", index: "job_tags_tag_status_created_at_id_idx", call: jobs(marketplace.StatusOpen, "common", deep)},
+		{name: "jobs boosted cursor", index: "jobs_created_at_id_idx", boost: "jobs_boost_idx", call: jobs("", "", boosted)},
+		{name: "jobs open boosted cursor", index: openJobs, boost: "jobs_boost_status_idx", call: jobs(marketplace.StatusOpen, "", boosted)},
+		{name: "posts", index: "posts_created_at_id_idx", call: posts("", nil)},
+		{name: "posts deep", index: "posts_created_at_id_idx", call: posts("", mid)},
+		{name: "posts tag", index: "post_tags_tag_created_at_id_idx", call: posts("tag4", nil)},
+		{name: "posts tag deep", index: "post_tags_tag_created_at_id_idx", call: posts("tag4", mid)},
+		{name: "slashes", index: "slash_events_created_at_id_idx", call: slashes("", "", nil)},
+		{name: "slashes deep", index: "slash_events_created_at_id_idx", call: slashes("", "", midSlash)},
+		{name: "slashes agent", index: "slash_events_agent_created_at_id_idx", call: slashes("addr7", "", nil)},
+		{name: "slashes agent deep", index: "slash_events_agent_created_at_id_idx", call: slashes("addr7", "", midSlash)},
+		{name: "slashes job", index: "slash_events_job_created_at_id_idx", call: slashes("", "j100005", nil)},
+		{name: "slashes job deep", index: "slash_events_job_created_at_id_idx", call: slashes("", "j100005", midSlash)},
+		{name: "slashes agent job", index: "slash_events_agent_job_created_at_id_idx", call: slashes("addr7", "j100005", midSlash)},
+	}
+	for _, after := range []*marketplace.Cursor{nil, mid} {
+		sfx := map[bool]string{true: "", false: " deep"}[after == nil]
+		cases = append(cases,
+			planCase{name: "comments" + sfx, index: "comments_target_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
+				_, err := db.Threads().Comments(ctx, marketplace.TargetJob, "j100008", limit, after)
+				return err
+			}},
+			planCase{name: "submissions" + sfx, index: "submissions_job_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
+				_, err := db.Submissions().Submissions(ctx, "j100008", limit, after)
+				return err
+			}},
+		)
+	}
+	for _, after := range []*marketplace.LeaderCursor{nil, {Score: 500, Address: "addr105000"}} {
+		cases = append(cases, planCase{name: fmt.Sprint("leaderboard after ", after), index: "reputation_score_address_idx",
+			call: func(ctx context.Context, db *bunstore.DB) error {
+				_, err := db.Reputation().Leaderboard(ctx, limit, after)
+				return err
+			}})
+	}
+	return append(cases,
+		planCase{name: "ledger", index: "agr_ledger_address_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
+			_, err := db.AGR().Ledger(ctx, "addr7", limit, nil)
+			return err
+		}},
+		planCase{name: "ledger deep", index: "agr_ledger_address_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
+			_, err := db.AGR().Ledger(ctx, "addr7", limit, &agr.Cursor{At: planAt(5000), ID: "l105000"})
+			return err
+		}},
+		planCase{name: "submission keys", index: "submissions_job_created_at_id_idx|submissions_job_agent_idx", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {
+			_, err := db.Submissions().SubmissionKeys(ctx, "j100008")
+			return err
+		}},
+		planCase{name: "tally", index: "votes_job_submission_idx|votes_job_id_voter_address_key", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {
+			_, err := db.Votes().Tally(ctx, "j100008")
+			return err
+		}},
+		planCase{name: "final tally", index: "final_votes_job_submission_idx|final_votes_job_id_voter_address_key", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {
+			_, err := db.Votes().FinalTally(ctx, "j100008")
+			return err
+		}},
+	)
+}
+
+// explain returns the plan of q, one line per node.
+func explain(t *testing.T, db *bunstore.DB, q string) []string {
+	t.Helper()
+	prefix, col := "EXPLAIN ", 0
+	if db.Dialect() == bunstore.DialectSQLite {
+		prefix, col = "EXPLAIN QUERY PLAN ", 3 // id, parent, notused, detail
+	}
+	rows, err := db.Bun().QueryContext(context.Background(), prefix+q)
+	require.NoError(t, err, q)
+	defer rows.Close()
+	cols, err := rows.Columns()
+	require.NoError(t, err)
+	var plan []string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		require.NoError(t, rows.Scan(ptrs...))
+		plan = append(plan, fmt.Sprint(vals[col]))
+	}
+	require.NoError(t, rows.Err())
+	return plan
+}
+
+var (
+	// SQLite: a full scan is "SCAN t" without an index; a sort is a temp
+	// b-tree.
+	sqliteFullScan = regexp.MustCompile(`^SCAN \S+$|^SCAN \S+ USING (?:INTEGER )?PRIMARY KEY`)
+	sqliteSort     = regexp.MustCompile(`USE TEMP B-TREE FOR (?:ORDER BY|GROUP BY|RIGHT PART OF ORDER BY|LAST)`)
+	sqliteGroupBy  = regexp.MustCompile(`USE TEMP B-TREE FOR (?:GROUP BY|DISTINCT)`)
+	pgSeqScan      = regexp.MustCompile(`Seq Scan`)
+	// A bitmap scan reads the matching rows out of order (a sort follows).
+	pgBitmapScan = regexp.MustCompile(`Bitmap Heap Scan`)
+	pgSort       = regexp.MustCompile(`(?:^|\s)(?:Sort|Incremental Sort)(?:\s|$)`)
+)
+
+// checkPlan returns what is wrong with a plan: a full scan of a table, a
+// sort of rows (for a whole-set read: a scan or a sort before grouping),
+// or no walk of the wanted index. Empty means the plan walks the index in
+// the list's order.
+func checkPlan(dialect string, plan []string, index string, whole bool) []string {
+	var problems []string
+	uses := false
+	for _, line := range plan {
+		l := strings.TrimSpace(strings.TrimLeft(line, " ->"))
+		for _, ix := range strings.Split(index, "|") {
+			uses = uses || strings.Contains(l, ix)
+		}
+		switch dialect {
+		case bunstore.DialectSQLite:
+			switch {
+			case sqliteFullScan.MatchString(l):
+				problems = append(problems, "full scan: "+l)
+			case whole && sqliteGroupBy.MatchString(l):
+				problems = append(problems, "sort before grouping: "+l)
+			case !whole && sqliteSort.MatchString(l):
+				problems = append(problems, "sort: "+l)
+			}
+		default:
+			switch {
+			case pgSeqScan.MatchString(l), !whole && pgBitmapScan.MatchString(l):
+				problems = append(problems, "full scan: "+l)
+			case !whole && pgSort.MatchString(l):
+				problems = append(problems, "sort: "+l)
+			}
+		}
+	}
+	if !uses {
+		problems = append(problems, "does not walk "+index)
+	}
+	return problems
+}
+
+// TestListPlans checks, on both engines with planRows rows per table and
+// ANALYZE run, that the SQL every list method of the store runs (captured
+// by a query hook, so the production queries are checked) walks its index
+// in the list's order, from the start and from a deep cursor: no full scan
+// and no sort. Then it drops indexes and checks that the checker fails.
+func TestListPlans(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			db := open(t, be.dsn(t))
+			seedPlan(t, db)
+			log := &queryLog{}
+			bunstore.AddQueryHook(db, log)
+			ctx := context.Background()
+			plans := func(c planCase) ([]string, [][]string) {
+				log.take()
+				require.NoError(t, c.call(ctx, db), c.name)
+				qs := log.take()
+				require.NotEmpty(t, qs, c.name)
+				out := make([][]string, len(qs))
+				for i, q := range qs {
+					out[i] = explain(t, db, q)
+				}
+				return qs, out
+			}
+			for _, c := range planCases() {
+				qs, ps := plans(c)
+				want := []string{c.index}
+				if c.boost != "" {
+					want = []string{c.boost, c.index}
+				}
+				require.Len(t, qs, len(want), c.name)
+				for i, p := range ps {
+					require.Empty(t, checkPlan(db.Dialect(), p, want[i], c.whole),
+						"%s: query %s\nplan:\n%s", c.name, qs[i], strings.Join(p, "\n"))
+				}
+			}
+			// The first page of the featured-first list reads both phases.
+			c := planCases()[0]
+			qs, _ := plans(c)
+			require.Len(t, qs, 2, "boosted phase, then the plain walk")
+			require.Contains(t, qs[0], "featured_until >")
+			require.NotContains(t, qs[0]+qs[1], "CASE", "no time expression per row")
+
+			t.Run("fails without the index", func(t *testing.T) {
+				for _, d := range []struct {
+					index, call string
+					// structural: the plan itself degrades (a sort or a
+					// full scan), not only the index name goes missing.
+					structural bool
+				}{
+					{"submissions_job_created_at_id_idx", "submissions deep", true},
+					{"reputation_score_address_idx", "leaderboard after <nil>", true},
+					{"job_tags_tag_created_at_id_idx", "jobs tag deep", false},
+				} {
+					_, err := db.Bun().ExecContext(ctx, "DROP INDEX "+d.index)
+					require.NoError(t, err)
+					found := false
+					for _, c := range planCases() {
+						if c.name != d.call {
+							continue
+						}
+						found = true
+						qs, ps := plans(c)
+						var problems []string
+						for _, p := range ps {
+							problems = append(problems, checkPlan(db.Dialect(), p, c.index, c.whole)...)
+						}
+						require.Contains(t, problems, "does not walk "+d.index)
+						if d.structural {
+							degraded := false
+							for _, p := range problems {
+								degraded = degraded || strings.HasPrefix(p, "sort") || strings.HasPrefix(p, "full scan")
+							}
+							require.True(t, degraded, "%s without %s: %q\nplan:\n%s", c.name, d.index, problems, strings.Join(ps[0], "\n")+"\n"+qs[0])
+						}
+					}
+					require.True(t, found, d.call)
+				}
+			})
+		})
+	}
+}
