@@ -2,6 +2,7 @@ package bunstore_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,7 +24,7 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
-func open(t *testing.T, dsn string, opts ...bunstore.Option) *bunstore.DB {
+func open(t testing.TB, dsn string, opts ...bunstore.Option) *bunstore.DB {
 	t.Helper()
 	db, err := bunstore.Open(context.Background(), dsn, opts...)
 	require.NoError(t, err, "open %s", dsn)
@@ -495,6 +496,59 @@ func TestThreadErrors(t *testing.T) {
 				var got int
 				require.NoError(t, db.Bun().NewRaw("SELECT COUNT(*) FROM "+table).Scan(ctx, &got))
 				require.Equal(t, want, got, table)
+			}
+		})
+	}
+}
+
+// TestPostgresPoolAndExecMode checks the bounded pool (WithMaxConns, else
+// DefaultMaxConns) and that queries leave no prepared statement behind (no
+// prepare round trip): with one connection, pg_prepared_statements of that
+// session stays empty, where pgx's cache_statement mode fills it.
+func TestPostgresPoolAndExecMode(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.NewDatabase(t)
+	ctx := context.Background()
+	require.Equal(t, bunstore.DefaultMaxConns(), open(t, dsn).SQLDBs()[bunstore.PoolPrimary].Stats().MaxOpenConnections)
+	prepared := func(dsn string) int {
+		db := open(t, dsn, bunstore.WithMaxConns(1))
+		require.Equal(t, 1, db.SQLDBs()[bunstore.PoolPrimary].Stats().MaxOpenConnections)
+		for i := range 3 {
+			_, err := db.Jobs().Job(ctx, fmt.Sprintf("00000000-0000-7000-8000-00000000000%d", i))
+			requireKindNotFound(t, err)
+		}
+		var n int
+		require.NoError(t, db.Bun().NewRaw("SELECT count(*) FROM pg_prepared_statements").Scan(ctx, &n))
+		return n
+	}
+	require.Zero(t, prepared(dsn), "a query prepared a statement")
+	sep := "?"
+	if strings.Contains(dsn, "?") {
+		sep = "&"
+	}
+	require.Positive(t, prepared(dsn+sep+"default_query_exec_mode=cache_statement"), "the DSN's own mode is kept")
+}
+
+func requireKindNotFound(t *testing.T, err error) {
+	t.Helper()
+	require.Equal(t, openjury.NotFound, openjury.KindOf(err), "%v", err)
+}
+
+// TestOptimize runs PRAGMA optimize on SQLite (nothing on PostgreSQL) and
+// reports a closed database as Unavailable there.
+func TestOptimize(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			db, err := bunstore.Open(ctx, be.dsn(t))
+			require.NoError(t, err)
+			roundTrip(t, db, "00000000-0000-7000-8000-000000000001")
+			require.NoError(t, db.Optimize(ctx))
+			require.NoError(t, db.Close())
+			if db.Dialect() == bunstore.DialectSQLite {
+				require.Equal(t, openjury.Unavailable, openjury.KindOf(db.Optimize(ctx)))
 			}
 		})
 	}

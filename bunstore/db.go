@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"math/rand/v2"
+	"net/url"
+	"runtime"
 	"strings"
 	"time"
 
@@ -20,8 +22,9 @@ import (
 	"github.com/openjury/openjury/stake"
 )
 
-// pgMaxIdleConns is how many idle PostgreSQL connections the pool keeps.
-const pgMaxIdleConns = 16
+// DefaultMaxConns is the PostgreSQL pool size when Open is not given
+// WithMaxConns: 4 x the cores Go may use (CONTRACT: SERVICE_DB_MAX_CONNS).
+func DefaultMaxConns() int { return 4 * runtime.GOMAXPROCS(0) }
 
 // The dialect names returned by DB.Dialect.
 const (
@@ -48,7 +51,18 @@ var (
 type Option func(*options)
 
 type options struct {
-	migrate bool
+	migrate  bool
+	maxConns int
+}
+
+// WithMaxConns bounds the PostgreSQL pool to n connections (n >= 1; a
+// smaller n means DefaultMaxConns), all kept open while idle, so a busy
+// server neither queues behind too few connections nor opens more than
+// the server's max_connections allows across replicas. A request beyond n
+// waits for a free connection (honouring its context). SQLite ignores it:
+// its pools are one writer and a reader pool sized by bunstore.
+func WithMaxConns(n int) Option {
+	return func(o *options) { o.maxConns = n }
 }
 
 // WithoutMigrations makes Open skip the schema migrations, for a database
@@ -88,7 +102,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	)
 	lower := strings.ToLower(dsn)
 	if strings.HasPrefix(lower, "postgres://") || strings.HasPrefix(lower, "postgresql://") {
-		d, err = openPostgres(dsn)
+		d, err = openPostgres(dsn, o.maxConns)
 	} else {
 		d, err = openSQLite(dsn)
 	}
@@ -108,24 +122,74 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	return d, nil
 }
 
-func openPostgres(dsn string) (*DB, error) {
+// pgExecMode is the pgx query exec mode bunstore uses unless the DSN names
+// one (default_query_exec_mode). bun inlines arguments into the SQL text,
+// so pgx's default (cache_statement) would prepare every new text, a
+// second round trip per query, and keep up to 512 useless statements per
+// connection. simple_protocol sends each query as one Query message, one
+// round trip and no server-side statement; it measured fastest
+// (BENCHMARKS.md, "Storage choices"). The few queries with $n arguments
+// (migration locks) have them quoted by pgx, with
+// standard_conforming_strings on as PostgreSQL has it by default.
+const pgExecMode = "simple_protocol"
+
+func openPostgres(dsn string, maxConns int) (*DB, error) {
 	// pgx wants the scheme in lower case.
 	i := strings.Index(dsn, "://")
 	dsn = strings.ToLower(dsn[:i]) + dsn[i:]
+	if u, err := url.Parse(dsn); err == nil && !u.Query().Has("default_query_exec_mode") {
+		q := u.Query()
+		q.Set("default_query_exec_mode", pgExecMode)
+		u.RawQuery = q.Encode()
+		dsn = u.String()
+	}
 	sqldb, err := sql.Open("pgx", dsn)
 	if err != nil {
 		return nil, openjury.Errorf(openjury.Invalid, "bunstore.Open", "database URL: %v", err)
 	}
-	// database/sql keeps only 2 idle connections by default, so a busy
-	// server would open and close connections all the time.
-	sqldb.SetMaxIdleConns(pgMaxIdleConns)
+	if maxConns < 1 {
+		maxConns = DefaultMaxConns()
+	}
+	// A bounded pool whose connections all stay open: database/sql keeps
+	// only 2 idle connections by default, so a busy server would open and
+	// close connections all the time.
+	sqldb.SetMaxOpenConns(maxConns)
+	sqldb.SetMaxIdleConns(maxConns)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
 	w := bun.NewDB(sqldb, pgdialect.New())
 	return &DB{dialect: DialectPostgres, w: w, r: w}, nil
 }
 
-// Close closes every connection.
+// optimizeTimeout bounds the PRAGMA optimize of Close.
+const optimizeTimeout = 5 * time.Second
+
+// Optimize lets SQLite refresh the statistics its query planner uses
+// (PRAGMA optimize: it analyses only tables whose statistics went stale,
+// so it is cheap when little changed). Run it now and then on a
+// long-running server (the host does, in its cleanup loop); Close runs it
+// too. On PostgreSQL, whose autovacuum does the same, it does nothing.
+// Errors: Unavailable.
+func (d *DB) Optimize(ctx context.Context) error {
+	if d.dialect != DialectSQLite {
+		return nil
+	}
+	if err := d.guard(ctx, "bunstore.Optimize", true); err != nil {
+		return err
+	}
+	if _, err := d.w.ExecContext(ctx, "PRAGMA optimize"); err != nil {
+		return unavailable("bunstore.Optimize", err)
+	}
+	return nil
+}
+
+// Close closes every connection; on SQLite it runs Optimize first (its
+// error ignored: closing matters more).
 func (d *DB) Close() error {
+	if d.dialect == DialectSQLite {
+		ctx, cancel := context.WithTimeout(context.Background(), optimizeTimeout)
+		_ = d.Optimize(ctx)
+		cancel()
+	}
 	err := d.w.Close()
 	if d.r != d.w {
 		if rerr := d.r.Close(); err == nil {

@@ -60,6 +60,12 @@ func (d *DB) migrate(ctx context.Context) error {
 // the process dies, unlike bun's lock row, so it is used instead of it.
 func (d *DB) migratePostgres(ctx context.Context, m *migrate.Migrator) error {
 	const op = "bunstore.migrate"
+	// The lock's connection comes on top of the migration's: a pool of one
+	// (WithMaxConns(1)) would wait for itself.
+	if n := d.w.DB.Stats().MaxOpenConnections; n == 1 {
+		d.w.DB.SetMaxOpenConns(2)
+		defer d.w.DB.SetMaxOpenConns(n)
+	}
 	conn, err := d.w.DB.Conn(ctx)
 	if err != nil {
 		return translate(op, err)

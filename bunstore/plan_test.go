@@ -74,7 +74,7 @@ var planSeed = []string{
 }
 
 // seedPlan runs planSeed in one transaction, then ANALYZE.
-func seedPlan(t *testing.T, db *bunstore.DB) {
+func seedPlan(t testing.TB, db *bunstore.DB) {
 	t.Helper()
 	ctx := context.Background()
 	r := strings.NewReplacer("{base}", fmt.Sprint(planBase), "{ref}", fmt.Sprint(planRef.UnixMilli()))

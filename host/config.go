@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/marketplace"
 )
 
@@ -111,6 +112,9 @@ type Config struct {
 	// ShutdownTimeout bounds the graceful shutdown
 	// (SERVICE_SHUTDOWN_TIMEOUT_SECONDS, 15 s). Not in CONTRACT.md; additive.
 	ShutdownTimeout time.Duration
+	// DBMaxConns is the PostgreSQL pool size (SERVICE_DB_MAX_CONNS, 4 x
+	// cores: bunstore.DefaultMaxConns); at least 1. SQLite ignores it.
+	DBMaxConns int
 }
 
 // EmbedderLocal is the Embedder value of the built-in embedder.
@@ -144,6 +148,7 @@ func Defaults() Config {
 		RateLimitPerMin:       300,
 		LogLevel:              "info",
 		ShutdownTimeout:       15 * time.Second,
+		DBMaxConns:            bunstore.DefaultMaxConns(),
 	}
 }
 
@@ -305,6 +310,13 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	str("SERVICE_LOG_LEVEL", &c.LogLevel)
 	c.LogLevel = strings.ToLower(c.LogLevel)
 	seconds("SERVICE_SHUTDOWN_TIMEOUT_SECONDS", &c.ShutdownTimeout)
+	conns := int64(c.DBMaxConns)
+	integer("SERVICE_DB_MAX_CONNS", &conns)
+	if int64(int(conns)) != conns {
+		p.add("SERVICE_DB_MAX_CONNS: out of range")
+	} else {
+		c.DBMaxConns = int(conns)
+	}
 	return c, p.err()
 }
 
@@ -403,6 +415,9 @@ func (c Config) Validate() error {
 	if c.ShutdownTimeout < time.Second {
 		p.add("SERVICE_SHUTDOWN_TIMEOUT_SECONDS: must be positive")
 	}
+	if c.DBMaxConns < 1 {
+		p.add("SERVICE_DB_MAX_CONNS: must be at least 1")
+	}
 	return p.err()
 }
 
@@ -482,6 +497,7 @@ func (c Config) attrs() []slog.Attr {
 		slog.Int("rate_limit_per_min", c.RateLimitPerMin),
 		slog.String("log_level", c.LogLevel),
 		slog.Int64("shutdown_timeout_seconds", int64(c.ShutdownTimeout/time.Second)),
+		slog.Int("db_max_conns", c.DBMaxConns),
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -58,6 +59,7 @@ func TestDefaults(t *testing.T) {
 	require.Equal(t, "local", c.Embedder)
 	require.Equal(t, 300, c.RateLimitPerMin)
 	require.Equal(t, "info", c.LogLevel)
+	require.Equal(t, 4*runtime.GOMAXPROCS(0), c.DBMaxConns)
 }
 
 func TestFromEnvEveryVariable(t *testing.T) {
@@ -93,6 +95,7 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		"SERVICE_RATE_LIMIT_PER_MIN":        "60",
 		"SERVICE_LOG_LEVEL":                 "DEBUG",
 		"SERVICE_SHUTDOWN_TIMEOUT_SECONDS":  "3",
+		"SERVICE_DB_MAX_CONNS":              "12",
 	}
 	var read []string
 	c, err := FromEnv(func(name string) string {
@@ -132,6 +135,7 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		RateLimitPerMin:       60,
 		LogLevel:              "debug",
 		ShutdownTimeout:       3 * time.Second,
+		DBMaxConns:            12,
 	}, c)
 	require.NoError(t, c.Validate())
 	require.Equal(t, "https://app.example.com", c.PublicAppURL())
@@ -193,6 +197,7 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 	c.RateLimitPerMin = -1
 	c.LogLevel = "verbose"
 	c.ShutdownTimeout = 0
+	c.DBMaxConns = 0
 
 	err := c.Validate()
 	var ce *ConfigError
@@ -223,6 +228,7 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 		`SERVICE_RATE_LIMIT_PER_MIN: must not be negative (0 turns the limit off)`,
 		`SERVICE_LOG_LEVEL: must be debug, info, warn or error, got "verbose"`,
 		`SERVICE_SHUTDOWN_TIMEOUT_SECONDS: must be positive`,
+		`SERVICE_DB_MAX_CONNS: must be at least 1`,
 	}
 	require.Len(t, ce.Problems, len(want), "problems:\n%s", strings.Join(ce.Problems, "\n"))
 	for i, w := range want {

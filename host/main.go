@@ -72,7 +72,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
 	logger.Info("starting", slog.Any("config", cfg))
 
-	db, err := bunstore.Open(ctx, cfg.DatabaseURL)
+	db, err := bunstore.Open(ctx, cfg.DatabaseURL, bunstore.WithMaxConns(cfg.DBMaxConns))
 	if err != nil {
 		return fmt.Errorf("open database: %w", err)
 	}
@@ -163,6 +163,9 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		cleanupLoop(cleanupCtx, logger, cleanupInterval, map[string]func(context.Context) (int64, error){
 			"auth":  authSvc.Cleanup,
 			"rates": market.CleanupRates,
+			"optimize": func(ctx context.Context) (int64, error) {
+				return 0, db.Optimize(ctx)
+			},
 		})
 	}()
 
