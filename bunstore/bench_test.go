@@ -52,6 +52,16 @@ func withParam(dsn, kv string) string {
 	return dsn + "?" + kv
 }
 
+// seeded returns the DSN of a database seeded by seedPlan (and closed).
+func seeded(b *testing.B, dsn string) string {
+	db := open(b, dsn)
+	seedPlan(b, db)
+	if err := db.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return dsn
+}
+
 // benchVariant is one database opened one way.
 type benchVariant struct {
 	name string
@@ -99,12 +109,7 @@ func compare(b *testing.B, variants []benchVariant, workers, batch int, op func(
 // round trip for every new text), exec (one round trip, unnamed
 // statement) and simple_protocol.
 func BenchmarkPostgresExecMode(b *testing.B) {
-	base := pgtest.NewDatabase(b)
-	seed := open(b, base)
-	seedPlan(b, seed)
-	if err := seed.Close(); err != nil {
-		b.Fatal(err)
-	}
+	base := seeded(b, pgtest.NewDatabase(b))
 	var variants []benchVariant
 	for _, mode := range []string{"cache_statement", "exec", "simple_protocol"} {
 		db := open(b, withParam(base, "default_query_exec_mode="+mode), bunstore.WithoutMigrations(), bunstore.WithMaxConns(2))
@@ -121,12 +126,7 @@ func BenchmarkPostgresExecMode(b *testing.B) {
 // pragmas (cache and mmap, sqlite.go). Run it with -tags cgosqlite for
 // mattn/go-sqlite3 (cgo) instead of modernc.org/sqlite.
 func BenchmarkSQLiteReads(b *testing.B) {
-	dsn := sqliteDSN(b)
-	seed := open(b, dsn)
-	seedPlan(b, seed)
-	if err := seed.Close(); err != nil {
-		b.Fatal(err)
-	}
+	dsn := seeded(b, sqliteDSN(b))
 	variants := []benchVariant{
 		{"sqlite-defaults", open(b, withParam(dsn, "_pragma=cache_size(-2000)&_pragma=mmap_size(0)&_cache_size=-2000"), bunstore.WithoutMigrations())},
 		{"cache-only", open(b, withParam(dsn, "_pragma=mmap_size(0)"), bunstore.WithoutMigrations())},
@@ -141,12 +141,7 @@ func BenchmarkSQLiteReads(b *testing.B) {
 // 4 and 8 connections) under 8 goroutines reading at once, with
 // bunstore's pragmas.
 func BenchmarkSQLiteReaders(b *testing.B) {
-	dsn := sqliteDSN(b)
-	seed := open(b, dsn)
-	seedPlan(b, seed)
-	if err := seed.Close(); err != nil {
-		b.Fatal(err)
-	}
+	dsn := seeded(b, sqliteDSN(b))
 	var variants []benchVariant
 	for _, n := range []int{1, 2, 4, 8} {
 		db := open(b, dsn, bunstore.WithoutMigrations())

@@ -211,6 +211,17 @@ func FromEnv(getenv func(string) string) (Config, error) {
 			*dst = n
 		}
 	}
+	// smallInt reads an integer into an int (an int64 on 64-bit
+	// platforms, so out of range only on 32-bit ones).
+	smallInt := func(name string, dst *int) {
+		n := int64(*dst)
+		integer(name, &n)
+		if int64(int(n)) != n {
+			p.add("%s: out of range", name)
+			return
+		}
+		*dst = int(n)
+	}
 	seconds := func(name string, dst *time.Duration) {
 		n := int64(*dst / time.Second)
 		before := len(p)
@@ -300,23 +311,11 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if v := getenv("SERVICE_EMBEDDER_API_KEY"); v != "" {
 		c.EmbedderAPIKey = v
 	}
-	rate := int64(c.RateLimitPerMin)
-	integer("SERVICE_RATE_LIMIT_PER_MIN", &rate)
-	if int64(int(rate)) != rate {
-		p.add("SERVICE_RATE_LIMIT_PER_MIN: out of range")
-	} else {
-		c.RateLimitPerMin = int(rate)
-	}
+	smallInt("SERVICE_RATE_LIMIT_PER_MIN", &c.RateLimitPerMin)
 	str("SERVICE_LOG_LEVEL", &c.LogLevel)
 	c.LogLevel = strings.ToLower(c.LogLevel)
 	seconds("SERVICE_SHUTDOWN_TIMEOUT_SECONDS", &c.ShutdownTimeout)
-	conns := int64(c.DBMaxConns)
-	integer("SERVICE_DB_MAX_CONNS", &conns)
-	if int64(int(conns)) != conns {
-		p.add("SERVICE_DB_MAX_CONNS: out of range")
-	} else {
-		c.DBMaxConns = int(conns)
-	}
+	smallInt("SERVICE_DB_MAX_CONNS", &c.DBMaxConns)
 	return c, p.err()
 }
 
