@@ -36,8 +36,12 @@
 //
 // Every connection gets its pragmas from the DSN, so connections the pools
 // open later get them too: busy_timeout=10000, foreign_keys=ON,
-// synchronous=NORMAL, and journal_mode=WAL on the writer (WAL is a
-// property of the file, so readers inherit it). The DSN is written for the
+// synchronous=NORMAL, a 16 MiB page cache (cache_size), reads through a
+// memory map of up to 256 MiB (mmap_size, modernc.org/sqlite only), and
+// journal_mode=WAL on the writer (WAL is a property of the file, so
+// readers inherit it). A pragma the DSN sets itself is kept. Close runs
+// PRAGMA optimize, and so does Optimize (the host calls it from its
+// cleanup loop) to keep the planner's statistics fresh. The DSN is written for the
 // driver sqliteshim picked (modernc.org/sqlite's _pragma=... form, or
 // mattn/go-sqlite3's _busy_timeout=... form when built with cgo and the
 // cgosqlite tag).
@@ -58,10 +62,21 @@
 //
 // Transactions run at READ COMMITTED; JobForUpdate takes a row lock
 // (SELECT ... FOR UPDATE) that serialises concurrent state changes of one
-// job. The pool keeps up to 16 idle connections and opens as many as
-// needed; tune it through Bun(), which embeds the *sql.DB (for example
-// Bun().SetMaxOpenConns to stay under the server's max_connections when
-// several replicas share it).
+// job. The pool is bounded: WithMaxConns connections (DefaultMaxConns, 4 x
+// cores, without it), all kept open while idle; keep replicas x pool size
+// under the server's max_connections. Queries go out in pgx's simple
+// protocol (one round trip, no prepared statement: bun inlines the
+// arguments, so preparing every new text would only add a round trip)
+// unless the DSN names another default_query_exec_mode.
+//
+// # Lists
+//
+// Every list query is an index walk in the list's own order, so a page
+// costs O(limit) at any cursor depth on both engines (TestListPlans checks
+// the plans). The featured-first job list reads two phases, each its own
+// walk: active boosts from a small partial index, then the rest from
+// (status,) created_at; tag filters walk job_tags / post_tags, which carry
+// the status and created_at of their row (kept in step by UpdateJob).
 //
 // # Storage conventions
 //
