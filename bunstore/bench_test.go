@@ -2,6 +2,7 @@ package bunstore_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -15,7 +16,7 @@ import (
 )
 
 // The storage benchmarks read a database seeded like the plan test
-// (planRows rows per table): a job by id and a tag-filtered job page from a
+// (-bench.rows rows per table, planRows by default): a job by id and a tag-filtered job page from a
 // cursor, each call with other arguments, so every query text is new (bun
 // inlines arguments). The variants of one benchmark run interleaved, a
 // batch of each per round in a rotating order, so a machine shared with
@@ -23,15 +24,18 @@ import (
 // (<variant>-ns/op) and its ratio to the first variant, the baseline
 // (<variant>-x). The figures are in BENCHMARKS.md ("Storage choices").
 
+// benchRows is how many rows per table the storage benchmarks seed.
+var benchRows = flag.Int("bench.rows", planRows, "rows per table of the bunstore storage benchmarks")
+
 // benchGet reads a random job by id.
 func benchGet(ctx context.Context, db *bunstore.DB, r *rand.Rand) error {
-	_, err := db.Jobs().Job(ctx, fmt.Sprint("j", 100001+r.IntN(planRows)))
+	_, err := db.Jobs().Job(ctx, fmt.Sprint("j", 100001+r.IntN(*benchRows)))
 	return err
 }
 
 // benchList reads 20 jobs with a tag from a random cursor.
 func benchList(ctx context.Context, db *bunstore.DB, r *rand.Rand) error {
-	i := 100 + r.IntN(planRows-100)
+	i := 100 + r.IntN(*benchRows-100)
 	_, err := db.Jobs().ListJobs(ctx, marketplace.JobFilter{
 		Tag: fmt.Sprint("tag", r.IntN(10)), Ref: planRef, Limit: 20,
 		After: &marketplace.JobCursor{CreatedAt: planAt(i), ID: fmt.Sprint("j", 100000+i)},
@@ -55,7 +59,7 @@ func withParam(dsn, kv string) string {
 // seeded returns the DSN of a database seeded by seedPlan (and closed).
 func seeded(b *testing.B, dsn string) string {
 	db := open(b, dsn)
-	seedPlan(b, db)
+	seedRows(b, db, *benchRows)
 	if err := db.Close(); err != nil {
 		b.Fatal(err)
 	}

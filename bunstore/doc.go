@@ -30,9 +30,10 @@
 //     their contexts) instead of failing with SQLITE_BUSY. Its transactions
 //     start with BEGIN IMMEDIATE, so a writer in another process waits
 //     (busy_timeout) rather than deadlocking on a lock upgrade.
-//   - the reader: several connections with query_only set, for the reads
-//     made outside a transaction. In WAL mode they run in parallel with
-//     each other and with the writer and see only committed data.
+//   - the reader: one connection per core (at least 2), with query_only
+//     set, for the reads made outside a transaction. In WAL mode they run
+//     in parallel with each other and with the writer and see only
+//     committed data.
 //
 // Every connection gets its pragmas from the DSN, so connections the pools
 // open later get them too: busy_timeout=10000, foreign_keys=ON,

@@ -26,9 +26,10 @@ const planRows = 10000
 // row i is planBase + i seconds.
 const planBase int64 = 1_700_000_000_000
 
-// planRef is the reference time of the job lists: the boosts of jobs
-// i%1000 == 0 are active at it, those of the other i%500 == 0 expired.
-var planRef = time.UnixMilli(planBase + 2*planRows*1000).UTC()
+// planRef is the reference time of the job lists, after every row: the
+// boosts of jobs i%1000 == 0 are active at it, those of the other
+// i%500 == 0 expired.
+var planRef = time.UnixMilli(planBase + 1e10).UTC()
 
 // planAt is the created_at of row i.
 func planAt(i int) time.Time { return time.UnixMilli(planBase + int64(i)*1000).UTC() }
@@ -73,12 +74,16 @@ var planSeed = []string{
 	SELECT 'f' || (100000 + i), 'j' || (100000 + i % 100 + 1), 's' || (100000 + i), 'voter' || i, {base} + i * 1000 FROM n`,
 }
 
-// seedPlan runs planSeed in one transaction, then ANALYZE.
-func seedPlan(t testing.TB, db *bunstore.DB) {
+// seedPlan runs planSeed with planRows rows in one transaction, then
+// ANALYZE.
+func seedPlan(t testing.TB, db *bunstore.DB) { seedRows(t, db, planRows) }
+
+// seedRows is seedPlan with rows rows per table.
+func seedRows(t testing.TB, db *bunstore.DB, rows int) {
 	t.Helper()
 	ctx := context.Background()
 	r := strings.NewReplacer("{base}", fmt.Sprint(planBase), "{ref}", fmt.Sprint(planRef.UnixMilli()))
-	numbers := fmt.Sprintf("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %d) ", planRows)
+	numbers := fmt.Sprintf("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %d) ", rows)
 	require.NoError(t, db.Bun().RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		for _, q := range planSeed {
 			// INSERT INTO t (cols) WITH ... SELECT ...: both dialects.

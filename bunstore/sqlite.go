@@ -33,6 +33,13 @@ const (
 	sqliteMmapSize = "268435456"
 )
 
+// sqliteReaders is the size of the reader pool of a SQLite file: one
+// connection per core Go may use, at least 2. SQLite reads are CPU work
+// here (the file sits in the page cache), so more connections than cores
+// only contend: BenchmarkSQLiteReaders measured 2 readers fastest on 2
+// cores, 4 a little slower and 8 slower than 1 (BENCHMARKS.md).
+func sqliteReaders() int { return max(2, runtime.GOMAXPROCS(0)) }
+
 // sqliteTarget is a SQLite database named by a DSN.
 type sqliteTarget struct {
 	// path is the file path (decoded), or ":memory:".
@@ -179,7 +186,7 @@ func openSQLite(dsn string) (*DB, error) {
 		_ = wdb.Close()
 		return nil, translate(op, err)
 	}
-	n := max(4, runtime.GOMAXPROCS(0))
+	n := sqliteReaders()
 	rdb.SetMaxOpenConns(n)
 	rdb.SetMaxIdleConns(n)
 	d.r = bun.NewDB(rdb, sqlitedialect.New())
