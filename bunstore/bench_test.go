@@ -125,16 +125,16 @@ func BenchmarkPostgresExecMode(b *testing.B) {
 }
 
 // BenchmarkSQLiteReads compares, for parallel reads (4 goroutines) on a
-// SQLite file through the reader pool, SQLite's default pragmas (2 MB
-// page cache, no mmap: the baseline), a larger cache alone, and bunstore's
-// pragmas (cache and mmap, sqlite.go). Run it with -tags cgosqlite for
-// mattn/go-sqlite3 (cgo) instead of modernc.org/sqlite.
+// SQLite file through the reader pool, SQLite's default page cache (2 MB:
+// the baseline), bunstore's (sqliteCacheSize), and bunstore's with a
+// 256 MiB mmap_size (modernc.org/sqlite only). Run it with -tags cgosqlite
+// for mattn/go-sqlite3 (cgo) instead of modernc.org/sqlite.
 func BenchmarkSQLiteReads(b *testing.B) {
 	dsn := seeded(b, sqliteDSN(b))
 	variants := []benchVariant{
-		{"sqlite-defaults", open(b, withParam(dsn, "_pragma=cache_size(-2000)&_pragma=mmap_size(0)&_cache_size=-2000"), bunstore.WithoutMigrations())},
-		{"cache-only", open(b, withParam(dsn, "_pragma=mmap_size(0)"), bunstore.WithoutMigrations())},
+		{"sqlite-defaults", open(b, withParam(dsn, "_pragma=cache_size(-2000)&_cache_size=-2000"), bunstore.WithoutMigrations())},
 		{"bunstore", open(b, dsn, bunstore.WithoutMigrations())},
+		{"mmap-256MiB", open(b, withParam(dsn, "_pragma=mmap_size(268435456)"), bunstore.WithoutMigrations())},
 	}
 	for _, o := range benchOps {
 		b.Run(o.name, func(b *testing.B) { compare(b, variants, 4, 100, o.op) })

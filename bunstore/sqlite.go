@@ -20,18 +20,14 @@ import (
 // SQLITE_BUSY.
 const busyTimeoutMillis = "10000"
 
-// Pragmas of every SQLite connection beyond the ones of correctness, chosen
-// by BenchmarkSQLiteReads (figures in BENCHMARKS.md).
-const (
-	// sqliteCacheSize is the page cache of one connection: negative means
-	// KiB, so 16 MiB (SQLite's default is 2 MiB). With the writer and the
-	// readers that bounds the caches at 16 MiB x (1 + readers).
-	sqliteCacheSize = "-16384"
-	// sqliteMmapSize lets a connection read the file through a memory map
-	// of up to this many bytes (modernc.org/sqlite only: mattn/go-sqlite3
-	// has no DSN parameter for it).
-	sqliteMmapSize = "268435456"
-)
+// sqliteCacheSize is the page cache of every SQLite connection beyond
+// the pragmas of correctness: negative means KiB, so 16 MiB (SQLite's
+// default is 2 MiB), enough for the interior pages of the list indexes at
+// a million jobs; with the writer and the readers the caches stay under
+// 16 MiB x (1 + readers). BenchmarkSQLiteReads measured no difference at
+// 10,000 rows per table, and none for a 256 MiB mmap_size either, which
+// is therefore left off: mapped pages count in the process's RSS.
+const sqliteCacheSize = "-16384"
 
 // sqliteReaders is the size of the reader pool of a SQLite file: one
 // connection per core Go may use, at least 2. SQLite reads are CPU work
@@ -132,9 +128,6 @@ func (t sqliteTarget) dsn(driverName string, writer bool) string {
 	pragma("foreign_keys", "1")
 	pragma("synchronous", "NORMAL")
 	pragma("cache_size", sqliteCacheSize)
-	if driverName != "sqlite3" {
-		pragma("mmap_size", sqliteMmapSize)
-	}
 	if writer {
 		if !t.memory {
 			pragma("journal_mode", "WAL")
