@@ -2,11 +2,11 @@ package anchor_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/hex"
+	"math"
 	"slices"
 	"strings"
-	"encoding/binary"
-	"math"
 	"testing"
 	"time"
 
