@@ -1,16 +1,19 @@
 package transport_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/anchor"
+	"github.com/openjury/openjury/transport"
 )
 
 // closedJob closes a voteFixture job with s2 as the winner and returns the
@@ -238,4 +241,58 @@ func hexBytes(s string) ([]byte, error) {
 		out[i] = v
 	}
 	return out, nil
+}
+
+// checkerFunc is an anchor.ReceiptChecker from a function.
+type checkerFunc func(ctx context.Context, b *anchor.Batch, ref openjury.ChainRef) error
+
+func (f checkerFunc) CheckAnchorReceipt(ctx context.Context, b *anchor.Batch, ref openjury.ChainRef) error {
+	return f(ctx, b, ref)
+}
+
+// TestRecordAnchorReceiptChainCheck: with a chain check, a mismatch is 400
+// naming what differs and an unreachable chain 503; once recorded, a
+// different receipt is 409 without a check.
+func TestRecordAnchorReceiptChainCheck(t *testing.T) {
+	t.Parallel()
+	op := newWallet(t)
+	var answer atomic.Pointer[error]
+	var calls atomic.Int64
+	checker := checkerFunc(func(_ context.Context, b *anchor.Batch, ref openjury.ChainRef) error {
+		calls.Add(1)
+		if e := answer.Load(); e != nil {
+			return *e
+		}
+		return nil
+	})
+	e := newEnv(t, withOperators(op.addr), func(e *env) {
+		e.svc.Anchor = anchor.NewService(e.store, anchor.Config{Operators: []openjury.Address{openjury.MustAddress(op.addr)}, Checker: checker})
+		e.h = transport.NewHandler(e.svc, e.opts)
+	})
+	opTok := e.signIn(op)
+	f := e.closedJob()
+	post := func(body any) response {
+		return e.do("POST", "/api/v1/jobs/"+f.jobID+"/anchor_receipt", body, bearer(opTok))
+	}
+	good := map[string]any{
+		"anchor_tx_hash": hash32(0xab), "anchor_chain_id": 8453, "anchor_contract_address": addr20(0xcc),
+		"anchor_block_number": 1234, "anchor_log_index": 3,
+	}
+	setAnswer := func(err error) { answer.Store(&err) }
+
+	setAnswer(openjury.E(openjury.Invalid, "chain", "anchor_tx_hash: transaction not found"))
+	requireError(t, post(good), http.StatusBadRequest, "anchor_tx_hash: transaction not found")
+	setAnswer(openjury.E(openjury.Invalid, "chain", "anchor_log_index: the log is not AnchorPosted with this root and salt"))
+	requireError(t, post(good), http.StatusBadRequest, "anchor_log_index: the log is not AnchorPosted with this root and salt")
+	setAnswer(openjury.E(openjury.Unavailable, "chain", "chain unavailable"))
+	requireError(t, post(good), http.StatusServiceUnavailable, "chain unavailable")
+	requireNulls(t, e.get("/api/v1/jobs/"+f.jobID+"/anchor").JSON(t), "anchor_tx_hash")
+
+	setAnswer(nil)
+	require.Equal(t, http.StatusOK, post(good).Code)
+	n := calls.Load()
+	require.Equal(t, int64(4), n)
+	requireError(t, post(withField(good, "anchor_block_number", 1235)), http.StatusConflict, "a different anchor receipt is already recorded")
+	require.Equal(t, http.StatusOK, post(good).Code)
+	require.Equal(t, n, calls.Load(), "no chain check once recorded")
 }
