@@ -14,7 +14,7 @@
 // (JCS: no whitespace, object members sorted by their UTF-16 code units,
 // numbers in ECMAScript form, minimal string escaping):
 //
-//	{"created_at":"2026-11-23T05:00:00Z","job_id":"<job id>",
+//	{"created_at":"2026-11-23T05:00:00.000Z","job_id":"<job id>",
 //	 "records":[<record>,...],"root":"0x<64 hex>","salt":"0x<64 hex>",
 //	 "schema_version":1}
 //
@@ -38,6 +38,11 @@
 //	             "target_id","parent_id","author_address","content","deleted",
 //	             "created_at","deleted_at"}
 //
+// Each evidence item is {"type","source_url","retrieved_at","snapshot_uri",
+// "snapshot_hash","quote","claim","confidence","metadata"}, every member
+// present (null when not given); a vote's "review" is its object or null;
+// "weight" is an integer.
+//
 // A comment on the job or on one of its submissions is a record; a deleted
 // comment keeps its ids and times but has no "content" member. Jury and
 // final votes are the current ones (one per voter).
@@ -49,6 +54,8 @@
 // one more leaf, keccak256(keccak256(s)), s being its 32 raw bytes; its
 // record id is "salt" (SaltRecordID). Hashing twice is OpenZeppelin's
 // recommendation: a leaf can then never be mistaken for an inner node.
+// In Solidity: keccak256(bytes.concat(keccak256(data))); for the salt,
+// keccak256(bytes.concat(keccak256(abi.encode(salt)))).
 //
 // The tree is built over the leaves sorted in ascending byte order: each
 // level pairs nodes 0 and 1, 2 and 3, and so on, and an odd last node moves
