@@ -33,6 +33,7 @@ type jobRow struct {
 	FeaturedUntil      *int64       `bun:"featured_until"`
 	FinalVoteStartsAt  int64        `bun:"final_vote_starts_at,notnull"`
 	FinalVoteEndsAt    int64        `bun:"final_vote_ends_at,notnull"`
+	Anchor             anchorCols   `bun:"embed:anchor_"`
 }
 
 // jobTagRow is a row of job_tags: one lowercased tag of a job, with the
@@ -99,6 +100,7 @@ func (r *jobRow) job() (*marketplace.Job, error) {
 		FeaturedUntil:      fromMillisPtr(r.FeaturedUntil),
 		FinalVoteStartsAt:  fromMillis(r.FinalVoteStartsAt),
 		FinalVoteEndsAt:    fromMillis(r.FinalVoteEndsAt),
+		Anchor:             r.Anchor.batch(r.ID),
 	}, nil
 }
 

@@ -126,13 +126,17 @@ func (s voteStore) FinalVote(ctx context.Context, jobID string, voter openjury.A
 	if err := s.current(ctx, op, &row, "fv", jobID, voter); err != nil {
 		return nil, err
 	}
+	return row.finalVote(), nil
+}
+
+func (r *finalVoteRow) finalVote() *marketplace.FinalVote {
 	return &marketplace.FinalVote{
-		ID:           row.ID,
-		JobID:        row.JobID,
-		SubmissionID: row.SubmissionID,
-		Voter:        openjury.Address(row.VoterAddress),
-		CreatedAt:    fromMillis(row.CreatedAt),
-	}, nil
+		ID:           r.ID,
+		JobID:        r.JobID,
+		SubmissionID: r.SubmissionID,
+		Voter:        openjury.Address(r.VoterAddress),
+		CreatedAt:    fromMillis(r.CreatedAt),
+	}
 }
 
 // PutFinalVote inserts or replaces like PutVote.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/agr"
+	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/marketplace"
@@ -94,6 +95,9 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 	if cfg.AuthEIP1271Enabled {
 		logger.Warn("SERVICE_AUTH_EIP1271_ENABLED is set but the chain adapter is not available yet: contract-wallet sign-in stays off")
 	}
+	if cfg.RPCURL != "" && !cfg.AnchorRegistryAddress.IsZero() {
+		logger.Warn("SERVICE_RPC_URL and SERVICE_ANCHOR_REGISTRY_ADDRESS are set but the chain adapter is not available yet: anchor receipts are stored as given")
+	}
 	if cfg.OnchainSyncEnabled {
 		logger.Warn("SERVICE_ONCHAIN_SYNC_ENABLED is set but the chain adapter is not available yet: stakes come from the database only")
 	}
@@ -112,6 +116,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		MinRepScoreToVote:      cfg.MinRepScoreToVote,
 		AGRMintPerWin:          cfg.AGRMintPerWin,
 		Operators:              cfg.OperatorAddresses,
+		BaseURL:                cfg.BaseURL,
 	})
 	// Served at GET /metrics with the handler's own metrics.
 	registry := prometheus.NewRegistry()
@@ -123,6 +128,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		Market: market,
 		Stake:  stakeSvc,
 		AGR:    agrSvc,
+		Anchor: anchor.NewService(db, anchor.Config{Operators: cfg.OperatorAddresses}),
 		Ready:  db.Ping,
 	}, transport.Options{
 		Logger:          logger,

@@ -164,10 +164,10 @@ func PickWinner(final, jury []Tally, subs []SubmissionKey) string {
 // close is the one transition shared by CloseJob and FinalizeJob: status,
 // winner and closed_at; reputation outcomes (winner +10 score and +1 win,
 // every other distinct submitter +1 loss) in one statement; the AGR win
-// mint (at most once per job, enforced by a unique key). The job is locked
-// by the caller, who has read its submission keys (never their bodies) and
-// jury tally in this transaction (votes wait on the job's lock, so the
-// tally is also the one after the close).
+// mint (at most once per job, enforced by a unique key); the anchor
+// snapshot. The job is locked by the caller, who has read its submission
+// keys (never their bodies) and jury tally in this transaction (votes wait
+// on the job's lock, so the tally is also the one after the close).
 func (s *Service) close(ctx context.Context, tx Tx, job *Job, winnerID string, subs []SubmissionKey, jury []Tally, ref openjury.ChainRef, now time.Time) (*CloseResult, error) {
 	var winner openjury.Address
 	var agents []openjury.Address
@@ -199,6 +199,9 @@ func (s *Service) close(ctx context.Context, tx Tx, job *Job, winnerID string, s
 		if _, err := agr.Credit(ctx, tx.AGR(), winner, s.cfg.AGRMintPerWin, agr.ReasonWin, job.ID, now); err != nil {
 			return nil, err
 		}
+	}
+	if err := s.anchorSnapshot(ctx, tx, job, now); err != nil {
+		return nil, err
 	}
 	return &CloseResult{Job: job, WinnerSubmissionID: winnerID, Tally: jury}, nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/agr"
+	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/stake"
 )
 
@@ -35,6 +36,8 @@ type Job struct {
 	FeaturedUntil      *time.Time
 	FinalVoteStartsAt  time.Time
 	FinalVoteEndsAt    time.Time
+	// Anchor is the snapshot batch, set when the job closes; nil before.
+	Anchor *anchor.Batch
 }
 
 // JobFilter selects and pages jobs for ListJobs.
@@ -89,6 +92,7 @@ type Stores interface {
 	Stake() stake.Store
 	Threads() ThreadStore
 	Rates() RateStore
+	Anchors() AnchorStore
 }
 
 // Tx is the set of stores bound to one database transaction.

@@ -2,6 +2,7 @@ package marketplace
 
 import (
 	"context"
+	"io"
 	"slices"
 	"strings"
 	"time"
@@ -40,6 +41,12 @@ type Config struct {
 	Economy Economy
 	// Operators may delete any comment.
 	Operators []openjury.Address
+	// BaseURL is the public base URL of the service; a job's anchor_uri
+	// is {BaseURL}/api/v1/jobs/{job_id}/anchor/snapshot.
+	BaseURL string
+	// SaltSource gives the 32 random bytes of each snapshot's salt; nil
+	// means crypto/rand. Tests may fix it.
+	SaltSource io.Reader
 }
 
 // Economy is the published split of a bounty, as fractions of 1.

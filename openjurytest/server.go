@@ -14,6 +14,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/agr"
+	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/marketplace"
@@ -63,6 +64,9 @@ type ServerConfig struct {
 	AGRTokenAddress openjury.Address
 	// Logger receives the access log; nil discards it.
 	Logger *slog.Logger
+	// AnchorChecker checks anchor receipts on chain; nil stores them as
+	// given.
+	AnchorChecker anchor.ReceiptChecker
 }
 
 // Option changes a ServerConfig.
@@ -93,6 +97,8 @@ type Server struct {
 	Stake *stake.Service
 	// AGR is the AGR credit service.
 	AGR *agr.Service
+	// Anchor serves anchor snapshots and records their receipts.
+	Anchor *anchor.Service
 	// HTTP is the underlying httptest server.
 	HTTP *httptest.Server
 }
@@ -163,6 +169,9 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 	baseURL := "http://" + srv.Listener.Addr().String()
 	cfg.Auth.Domain = srv.Listener.Addr().String()
 	cfg.Auth.URI = baseURL
+	if cfg.Market.BaseURL == "" {
+		cfg.Market.BaseURL = baseURL
+	}
 	s := &Server{
 		URL:    baseURL,
 		Clock:  cfg.Clock,
@@ -171,6 +180,7 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 		Market: marketplace.NewService(db, cfg.Clock, cfg.Market),
 		Stake:  stake.NewService(db.Stake(), cfg.Clock, cfg.Stake),
 		AGR:    agr.NewService(db.AGR(), cfg.Clock),
+		Anchor: anchor.NewService(db, anchor.Config{Operators: cfg.Operators, Checker: cfg.AnchorChecker}),
 		HTTP:   srv,
 	}
 	srv.Config.Handler = transport.NewHandler(transport.Services{
@@ -178,6 +188,7 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 		Market: s.Market,
 		Stake:  s.Stake,
 		AGR:    s.AGR,
+		Anchor: s.Anchor,
 		Ready:  db.Ping,
 	}, transport.Options{
 		Logger:          cfg.Logger,

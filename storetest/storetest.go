@@ -16,6 +16,7 @@ package storetest
 import (
 	"testing"
 
+	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/marketplace"
 )
@@ -27,6 +28,7 @@ import (
 type Backend interface {
 	marketplace.DB
 	auth.Store
+	anchor.Store
 }
 
 // Features describes what a backend does beyond the ports' contracts, so
@@ -61,6 +63,7 @@ func Run(t *testing.T, f Features, newBackend func(t *testing.T) Backend) {
 		{"Comments", s.commentTests()},
 		{"Posts", s.postTests()},
 		{"Rates", s.rateTests()},
+		{"Anchors", s.anchorTests()},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/agr"
+	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/stake"
@@ -34,6 +35,9 @@ type Services struct {
 	Stake *stake.Service
 	// AGR keeps the offchain AGR credit accounts.
 	AGR *agr.Service
+	// Anchor serves the anchor snapshots of closed jobs and records their
+	// receipts. Nil leaves the anchor routes out (404 "route not found").
+	Anchor *anchor.Service
 	// Ready reports whether the service can take traffic (normally a
 	// database ping); GET /readyz answers 503 while it returns an error.
 	// Nil means always ready.

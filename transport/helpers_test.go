@@ -23,6 +23,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/agr"
+	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/marketplace"
@@ -103,6 +104,7 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 		MinStake:               minStake * openjury.MicroPerUSDC,
 		MinRepScoreToVote:      minRep,
 		AGRMintPerWin:          mintPerWin,
+		BaseURL:                "https://jury.example.com",
 	})
 	stakeSvc := stake.NewService(e.store.Stake(), e.clock, stake.Config{
 		MinStake: minStake * openjury.MicroPerUSDC,
@@ -114,6 +116,7 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 		Market: market,
 		Stake:  stakeSvc,
 		AGR:    agr.NewService(e.store.AGR(), e.clock),
+		Anchor: anchor.NewService(e.store, anchor.Config{}),
 		Ready: func(context.Context) error {
 			e.readyM.Lock()
 			defer e.readyM.Unlock()

@@ -42,11 +42,11 @@ type jobJSON struct {
 	FeaturedUntil         *string     `json:"featured_until"`
 }
 
-// newJobJSON converts a domain job. Anchor fields stay null until anchors
-// exist in the domain.
+// newJobJSON converts a domain job. The anchor_* fields are null until the
+// job has a snapshot.
 func newJobJSON(j *marketplace.Job) jobJSON {
 	closeRef := newChainRefFields(j.Close)
-	return jobJSON{
+	out := jobJSON{
 		ID:                   j.ID,
 		Title:                j.Title,
 		Prompt:               j.Prompt,
@@ -67,6 +67,14 @@ func newJobJSON(j *marketplace.Job) jobJSON {
 		FeaturedScore:        j.FeaturedScore,
 		FeaturedUntil:        optTimePtr(j.FeaturedUntil),
 	}
+	if b := j.Anchor; b != nil {
+		a := newAnchorBatchJSON(b)
+		version := int64(a.SchemaVersion)
+		out.AnchorRoot, out.AnchorURI, out.AnchorSchemaVersion, out.AnchorSalt = &a.AnchorRoot, &a.AnchorURI, &version, &a.Salt
+		out.AnchorTxHash, out.AnchorChainID, out.AnchorContractAddress = a.AnchorTxHash, a.AnchorChainID, a.AnchorContractAddress
+		out.AnchorBlockNumber, out.AnchorLogIndex = a.AnchorBlockNumber, a.AnchorLogIndex
+	}
+	return out
 }
 
 // mapEach converts every element of s with f. The result is never nil, so

@@ -81,6 +81,7 @@ func TestOpenAPISecurity(t *testing.T) {
 		"POST /api/v1/agents/auth/logout",
 		"POST /api/v1/final_votes",
 		"POST /api/v1/jobs",
+		"POST /api/v1/jobs/{job_id}/anchor_receipt",
 		"POST /api/v1/jobs/{job_id}/boost",
 		"POST /api/v1/jobs/{job_id}/close",
 		"POST /api/v1/jobs/{job_id}/comments",
@@ -232,15 +233,14 @@ func TestOpenAPIRouteCoverage(t *testing.T) {
 		"registered but not documented: POST /api/v1/jobs/{job_id}/finalize",
 	}, coverageProblems(missing, patterns, serve))
 
-	// ...a documented route the server does not serve (the spec's
-	// anchor route, not served yet)...
+	// ...a documented route the server does not serve...
 	extra := loadOpenAPI(t, "")
-	extra.Paths.Set("/api/v1/jobs/{job_id}/anchor", &openapi3.PathItem{Get: extra.Paths.Value("/api/v1/jobs/{job_id}").Get})
+	extra.Paths.Set("/api/v1/jobs/{job_id}/unserved", &openapi3.PathItem{Get: extra.Paths.Value("/api/v1/jobs/{job_id}").Get})
 	extra.Paths.Value("/healthz").Post = extra.Paths.Value("/healthz").Get
 	require.Equal(t, []string{
-		"documented but not registered: GET /api/v1/jobs/{job_id}/anchor",
+		"documented but not registered: GET /api/v1/jobs/{job_id}/unserved",
 		"documented but not registered: POST /healthz",
-		"documented but not served (404): GET /api/v1/jobs/{job_id}/anchor",
+		"documented but not served (404): GET /api/v1/jobs/{job_id}/unserved",
 		"documented but not served (405): POST /healthz",
 	}, coverageProblems(extra, patterns, serve))
 
@@ -266,7 +266,7 @@ func TestOpenAPISpecPaths(t *testing.T) {
 	} {
 		require.NotNil(t, doc.Paths.Value(p), p)
 	}
-	for _, p := range []string{"/api/v1/jobs/{job_id}/anchor", "/api/v1/jobs/{job_id}/anchor_receipt", "/api/v1/search/semantic"} {
+	for _, p := range []string{"/api/v1/search/semantic"} {
 		require.Nil(t, doc.Paths.Value(p), "%s is not served yet", p)
 	}
 	require.True(t, slices.ContainsFunc(doc.Paths.InMatchingOrder(), func(p string) bool { return strings.HasPrefix(p, "/api/v1/") }))

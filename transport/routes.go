@@ -11,6 +11,7 @@ func (s *server) routes() {
 	s.submissionRoutes()
 	s.voteRoutes()
 	s.closingRoutes()
+	s.anchorRoutes()
 	s.reputationRoutes()
 	s.economyRoutes()
 	s.threadRoutes()

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/transport"
 )
@@ -32,6 +33,7 @@ func withOperators(addrs ...string) envOption {
 		mc.Operators = ops
 		e.svc.Market = marketplace.NewService(e.store, e.clock, mc)
 		e.opts.Operators = ops
+		e.svc.Anchor = anchor.NewService(e.store, anchor.Config{Operators: ops})
 		e.h = transport.NewHandler(e.svc, e.opts)
 	}
 }

@@ -1,0 +1,76 @@
+// Package anchor makes a verifiable snapshot of a closed job: a canonical
+// JSON document of every record the outcome was based on, a keccak256
+// Merkle root over those records and a random salt, proofs of single
+// records, and the onchain receipt of the root's posting (operator only,
+// recorded once).
+//
+// Anyone holding the snapshot document and the root posted onchain can
+// re-derive the root and so prove exactly what a job's outcome was based
+// on. The rules below are schema version 1 (SchemaVersion).
+//
+// # Document
+//
+// The snapshot document is one JSON object canonicalised with RFC 8785
+// (JCS: no whitespace, object members sorted by their UTF-16 code units,
+// numbers in ECMAScript form, minimal string escaping):
+//
+//	{"created_at":"2026-11-23T05:00:00.000Z","job_id":"<job id>",
+//	 "records":[<record>,...],"root":"0x<64 hex>","salt":"0x<64 hex>",
+//	 "schema_version":1}
+//
+// The document is stored when the job closes and served byte for byte;
+// its "root" and "salt" equal the job's anchor_root and anchor_salt. Every
+// record is a JSON object with a unique string "id" and a "type"; since the
+// document is canonical, each element of "records" is itself in canonical
+// form. The service writes these records (times are RFC 3339 UTC strings,
+// optional values null, money an exact decimal string of micro-USDC):
+//
+//	job         {"id":"job:<id>","type":"job","job_id","title","prompt","tags",
+//	             "bounty_micro_usdc","sponsor_address","status","winner_submission_id",
+//	             "created_at","closed_at","final_vote_starts_at","final_vote_ends_at"}
+//	submission  {"id":"submission:<id>","type":"submission","submission_id","job_id",
+//	             "agent_address","content","evidence":[...],"created_at"}
+//	vote        {"id":"vote:<id>","type":"vote","vote_id","job_id","submission_id",
+//	             "voter_address","weight","review","created_at"}
+//	final_vote  {"id":"final_vote:<id>","type":"final_vote","final_vote_id","job_id",
+//	             "submission_id","voter_address","created_at"}
+//	comment     {"id":"comment:<id>","type":"comment","comment_id","target_type",
+//	             "target_id","parent_id","author_address","content","deleted",
+//	             "created_at","deleted_at"}
+//
+// Each evidence item is {"type","source_url","retrieved_at","snapshot_uri",
+// "snapshot_hash","quote","claim","confidence","metadata"}, every member
+// present (null when not given); a vote's "review" is its object or null;
+// "weight" is an integer.
+//
+// A comment on the job or on one of its submissions is a record; a deleted
+// comment keeps its ids and times but has no "content" member. Jury and
+// final votes are the current ones (one per voter).
+//
+// # Leaves and tree
+//
+// The leaf of a record is keccak256(keccak256(r)), r being the record's
+// canonical JSON bytes (its element of "records", as served). The salt is
+// one more leaf, keccak256(keccak256(s)), s being its 32 raw bytes; its
+// record id is "salt" (SaltRecordID). Hashing twice is OpenZeppelin's
+// recommendation: a leaf can then never be mistaken for an inner node.
+// In Solidity: keccak256(bytes.concat(keccak256(data))); for the salt,
+// keccak256(bytes.concat(keccak256(abi.encode(salt)))).
+//
+// The tree is built over the leaves sorted in ascending byte order: each
+// level pairs nodes 0 and 1, 2 and 3, and so on, and an odd last node moves
+// up unchanged. A pair is hashed as keccak256(a ‖ b) with the smaller
+// 32-byte node first (commutative, "sorted-pair" hashing). The top node is
+// the root. A proof is the list of sibling nodes from the leaf up, exactly
+// what OpenZeppelin's MerkleProof.verify(proof, root, leaf) and
+// processProof take; Verify and ProcessProof are their Go equivalents.
+//
+// # Receipts
+//
+// The root is posted onchain with the anchor registry's
+// postAnchor(root, uri, schemaVersion, salt), which emits AnchorPosted. An
+// operator records that transaction as the job's receipt (Service.
+// RecordReceipt): once; the same values again are accepted, different
+// ones are a Conflict. A ReceiptChecker, when configured, checks the
+// receipt against the chain first.
+package anchor

@@ -1,0 +1,253 @@
+package anchor
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"time"
+
+	"github.com/gowebpki/jcs"
+
+	"github.com/openjury/openjury"
+)
+
+// SchemaVersion is the version of the snapshot rules in the package doc.
+const SchemaVersion = 1
+
+// SaltRecordID is the record id of the salt's leaf.
+const SaltRecordID = "salt"
+
+// SaltSize is the size of the salt in bytes.
+const SaltSize = 32
+
+// Record is one record of a snapshot: its id (unique in the snapshot), its
+// type, and its other members. Fields must marshal to JSON; they may not
+// use the names "id" and "type".
+type Record struct {
+	ID     string
+	Type   string
+	Fields map[string]any
+}
+
+// Snapshot is a built snapshot: the canonical document and its root.
+type Snapshot struct {
+	// Document is the canonical JSON document, stored and served as is.
+	Document []byte
+	// Root is the Merkle root of the records and the salt.
+	Root openjury.Hash
+	// Salt is the salt, a leaf of the tree.
+	Salt openjury.Hash
+}
+
+// documentJSON is the document's shape (see the package doc).
+type documentJSON struct {
+	SchemaVersion int               `json:"schema_version"`
+	JobID         string            `json:"job_id"`
+	CreatedAt     string            `json:"created_at"`
+	Salt          string            `json:"salt"`
+	Root          string            `json:"root"`
+	Records       []json.RawMessage `json:"records"`
+}
+
+// Canonical returns the RFC 8785 (JCS) form of a JSON text.
+// Errors: Invalid when it is not JSON.
+func Canonical(data []byte) ([]byte, error) {
+	out, err := jcs.Transform(data)
+	if err != nil {
+		return nil, openjury.Errorf(openjury.Invalid, "anchor.Canonical", "not canonicalisable JSON: %v", err)
+	}
+	return out, nil
+}
+
+// Build makes the snapshot of a job from its records and salt, at
+// createdAt. Errors: Invalid for a record that is not JSON, a duplicate or
+// reserved id.
+func Build(jobID string, salt [SaltSize]byte, createdAt time.Time, records []Record) (*Snapshot, error) {
+	const op = "anchor.Build"
+	raws := make([]json.RawMessage, len(records))
+	leaves := make([]Node, 0, len(records)+1)
+	seen := make(map[string]bool, len(records))
+	for i, r := range records {
+		if r.ID == "" || r.ID == SaltRecordID || seen[r.ID] {
+			return nil, openjury.Errorf(openjury.Invalid, op, "record id %q: empty, reserved or repeated", r.ID)
+		}
+		seen[r.ID] = true
+		obj := make(map[string]any, len(r.Fields)+2)
+		maps.Copy(obj, r.Fields)
+		obj["id"], obj["type"] = r.ID, r.Type
+		raw, err := json.Marshal(obj)
+		if err != nil {
+			return nil, openjury.Errorf(openjury.Invalid, op, "record %s: %v", r.ID, err)
+		}
+		if raws[i], err = Canonical(raw); err != nil {
+			return nil, openjury.Wrap(op, err)
+		}
+		leaves = append(leaves, Leaf(raws[i]))
+	}
+	leaves = append(leaves, Leaf(salt[:]))
+	root := openjury.HashFromBytes(NewTree(leaves).Root())
+	doc, err := json.Marshal(documentJSON{
+		SchemaVersion: SchemaVersion,
+		JobID:         jobID,
+		CreatedAt:     openjury.FormatTime(createdAt),
+		Salt:          string(openjury.HashFromBytes(salt)),
+		Root:          string(root),
+		Records:       raws,
+	})
+	if err != nil {
+		return nil, openjury.Wrap(op, err)
+	}
+	if doc, err = Canonical(doc); err != nil {
+		return nil, openjury.Wrap(op, err)
+	}
+	return &Snapshot{Document: doc, Root: root, Salt: openjury.HashFromBytes(salt)}, nil
+}
+
+// Document is a parsed snapshot document.
+type Document struct {
+	SchemaVersion int
+	JobID         string
+	CreatedAt     string
+	// Root and Salt are as the document states them.
+	Root openjury.Hash
+	Salt openjury.Hash
+	// Records are the records' canonical bytes by record id, in document
+	// order in IDs.
+	Records map[string][]byte
+	IDs     []string
+	salt    Node
+}
+
+// ParseDocument parses a snapshot document. Errors: Invalid when it is not
+// a schema version 1 document.
+func ParseDocument(data []byte) (*Document, error) {
+	const op = "anchor.ParseDocument"
+	var dj documentJSON
+	if err := json.Unmarshal(data, &dj); err != nil {
+		return nil, openjury.Errorf(openjury.Invalid, op, "snapshot: %v", err)
+	}
+	if dj.SchemaVersion != SchemaVersion {
+		return nil, openjury.Errorf(openjury.Invalid, op, "snapshot: schema_version %d, want %d", dj.SchemaVersion, SchemaVersion)
+	}
+	d := &Document{SchemaVersion: dj.SchemaVersion, JobID: dj.JobID, CreatedAt: dj.CreatedAt, Records: make(map[string][]byte, len(dj.Records))}
+	var err error
+	if d.Root, err = openjury.ParseHash("root", dj.Root); err != nil {
+		return nil, openjury.Wrap(op, err)
+	}
+	if d.Salt, err = openjury.ParseHash("salt", dj.Salt); err != nil {
+		return nil, openjury.Wrap(op, err)
+	}
+	if d.salt, err = hashBytes(d.Salt); err != nil {
+		return nil, openjury.Wrap(op, err)
+	}
+	for _, raw := range dj.Records {
+		var head struct {
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal(raw, &head); err != nil || head.ID == "" || head.ID == SaltRecordID || d.Records[head.ID] != nil {
+			return nil, openjury.E(openjury.Invalid, op, "snapshot: a record without a unique string id")
+		}
+		d.Records[head.ID] = raw
+		d.IDs = append(d.IDs, head.ID)
+	}
+	return d, nil
+}
+
+// Leaf returns the leaf of a record id (SaltRecordID for the salt); ok is
+// false for an unknown id.
+func (d *Document) Leaf(recordID string) (leaf Node, ok bool) {
+	if recordID == SaltRecordID {
+		return Leaf(d.salt[:]), true
+	}
+	raw, ok := d.Records[recordID]
+	if !ok {
+		return Node{}, false
+	}
+	return Leaf(raw), true
+}
+
+// Tree builds the Merkle tree of the document's records and salt.
+func (d *Document) Tree() *Tree {
+	leaves := make([]Node, 0, len(d.IDs)+1)
+	for _, id := range d.IDs {
+		leaves = append(leaves, Leaf(d.Records[id]))
+	}
+	return NewTree(append(leaves, Leaf(d.salt[:])))
+}
+
+// Proof is the Merkle proof of one record.
+type Proof struct {
+	Record string
+	Leaf   openjury.Hash
+	Proof  []openjury.Hash
+	Root   openjury.Hash
+}
+
+// Prove returns the proof of a record of the document against the root
+// re-derived from it. Errors: NotFound for an unknown record id.
+func (d *Document) Prove(recordID string) (Proof, error) {
+	leaf, ok := d.Leaf(recordID)
+	if !ok {
+		return Proof{}, openjury.E(openjury.NotFound, "anchor.Prove", "record not found")
+	}
+	t := d.Tree()
+	nodes, _ := t.Proof(leaf)
+	p := Proof{Record: recordID, Leaf: openjury.HashFromBytes(leaf), Proof: make([]openjury.Hash, len(nodes)), Root: openjury.HashFromBytes(t.Root())}
+	for i, n := range nodes {
+		p.Proof[i] = openjury.HashFromBytes(n)
+	}
+	return p, nil
+}
+
+// VerifyDocument checks a fetched snapshot document against the root
+// posted onchain (or published as anchor_root): the root re-derived from
+// its records and salt, and the root it states, must both equal root.
+func VerifyDocument(data []byte, root openjury.Hash) error {
+	const op = "anchor.VerifyDocument"
+	d, err := ParseDocument(data)
+	if err != nil {
+		return err
+	}
+	if got := openjury.HashFromBytes(d.Tree().Root()); got != root {
+		return openjury.Errorf(openjury.Invalid, op, "root: the records give %s, want %s", got, root)
+	}
+	if d.Root != root {
+		return openjury.Errorf(openjury.Invalid, op, "root: the document states %s, want %s", d.Root, root)
+	}
+	return nil
+}
+
+// VerifyProof checks that a record's canonical bytes (or, for the salt,
+// its 32 raw bytes), with proof, lead to root.
+func VerifyProof(record []byte, proof []openjury.Hash, root openjury.Hash) error {
+	nodes := make([]Node, len(proof))
+	for i, h := range proof {
+		b, err := hashBytes(h)
+		if err != nil {
+			return err
+		}
+		nodes[i] = b
+	}
+	r, err := hashBytes(root)
+	if err != nil {
+		return err
+	}
+	if !Verify(nodes, r, Leaf(record)) {
+		return openjury.E(openjury.Invalid, "anchor.VerifyProof", "proof: does not lead to the root")
+	}
+	return nil
+}
+
+// hashBytes returns the 32 bytes of a hash in canonical or any-case form.
+func hashBytes(h openjury.Hash) (Node, error) {
+	p, err := openjury.ParseHash("hash", string(h))
+	if err != nil {
+		return Node{}, err
+	}
+	var n Node
+	if _, err := hex.Decode(n[:], []byte(p[2:])); err != nil {
+		return Node{}, fmt.Errorf("anchor: %w", err)
+	}
+	return n, nil
+}

@@ -1,0 +1,141 @@
+package transport
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/anchor"
+)
+
+func (s *server) anchorRoutes() {
+	if s.svc.Anchor == nil {
+		return // not wired: the routes answer 404 "route not found"
+	}
+	s.handle("GET /api/v1/jobs/{job_id}/anchor", s.getAnchor)
+	s.handle("GET /api/v1/jobs/{job_id}/anchor/snapshot", s.getAnchorSnapshot)
+	s.handle("GET /api/v1/jobs/{job_id}/anchor/proof", s.getAnchorProof)
+	s.handle("POST /api/v1/jobs/{job_id}/anchor_receipt", s.authed(s.recordAnchorReceipt))
+}
+
+// anchorBatchJSON is AnchorBatch.
+type anchorBatchJSON struct {
+	ID                    string  `json:"id"`
+	JobID                 string  `json:"job_id"`
+	SchemaVersion         int     `json:"schema_version"`
+	Salt                  string  `json:"salt"`
+	AnchorRoot            string  `json:"anchor_root"`
+	AnchorURI             string  `json:"anchor_uri"`
+	CreatedAt             string  `json:"created_at"`
+	AnchorTxHash          *string `json:"anchor_tx_hash"`
+	AnchorChainID         *int64  `json:"anchor_chain_id"`
+	AnchorContractAddress *string `json:"anchor_contract_address"`
+	AnchorBlockNumber     *int64  `json:"anchor_block_number"`
+	AnchorLogIndex        *int64  `json:"anchor_log_index"`
+}
+
+func newAnchorBatchJSON(b *anchor.Batch) anchorBatchJSON {
+	ref := newChainRefFields(b.Receipt)
+	return anchorBatchJSON{
+		ID:                    b.ID,
+		JobID:                 b.JobID,
+		SchemaVersion:         b.SchemaVersion,
+		Salt:                  b.Salt.String(),
+		AnchorRoot:            b.Root.String(),
+		AnchorURI:             b.URI,
+		CreatedAt:             openjury.FormatTime(b.CreatedAt),
+		AnchorTxHash:          ref.TxHash,
+		AnchorChainID:         ref.ChainID,
+		AnchorContractAddress: ref.Contract,
+		AnchorBlockNumber:     ref.BlockNumber,
+		AnchorLogIndex:        ref.LogIndex,
+	}
+}
+
+// anchorProofJSON is AnchorProof.
+type anchorProofJSON struct {
+	Record string   `json:"record"`
+	Leaf   string   `json:"leaf"`
+	Proof  []string `json:"proof"`
+	Root   string   `json:"root"`
+}
+
+// recordAnchorReceiptRequest is RecordAnchorReceiptRequest.
+type recordAnchorReceiptRequest struct {
+	AnchorTxHash          *string `json:"anchor_tx_hash"`
+	AnchorChainID         *int64  `json:"anchor_chain_id"`
+	AnchorContractAddress *string `json:"anchor_contract_address"`
+	AnchorBlockNumber     *int64  `json:"anchor_block_number"`
+	AnchorLogIndex        *int64  `json:"anchor_log_index"`
+}
+
+func (s *server) getAnchor(w http.ResponseWriter, r *http.Request) error {
+	b, err := s.svc.Anchor.Batch(r.Context(), r.PathValue("job_id"))
+	if err != nil {
+		return err
+	}
+	return respond(w, newAnchorBatchJSON(b))
+}
+
+// snapshotCacheControl: a stored document never changes.
+const snapshotCacheControl = "public, max-age=86400"
+
+// getAnchorSnapshot serves the stored document byte for byte, with a strong
+// ETag (its SHA-256) for conditional requests.
+func (s *server) getAnchorSnapshot(w http.ResponseWriter, r *http.Request) error {
+	doc, err := s.svc.Anchor.Document(r.Context(), r.PathValue("job_id"))
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(doc)
+	etag := `"` + hex.EncodeToString(sum[:]) + `"`
+	h := w.Header()
+	h.Set("ETag", etag)
+	h.Set("Cache-Control", snapshotCacheControl)
+	if etagMatch(r.Header.Get("If-None-Match"), etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	writeBody(w, r, contentTypeJSON, doc)
+	return nil
+}
+
+func (s *server) getAnchorProof(w http.ResponseWriter, r *http.Request) error {
+	record, err := queryRequired(r, "record")
+	if err != nil {
+		return err
+	}
+	p, err := s.svc.Anchor.Proof(r.Context(), r.PathValue("job_id"), record)
+	if err != nil {
+		return err
+	}
+	out := anchorProofJSON{Record: p.Record, Leaf: p.Leaf.String(), Proof: mapEach(p.Proof, openjury.Hash.String), Root: p.Root.String()}
+	return respond(w, out)
+}
+
+// recordAnchorReceipt: 403 for a non-operator comes before the body is
+// read, so even a malformed request for an unknown job gets it.
+func (s *server) recordAnchorReceipt(w http.ResponseWriter, r *http.Request) error {
+	caller := callerFrom(r.Context()).addr
+	if err := s.svc.Anchor.CheckOperator(caller); err != nil {
+		return err
+	}
+	var req recordAnchorReceiptRequest
+	if err := decodeJSON(r, &req); err != nil {
+		return err
+	}
+	// A missing part is named by the domain (anchor.ValidateReceipt).
+	ref, err := chainRefFields{
+		TxHash: req.AnchorTxHash, ChainID: req.AnchorChainID, Contract: req.AnchorContractAddress,
+		BlockNumber: req.AnchorBlockNumber, LogIndex: req.AnchorLogIndex,
+	}.parse("anchor_")
+	if err != nil {
+		return err
+	}
+	b, err := s.svc.Anchor.RecordReceipt(r.Context(), caller, r.PathValue("job_id"), ref)
+	if err != nil {
+		return err
+	}
+	return respond(w, newAnchorBatchJSON(b))
+}
