@@ -124,6 +124,8 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		Stake:  stakeSvc,
 		AGR:    agrSvc,
 		Ready:  db.Ping,
+
+		Idempotency: db,
 	}, transport.Options{
 		Logger:          logger,
 		BaseURL:         cfg.BaseURL,
@@ -163,6 +165,9 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		cleanupLoop(cleanupCtx, logger, cleanupInterval, map[string]func(context.Context) (int64, error){
 			"auth":  authSvc.Cleanup,
 			"rates": market.CleanupRates,
+			"idempotency": func(ctx context.Context) (int64, error) {
+				return db.DeleteExpiredIdempotencyKeys(ctx, clock.Now())
+			},
 		})
 	}()
 

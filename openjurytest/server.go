@@ -179,6 +179,8 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 		Stake:  s.Stake,
 		AGR:    s.AGR,
 		Ready:  db.Ping,
+
+		Idempotency: db,
 	}, transport.Options{
 		Logger:          cfg.Logger,
 		BaseURL:         baseURL,

@@ -114,6 +114,8 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 		Market: market,
 		Stake:  stakeSvc,
 		AGR:    agr.NewService(e.store.AGR(), e.clock),
+
+		Idempotency: e.store,
 		Ready: func(context.Context) error {
 			e.readyM.Lock()
 			defer e.readyM.Unlock()
