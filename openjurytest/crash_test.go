@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -21,7 +22,6 @@ import (
 
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/openjurytest"
-	"github.com/openjury/openjury/openjurytest/pgtest"
 )
 
 // TestCrashKeepsAcknowledgedWrites builds the host binary, runs it as a
@@ -43,41 +43,33 @@ func TestCrashKeepsAcknowledgedWrites(t *testing.T) {
 	out, err := exec.Command(goTool, "build", "-o", bin, "github.com/openjury/openjury/host").CombinedOutput()
 	require.NoError(t, err, "go build: %s", out)
 
-	backends := map[string]func(t *testing.T) string{
-		"sqlite":   func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "crash.db") },
-		"postgres": func(t *testing.T) string { return pgtest.NewDatabase(t) },
-	}
-	for name, newDSN := range backends {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			dsn := newDSN(t)
-			var acked []string // ids of acknowledged jobs, over every round
-			var tokens []string
-			for round := range 2 {
-				h := startBinary(t, bin, dsn)
-				if round == 0 {
-					for range 4 {
-						tokens = append(tokens, h.signIn(t))
-					}
-				}
-				h.requireJobs(t, acked)
-				acked = append(acked, h.writeUntilKilled(t, tokens, 1500*time.Millisecond)...)
-			}
-			require.Greater(t, len(acked), 20, "the writers must actually write")
+	onEachDatabaseFile(t, func(t *testing.T, dsn string) {
+		var acked []string // ids of acknowledged jobs, over every round
+		var tokens []string
+		for round := range 2 {
 			h := startBinary(t, bin, dsn)
-			h.requireJobs(t, acked)
-			h.kill(t)
-			if name == "sqlite" {
-				db, err := bunstore.Open(context.Background(), dsn)
-				require.NoError(t, err)
-				defer db.Close()
-				var check string
-				require.NoError(t, db.Bun().QueryRowContext(context.Background(), "PRAGMA integrity_check").Scan(&check))
-				require.Equal(t, "ok", check)
+			if round == 0 {
+				for range 4 {
+					tokens = append(tokens, h.signIn(t))
+				}
 			}
-			t.Logf("%d acknowledged writes survived SIGKILL", len(acked))
-		})
-	}
+			h.requireJobs(t, acked)
+			acked = append(acked, h.writeUntilKilled(t, tokens, 1500*time.Millisecond)...)
+		}
+		require.Greater(t, len(acked), 20, "the writers must actually write")
+		h := startBinary(t, bin, dsn)
+		h.requireJobs(t, acked)
+		h.kill(t)
+		if strings.HasPrefix(dsn, "sqlite:") {
+			db, err := bunstore.Open(context.Background(), dsn)
+			require.NoError(t, err)
+			defer db.Close()
+			var check string
+			require.NoError(t, db.Bun().QueryRowContext(context.Background(), "PRAGMA integrity_check").Scan(&check))
+			require.Equal(t, "ok", check)
+		}
+		t.Logf("%d acknowledged writes survived SIGKILL", len(acked))
+	})
 }
 
 // hostProcess is a running host binary.
