@@ -77,3 +77,15 @@ func FuzzParseUSDC(f *testing.F) {
 		require.Equal(t, m, again)
 	})
 }
+
+// BenchmarkParseUSDC measures a normal amount and a crafted one whose
+// exponent would make big-number parsing slow; both must be cheap.
+func BenchmarkParseUSDC(b *testing.B) {
+	for _, in := range []string{"12.5", "1e999999", "1e-999999", "0." + strings.Repeat("0", 90) + "1"} {
+		b.Run(in[:min(len(in), 12)], func(b *testing.B) {
+			for b.Loop() {
+				_, _ = openjury.ParseUSDC("bounty_usdc", in)
+			}
+		})
+	}
+}
