@@ -11,26 +11,32 @@ import (
 // "0x" followed by 40 lowercase hex digits. The zero value means "none".
 type Address string
 
-// ParseAddress parses "0x" + 40 hex digits. All-lowercase and all-uppercase
-// hex are accepted as is; mixed case must pass the EIP-55 checksum. The
-// result is lowercase. Errors are Invalid and name the field.
+// ParseAddress parses "0x" + 40 hex digits: all lowercase, or mixed case
+// that passes the EIP-55 checksum. Anything else (a "0X" prefix, upper-case
+// hex with a wrong checksum, white space) is refused. The result is
+// lowercase. Errors are Invalid and name the field.
 func ParseAddress(field, s string) (Address, error) {
 	const op = "openjury.ParseAddress"
-	if len(s) != 42 || (s[:2] != "0x" && s[:2] != "0X") {
+	if len(s) != 42 || s[:2] != "0x" || !isHex(s[2:]) {
 		return "", Errorf(Invalid, op, "%s: must be 0x followed by 40 hex digits", field)
 	}
 	body := s[2:]
-	if _, err := hex.DecodeString(body); err != nil {
-		return "", Errorf(Invalid, op, "%s: must be 0x followed by 40 hex digits", field)
-	}
-	lower, upper := strings.ToLower(body), strings.ToUpper(body)
-	if body != lower && body != upper {
-		mixed, err := common.NewMixedcaseAddressFromString("0x" + body)
-		if err != nil || !mixed.ValidChecksum() {
-			return "", Errorf(Invalid, op, "%s: mixed-case address fails the EIP-55 checksum", field)
-		}
+	lower := strings.ToLower(body)
+	if body != lower && common.HexToAddress(s).Hex() != s {
+		return "", Errorf(Invalid, op, "%s: mixed-case address fails the EIP-55 checksum", field)
 	}
 	return Address("0x" + lower), nil
+}
+
+// isHex reports whether s is made of hex digits only (either case).
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') && (c < 'A' || c > 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // MustAddress parses s and panics on error; for constants and tests.
@@ -75,7 +81,7 @@ func ParseHash(field, s string) (Hash, error) {
 	if len(s) != 66 || (s[:2] != "0x" && s[:2] != "0X") {
 		return "", Errorf(Invalid, "openjury.ParseHash", "%s: must be 0x followed by 64 hex digits", field)
 	}
-	if _, err := hex.DecodeString(s[2:]); err != nil {
+	if !isHex(s[2:]) {
 		return "", Errorf(Invalid, "openjury.ParseHash", "%s: must be 0x followed by 64 hex digits", field)
 	}
 	return Hash("0x" + strings.ToLower(s[2:])), nil

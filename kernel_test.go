@@ -3,6 +3,7 @@ package openjury_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,7 +21,15 @@ func TestParseAddress(t *testing.T) {
 		ok   bool
 	}{
 		{lower, lower, true},
-		{"0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED", lower, true},
+		{"0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED", "", false}, // upper case: checksum fails
+		{"0X5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", "", false}, // 0X prefix
+		{"0X5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "", false},
+		{" 0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", "", false},
+		{"0x5aaeb6053f3e94c9b9a09f33669435e7ef1beae ", "", false},
+		{"0x+aaeb6053f3e94c9b9a09f33669435e7ef1beaed", "", false},
+		{"0x1234567890123456789012345678901234567890", "0x1234567890123456789012345678901234567890", true}, // digits only
+		{"0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359", "0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359", true}, // EIP-55 vector
+		{"0xFB6916095CA1DF60BB79CE92CE3EA74C37C5D359", "", false},
 		{"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", lower, true}, // EIP-55 test vector
 		{"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD", "", false},   // one letter flipped
 		{"5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", "", false},
@@ -70,6 +79,18 @@ func TestUSDC(t *testing.T) {
 		{"0.0000001", 0, "", false},
 		{"abc", 0, "", false},
 		{"1e30", 0, "", false},
+		{"1e999999", 0, "", false},
+		{"1e-999999", 0, "", false},
+		{"1E+2", 100_000_000, "100", true},
+		{"2.5e-6", 0, "", false},
+		{"2.5e-1", 250_000, "0.25", true},
+		{"0x10", 0, "", false},
+		{"1/2", 0, "", false},
+		{"Inf", 0, "", false},
+		{".5", 500_000, "0.5", true},
+		{"1e", 0, "", false},
+		{"", 0, "", false},
+		{"1" + strings.Repeat("0", 200), 0, "", false},
 	}
 	for _, tc := range cases {
 		got, err := openjury.ParseUSDC("bounty_usdc", tc.in)

@@ -7,18 +7,25 @@ import (
 	"github.com/openjury/openjury"
 )
 
-// MaxFailedTries is the number of failed verifications a challenge survives;
-// the next failure retires it.
-const MaxFailedTries = 5
+// FreshPerAddress is how many challenges an address may have that are
+// still in the first half of their life. Asking for a challenge beyond it
+// returns the newest of them instead of storing another (see the package
+// doc), so an address never has more than 2*FreshPerAddress live
+// challenges and a verify without a nonce can try them all.
+const FreshPerAddress = 8
+
+// MaxCandidates is how many live challenges a verify without a nonce tries:
+// all of an address's (2*FreshPerAddress), with room for clock skew
+// between replicas.
+const MaxCandidates = 2*FreshPerAddress + 4
 
 // Challenge is an outstanding sign-in challenge.
 type Challenge struct {
-	Nonce       string
-	Address     openjury.Address
-	Message     string
-	IssuedAt    time.Time
-	ExpiresAt   time.Time
-	FailedTries int
+	Nonce     string
+	Address   openjury.Address
+	Message   string
+	IssuedAt  time.Time
+	ExpiresAt time.Time
 }
 
 // Token is an issued bearer token. Only the SHA-256 digest of the token
@@ -32,21 +39,25 @@ type Token struct {
 
 // Store keeps challenges and tokens. Every method is one transaction.
 type Store interface {
-	// PutChallenge stores a new challenge. Outstanding challenges of the same
-	// address are kept.
+	// PutChallenge stores a new challenge unconditionally. Outstanding
+	// challenges of the same address are kept. Errors: Conflict for a
+	// duplicate nonce.
 	PutChallenge(ctx context.Context, c Challenge) error
-	// LiveChallenges returns up to limit challenges of addr that are unexpired
-	// at now and have fewer than MaxFailedTries failures, newest first. A
-	// non-empty nonce narrows the result to that challenge.
+	// IssueChallenge stores c unless c.Address already has maxFresh or more
+	// challenges that expire after freshUntil; then it stores nothing and
+	// returns the one of those that expires last. The check and the insert
+	// are one transaction serialised per address, so concurrent calls never
+	// leave more than maxFresh such challenges. It returns c when stored.
+	IssueChallenge(ctx context.Context, c Challenge, freshUntil time.Time, maxFresh int) (Challenge, error)
+	// LiveChallenges returns up to limit challenges of addr that are
+	// unexpired at now, newest first. A non-empty nonce narrows the result
+	// to that challenge.
 	LiveChallenges(ctx context.Context, addr openjury.Address, nonce string, now time.Time, limit int) ([]Challenge, error)
 	// RedeemChallenge atomically deletes the live challenge (addr, nonce) and
-	// stores tok, in one transaction. When the challenge is gone, expired or
-	// retired (another verify won the race), it returns Unauthenticated and
-	// stores nothing; a duplicate token digest is Conflict and also stores
-	// nothing.
+	// stores tok, in one transaction. When the challenge is gone or expired
+	// (another verify won the race), it returns Unauthenticated and stores
+	// nothing; a duplicate token digest is Conflict and also stores nothing.
 	RedeemChallenge(ctx context.Context, addr openjury.Address, nonce string, now time.Time, tok Token) error
-	// RecordFailures adds one failed try to each named challenge of addr.
-	RecordFailures(ctx context.Context, addr openjury.Address, nonces []string) error
 	// TokenOwner returns the address of the unexpired token with this digest,
 	// or Unauthenticated.
 	TokenOwner(ctx context.Context, hash string, now time.Time) (openjury.Address, error)

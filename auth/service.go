@@ -21,9 +21,6 @@ import (
 // Statement is the human-readable line of every sign-in message.
 const Statement = "Sign in to OpenJury as this agent."
 
-// maxCandidates bounds how many outstanding challenges one verify tries.
-const maxCandidates = 10
-
 // maxSignatureBytes bounds a signature handed to a contract wallet.
 const maxSignatureBytes = 4096
 
@@ -59,7 +56,9 @@ func NewService(store Store, clock openjury.Clock, cfg Config, verifier Contract
 // Config returns the service's settings.
 func (s *Service) Config() Config { return s.cfg }
 
-// Challenge creates a new challenge for the address given as text.
+// Challenge returns a challenge for the address given as text: a new one,
+// or, when the address already has FreshPerAddress challenges with more
+// than half their life left, the newest of those (see the package doc).
 // Errors: Invalid for a malformed address.
 func (s *Service) Challenge(ctx context.Context, address string) (Challenge, error) {
 	const op = "auth.Challenge"
@@ -79,7 +78,8 @@ func (s *Service) Challenge(ctx context.Context, address string) (Challenge, err
 		ExpiresAt: now.Add(s.cfg.ChallengeTTL),
 	}
 	c.Message = s.Message(c)
-	if err := s.store.PutChallenge(ctx, c); err != nil {
+	c, err = s.store.IssueChallenge(ctx, c, now.Add(s.cfg.ChallengeTTL/2), FreshPerAddress)
+	if err != nil {
 		return Challenge{}, openjury.Wrap(op, err)
 	}
 	return c, nil
@@ -126,7 +126,9 @@ func (s *Service) Verify(ctx context.Context, in VerifyInput) (string, error) {
 		return "", openjury.E(openjury.Unauthenticated, op, "signature: must be a hex string (0x optional)")
 	}
 	now := openjury.Truncate(s.clock.Now())
-	candidates, err := s.store.LiveChallenges(ctx, addr, strings.TrimSpace(in.Nonce), now, maxCandidates)
+	// Only a redeem changes a challenge: failures are not counted, so no
+	// request of another party can retire the owner's challenge.
+	candidates, err := s.store.LiveChallenges(ctx, addr, strings.TrimSpace(in.Nonce), now, MaxCandidates)
 	if err != nil {
 		return "", openjury.Wrap(op, err)
 	}
@@ -158,13 +160,6 @@ func (s *Service) Verify(ctx context.Context, in VerifyInput) (string, error) {
 		}
 	}
 	if match == nil {
-		nonces := make([]string, len(candidates))
-		for i, c := range candidates {
-			nonces[i] = c.Nonce
-		}
-		if err := s.store.RecordFailures(ctx, addr, nonces); err != nil {
-			return "", openjury.Wrap(op, err)
-		}
 		if sigErr != nil && s.verifier == nil {
 			return "", openjury.Wrap(op, sigErr)
 		}

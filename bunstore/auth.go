@@ -14,12 +14,31 @@ import (
 type challengeRow struct {
 	bun.BaseModel `bun:"table:auth_challenges,alias:c"`
 
-	Nonce       string `bun:"nonce,pk"`
-	Address     string `bun:"address,notnull"`
-	Message     string `bun:"message,notnull"`
-	IssuedAt    int64  `bun:"issued_at,notnull"`
-	ExpiresAt   int64  `bun:"expires_at,notnull"`
-	FailedTries int    `bun:"failed_tries,notnull"`
+	Nonce     string `bun:"nonce,pk"`
+	Address   string `bun:"address,notnull"`
+	Message   string `bun:"message,notnull"`
+	IssuedAt  int64  `bun:"issued_at,notnull"`
+	ExpiresAt int64  `bun:"expires_at,notnull"`
+}
+
+func newChallengeRow(c auth.Challenge) *challengeRow {
+	return &challengeRow{
+		Nonce:     c.Nonce,
+		Address:   string(c.Address),
+		Message:   c.Message,
+		IssuedAt:  millis(c.IssuedAt),
+		ExpiresAt: millis(c.ExpiresAt),
+	}
+}
+
+func (r challengeRow) challenge() auth.Challenge {
+	return auth.Challenge{
+		Nonce:     r.Nonce,
+		Address:   openjury.Address(r.Address),
+		Message:   r.Message,
+		IssuedAt:  fromMillis(r.IssuedAt),
+		ExpiresAt: fromMillis(r.ExpiresAt),
+	}
 }
 
 // tokenRow is a row of auth_tokens.
@@ -40,21 +59,50 @@ func (d *DB) PutChallenge(ctx context.Context, c auth.Challenge) error {
 	if err != nil {
 		return err
 	}
-	row := &challengeRow{
-		Nonce:       c.Nonce,
-		Address:     string(c.Address),
-		Message:     c.Message,
-		IssuedAt:    millis(c.IssuedAt),
-		ExpiresAt:   millis(c.ExpiresAt),
-		FailedTries: c.FailedTries,
-	}
-	_, err = db.NewInsert().Model(row).Exec(ctx)
+	_, err = db.NewInsert().Model(newChallengeRow(c)).Exec(ctx)
 	return translate(op, err)
 }
 
-// LiveChallenges returns up to limit challenges of addr unexpired at now
-// with fewer than auth.MaxFailedTries failures, newest first (issued_at,
-// then nonce, descending); a non-empty nonce selects that one challenge.
+// IssueChallenge stores c unless c.Address has maxFresh or more challenges
+// expiring after freshUntil; then it returns the one of them that expires
+// last (ties: greatest nonce) and stores nothing. On PostgreSQL a
+// transaction-scoped advisory lock on the address serialises the check and
+// the insert across replicas; SQLite serialises write transactions anyway.
+// Errors: Conflict for a duplicate nonce.
+func (d *DB) IssueChallenge(ctx context.Context, c auth.Challenge, freshUntil time.Time, maxFresh int) (auth.Challenge, error) {
+	const op = "bunstore.IssueChallenge"
+	out := c
+	err := d.pool().inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		if d.dialect == DialectPostgres {
+			if _, err := db.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", "auth_challenges:"+string(c.Address)); err != nil {
+				return translate(op, err)
+			}
+		}
+		var fresh []challengeRow
+		err := db.NewSelect().Model(&fresh).
+			Where("c.address = ?", string(c.Address)).
+			Where("c.expires_at > ?", millis(freshUntil)).
+			OrderExpr("c.expires_at DESC").OrderExpr("c.nonce DESC").
+			Limit(int64(maxFresh)).Scan(ctx)
+		if err != nil {
+			return translate(op, err)
+		}
+		if len(fresh) >= maxFresh {
+			out = fresh[0].challenge()
+			return nil
+		}
+		_, err = db.NewInsert().Model(newChallengeRow(c)).Exec(ctx)
+		return translate(op, err)
+	})
+	if err != nil {
+		return auth.Challenge{}, err
+	}
+	return out, nil
+}
+
+// LiveChallenges returns up to limit challenges of addr unexpired at now,
+// newest first (issued_at, then nonce, descending); a non-empty nonce
+// selects that one challenge.
 func (d *DB) LiveChallenges(ctx context.Context, addr openjury.Address, nonce string, now time.Time, limit int) ([]auth.Challenge, error) {
 	const op = "bunstore.LiveChallenges"
 	if limit <= 0 {
@@ -67,8 +115,7 @@ func (d *DB) LiveChallenges(ctx context.Context, addr openjury.Address, nonce st
 	var rows []challengeRow
 	q := db.NewSelect().Model(&rows).
 		Where("c.address = ?", string(addr)).
-		Where("c.expires_at > ?", millis(now)).
-		Where("c.failed_tries < ?", auth.MaxFailedTries)
+		Where("c.expires_at > ?", millis(now))
 	if nonce != "" {
 		q = q.Where("c.nonce = ?", nonce)
 	}
@@ -77,14 +124,7 @@ func (d *DB) LiveChallenges(ctx context.Context, addr openjury.Address, nonce st
 	}
 	out := make([]auth.Challenge, len(rows))
 	for i, r := range rows {
-		out[i] = auth.Challenge{
-			Nonce:       r.Nonce,
-			Address:     openjury.Address(r.Address),
-			Message:     r.Message,
-			IssuedAt:    fromMillis(r.IssuedAt),
-			ExpiresAt:   fromMillis(r.ExpiresAt),
-			FailedTries: r.FailedTries,
-		}
+		out[i] = r.challenge()
 	}
 	return out, nil
 }
@@ -92,7 +132,7 @@ func (d *DB) LiveChallenges(ctx context.Context, addr openjury.Address, nonce st
 // RedeemChallenge deletes the live challenge (addr, nonce) and stores tok
 // in one transaction. Only the caller whose DELETE removed the row stores
 // its token, so concurrent verifies of one challenge yield one token.
-// Errors: Unauthenticated when the challenge is gone, expired or retired;
+// Errors: Unauthenticated when the challenge is gone or expired;
 // Conflict for a duplicate token digest (nothing is written then).
 func (d *DB) RedeemChallenge(ctx context.Context, addr openjury.Address, nonce string, now time.Time, tok auth.Token) error {
 	const op = "bunstore.RedeemChallenge"
@@ -101,7 +141,6 @@ func (d *DB) RedeemChallenge(ctx context.Context, addr openjury.Address, nonce s
 			Where("nonce = ?", nonce).
 			Where("address = ?", string(addr)).
 			Where("expires_at > ?", millis(now)).
-			Where("failed_tries < ?", auth.MaxFailedTries).
 			Exec(ctx)
 		if err != nil {
 			return translate(op, err)
@@ -124,24 +163,6 @@ func (d *DB) RedeemChallenge(ctx context.Context, addr openjury.Address, nonce s
 		}
 		return nil
 	})
-}
-
-// RecordFailures adds one failed try to each named challenge of addr.
-func (d *DB) RecordFailures(ctx context.Context, addr openjury.Address, nonces []string) error {
-	const op = "bunstore.RecordFailures"
-	if len(nonces) == 0 {
-		return nil
-	}
-	db, err := d.pool().writer(ctx, op)
-	if err != nil {
-		return err
-	}
-	_, err = db.NewUpdate().Model((*challengeRow)(nil)).
-		Set("failed_tries = failed_tries + 1").
-		Where("address = ?", string(addr)).
-		Where("nonce IN (?)", bun.List(nonces)).
-		Exec(ctx)
-	return translate(op, err)
 }
 
 // TokenOwner returns the address of the token with this digest when it is

@@ -259,7 +259,8 @@ func TestValidateRules(t *testing.T) {
 		{"embedder url with model", func(c *Config) { c.Embedder, c.EmbedderModel = "http://localhost:11434/v1", "nomic" }, ""},
 		{"embedder url without model", func(c *Config) { c.Embedder = "https://api.openai.com/v1" }, "SERVICE_EMBEDDER_MODEL: is required when SERVICE_EMBEDDER is a URL"},
 		{"rate limit off", func(c *Config) { c.RateLimitPerMin = 0 }, ""},
-		{"uppercase address", func(c *Config) { c.USDCAddress = "0x" + openjury.Address(strings.ToUpper(string(lower(addrA))[2:])) }, ""},
+		{"uppercase address", func(c *Config) { c.USDCAddress = "0x" + openjury.Address(strings.ToUpper(string(lower(addrA))[2:])) }, `SERVICE_USDC_ADDRESS: mixed-case address fails the EIP-55 checksum, got "0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED"`},
+		{"0X address", func(c *Config) { c.USDCAddress = "0X" + lower(addrA)[2:] }, `SERVICE_USDC_ADDRESS: must be 0x followed by 40 hex digits, got "0X5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"`},
 		{"sqlite dsn", func(c *Config) { c.DatabaseURL = "sqlite::memory:" }, ""},
 	}
 	for _, tc := range cases {

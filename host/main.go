@@ -130,6 +130,8 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		AGR:    agrSvc,
 		Anchor: anchor.NewService(db, anchor.Config{Operators: cfg.OperatorAddresses}),
 		Ready:  db.Ping,
+
+		Idempotency: db,
 	}, transport.Options{
 		Logger:          logger,
 		BaseURL:         cfg.BaseURL,
@@ -171,6 +173,9 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 			"rates": market.CleanupRates,
 			"optimize": func(ctx context.Context) (int64, error) {
 				return 0, db.Optimize(ctx)
+			},
+			"idempotency": func(ctx context.Context) (int64, error) {
+				return db.DeleteExpiredIdempotencyKeys(ctx, clock.Now())
 			},
 		})
 	}()

@@ -13,7 +13,6 @@ import (
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/openjurytest"
-	"github.com/openjury/openjury/openjurytest/pgtest"
 	"github.com/openjury/openjury/stake"
 )
 
@@ -40,14 +39,7 @@ func newWorld(t *testing.T, db *bunstore.DB) *world {
 
 // backends runs fn on SQLite and on PostgreSQL.
 func backends(t *testing.T, fn func(t *testing.T, db *bunstore.DB)) {
-	t.Run("sqlite", func(t *testing.T) {
-		t.Parallel()
-		fn(t, openjurytest.NewDB(t))
-	})
-	t.Run("postgres", func(t *testing.T) {
-		t.Parallel()
-		fn(t, openjurytest.OpenDB(t, pgtest.NewDatabase(t)))
-	})
+	openjurytest.OnEachDB(t, fn)
 }
 
 func (w *world) addr(n byte) openjury.Address {

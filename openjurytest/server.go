@@ -190,6 +190,8 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 		AGR:    s.AGR,
 		Anchor: s.Anchor,
 		Ready:  db.Ping,
+
+		Idempotency: db,
 	}, transport.Options{
 		Logger:          cfg.Logger,
 		BaseURL:         baseURL,

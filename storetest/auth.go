@@ -21,7 +21,8 @@ func (s *suite) authTests() []test {
 	return []test{
 		{name: "LiveChallenges", run: testLiveChallenges},
 		{name: "DuplicateNonceConflict", run: testDuplicateNonce},
-		{name: "FailuresRetireChallenge", run: testFailures},
+		{name: "IssueChallengeCapsFresh", run: testIssueChallenge},
+		{name: "ConcurrentIssueKeepsCap", run: testConcurrentIssue},
 		{name: "RedeemOnce", run: testRedeemOnce},
 		{name: "RedeemExpiredOrWrongAddress", run: testRedeemRejected},
 		{name: "RedeemDuplicateTokenWritesNothing", run: testRedeemDuplicateToken},
@@ -105,28 +106,47 @@ func testDuplicateNonce(t *testing.T, b Backend) {
 	require.Empty(t, live(t, b, bob, "", base, 10))
 }
 
-func testFailures(t *testing.T, b Backend) {
+func testIssueChallenge(t *testing.T, b Backend) {
 	ctx := context.Background()
-	put(t, b,
-		challenge("a1", alice, base, time.Minute),
-		challenge("a2", alice, base, time.Minute),
-		challenge("b1", bob, base, time.Minute))
-	require.NoError(t, b.RecordFailures(ctx, alice, nil))
-	for try := 1; try < auth.MaxFailedTries; try++ {
-		// b1 belongs to bob: naming it under alice must not count.
-		require.NoError(t, b.RecordFailures(ctx, alice, []string{"a1", "b1", "unknown"}))
-		got := live(t, b, alice, "a1", base, 10)
-		require.Len(t, got, 1, "after %d failures", try)
-		require.Equal(t, try, got[0].FailedTries)
+	const ttl, maxFresh = 10 * time.Minute, 3
+	issue := func(nonce string, addr openjury.Address, at time.Time) auth.Challenge {
+		t.Helper()
+		c := challenge(nonce, addr, at, ttl)
+		got, err := b.IssueChallenge(ctx, c, at.Add(ttl/2), maxFresh)
+		require.NoError(t, err)
+		return got
 	}
-	require.NoError(t, b.RecordFailures(ctx, alice, []string{"a1"}))
-	require.Empty(t, live(t, b, alice, "a1", base, 10), "retired after MaxFailedTries failures")
-	require.Equal(t, []string{"a2"}, nonces(live(t, b, alice, "", base, 10)))
-	require.Zero(t, live(t, b, bob, "b1", base, 10)[0].FailedTries)
-	err := b.RedeemChallenge(ctx, alice, "a1", base, token("h1", alice, base, time.Hour))
-	requireKind(t, openjury.Unauthenticated, err)
-	_, err = owner(b, "h1", base)
-	requireKind(t, openjury.Unauthenticated, err)
+	put(t, b, challenge("old", alice, base.Add(-6*time.Minute), ttl)) // live, less than half left
+	for i, n := range []string{"a1", "a2", "a3"} {
+		c := challenge(n, alice, base.Add(time.Duration(i)*time.Millisecond), ttl)
+		require.Equal(t, c, issue(n, alice, c.IssuedAt), "stored while under the cap")
+	}
+	// At the cap: the newest fresh challenge is returned, nothing stored.
+	require.Equal(t, challenge("a3", alice, base.Add(2*time.Millisecond), ttl), issue("a4", alice, base.Add(time.Second)))
+	require.Equal(t, []string{"a3", "a2", "a1", "old"}, nonces(live(t, b, alice, "", base.Add(time.Second), 10)))
+	// Another address has its own cap.
+	require.Equal(t, "b1", issue("b1", bob, base.Add(time.Second)).Nonce)
+	// Once the first ones pass half their life, new ones are stored again.
+	at := base.Add(ttl/2 + time.Millisecond)
+	require.Equal(t, "a5", issue("a5", alice, at).Nonce)
+	require.Equal(t, "a6", issue("a6", alice, at).Nonce)
+	require.Equal(t, "a6", issue("a7", alice, at).Nonce, "a3, a5 and a6 are fresh: the latest expiry wins, ties by greatest nonce")
+	_, err := b.IssueChallenge(ctx, challenge("a1", bob, base, ttl), base, maxFresh)
+	requireKind(t, openjury.Conflict, err)
+}
+
+func testConcurrentIssue(t *testing.T, b Backend) {
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	const ttl, maxFresh = time.Minute, 3
+	errs := race(func(i int) error {
+		_, err := b.IssueChallenge(ctx, challenge(fmt.Sprintf("c%02d", i), alice, base, ttl), base.Add(ttl/2), maxFresh)
+		return err
+	})
+	for _, err := range errs {
+		require.NoError(t, err)
+	}
+	require.Len(t, live(t, b, alice, "", base, 100), maxFresh, "concurrent issues never pass the cap")
 }
 
 func testRedeemOnce(t *testing.T, b Backend) {

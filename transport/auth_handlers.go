@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"math"
 	"net/http"
 
 	"github.com/openjury/openjury/auth"
@@ -59,10 +60,11 @@ func (s *server) authChallenge(w http.ResponseWriter, r *http.Request) error {
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	return respond(w, challengeResponse{
-		Address:          c.Address.String(),
-		Nonce:            c.Nonce,
-		MessageToSign:    c.Message,
-		ExpiresInSeconds: int64(c.ExpiresAt.Sub(c.IssuedAt).Seconds()),
+		Address:       c.Address.String(),
+		Nonce:         c.Nonce,
+		MessageToSign: c.Message,
+		// A returned earlier challenge has less than the whole TTL left.
+		ExpiresInSeconds: int64(math.Ceil(c.ExpiresAt.Sub(s.clock.Now()).Seconds())),
 	})
 }
 

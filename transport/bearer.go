@@ -48,7 +48,7 @@ func (s *server) authed(h handlerFunc) handlerFunc {
 			return err
 		}
 		ctx := context.WithValue(r.Context(), callerKey, caller{addr: addr, token: token})
-		return h(w, r.WithContext(ctx))
+		return s.idempotent(h)(w, r.WithContext(ctx))
 	}
 }
 

@@ -212,7 +212,7 @@ type discoveryData struct {
 	Statement           string
 	ChallengeTTLSeconds int64
 	TokenTTLSeconds     int64
-	MaxFailedTries      int
+	FreshChallenges     int
 	MaxBodyBytes        int64
 
 	MinStakeUSDC           string
@@ -283,7 +283,7 @@ func (s *server) discoveryData(base string) discoveryData {
 		Statement:           auth.Statement,
 		ChallengeTTLSeconds: int64(a.ChallengeTTL / time.Second),
 		TokenTTLSeconds:     int64(a.TokenTTL / time.Second),
-		MaxFailedTries:      auth.MaxFailedTries,
+		FreshChallenges:     auth.FreshPerAddress,
 		MaxBodyBytes:        s.opts.MaxBodyBytes,
 
 		MinStakeUSDC:           st.MinStake.String(),

@@ -16,3 +16,9 @@ func NewHandlerWithRoute(s Services, o Options, pattern string, h func(http.Resp
 func RoutePatterns(s Services, o Options) []string {
 	return slices.Sorted(maps.Keys(newServer(s, o, nil).patterns))
 }
+
+// NewHandlerWithAuthedRoute is NewHandlerWithRoute with h behind the
+// bearer check (and so behind Idempotency-Key handling on POST).
+func NewHandlerWithAuthedRoute(s Services, o Options, pattern string, h func(http.ResponseWriter, *http.Request) error) http.Handler {
+	return newServer(s, o, func(srv *server) { srv.handle(pattern, srv.authed(h)) }).handler()
+}

@@ -42,6 +42,10 @@ type Services struct {
 	// database ping); GET /readyz answers 503 while it returns an error.
 	// Nil means always ready.
 	Ready func(ctx context.Context) error
+	// Idempotency stores the responses of authenticated POSTs sent with an
+	// Idempotency-Key header (bunstore.DB implements it). Nil ignores the
+	// header.
+	Idempotency IdempotencyStore
 }
 
 // Options tune the handler. The zero value is usable.

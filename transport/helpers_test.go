@@ -117,6 +117,8 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 		Stake:  stakeSvc,
 		AGR:    agr.NewService(e.store.AGR(), e.clock),
 		Anchor: anchor.NewService(e.store, anchor.Config{}),
+
+		Idempotency: e.store,
 		Ready: func(context.Context) error {
 			e.readyM.Lock()
 			defer e.readyM.Unlock()

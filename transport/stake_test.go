@@ -240,7 +240,7 @@ func TestSlashingDevRecord(t *testing.T) {
 	// Full: every field set; the stake does not go below zero.
 	e.clock.Advance(time.Second)
 	full := map[string]any{
-		"agent_address": agentAddr, "amount_usdc": 100, "recipient_address": "0x" + strings.ToUpper(strings.Repeat("ab", 20)),
+		"agent_address": agentAddr, "amount_usdc": 100, "recipient_address": openjury.Address("0x" + strings.Repeat("ab", 20)).Checksum(),
 		"job_id": jobID, "tx_hash": hash32(0x01), "contract_address": addr20(0x33),
 		"chain_id": 8453, "block_number": 99, "log_index": 3,
 	}
@@ -324,7 +324,7 @@ func TestSlashingEvents(t *testing.T) {
 	require.Nil(t, next)
 	got, _ = list("?address=" + a)
 	require.Equal(t, []string{ids[3], ids[2], ids[0]}, got)
-	got, _ = list("?address=0x" + strings.ToUpper(b[2:])) // upper-case hex is accepted
+	got, _ = list("?address=" + openjury.Address(b).Checksum()) // EIP-55 mixed case is accepted
 	require.Equal(t, []string{ids[1]}, got)
 	got, _ = list("?job_id=" + job1)
 	require.Equal(t, []string{ids[1], ids[0]}, got)

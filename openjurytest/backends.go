@@ -1,0 +1,23 @@
+package openjurytest
+
+import (
+	"testing"
+
+	"github.com/openjury/openjury/bunstore"
+	"github.com/openjury/openjury/openjurytest/pgtest"
+)
+
+// OnEachDB runs fn as parallel subtests "sqlite" and "postgres", each on a
+// fresh, migrated database (NewDB; OpenDB on pgtest.NewDatabase). The test
+// package must stop pgtest's server from its TestMain (pgtest.Main).
+func OnEachDB(t *testing.T, fn func(t *testing.T, db *bunstore.DB)) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) {
+		t.Parallel()
+		fn(t, NewDB(t))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		t.Parallel()
+		fn(t, OpenDB(t, pgtest.NewDatabase(t)))
+	})
+}
