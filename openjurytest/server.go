@@ -63,6 +63,9 @@ type ServerConfig struct {
 	AGRTokenAddress openjury.Address
 	// Logger receives the access log; nil discards it.
 	Logger *slog.Logger
+	// RateLimitPerMin is the handler's general per-client request limit
+	// (transport.Options.RateLimitPerMin); 0, the default, turns it off.
+	RateLimitPerMin int
 }
 
 // Option changes a ServerConfig.
@@ -186,6 +189,7 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 		DevSecret:       cfg.DevSecret,
 		Operators:       cfg.Operators,
 		AGRTokenAddress: cfg.AGRTokenAddress,
+		RateLimitPerMin: cfg.RateLimitPerMin,
 	})
 	srv.Start()
 	tb.Cleanup(srv.Close)
