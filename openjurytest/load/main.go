@@ -17,10 +17,12 @@
 // throwaway PostgreSQL server started like the tests do). -seed N fills it
 // with N jobs through the store ports before the run (see seed.go).
 //
-// Before the scenarios the tool measures the ceiling: the same net/http
-// client and server stack answering a pre-encoded body of the size of a
-// GET /api/v1/jobs?limit=20 answer. Every figure is printed with its
-// ratio to that ceiling, so runs on a busy machine stay comparable.
+// With every scenario the tool measures its ceiling: the same net/http
+// client and server stack answering a pre-encoded body of the size of the
+// scenario's answer (of a GET /api/v1/jobs?limit=20 answer for writes),
+// in -rounds rounds alternating with the scenario's own runs. Every figure
+// is printed with its ratio to that ceiling, so runs on a busy machine
+// stay comparable.
 //
 // Every scenario is bounded by -d and -n; only loopback targets (and
 // loopback PostgreSQL servers) are accepted.
@@ -66,6 +68,7 @@ type config struct {
 	duration    time.Duration
 	maxRequests int
 	ceiling     bool
+	rounds      int
 	devSecret   string
 	rateLimit   int
 	cpuProfile  string
@@ -96,7 +99,8 @@ func parse(args []string) (config, error) {
 	fs.IntVar(&c.wallets, "wallets", 64, "signed-in wallets (submit, vote, comment); each may comment 20 times a minute")
 	fs.DurationVar(&c.duration, "d", 5*time.Second, "how long each scenario runs")
 	fs.IntVar(&c.maxRequests, "n", 200000, "at most this many requests per scenario")
-	fs.BoolVar(&c.ceiling, "ceiling", true, "measure the ceiling first and print ratios to it")
+	fs.BoolVar(&c.ceiling, "ceiling", true, "measure the ceiling with every scenario and print ratios to it")
+	fs.IntVar(&c.rounds, "rounds", 3, "rounds per scenario, each a ceiling run then a scenario run (with -ceiling)")
 	fs.StringVar(&c.devSecret, "dev-secret", "", "X-Dev-Secret of the -url server (to give the wallets stake and reputation)")
 	fs.IntVar(&c.rateLimit, "rate-limit", 1_000_000_000, "SERVICE_RATE_LIMIT_PER_MIN of the started host or in-process server (high: the limiter runs but never refuses)")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the scenarios to this file (in-process target: server and client)")
@@ -126,6 +130,8 @@ func parse(args []string) (config, error) {
 		return c, errors.New("-seed-only needs -dsn")
 	case c.url != "" && c.seed > 0 && c.dsn == "":
 		return c, errors.New("seeding with -url needs -dsn (the server's database)")
+	case c.rounds < 1 || c.rounds > 100:
+		return c, errors.New("need 1 <= -rounds <= 100")
 	case c.progress <= 0:
 		return c, errors.New("need -progress > 0")
 	}
@@ -195,18 +201,15 @@ func run(args []string, out io.Writer) (err error) {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	rep := &report{target: t.describe, workers: c.workers}
-	if c.ceiling {
-		rep.ceiling, err = measureCeiling(c, fix.listBody)
+	fmt.Fprintf(out, "target: %s, %d connections, %s and %d requests per scenario in %d rounds\n",
+		t.describe, c.workers, c.duration, c.maxRequests, c.rounds)
+	rep := &report{out: out}
+	for _, name := range c.scenarios {
+		ceil, res, err := measure(t, fix, c, scenarioByName(name))
 		if err != nil {
 			return err
 		}
-		rep.printCeiling(out)
-	}
-	for _, name := range c.scenarios {
-		res := drive(t, fix, c, scenarioByName(name))
-		rep.add(name, res)
-		rep.printScenario(out, name, res)
+		rep.scenario(name, ceil, res)
 	}
 	if rss := t.peakRSS(); rss > 0 {
 		fmt.Fprintf(out, "peak RSS of %s: %d MB\n", t.rssOf, rss>>20)

@@ -45,6 +45,12 @@ func (r *result) record(op string, d time.Duration, err error) {
 	o.lat = append(o.lat, d)
 }
 
+// add merges p into r and adds its time.
+func (r *result) add(p *result) {
+	r.merge(p)
+	r.elapsed += p.elapsed
+}
+
 func (r *result) merge(p *result) {
 	for name, po := range p.ops {
 		o := r.op(name)
@@ -79,34 +85,27 @@ func (r *result) rate(n int) float64 {
 	return float64(n) / r.elapsed.Seconds()
 }
 
-// report prints scenario results with their ratio to the ceiling.
+// report prints scenario results with their ratio to the ceiling of the
+// same scenario.
 type report struct {
-	target  string
-	workers int
+	out     io.Writer
+	header  bool
 	ceiling *result
-	names   []string
-	results []*result
-}
-
-func (rep *report) add(name string, r *result) {
-	rep.names = append(rep.names, name)
-	rep.results = append(rep.results, r)
 }
 
 const rowFormat = "%-9s %-52s %8s %6s %9s %9s %9s %8s\n"
 
-func (rep *report) printCeiling(out io.Writer) {
-	fmt.Fprintf(out, "target: %s, %d connections\n", rep.target, rep.workers)
-	fmt.Fprintf(out, rowFormat, "scenario", "operation", "ok", "errors", "req/s", "p50", "p99", "ceiling")
-	rep.rows(out, "ceiling", rep.ceiling)
-}
-
-func (rep *report) printScenario(out io.Writer, name string, r *result) {
-	if rep.ceiling == nil && len(rep.names) == 1 {
-		fmt.Fprintf(out, "target: %s, %d connections\n", rep.target, rep.workers)
-		fmt.Fprintf(out, rowFormat, "scenario", "operation", "ok", "errors", "req/s", "p50", "p99", "ceiling")
+// scenario prints a scenario's ceiling (nil when off) and results.
+func (rep *report) scenario(name string, ceil, r *result) {
+	if !rep.header {
+		fmt.Fprintf(rep.out, rowFormat, "scenario", "operation", "ok", "errors", "req/s", "p50", "p99", "ceiling")
+		rep.header = true
 	}
-	rep.rows(out, name, r)
+	rep.ceiling = ceil
+	if ceil != nil {
+		rep.rows(rep.out, name, ceil)
+	}
+	rep.rows(rep.out, name, r)
 }
 
 // rows prints one line per operation of r and, when it has several, a

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -292,11 +293,19 @@ func signIn(t *target, w *openjurytest.Wallet, tb *runTB) (string, error) {
 	return v.Token, err
 }
 
-// drive runs one scenario with c.workers connections for c.duration or
-// c.maxRequests requests, whichever ends first.
-func drive(t *target, f *fixtures, c config, sc *scenario) *result {
-	var seq atomic.Int64
-	deadline := time.Now().Add(c.duration)
+// share is one bounded drive: its share of the scenario's time and
+// requests, and the scenario's request sequence (shared by its rounds).
+type share struct {
+	duration time.Duration
+	requests int64
+	seq      *atomic.Int64
+}
+
+// drive sends sc's requests on c.workers connections until the run's time
+// or requests are used up.
+func drive(t *target, f *fixtures, c config, sc *scenario, r share) *result {
+	deadline := time.Now().Add(r.duration)
+	last := r.seq.Load() + r.requests
 	parts := make([]*result, c.workers)
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -305,17 +314,17 @@ func drive(t *target, f *fixtures, c config, sc *scenario) *result {
 		parts[w] = res
 		wg.Go(func() {
 			for {
-				s := seq.Add(1) - 1
-				if s >= int64(c.maxRequests) || time.Now().After(deadline) {
+				s := r.seq.Add(1) - 1
+				if s >= last || time.Now().After(deadline) {
 					return
 				}
-				r, ok := sc.next(f, s)
+				rq, ok := sc.next(f, s)
 				if !ok {
 					return
 				}
 				t0 := time.Now()
-				_, _, err := t.do(r, "")
-				res.record(r.op, time.Since(t0), err)
+				_, _, err := t.do(rq, "")
+				res.record(rq.op, time.Since(t0), err)
 			}
 		})
 	}
@@ -328,32 +337,73 @@ func drive(t *target, f *fixtures, c config, sc *scenario) *result {
 	return total
 }
 
-// measureCeiling drives the same client and net/http server stack
-// answering a pre-encoded body of size bytes: the most this machine can
-// serve at this concurrency, the denominator of every ratio.
-func measureCeiling(c config, size int) (*result, error) {
+// ceiling is the same client and net/http server stack answering a
+// pre-encoded body: the most this machine can serve at this concurrency,
+// the denominator of every ratio.
+type ceiling struct {
+	srv *http.Server
+	t   *target
+	sc  *scenario
+}
+
+// newCeiling serves a JSON body of size bytes on loopback until close.
+func newCeiling(c config, size int) (*ceiling, error) {
 	body := append(append([]byte(`{"pad":"`), bytes.Repeat([]byte("x"), max(0, size-11))...), []byte("\"}\n")...)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
+	length := strconv.Itoa(len(body))
 	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		h := w.Header()
 		h.Set("Content-Type", "application/json")
 		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Content-Length", fmt.Sprint(len(body)))
+		h.Set("Content-Length", length)
 		_, _ = w.Write(body)
 	})}
 	go func() { _ = srv.Serve(ln) }()
-	defer srv.Close()
-	t := &target{base: "http://" + ln.Addr().String(), client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
-		MaxIdleConns: c.workers * 2, MaxIdleConnsPerHost: c.workers * 2,
-	}}}
-	defer t.client.CloseIdleConnections()
-	sc := &scenario{name: "ceiling", next: func(*fixtures, int64) (request, bool) {
-		return request{op: fmt.Sprintf("ceiling: %d-byte body", len(body)), method: http.MethodGet, path: "/"}, true
-	}}
-	return drive(t, &fixtures{}, c, sc), nil
+	op := fmt.Sprintf("ceiling: net/http, %d-byte body", len(body))
+	return &ceiling{srv: srv, t: newTarget(c, "http://"+ln.Addr().String()), sc: &scenario{name: "ceiling",
+		next: func(*fixtures, int64) (request, bool) {
+			return request{op: op, method: http.MethodGet, path: "/"}, true
+		}}}, nil
+}
+
+func (cl *ceiling) close() {
+	_ = cl.srv.Close()
+	cl.t.client.CloseIdleConnections()
+}
+
+// measure runs sc in c.rounds rounds, each a ceiling run then a scenario
+// run of a share of -d and -n, so both see the same machine; the ceiling
+// answers a body of the size of sc's first answer.
+func measure(t *target, f *fixtures, c config, sc *scenario) (ceil, res *result, err error) {
+	size := f.listBody
+	var seq atomic.Int64
+	if rq, ok := sc.next(f, 0); ok && rq.method == http.MethodGet {
+		if _, raw, err := t.do(rq, ""); err == nil {
+			size = len(raw)
+		}
+	}
+	res = newResult()
+	if c.ceiling {
+		cl, err := newCeiling(c, size)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer cl.close()
+		ceil = newResult()
+		var cseq atomic.Int64
+		for range c.rounds {
+			part := share{duration: c.duration / time.Duration(c.rounds), requests: int64(c.maxRequests / c.rounds), seq: &cseq}
+			ceil.add(drive(cl.t, f, c, cl.sc, part))
+			part.seq = &seq
+			res.add(drive(t, f, c, sc, part))
+		}
+		return ceil, res, nil
+	}
+	res.add(drive(t, f, c, sc, share{duration: c.duration, requests: int64(c.maxRequests), seq: &seq}))
+	return nil, res, nil
 }
 
 // firstLine shortens an error for the report.

@@ -31,12 +31,18 @@ type target struct {
 	client *http.Client
 }
 
+// newTarget returns a target at base with a client that keeps a
+// connection per worker.
+func newTarget(c config, base string) *target {
+	return &target{base: base, client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
+		MaxIdleConns: c.workers * 2, MaxIdleConnsPerHost: c.workers * 2,
+	}}}
+}
+
 // startTarget returns the server to drive: -url, the host binary started
 // on dsn, or an in-process server on dsn.
 func startTarget(tb *runTB, c config, dsn string, out io.Writer) (*target, error) {
-	t := &target{client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
-		MaxIdleConns: c.workers * 2, MaxIdleConnsPerHost: c.workers * 2,
-	}}}
+	t := newTarget(c, "")
 	tb.Cleanup(t.client.CloseIdleConnections)
 	switch {
 	case c.url != "":
