@@ -12,6 +12,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/transport"
 )
 
 // Config is every setting of the service, read from SERVICE_* environment
@@ -111,6 +112,10 @@ type Config struct {
 	// ShutdownTimeout bounds the graceful shutdown
 	// (SERVICE_SHUTDOWN_TIMEOUT_SECONDS, 15 s). Not in CONTRACT.md; additive.
 	ShutdownTimeout time.Duration
+	// ReadCacheTTL is how long anonymous reads are cached
+	// (SERVICE_READ_CACHE_MS, 1000 ms; 0 turns the cache off; at most
+	// transport.MaxReadCacheTTL). Not in CONTRACT.md; additive.
+	ReadCacheTTL time.Duration
 }
 
 // EmbedderLocal is the Embedder value of the built-in embedder.
@@ -144,6 +149,7 @@ func Defaults() Config {
 		RateLimitPerMin:       300,
 		LogLevel:              "info",
 		ShutdownTimeout:       15 * time.Second,
+		ReadCacheTTL:          time.Second,
 	}
 }
 
@@ -305,6 +311,13 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	str("SERVICE_LOG_LEVEL", &c.LogLevel)
 	c.LogLevel = strings.ToLower(c.LogLevel)
 	seconds("SERVICE_SHUTDOWN_TIMEOUT_SECONDS", &c.ShutdownTimeout)
+	cacheMS := c.ReadCacheTTL.Milliseconds()
+	integer("SERVICE_READ_CACHE_MS", &cacheMS)
+	if cacheMS > int64(math.MaxInt64/time.Millisecond) || cacheMS < int64(math.MinInt64/time.Millisecond) {
+		p.add("SERVICE_READ_CACHE_MS: out of range")
+	} else {
+		c.ReadCacheTTL = time.Duration(cacheMS) * time.Millisecond
+	}
 	return c, p.err()
 }
 
@@ -403,6 +416,9 @@ func (c Config) Validate() error {
 	if c.ShutdownTimeout < time.Second {
 		p.add("SERVICE_SHUTDOWN_TIMEOUT_SECONDS: must be positive")
 	}
+	if c.ReadCacheTTL < 0 || c.ReadCacheTTL > transport.MaxReadCacheTTL || c.ReadCacheTTL%time.Millisecond != 0 {
+		p.add("SERVICE_READ_CACHE_MS: must be whole milliseconds in 0..%d, got %s", transport.MaxReadCacheTTL.Milliseconds(), c.ReadCacheTTL)
+	}
 	return p.err()
 }
 
@@ -482,6 +498,7 @@ func (c Config) attrs() []slog.Attr {
 		slog.Int("rate_limit_per_min", c.RateLimitPerMin),
 		slog.String("log_level", c.LogLevel),
 		slog.Int64("shutdown_timeout_seconds", int64(c.ShutdownTimeout/time.Second)),
+		slog.Int64("read_cache_ms", c.ReadCacheTTL.Milliseconds()),
 	}
 }
 

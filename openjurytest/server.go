@@ -66,6 +66,9 @@ type ServerConfig struct {
 	// RateLimitPerMin is the handler's general per-client request limit
 	// (transport.Options.RateLimitPerMin); 0, the default, turns it off.
 	RateLimitPerMin int
+	// ReadCacheTTL turns on the handler's anonymous-read cache
+	// (transport.Options.ReadCacheTTL); 0, the default, leaves it off.
+	ReadCacheTTL time.Duration
 }
 
 // Option changes a ServerConfig.
@@ -190,6 +193,7 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 		Operators:       cfg.Operators,
 		AGRTokenAddress: cfg.AGRTokenAddress,
 		RateLimitPerMin: cfg.RateLimitPerMin,
+		ReadCacheTTL:    cfg.ReadCacheTTL,
 	})
 	srv.Start()
 	tb.Cleanup(srv.Close)

@@ -71,6 +71,7 @@ type config struct {
 	rounds      int
 	devSecret   string
 	rateLimit   int
+	readCacheMS int
 	cpuProfile  string
 	progress    time.Duration
 }
@@ -103,6 +104,7 @@ func parse(args []string) (config, error) {
 	fs.IntVar(&c.rounds, "rounds", 3, "rounds per scenario, each a ceiling run then a scenario run (with -ceiling)")
 	fs.StringVar(&c.devSecret, "dev-secret", "", "X-Dev-Secret of the -url server (to give the wallets stake and reputation)")
 	fs.IntVar(&c.rateLimit, "rate-limit", 1_000_000_000, "SERVICE_RATE_LIMIT_PER_MIN of the started host or in-process server (high: the limiter runs but never refuses)")
+	fs.IntVar(&c.readCacheMS, "read-cache-ms", 1000, "SERVICE_READ_CACHE_MS of the started host or in-process server (0: off, to measure the queries)")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the scenarios to this file (in-process target: server and client)")
 	fs.DurationVar(&c.progress, "progress", 5*time.Second, "how often long phases (seeding) report progress")
 	if err := fs.Parse(args); err != nil {
@@ -130,6 +132,8 @@ func parse(args []string) (config, error) {
 		return c, errors.New("-seed-only needs -dsn")
 	case c.url != "" && c.seed > 0 && c.dsn == "":
 		return c, errors.New("seeding with -url needs -dsn (the server's database)")
+	case c.readCacheMS < 0 || c.readCacheMS > 1000:
+		return c, errors.New("need 0 <= -read-cache-ms <= 1000")
 	case c.rounds < 1 || c.rounds > 100:
 		return c, errors.New("need 1 <= -rounds <= 100")
 	case c.progress <= 0:

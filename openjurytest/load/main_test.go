@@ -82,7 +82,7 @@ func TestFlags(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{
 		{"-c", "0"}, {"-d", "11m"}, {"-n", "0"}, {"-db", "mysql"}, {"-seed-only"},
-		{"-scenarios", "list,nope"}, {"-wallets", "0"}, {"-url", "http://127.0.0.1:1", "-seed", "5"},
+		{"-scenarios", "list,nope"}, {"-read-cache-ms", "1001"}, {"-wallets", "0"}, {"-url", "http://127.0.0.1:1", "-seed", "5"},
 	} {
 		require.Error(t, run(args, &bytes.Buffer{}), "%v", args)
 	}

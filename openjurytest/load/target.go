@@ -55,13 +55,14 @@ func startTarget(tb *runTB, c config, dsn string, out io.Writer) (*target, error
 	default:
 		srv := openjurytest.NewServer(tb, openjurytest.WithDSN(dsn), openjurytest.WithConfig(func(sc *openjurytest.ServerConfig) {
 			sc.RateLimitPerMin = c.rateLimit
+			sc.ReadCacheTTL = time.Duration(c.readCacheMS) * time.Millisecond
 			sc.Logger = slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 		}))
 		// The fake clock stands still at the real time of the start, so
 		// seeded boosts and vote windows line up with it.
 		srv.Clock.Set(time.Now())
 		t.base, t.devSecret = srv.URL, openjurytest.DevSecret
-		t.describe = "in-process server on " + srv.DB.Dialect()
+		t.describe = fmt.Sprintf("in-process server on %s, read cache %d ms", srv.DB.Dialect(), c.readCacheMS)
 		t.pid, t.rssOf = os.Getpid(), "this process (server and load generator)"
 	}
 	return t, nil
@@ -81,6 +82,7 @@ func (t *target) startHost(tb *runTB, c config, dsn string, out io.Writer) error
 		"SERVICE_LOG_LEVEL=warn",
 		"SERVICE_DEV_SECRET="+t.devSecret,
 		"SERVICE_RATE_LIMIT_PER_MIN="+strconv.Itoa(c.rateLimit),
+		"SERVICE_READ_CACHE_MS="+strconv.Itoa(c.readCacheMS),
 	)
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
@@ -123,7 +125,7 @@ func (t *target) startHost(tb *runTB, c config, dsn string, out io.Writer) error
 	if err := loopbackOnly(t.base); err != nil {
 		return err
 	}
-	t.describe = fmt.Sprintf("host binary %s at %s", c.host, t.base)
+	t.describe = fmt.Sprintf("host binary %s at %s, read cache %d ms", c.host, t.base, c.readCacheMS)
 	t.pid, t.rssOf = cmd.Process.Pid, "the host process"
 	fmt.Fprintf(out, "started %s (pid %d)\n", t.describe, t.pid)
 	return nil
