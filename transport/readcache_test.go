@@ -108,3 +108,14 @@ func TestReadCacheOffByDefault(t *testing.T) {
 	e.setRep(w.lower(), 42)
 	require.Equal(t, float64(42), e.get(path).JSON(t)["score"])
 }
+
+// TestReadCacheInHeartbeat: the heartbeat doc tells agents how stale an
+// anonymous read can be, from the configuration.
+func TestReadCacheInHeartbeat(t *testing.T) {
+	t.Parallel()
+	on := string(newEnv(t, withReadCache(750*time.Millisecond)).get("/docs-md/agent-heartbeat.md").Body)
+	require.Contains(t, on, "they can be up to 750 ms old. A write you make is in your next read on the same replica")
+	off := string(newEnv(t).get("/docs-md/agent-heartbeat.md").Body)
+	require.Contains(t, off, "Reads are never cached by the service")
+	require.NotContains(t, off, "ms old")
+}
