@@ -3,9 +3,12 @@ package transport
 import (
 	"hash/maphash"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/singleflight"
 )
 
 // MaxReadCacheTTL bounds Options.ReadCacheTTL: an anonymous read is never
@@ -52,6 +55,8 @@ type readCache struct {
 	gen    atomic.Uint64
 	seed   maphash.Seed
 	shards [readCacheShards]cacheShard
+	// flights joins concurrent misses of one generation and key.
+	flights singleflight.Group
 }
 
 type cacheShard struct {
@@ -149,28 +154,57 @@ func (s *server) cacheReads(next http.Handler) http.Handler {
 		key := r.URL.Path + "?" + r.URL.RawQuery
 		now := s.clock.Now()
 		if e := c.get(key, now); e != nil {
-			if info := infoFrom(r.Context()); info != nil {
-				info.route = e.route
-			}
-			h := w.Header()
-			for k, v := range e.header {
-				h[k] = v
-			}
-			w.WriteHeader(http.StatusOK)
-			_, _ = w.Write(e.body)
+			serveEntry(w, r, e)
 			return
 		}
+		// Concurrent misses of one key and generation wait for one read
+		// (the first) and share its answer; a request that began after a
+		// write has a newer generation, so it never joins a read that may
+		// predate the write.
 		gen := c.gen.Load()
-		tee := &teeWriter{recorder: newRecorder(w)}
-		next.ServeHTTP(tee, r)
-		info := infoFrom(r.Context())
-		if tee.status != http.StatusOK || tee.overflow || info == nil || !cachedRoutes[info.route] {
+		led := false
+		v, _, _ := c.flights.Do(strconv.FormatUint(gen, 10)+" "+key, func() (any, error) {
+			led = true
+			return c.fill(w, r, next, key, gen, now), nil
+		})
+		if led {
 			return
 		}
-		header := w.Header().Clone()
-		header.Del(HeaderRequestID)
-		c.put(key, &cacheEntry{gen: gen, expires: now.Add(c.ttl), route: info.route, header: header, body: tee.body})
+		if e, _ := v.(*cacheEntry); e != nil {
+			serveEntry(w, r, e)
+			return
+		}
+		next.ServeHTTP(w, r) // the shared answer was not cacheable
 	})
+}
+
+// fill serves r through next, keeps a cacheable answer and returns it (nil
+// when it is not cacheable).
+func (c *readCache) fill(w http.ResponseWriter, r *http.Request, next http.Handler, key string, gen uint64, now time.Time) *cacheEntry {
+	tee := &teeWriter{recorder: newRecorder(w)}
+	next.ServeHTTP(tee, r)
+	info := infoFrom(r.Context())
+	if tee.status != http.StatusOK || tee.overflow || info == nil || !cachedRoutes[info.route] {
+		return nil
+	}
+	header := w.Header().Clone()
+	header.Del(HeaderRequestID)
+	e := &cacheEntry{gen: gen, expires: now.Add(c.ttl), route: info.route, header: header, body: tee.body}
+	c.put(key, e)
+	return e
+}
+
+// serveEntry answers r with a kept answer.
+func serveEntry(w http.ResponseWriter, r *http.Request, e *cacheEntry) {
+	if info := infoFrom(r.Context()); info != nil {
+		info.route = e.route
+	}
+	h := w.Header()
+	for k, v := range e.header {
+		h[k] = v
+	}
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(e.body)
 }
 
 // teeWriter also keeps a copy of the body, up to readCacheMaxBody.
