@@ -52,11 +52,16 @@ func newClientLimiter(perMin int, clock openjury.Clock) *clientLimiter {
 	return l
 }
 
+// shard returns the shard that holds key's bucket.
+func (l *clientLimiter) shard(key string) *limiterShard {
+	return &l.shards[maphash.String(l.seed, key)%limiterShards]
+}
+
 // allow takes one token for key and returns how long to wait when there is
 // none.
 func (l *clientLimiter) allow(key string) (bool, time.Duration) {
 	now := l.clock.Now()
-	sh := &l.shards[maphash.String(l.seed, key)%limiterShards]
+	sh := l.shard(key)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	if now.Sub(sh.lastSweep) > limiterIdle {
