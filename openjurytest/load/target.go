@@ -68,6 +68,10 @@ func startTarget(tb *runTB, c config, dsn string, out io.Writer) (*target, error
 	return t, nil
 }
 
+// hostStartTimeout bounds the wait for the host to listen: it migrates
+// the database first, which takes minutes on a large one.
+const hostStartTimeout = 15 * time.Minute
+
 // startHost runs the host binary on dsn with its request log at warn, a
 // fresh dev secret and the -rate-limit, and stops it (SIGTERM) at cleanup.
 func (t *target) startHost(tb *runTB, c config, dsn string, out io.Writer) error {
@@ -119,8 +123,8 @@ func (t *target) startHost(tb *runTB, c config, dsn string, out io.Writer) error
 			return errors.New("the host exited before listening")
 		}
 		t.base = a
-	case <-time.After(2 * time.Minute):
-		return errors.New("the host did not listen within 2 minutes")
+	case <-time.After(hostStartTimeout):
+		return fmt.Errorf("the host did not listen within %s", hostStartTimeout)
 	}
 	if err := loopbackOnly(t.base); err != nil {
 		return err
