@@ -13,6 +13,7 @@ import (
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/transport"
 )
 
 // Config is every setting of the service, read from SERVICE_* environment
@@ -115,6 +116,10 @@ type Config struct {
 	// DBMaxConns is the PostgreSQL pool size (SERVICE_DB_MAX_CONNS, 4 x
 	// cores: bunstore.DefaultMaxConns); at least 1. SQLite ignores it.
 	DBMaxConns int
+	// ReadCacheTTL is how long anonymous reads are cached
+	// (SERVICE_READ_CACHE_MS, 1000 ms; 0 turns the cache off; at most
+	// transport.MaxReadCacheTTL). Not in CONTRACT.md; additive.
+	ReadCacheTTL time.Duration
 }
 
 // EmbedderLocal is the Embedder value of the built-in embedder.
@@ -149,6 +154,7 @@ func Defaults() Config {
 		LogLevel:              "info",
 		ShutdownTimeout:       15 * time.Second,
 		DBMaxConns:            bunstore.DefaultMaxConns(),
+		ReadCacheTTL:          time.Second,
 	}
 }
 
@@ -316,6 +322,13 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	c.LogLevel = strings.ToLower(c.LogLevel)
 	seconds("SERVICE_SHUTDOWN_TIMEOUT_SECONDS", &c.ShutdownTimeout)
 	smallInt("SERVICE_DB_MAX_CONNS", &c.DBMaxConns)
+	cacheMS := c.ReadCacheTTL.Milliseconds()
+	integer("SERVICE_READ_CACHE_MS", &cacheMS)
+	if cacheMS > int64(math.MaxInt64/time.Millisecond) || cacheMS < int64(math.MinInt64/time.Millisecond) {
+		p.add("SERVICE_READ_CACHE_MS: out of range")
+	} else {
+		c.ReadCacheTTL = time.Duration(cacheMS) * time.Millisecond
+	}
 	return c, p.err()
 }
 
@@ -417,6 +430,9 @@ func (c Config) Validate() error {
 	if c.DBMaxConns < 1 {
 		p.add("SERVICE_DB_MAX_CONNS: must be at least 1")
 	}
+	if c.ReadCacheTTL < 0 || c.ReadCacheTTL > transport.MaxReadCacheTTL || c.ReadCacheTTL%time.Millisecond != 0 {
+		p.add("SERVICE_READ_CACHE_MS: must be whole milliseconds in 0..%d, got %s", transport.MaxReadCacheTTL.Milliseconds(), c.ReadCacheTTL)
+	}
 	return p.err()
 }
 
@@ -497,6 +513,7 @@ func (c Config) attrs() []slog.Attr {
 		slog.String("log_level", c.LogLevel),
 		slog.Int64("shutdown_timeout_seconds", int64(c.ShutdownTimeout/time.Second)),
 		slog.Int("db_max_conns", c.DBMaxConns),
+		slog.Int64("read_cache_ms", c.ReadCacheTTL.Milliseconds()),
 	}
 }
 

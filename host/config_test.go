@@ -96,6 +96,7 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		"SERVICE_LOG_LEVEL":                 "DEBUG",
 		"SERVICE_SHUTDOWN_TIMEOUT_SECONDS":  "3",
 		"SERVICE_DB_MAX_CONNS":              "12",
+		"SERVICE_READ_CACHE_MS":             "250",
 	}
 	var read []string
 	c, err := FromEnv(func(name string) string {
@@ -136,6 +137,7 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		LogLevel:              "debug",
 		ShutdownTimeout:       3 * time.Second,
 		DBMaxConns:            12,
+		ReadCacheTTL:          250 * time.Millisecond,
 	}, c)
 	require.NoError(t, c.Validate())
 	require.Equal(t, "https://app.example.com", c.PublicAppURL())
@@ -322,4 +324,20 @@ func TestSecretsNeverPrinted(t *testing.T) {
 	require.Error(t, err)
 	require.NotContains(t, err.Error(), "rpckey")
 	require.NotContains(t, err.Error(), "embedpass")
+}
+
+func TestReadCacheSetting(t *testing.T) {
+	t.Parallel()
+	c, err := FromEnv(env(map[string]string{"SERVICE_READ_CACHE_MS": "0"}))
+	require.NoError(t, err)
+	require.Zero(t, c.ReadCacheTTL, "0 turns the cache off")
+	require.NoError(t, c.Validate())
+	require.Equal(t, time.Second, Defaults().ReadCacheTTL)
+	for _, v := range []string{"1001", "-1"} {
+		c, err := FromEnv(env(map[string]string{"SERVICE_READ_CACHE_MS": v}))
+		require.NoError(t, err)
+		require.ErrorContains(t, c.Validate(), "SERVICE_READ_CACHE_MS: must be whole milliseconds in 0..1000", v)
+	}
+	_, err = FromEnv(env(map[string]string{"SERVICE_READ_CACHE_MS": "soon"}))
+	require.ErrorContains(t, err, `SERVICE_READ_CACHE_MS: must be an integer, got "soon"`)
 }

@@ -142,6 +142,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		AGRTokenAddress: cfg.AGRTokenAddress,
 		Registry:        registry,
 		RateLimitPerMin: cfg.RateLimitPerMin,
+		ReadCacheTTL:    cfg.ReadCacheTTL,
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)

@@ -67,6 +67,12 @@ type ServerConfig struct {
 	// AnchorChecker checks anchor receipts on chain; nil stores them as
 	// given.
 	AnchorChecker anchor.ReceiptChecker
+	// RateLimitPerMin is the handler's general per-client request limit
+	// (transport.Options.RateLimitPerMin); 0, the default, turns it off.
+	RateLimitPerMin int
+	// ReadCacheTTL turns on the handler's anonymous-read cache
+	// (transport.Options.ReadCacheTTL); 0, the default, leaves it off.
+	ReadCacheTTL time.Duration
 }
 
 // Option changes a ServerConfig.
@@ -199,6 +205,8 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 		DevSecret:       cfg.DevSecret,
 		Operators:       cfg.Operators,
 		AGRTokenAddress: cfg.AGRTokenAddress,
+		RateLimitPerMin: cfg.RateLimitPerMin,
+		ReadCacheTTL:    cfg.ReadCacheTTL,
 	})
 	srv.Start()
 	tb.Cleanup(srv.Close)

@@ -259,6 +259,8 @@ type discoveryData struct {
 	RetryAfterSeconds   int64
 	MaxBackoffSeconds   int64
 	ListLimit           int
+	// ReadCacheMS is the anonymous-read cache's TTL (0: off).
+	ReadCacheMS int64
 }
 
 // discoveryData gathers the figures of the documents for base.
@@ -330,6 +332,7 @@ func (s *server) discoveryData(base string) discoveryData {
 		RetryAfterSeconds:   int64(DefaultRetryAfter / time.Second),
 		MaxBackoffSeconds:   int64(maxBackoff / time.Second),
 		ListLimit:           heartbeatListLimit,
+		ReadCacheMS:         min(s.opts.ReadCacheTTL, MaxReadCacheTTL).Milliseconds(),
 	}
 }
 

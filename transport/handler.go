@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -92,6 +93,14 @@ type Options struct {
 	// Collectors are registered on the registry by NewHandler, e.g.
 	// collectors.NewDBStatsCollector for each pool of bunstore.DB.SQLDBs.
 	Collectors []prometheus.Collector
+	// ReadCacheTTL turns on the anonymous-read cache: 200 answers of the
+	// public read routes (jobs, a job, its submissions, votes, final votes
+	// and comments, posts, reputation, leaderboard) to GETs without an
+	// Authorization header are kept this long, at most MaxReadCacheTTL, so
+	// a write through another replica is seen within it. Every write
+	// answered by this handler empties the cache, so a caller's next read
+	// on this replica sees its own write. Zero or less turns it off.
+	ReadCacheTTL time.Duration
 }
 
 // handlerFunc is the form of every route handler: it writes a response and
@@ -108,6 +117,8 @@ type server struct {
 	// patterns are the registered route patterns.
 	patterns map[string]bool
 	metrics  *metrics
+	// cache is the anonymous-read cache; nil when off.
+	cache *readCache
 	// discovery holds the discovery documents, rendered once from
 	// BaseURL; nil when BaseURL is empty (rendered per request then).
 	discovery *discoveryDocs
@@ -150,6 +161,9 @@ func newServer(s Services, o Options, extra func(*server)) *server {
 	}
 	srv := &server{svc: s, opts: o, log: o.Logger, clock: o.Clock, mux: http.NewServeMux(), patterns: map[string]bool{}}
 	srv.metrics = newMetrics(o.Registry, o.Collectors, o.Logger)
+	if o.ReadCacheTTL > 0 {
+		srv.cache = newReadCache(o.ReadCacheTTL)
+	}
 	if o.BaseURL != "" {
 		srv.discovery = srv.renderDiscovery(o.BaseURL)
 	}
@@ -161,10 +175,12 @@ func newServer(s Services, o Options, extra func(*server)) *server {
 }
 
 // handler wraps the router in the middleware chain, outermost first:
-// recovery, request id, access log, metrics, rate limit, body limit.
+// recovery, request id, access log, metrics, rate limit, read cache, body
+// limit.
 func (s *server) handler() http.Handler {
 	var h http.Handler = http.HandlerFunc(s.dispatch)
 	h = s.limitBody(h)
+	h = s.cacheReads(h)
 	h = s.rateLimit(h)
 	h = s.observe(h)
 	h = s.accessLog(h)

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -28,6 +29,41 @@ type metrics struct {
 	// that route increments.
 	events  map[string]prometheus.Counter
 	handler http.Handler
+	// children caches the series of each (route, method, status), so a
+	// request does not hash its label values again: seriesKey -> *series.
+	// The keys are bounded: registered routes, standard methods, statuses.
+	children sync.Map
+}
+
+type seriesKey struct {
+	route, method string
+	status        int
+}
+
+// series are the collectors a request of one (route, method, status)
+// feeds; event is the domain counter of a 200 answer, or nil.
+type series struct {
+	requests prometheus.Counter
+	duration prometheus.Observer
+	event    prometheus.Counter
+}
+
+// series returns the collectors of (route, method, status).
+func (m *metrics) series(route, method string, status int) *series {
+	k := seriesKey{route: route, method: method, status: status}
+	if c, ok := m.children.Load(k); ok {
+		return c.(*series)
+	}
+	code := strconv.Itoa(status)
+	c := &series{
+		requests: m.requests.WithLabelValues(route, method, code),
+		duration: m.duration.WithLabelValues(route, method, code),
+	}
+	if status == http.StatusOK {
+		c.event = m.events[route]
+	}
+	got, _ := m.children.LoadOrStore(k, c)
+	return got.(*series)
 }
 
 // newMetrics registers the handler's collectors, the Go and process
@@ -136,15 +172,11 @@ func (s *server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := s.clock.Now()
 		serveRecorded(w, r, next, func(_ *recorder, status int) {
-			route := s.routeOf(r)
-			code := strconv.Itoa(status)
-			method := methodLabel(r.Method)
-			s.metrics.requests.WithLabelValues(route, method, code).Inc()
-			s.metrics.duration.WithLabelValues(route, method, code).Observe(s.clock.Now().Sub(start).Seconds())
-			if status == http.StatusOK {
-				if c := s.metrics.events[route]; c != nil {
-					c.Inc()
-				}
+			c := s.metrics.series(s.routeOf(r), methodLabel(r.Method), status)
+			c.requests.Inc()
+			c.duration.Observe(s.clock.Now().Sub(start).Seconds())
+			if c.event != nil {
+				c.event.Inc()
 			}
 		})
 	})

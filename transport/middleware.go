@@ -115,14 +115,17 @@ func (s *server) accessLog(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := s.clock.Now()
 		serveRecorded(w, r, next, func(rec *recorder, status int) {
+			level := slog.LevelInfo
+			if status >= 500 {
+				level = slog.LevelError
+			}
+			if !s.log.Enabled(r.Context(), level) {
+				return // e.g. SERVICE_LOG_LEVEL=warn: build no line
+			}
 			info := infoFrom(r.Context())
 			var id, route string
 			if info != nil {
 				id, route = info.id, info.route
-			}
-			level := slog.LevelInfo
-			if status >= 500 {
-				level = slog.LevelError
 			}
 			s.log.LogAttrs(r.Context(), level, "request",
 				slog.String("method", r.Method),

@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"hash/maphash"
 	"math"
 	"net"
 	"net/http"
@@ -16,11 +17,20 @@ import (
 // (SERVICE_RATE_LIMIT_PER_MIN): a token bucket per client IP holding a
 // minute's worth of requests. It is per replica and in memory by design: it
 // guards the process against floods; rules that must hold across replicas
-// (the comment limit) are counted in the database.
+// (the comment limit) are counted in the database. The buckets are spread
+// over limiterShards shards, each with its own lock and idle sweep, so
+// concurrent clients rarely wait on each other.
 type clientLimiter struct {
 	perMin int
 	clock  openjury.Clock
+	seed   maphash.Seed
+	shards [limiterShards]limiterShard
+}
 
+// limiterShards is the number of independently locked bucket maps.
+const limiterShards = 32
+
+type limiterShard struct {
 	mu        sync.Mutex
 	buckets   map[string]*bucket
 	lastSweep time.Time
@@ -35,27 +45,37 @@ type bucket struct {
 const limiterIdle = 10 * time.Minute
 
 func newClientLimiter(perMin int, clock openjury.Clock) *clientLimiter {
-	return &clientLimiter{perMin: perMin, clock: clock, buckets: map[string]*bucket{}}
+	l := &clientLimiter{perMin: perMin, clock: clock, seed: maphash.MakeSeed()}
+	for i := range l.shards {
+		l.shards[i].buckets = map[string]*bucket{}
+	}
+	return l
+}
+
+// shard returns the shard that holds key's bucket.
+func (l *clientLimiter) shard(key string) *limiterShard {
+	return &l.shards[maphash.String(l.seed, key)%limiterShards]
 }
 
 // allow takes one token for key and returns how long to wait when there is
 // none.
 func (l *clientLimiter) allow(key string) (bool, time.Duration) {
 	now := l.clock.Now()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if now.Sub(l.lastSweep) > limiterIdle {
-		for k, b := range l.buckets {
+	sh := l.shard(key)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if now.Sub(sh.lastSweep) > limiterIdle {
+		for k, b := range sh.buckets {
 			if now.Sub(b.seen) > limiterIdle {
-				delete(l.buckets, k)
+				delete(sh.buckets, k)
 			}
 		}
-		l.lastSweep = now
+		sh.lastSweep = now
 	}
-	b, ok := l.buckets[key]
+	b, ok := sh.buckets[key]
 	if !ok {
 		b = &bucket{lim: rate.NewLimiter(rate.Limit(float64(l.perMin)/60), l.perMin)}
-		l.buckets[key] = b
+		sh.buckets[key] = b
 	}
 	b.seen = now
 	if b.lim.AllowN(now, 1) {

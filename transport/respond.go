@@ -5,14 +5,16 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"sync"
 )
 
 // writeJSON writes v as a JSON response with the given status. The body is
 // encoded before anything is sent, so an encoding failure still yields a
 // clean 500.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	buf := jsonBuffers.Get().(*bytes.Buffer)
+	defer putJSONBuffer(buf)
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		status = http.StatusInternalServerError
@@ -22,6 +24,21 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	setBodyHeaders(w, "application/json", buf.Len())
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
+}
+
+// jsonBuffers recycles the buffers answers are encoded into.
+var jsonBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledBuffer bounds the buffers kept for reuse, so one large answer
+// does not pin its memory.
+const maxPooledBuffer = 256 << 10
+
+func putJSONBuffer(b *bytes.Buffer) {
+	if b.Cap() > maxPooledBuffer {
+		return
+	}
+	b.Reset()
+	jsonBuffers.Put(b)
 }
 
 // writeBody answers 200 with body, a fixed document of the given content

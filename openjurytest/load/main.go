@@ -1,34 +1,50 @@
-// Command load drives an OpenJury server with a bounded mix of requests and
-// reports throughput and latency percentiles per operation. Speed is
-// measured here and in benchmarks, never asserted in tests.
+// Command load is OpenJury's benchmark: it seeds a database, drives a
+// server with bounded scenarios, and reports throughput, p50/p99 and
+// errors per operation, each as a ratio to a ceiling measured in the same
+// run. Speed is measured here and in benchmarks, never asserted in tests.
 //
-//	go run ./openjurytest/load                       # in-process server on SQLite
-//	go run ./openjurytest/load -url http://127.0.0.1:8080 -c 8 -d 10s
+//	go run ./openjurytest/load                                  # SQLite, in process, 1,000 jobs
+//	go run ./openjurytest/load -db postgres -seed 100000        # a throwaway PostgreSQL (pgtest)
+//	go build -o /tmp/openjury ./host && \
+//	  go run ./openjurytest/load -host /tmp/openjury -seed 1000000 -scenarios deep
+//	go run ./openjurytest/load -dsn sqlite:/tmp/big.db -seed 1000000 -seed-only
+//	go run ./openjurytest/load -url http://127.0.0.1:8080 -dev-secret s3cret
 //
-// Each worker signs in with its own fresh wallet, then loops: post a job,
-// read it, list jobs, list by tag. The run stops after -d or -n requests,
-// whichever comes first. Only loopback targets are accepted.
+// The target is, in this order of precedence: a running server (-url), the
+// host binary started by the tool on the database (-host), or the service
+// in this process (openjurytest.NewServer). The database is -dsn, or a new
+// one of kind -db (a SQLite file in a temp dir, or a database on a
+// throwaway PostgreSQL server started like the tests do). -seed N fills it
+// with N jobs through the store ports before the run (see seed.go).
+//
+// With every scenario the tool measures its ceiling: the same net/http
+// client and server stack answering a pre-encoded body of the size of the
+// scenario's answer (of a GET /api/v1/jobs?limit=20 answer for writes),
+// in -rounds rounds alternating with the scenario's own runs. Every figure
+// is printed with its ratio to that ceiling, so runs on a busy machine
+// stay comparable.
+//
+// Every scenario is bounded by -d and -n; only loopback targets (and
+// loopback PostgreSQL servers) are accepted.
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"net/url"
 	"os"
-	"slices"
-	"sort"
+	"runtime/pprof"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/openjury/openjury/openjurytest"
+	"github.com/openjury/openjury/bunstore"
+	"github.com/openjury/openjury/openjurytest/pgtest"
 )
 
 func main() {
@@ -40,39 +56,201 @@ func main() {
 
 type config struct {
 	url         string
+	host        string
+	db          string
+	dsn         string
+	seed        int
+	seedOnly    bool
+	writers     int
+	scenarios   []string
 	workers     int
+	wallets     int
 	duration    time.Duration
 	maxRequests int
+	ceiling     bool
+	rounds      int
+	devSecret   string
+	rateLimit   int
+	readCacheMS int
+	cpuProfile  string
+	progress    time.Duration
 }
 
-func run(args []string, out io.Writer) error {
+// Bounds of the flags.
+const (
+	maxWorkers  = 256
+	maxDuration = 10 * time.Minute
+	maxSeed     = 10_000_000
+	maxWallets  = 1000
+)
+
+func parse(args []string) (config, error) {
 	fs := flag.NewFlagSet("load", flag.ContinueOnError)
 	var c config
-	fs.StringVar(&c.url, "url", "", "base URL of a running server on loopback (empty: start one in process on SQLite)")
-	fs.IntVar(&c.workers, "c", 4, "concurrent workers (each its own wallet)")
-	fs.DurationVar(&c.duration, "d", 5*time.Second, "how long to run")
-	fs.IntVar(&c.maxRequests, "n", 20000, "stop after this many requests")
+	var scen string
+	fs.StringVar(&c.url, "url", "", "base URL of a running server on loopback")
+	fs.StringVar(&c.host, "host", "", "path of the host binary to start on the database (go build -o PATH ./host)")
+	fs.StringVar(&c.db, "db", "sqlite", "kind of the new database when -dsn is empty: sqlite or postgres")
+	fs.StringVar(&c.dsn, "dsn", "", "database to seed and serve (sqlite:PATH or postgres://... on loopback)")
+	fs.IntVar(&c.seed, "seed", -1, "jobs to seed before the run (-1: 1000 into a new database, 0 into -dsn or with -url)")
+	fs.BoolVar(&c.seedOnly, "seed-only", false, "seed -dsn and exit")
+	fs.IntVar(&c.writers, "writers", 0, "concurrent seeding transactions (0: 1 on SQLite, 4 on PostgreSQL)")
+	fs.StringVar(&scen, "scenarios", strings.Join(allScenarios, ","), "comma-separated scenarios: "+strings.Join(allScenarios, ", "))
+	fs.IntVar(&c.workers, "c", 16, "concurrent connections")
+	fs.IntVar(&c.wallets, "wallets", 64, "signed-in wallets (submit, vote, comment); each may comment 20 times a minute")
+	fs.DurationVar(&c.duration, "d", 5*time.Second, "how long each scenario runs")
+	fs.IntVar(&c.maxRequests, "n", 200000, "at most this many requests per scenario")
+	fs.BoolVar(&c.ceiling, "ceiling", true, "measure the ceiling with every scenario and print ratios to it")
+	fs.IntVar(&c.rounds, "rounds", 3, "rounds per scenario, each a ceiling run then a scenario run (with -ceiling)")
+	fs.StringVar(&c.devSecret, "dev-secret", "", "X-Dev-Secret of the -url server (to give the wallets stake and reputation)")
+	fs.IntVar(&c.rateLimit, "rate-limit", 1_000_000_000, "SERVICE_RATE_LIMIT_PER_MIN of the started host or in-process server (high: the limiter runs but never refuses)")
+	fs.IntVar(&c.readCacheMS, "read-cache-ms", 1000, "SERVICE_READ_CACHE_MS of the started host or in-process server (0: off, to measure the queries)")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the scenarios to this file (in-process target: server and client)")
+	fs.DurationVar(&c.progress, "progress", 5*time.Second, "how often long phases (seeding) report progress")
 	if err := fs.Parse(args); err != nil {
-		return err
+		return c, err
 	}
-	if c.workers < 1 || c.workers > 256 || c.duration <= 0 || c.duration > 10*time.Minute || c.maxRequests < 1 {
-		return errors.New("need 1 <= -c <= 256, 0 < -d <= 10m and -n >= 1")
+	for _, s := range strings.Split(scen, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			c.scenarios = append(c.scenarios, s)
+		}
 	}
-	tb := &runTB{name: "load"}
-	defer tb.cleanup()
-	base := c.url
-	if base == "" {
-		srv := openjurytest.NewServer(tb)
-		base = srv.URL
-	} else if err := loopbackOnly(base); err != nil {
-		return err
+	switch {
+	case c.workers < 1 || c.workers > maxWorkers:
+		return c, fmt.Errorf("need 1 <= -c <= %d", maxWorkers)
+	case c.duration <= 0 || c.duration > maxDuration:
+		return c, fmt.Errorf("need 0 < -d <= %s", maxDuration)
+	case c.maxRequests < 1:
+		return c, errors.New("need -n >= 1")
+	case c.seed > maxSeed:
+		return c, fmt.Errorf("need -seed <= %d", maxSeed)
+	case c.wallets < 1 || c.wallets > maxWallets:
+		return c, fmt.Errorf("need 1 <= -wallets <= %d", maxWallets)
+	case c.db != "sqlite" && c.db != "postgres":
+		return c, errors.New("-db must be sqlite or postgres")
+	case c.seedOnly && c.dsn == "":
+		return c, errors.New("-seed-only needs -dsn")
+	case c.url != "" && c.seed > 0 && c.dsn == "":
+		return c, errors.New("seeding with -url needs -dsn (the server's database)")
+	case c.readCacheMS < 0 || c.readCacheMS > 1000:
+		return c, errors.New("need 0 <= -read-cache-ms <= 1000")
+	case c.rounds < 1 || c.rounds > 100:
+		return c, errors.New("need 1 <= -rounds <= 100")
+	case c.progress <= 0:
+		return c, errors.New("need -progress > 0")
 	}
-	res, err := drive(tb, base, c)
+	for _, s := range c.scenarios {
+		if scenarioByName(s) == nil {
+			return c, fmt.Errorf("unknown scenario %q (known: %s)", s, strings.Join(allScenarios, ", "))
+		}
+	}
+	if c.url != "" {
+		if err := loopbackOnly(c.url); err != nil {
+			return c, err
+		}
+	}
+	if err := loopbackDSN(c.dsn); err != nil {
+		return c, err
+	}
+	if c.seed < 0 {
+		c.seed = 0
+		if c.dsn == "" && c.url == "" {
+			c.seed = 1000
+		}
+	}
+	return c, nil
+}
+
+func run(args []string, out io.Writer) (err error) {
+	c, err := parse(args)
 	if err != nil {
 		return err
 	}
-	res.print(out, c)
+	tb := &runTB{name: "load", out: out}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%v", p)
+		}
+		tb.cleanup()
+	}()
+	ctx := context.Background()
+	dsn := c.dsn
+	if dsn == "" && c.url == "" {
+		dsn = newDatabase(tb, c.db)
+	}
+	if c.seed > 0 {
+		if err := seedDatabase(ctx, dsn, c, out); err != nil {
+			return err
+		}
+	}
+	if c.seedOnly {
+		return nil
+	}
+	t, err := startTarget(tb, c, dsn, out)
+	if err != nil {
+		return err
+	}
+	fix, err := setUp(t, c)
+	if err != nil {
+		return err
+	}
+	if c.cpuProfile != "" {
+		f, err := os.Create(c.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	fmt.Fprintf(out, "target: %s, %d connections, %s and %d requests per scenario in %d rounds\n",
+		t.describe, c.workers, c.duration, c.maxRequests, c.rounds)
+	rep := &report{out: out}
+	for _, name := range c.scenarios {
+		ceil, res, err := measure(t, fix, c, scenarioByName(name))
+		if err != nil {
+			return err
+		}
+		rep.scenario(name, ceil, res)
+	}
+	if rss := t.peakRSS(); rss > 0 {
+		fmt.Fprintf(out, "peak RSS of %s: %d MB\n", t.rssOf, rss>>20)
+	}
 	return nil
+}
+
+// newDatabase makes a new database of the given kind and returns its DSN.
+func newDatabase(tb *runTB, kind string) string {
+	if kind == "postgres" {
+		tb.Cleanup(func() {
+			if err := pgtest.Stop(); err != nil {
+				fmt.Fprintln(tb.out, "load:", err)
+			}
+		})
+		return pgtest.NewDatabase(tb)
+	}
+	return "sqlite:" + tb.TempDir() + "/openjury.db"
+}
+
+// seedDatabase opens dsn (migrating it) and seeds c.seed jobs.
+func seedDatabase(ctx context.Context, dsn string, c config, out io.Writer) error {
+	db, err := bunstore.Open(ctx, dsn)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", redact(dsn), err)
+	}
+	defer db.Close()
+	writers := c.writers
+	if writers <= 0 {
+		writers = 1
+		if db.Dialect() == bunstore.DialectPostgres {
+			writers = 4
+		}
+	}
+	s := &seeder{db: db, now: time.Now(), total: c.seed, writers: writers, out: out, every: c.progress}
+	_, err = s.seed(ctx)
+	return err
 }
 
 // loopbackOnly refuses targets off this machine.
@@ -81,190 +259,52 @@ func loopbackOnly(raw string) error {
 	if err != nil || u.Host == "" {
 		return fmt.Errorf("bad -url %q", raw)
 	}
-	host := u.Hostname()
-	if host == "localhost" {
+	if !loopbackHost(u.Hostname()) {
+		return fmt.Errorf("-url must be on loopback (127.0.0.0/8, ::1 or localhost), not %q", u.Hostname())
+	}
+	return nil
+}
+
+// loopbackDSN refuses PostgreSQL servers off this machine; SQLite files
+// and Unix sockets are local anyway.
+func loopbackDSN(dsn string) error {
+	if !strings.HasPrefix(dsn, "postgres://") && !strings.HasPrefix(dsn, "postgresql://") {
 		return nil
 	}
-	ip := net.ParseIP(host)
-	if ip == nil || !ip.IsLoopback() {
-		return fmt.Errorf("-url must be on loopback (127.0.0.0/8, ::1 or localhost), not %q", host)
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return errors.New("bad -dsn")
+	}
+	if h := u.Hostname(); h != "" && !loopbackHost(h) {
+		return fmt.Errorf("-dsn must be on loopback, not %q", h)
 	}
 	return nil
 }
 
-type results struct {
-	mu       sync.Mutex
-	lat      map[string][]time.Duration
-	errs     map[string]int
-	elapsed  time.Duration
-	requests int
-}
-
-func (r *results) add(op string, d time.Duration, err error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.requests++
-	if err != nil {
-		r.errs[op]++
-		return
-	}
-	r.lat[op] = append(r.lat[op], d)
-}
-
-func drive(tb *runTB, base string, c config) (*results, error) {
-	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: c.workers}}
-	res := &results{lat: map[string][]time.Duration{}, errs: map[string]int{}}
-	ctx, cancel := context.WithTimeout(context.Background(), c.duration)
-	defer cancel()
-	var budget sync.Mutex
-	left := c.maxRequests
-	take := func() bool {
-		budget.Lock()
-		defer budget.Unlock()
-		if left == 0 || ctx.Err() != nil {
-			return false
-		}
-		left--
+func loopbackHost(host string) bool {
+	if host == "localhost" {
 		return true
 	}
-	tokens := make([]string, c.workers)
-	for i := range tokens {
-		tok, err := signIn(client, base, openjurytest.NewWallet(tb), tb)
-		if err != nil {
-			return nil, err
-		}
-		tokens[i] = tok
-	}
-	start := time.Now()
-	var wg sync.WaitGroup
-	for w := range c.workers {
-		wg.Go(func() {
-			timed := func(op string, fn func() error) bool {
-				if !take() {
-					return false
-				}
-				t0 := time.Now()
-				err := fn()
-				res.add(op, time.Since(t0), err)
-				return true
-			}
-			for i := 0; ; i++ {
-				tag := fmt.Sprintf("t%d", i%10)
-				var job struct {
-					ID string `json:"id"`
-				}
-				ok := timed("POST /api/v1/jobs", func() error {
-					return call(client, http.MethodPost, base+"/api/v1/jobs", tokens[w], map[string]any{
-						"title": "load", "prompt": "measure me", "bounty_usdc": 1, "tags": []string{tag},
-					}, &job)
-				}) && timed("GET /api/v1/jobs/{job_id}", func() error {
-					return call(client, http.MethodGet, base+"/api/v1/jobs/"+job.ID, "", nil, nil)
-				}) && timed("GET /api/v1/jobs", func() error {
-					return call(client, http.MethodGet, base+"/api/v1/jobs?limit=50", "", nil, nil)
-				}) && timed("GET /api/v1/jobs?tag=", func() error {
-					return call(client, http.MethodGet, base+"/api/v1/jobs?limit=50&tag="+tag, "", nil, nil)
-				})
-				if !ok {
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	res.elapsed = time.Since(start)
-	return res, nil
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
-// call sends one JSON request and decodes a 200 answer into out (when not
-// nil); any other status is an error.
-func call(client *http.Client, method, u, token string, body, out any) error {
-	var rd io.Reader
-	if body != nil {
-		raw, err := json.Marshal(body)
-		if err != nil {
-			return err
-		}
-		rd = bytes.NewReader(raw)
+// redact drops the password of a DSN for messages.
+func redact(dsn string) string {
+	if u, err := url.Parse(dsn); err == nil && u.User != nil {
+		u.User = url.User(u.User.Username())
+		return u.String()
 	}
-	req, err := http.NewRequest(method, u, rd)
-	if err != nil {
-		return err
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s %s: %d %s", method, u, resp.StatusCode, raw)
-	}
-	if out != nil {
-		return json.Unmarshal(raw, out)
-	}
-	return nil
+	return dsn
 }
 
-// signIn runs challenge and verify for w and returns the token.
-func signIn(client *http.Client, base string, w *openjurytest.Wallet, tb testing.TB) (string, error) {
-	var ch struct {
-		Message string `json:"message_to_sign"`
-	}
-	if err := call(client, http.MethodPost, base+"/api/v1/agents/auth/challenge", "", map[string]string{"address": w.Address().String()}, &ch); err != nil {
-		return "", err
-	}
-	var v struct {
-		Token string `json:"access_token"`
-	}
-	err := call(client, http.MethodPost, base+"/api/v1/agents/auth/verify", "", map[string]string{
-		"address": w.Address().String(), "signature": w.Sign(tb, ch.Message),
-	}, &v)
-	return v.Token, err
-}
-
-func (r *results) print(out io.Writer, c config) {
-	fmt.Fprintf(out, "workers=%d elapsed=%s requests=%d throughput=%.0f req/s\n",
-		c.workers, r.elapsed.Round(time.Millisecond), r.requests, float64(r.requests)/r.elapsed.Seconds())
-	ops := make([]string, 0, len(r.lat))
-	for op := range r.lat {
-		ops = append(ops, op)
-	}
-	for op := range r.errs {
-		if !slices.Contains(ops, op) {
-			ops = append(ops, op)
-		}
-	}
-	sort.Strings(ops)
-	fmt.Fprintf(out, "%-28s %7s %6s %9s %9s %9s\n", "operation", "ok", "errors", "p50", "p90", "p99")
-	for _, op := range ops {
-		l := r.lat[op]
-		slices.Sort(l)
-		fmt.Fprintf(out, "%-28s %7d %6d %9s %9s %9s\n", op, len(l), r.errs[op], pct(l, 50), pct(l, 90), pct(l, 99))
-	}
-}
-
-func pct(sorted []time.Duration, p int) string {
-	if len(sorted) == 0 {
-		return "-"
-	}
-	i := min(len(sorted)-1, len(sorted)*p/100)
-	return sorted[i].Round(10 * time.Microsecond).String()
-}
-
-// runTB lets the test kit (NewServer, NewWallet) run outside go test: it
-// collects cleanups and turns failures into a panic with the message.
+// runTB lets the test kit (NewServer, NewWallet, pgtest) run outside go
+// test: it collects cleanups and turns failures into a panic with the
+// message, which run returns as its error.
 type runTB struct {
 	testing.TB
 	name     string
+	out      io.Writer
 	mu       sync.Mutex
 	cleanups []func()
 	dir      string
@@ -279,6 +319,8 @@ func (t *runTB) Cleanup(f func()) {
 }
 func (t *runTB) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
 func (t *runTB) Errorf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
+func (t *runTB) Skipf(format string, args ...any)  { panic(fmt.Sprintf(format, args...)) }
+func (t *runTB) Logf(string, ...any)               {}
 func (t *runTB) TempDir() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -295,6 +337,7 @@ func (t *runTB) TempDir() string {
 func (t *runTB) cleanup() {
 	t.mu.Lock()
 	fs := t.cleanups
+	t.cleanups = nil
 	t.mu.Unlock()
 	for i := len(fs) - 1; i >= 0; i-- {
 		fs[i]()

@@ -2,28 +2,65 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/openjury/openjury/openjurytest/pgtest"
 )
 
-func TestRunInProcess(t *testing.T) {
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+// row is one line of the report: scenario, operation, ok, errors.
+var row = regexp.MustCompile(`(?m)^(\S+)\s+(.+?)\s+(\d+)\s+(\d+)\s+(\d+)\s+\S+\s+\S+\s+(\S+)$`)
+
+// checkReport requires for every scenario a ceiling row and its own rows,
+// each with answers, no errors and a ratio to the ceiling.
+func checkReport(t *testing.T, out string, scenarios ...string) {
+	t.Helper()
+	ceilings, answers := map[string]int{}, map[string]int{}
+	for _, r := range row.FindAllStringSubmatch(out, -1) {
+		ok, err := strconv.Atoi(r[3])
+		require.NoError(t, err)
+		require.Positive(t, ok, "answers of %s %s:\n%s", r[1], r[2], out)
+		require.Equal(t, "0", r[4], "errors of %s %s:\n%s", r[1], r[2], out)
+		require.True(t, strings.HasSuffix(r[6], "%"), "ratio to the ceiling of %s %s:\n%s", r[1], r[2], out)
+		if strings.HasPrefix(r[2], "ceiling: ") {
+			ceilings[r[1]] += ok
+		} else {
+			answers[r[1]] += ok
+		}
+	}
+	for _, s := range scenarios {
+		require.Positive(t, ceilings[s], "ceiling of %s:\n%s", s, out)
+		require.Positive(t, answers[s], "scenario %s:\n%s", s, out)
+	}
+}
+
+func TestSeedAndRunSQLite(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
-	require.NoError(t, run([]string{"-c", "2", "-n", "24", "-d", "30s"}, &out))
-	require.Contains(t, out.String(), "requests=24 ")
-	rows := regexp.MustCompile(`(?m)^(\S+ \S+)\s+(\d+)\s+(\d+)\s`).FindAllStringSubmatch(out.String(), -1)
-	require.Len(t, rows, 4, "one row per operation:\n%s", out.String())
-	total := 0
-	for _, r := range rows {
-		n, err := strconv.Atoi(r[2])
-		require.NoError(t, err)
-		total += n
-		require.Equal(t, "0", r[3], "errors for %s", r[1])
-	}
-	require.Equal(t, 24, total)
+	require.NoError(t, run([]string{"-seed", "1200", "-c", "2", "-wallets", "3", "-n", "60", "-d", "30s"}, &out))
+	require.Contains(t, out.String(), "seed: 1200 jobs, 480 submissions, 240 votes, 120 comments")
+	require.Contains(t, out.String(), "tag=bench page 50 ", "the deep scenario reaches page 50")
+	require.Contains(t, out.String(), "peak RSS of this process")
+	checkReport(t, out.String(), allScenarios...)
+}
+
+func TestSeedOnlyThenRunPostgres(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.NewDatabase(t)
+	var out bytes.Buffer
+	require.NoError(t, run([]string{"-dsn", dsn, "-seed", "300", "-seed-only", "-writers", "3"}, &out))
+	require.Contains(t, out.String(), "seed: 300 jobs, 120 submissions, 60 votes, 30 comments")
+	out.Reset()
+	require.NoError(t, run([]string{"-dsn", dsn, "-c", "2", "-wallets", "2", "-n", "20", "-scenarios", "get,submit,vote,tallies,mix"}, &out))
+	require.Contains(t, out.String(), "in-process server on postgres")
+	checkReport(t, out.String(), "get", "submit", "vote", "tallies", "mix")
 }
 
 func TestLoopbackOnly(t *testing.T) {
@@ -34,6 +71,19 @@ func TestLoopbackOnly(t *testing.T) {
 	for _, bad := range []string{"http://10.0.0.1:8080", "http://192.168.1.2", "https://example.com", "not a url", "http://"} {
 		require.Error(t, loopbackOnly(bad), bad)
 	}
+	require.NoError(t, loopbackDSN("postgres://u:p@127.0.0.1:5432/x"))
+	require.NoError(t, loopbackDSN("sqlite:/tmp/x.db"))
+	require.Error(t, loopbackDSN("postgres://u:p@db.example.com:5432/x"))
 	require.Error(t, run([]string{"-url", "http://10.1.2.3:8080"}, &bytes.Buffer{}))
-	require.Error(t, run([]string{"-c", "0"}, &bytes.Buffer{}))
+	require.Error(t, run([]string{"-dsn", "postgres://10.1.2.3/x"}, &bytes.Buffer{}))
+}
+
+func TestFlags(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"-c", "0"}, {"-d", "11m"}, {"-n", "0"}, {"-db", "mysql"}, {"-seed-only"},
+		{"-scenarios", "list,nope"}, {"-read-cache-ms", "1001"}, {"-wallets", "0"}, {"-url", "http://127.0.0.1:1", "-seed", "5"},
+	} {
+		require.Error(t, run(args, &bytes.Buffer{}), "%v", args)
+	}
 }

@@ -80,6 +80,7 @@ var (
 	srv        *server
 	mainCalled atomic.Bool
 	warnOnce   sync.Once
+	stopOnce   sync.Once
 	seq        atomic.Int64
 )
 
@@ -143,12 +144,23 @@ func (s *server) require(tb testing.TB) {
 func Main(m *testing.M) int {
 	mainCalled.Store(true)
 	code := m.Run()
-	if srv != nil && srv.dir != "" && srv.err == nil && srv.skip == "" {
-		if err := srv.stop(); err != nil {
-			fmt.Fprintf(os.Stderr, "pgtest: %v\n", err)
-		}
+	if err := Stop(); err != nil {
+		fmt.Fprintf(os.Stderr, "pgtest: %v\n", err)
 	}
 	return code
+}
+
+// Stop stops the server this process started, if any, and removes its
+// directory. Main calls it; programs outside go test (the load tool) call
+// it when they are done with their databases. Later calls do nothing.
+func Stop() error {
+	var err error
+	stopOnce.Do(func() {
+		if srv != nil && srv.dir != "" && srv.err == nil && srv.skip == "" {
+			err = srv.stop()
+		}
+	})
+	return err
 }
 
 // admin runs one statement on the maintenance database.

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bufio"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/openjury/openjury/openjurytest"
+)
+
+// target is the server under load.
+type target struct {
+	base      string
+	devSecret string
+	describe  string
+	// pid is the process whose peak RSS is reported (0: unknown), rssOf
+	// says what it holds.
+	pid    int
+	rssOf  string
+	client *http.Client
+}
+
+// newTarget returns a target at base with a client that keeps a
+// connection per worker.
+func newTarget(c config, base string) *target {
+	return &target{base: base, client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
+		MaxIdleConns: c.workers * 2, MaxIdleConnsPerHost: c.workers * 2,
+	}}}
+}
+
+// startTarget returns the server to drive: -url, the host binary started
+// on dsn, or an in-process server on dsn.
+func startTarget(tb *runTB, c config, dsn string, out io.Writer) (*target, error) {
+	t := newTarget(c, "")
+	tb.Cleanup(t.client.CloseIdleConnections)
+	switch {
+	case c.url != "":
+		t.base, t.devSecret = strings.TrimRight(c.url, "/"), c.devSecret
+		t.describe = "server at " + t.base
+	case c.host != "":
+		if err := t.startHost(tb, c, dsn, out); err != nil {
+			return nil, err
+		}
+	default:
+		srv := openjurytest.NewServer(tb, openjurytest.WithDSN(dsn), openjurytest.WithConfig(func(sc *openjurytest.ServerConfig) {
+			sc.RateLimitPerMin = c.rateLimit
+			sc.ReadCacheTTL = time.Duration(c.readCacheMS) * time.Millisecond
+			sc.Logger = slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+		}))
+		// The fake clock stands still at the real time of the start, so
+		// seeded boosts and vote windows line up with it.
+		srv.Clock.Set(time.Now())
+		t.base, t.devSecret = srv.URL, openjurytest.DevSecret
+		t.describe = fmt.Sprintf("in-process server on %s, read cache %d ms", srv.DB.Dialect(), c.readCacheMS)
+		t.pid, t.rssOf = os.Getpid(), "this process (server and load generator)"
+	}
+	return t, nil
+}
+
+// hostStartTimeout bounds the wait for the host to listen: it migrates
+// the database first, which takes minutes on a large one.
+const hostStartTimeout = 15 * time.Minute
+
+// startHost runs the host binary on dsn with its request log at warn, a
+// fresh dev secret and the -rate-limit, and stops it (SIGTERM) at cleanup.
+func (t *target) startHost(tb *runTB, c config, dsn string, out io.Writer) error {
+	secret := make([]byte, 16)
+	_, _ = rand.Read(secret)
+	t.devSecret = hex.EncodeToString(secret)
+	cmd := exec.Command(c.host)
+	cmd.Env = append(os.Environ(),
+		"SERVICE_ADDR=127.0.0.1:0",
+		"SERVICE_DATABASE_URL="+dsn,
+		"SERVICE_BASE_URL=http://127.0.0.1",
+		"SERVICE_LOG_LEVEL=warn",
+		"SERVICE_DEV_SECRET="+t.devSecret,
+		"SERVICE_RATE_LIMIT_PER_MIN="+strconv.Itoa(c.rateLimit),
+		"SERVICE_READ_CACHE_MS="+strconv.Itoa(c.readCacheMS),
+	)
+	cmd.Stderr = os.Stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start %s: %w", c.host, err)
+	}
+	tb.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	})
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if a, ok := strings.CutPrefix(sc.Text(), "listening on "); ok {
+				addr <- a
+			}
+		}
+		close(addr)
+	}()
+	select {
+	case a, ok := <-addr:
+		if !ok {
+			return errors.New("the host exited before listening")
+		}
+		t.base = a
+	case <-time.After(hostStartTimeout):
+		return fmt.Errorf("the host did not listen within %s", hostStartTimeout)
+	}
+	if err := loopbackOnly(t.base); err != nil {
+		return err
+	}
+	t.describe = fmt.Sprintf("host binary %s at %s, read cache %d ms", c.host, t.base, c.readCacheMS)
+	t.pid, t.rssOf = cmd.Process.Pid, "the host process"
+	fmt.Fprintf(out, "started %s (pid %d)\n", t.describe, t.pid)
+	return nil
+}
+
+// peakRSS is the high-water mark of the resident set of t.pid (VmHWM), 0
+// when unknown.
+func (t *target) peakRSS() int64 {
+	if t.pid == 0 {
+		return 0
+	}
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", t.pid))
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(raw), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 0
+}

@@ -1,0 +1,55 @@
+package transport
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// movingClock is a clock tests move by hand.
+type movingClock struct{ t time.Time }
+
+func (c *movingClock) Now() time.Time { return c.t }
+
+// TestClientLimiterShardsSweepIdleClients: each shard forgets its idle
+// clients on its own, and a client keeps its own bucket in its shard.
+func TestClientLimiterShardsSweepIdleClients(t *testing.T) {
+	t.Parallel()
+	clk := &movingClock{t: time.Unix(1_800_000_000, 0)}
+	l := newClientLimiter(2, clk)
+	buckets := func() (n int) {
+		for i := range l.shards {
+			n += len(l.shards[i].buckets)
+		}
+		return n
+	}
+	for i := range 200 {
+		ok, _ := l.allow(fmt.Sprintf("198.51.100.%d", i))
+		require.True(t, ok)
+	}
+	require.Equal(t, 200, buckets())
+	used := 0
+	for i := range l.shards {
+		if len(l.shards[i].buckets) > 0 {
+			used++
+		}
+	}
+	require.Greater(t, used, limiterShards/2, "clients spread over the shards")
+
+	ok, _ := l.allow("198.51.100.7")
+	require.True(t, ok, "the second of two a minute")
+	ok, wait := l.allow("198.51.100.7")
+	require.False(t, ok)
+	require.Equal(t, 30*time.Second, wait)
+
+	clk.t = clk.t.Add(limiterIdle + time.Second)
+	key := "203.0.113.1"
+	sh := l.shard(key)
+	before, inShard := buckets(), len(sh.buckets)
+	ok, _ = l.allow(key)
+	require.True(t, ok)
+	require.Len(t, sh.buckets, 1, "the shard swept its idle clients and kept the new one")
+	require.Equal(t, before-inShard+1, buckets(), "the other shards sweep on their own turn")
+}

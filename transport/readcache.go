@@ -1,0 +1,226 @@
+package transport
+
+import (
+	"hash/maphash"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+)
+
+// MaxReadCacheTTL bounds Options.ReadCacheTTL: an anonymous read is never
+// more than this stale.
+const MaxReadCacheTTL = time.Second
+
+// Bounds of the anonymous-read cache's memory: bodies over
+// readCacheMaxBody are not kept, and a shard over its share of
+// readCacheMaxBytes is emptied before it takes a new entry.
+const (
+	readCacheShards   = 32
+	readCacheMaxBytes = 64 << 20
+	readCacheMaxBody  = 512 << 10
+)
+
+// cachedRoutes are the anonymous reads the cache may answer: public data
+// whose answer does not depend on the caller.
+var cachedRoutes = map[string]bool{
+	"GET /api/v1/jobs":                                               true,
+	"GET /api/v1/jobs/{job_id}":                                      true,
+	"GET /api/v1/jobs/{job_id}/submissions":                          true,
+	"GET /api/v1/jobs/{job_id}/votes":                                true,
+	"GET /api/v1/jobs/{job_id}/final_votes":                          true,
+	"GET /api/v1/jobs/{job_id}/comments":                             true,
+	"GET /api/v1/jobs/{job_id}/submissions/{submission_id}/comments": true,
+	"GET /api/v1/posts/{post_id}/comments":                           true,
+	"GET /api/v1/posts":                                              true,
+	"GET /api/v1/posts/{post_id}":                                    true,
+	"GET /api/v1/reputation/leaderboard":                             true,
+	"GET /api/v1/reputation/{address}":                               true,
+}
+
+// readCache keeps the 200 answers of cachedRoutes to anonymous GETs (no
+// Authorization header) for at most ttl (<= MaxReadCacheTTL), so a write
+// on another replica is seen within ttl. A write through this handler (any
+// request other than GET, HEAD or OPTIONS, unless it was refused with a
+// 4xx) empties it when it has been answered, so the writer's next read on
+// this replica sees its write. Emptying is one atomic increment: entries
+// carry the generation that was current when their read began, and only
+// entries of the current generation are served, so a read that raced with
+// a write is never kept.
+type readCache struct {
+	ttl    time.Duration
+	gen    atomic.Uint64
+	seed   maphash.Seed
+	shards [readCacheShards]cacheShard
+	// flights joins concurrent misses of one generation and key.
+	flights singleflight.Group
+}
+
+type cacheShard struct {
+	mu      sync.Mutex
+	entries map[string]*cacheEntry
+	bytes   int
+}
+
+// cacheEntry is one kept answer: headers and body of a 200.
+type cacheEntry struct {
+	gen     uint64
+	expires time.Time
+	route   string
+	header  http.Header
+	body    []byte
+}
+
+func newReadCache(ttl time.Duration) *readCache {
+	c := &readCache{ttl: min(ttl, MaxReadCacheTTL), seed: maphash.MakeSeed()}
+	for i := range c.shards {
+		c.shards[i].entries = map[string]*cacheEntry{}
+	}
+	return c
+}
+
+func (c *readCache) shard(key string) *cacheShard {
+	return &c.shards[maphash.String(c.seed, key)%readCacheShards]
+}
+
+// get returns the live entry for key, or nil.
+func (c *readCache) get(key string, now time.Time) *cacheEntry {
+	sh := c.shard(key)
+	sh.mu.Lock()
+	e := sh.entries[key]
+	sh.mu.Unlock()
+	if e == nil || e.gen != c.gen.Load() || !now.Before(e.expires) {
+		return nil
+	}
+	return e
+}
+
+// put keeps e under key unless a write has come since its read began.
+func (c *readCache) put(key string, e *cacheEntry) {
+	if e.gen != c.gen.Load() {
+		return
+	}
+	sh := c.shard(key)
+	size := len(key) + len(e.body)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if old := sh.entries[key]; old != nil {
+		sh.bytes -= len(key) + len(old.body)
+	}
+	if sh.bytes+size > readCacheMaxBytes/readCacheShards {
+		clear(sh.entries)
+		sh.bytes = 0
+	}
+	sh.entries[key] = e
+	sh.bytes += size
+}
+
+// invalidate makes every kept entry stale.
+func (c *readCache) invalidate() { c.gen.Add(1) }
+
+// cacheReads answers anonymous reads of cachedRoutes from the cache and
+// empties it after writes; see readCache. ReadCacheTTL <= 0 turns it off.
+// It sits inside the access log, metrics and rate limit, so cached answers
+// are logged, counted and limited like the others.
+func (s *server) cacheReads(next http.Handler) http.Handler {
+	if s.cache == nil {
+		return next
+	}
+	c := s.cache
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodGet:
+		case http.MethodHead, http.MethodOptions:
+			next.ServeHTTP(w, r)
+			return
+		default:
+			rec := newRecorder(w)
+			defer func() {
+				// Also when next panics: the write may have committed.
+				if rec.status < 400 || rec.status >= 500 {
+					c.invalidate()
+				}
+			}()
+			next.ServeHTTP(rec, r)
+			return
+		}
+		if r.Header.Get("Authorization") != "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		key := r.URL.Path + "?" + r.URL.RawQuery
+		now := s.clock.Now()
+		if e := c.get(key, now); e != nil {
+			serveEntry(w, r, e)
+			return
+		}
+		// Concurrent misses of one key and generation wait for one read
+		// (the first) and share its answer; a request that began after a
+		// write has a newer generation, so it never joins a read that may
+		// predate the write.
+		gen := c.gen.Load()
+		led := false
+		v, _, _ := c.flights.Do(strconv.FormatUint(gen, 10)+" "+key, func() (any, error) {
+			led = true
+			return c.fill(w, r, next, key, gen, now), nil
+		})
+		if led {
+			return
+		}
+		if e, _ := v.(*cacheEntry); e != nil {
+			serveEntry(w, r, e)
+			return
+		}
+		next.ServeHTTP(w, r) // the shared answer was not cacheable
+	})
+}
+
+// fill serves r through next, keeps a cacheable answer and returns it (nil
+// when it is not cacheable).
+func (c *readCache) fill(w http.ResponseWriter, r *http.Request, next http.Handler, key string, gen uint64, now time.Time) *cacheEntry {
+	tee := &teeWriter{recorder: newRecorder(w)}
+	next.ServeHTTP(tee, r)
+	info := infoFrom(r.Context())
+	if tee.status != http.StatusOK || tee.overflow || info == nil || !cachedRoutes[info.route] {
+		return nil
+	}
+	header := w.Header().Clone()
+	header.Del(HeaderRequestID)
+	e := &cacheEntry{gen: gen, expires: now.Add(c.ttl), route: info.route, header: header, body: tee.body}
+	c.put(key, e)
+	return e
+}
+
+// serveEntry answers r with a kept answer.
+func serveEntry(w http.ResponseWriter, r *http.Request, e *cacheEntry) {
+	if info := infoFrom(r.Context()); info != nil {
+		info.route = e.route
+	}
+	h := w.Header()
+	for k, v := range e.header {
+		h[k] = v
+	}
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(e.body)
+}
+
+// teeWriter also keeps a copy of the body, up to readCacheMaxBody.
+type teeWriter struct {
+	*recorder
+	body     []byte
+	overflow bool
+}
+
+func (w *teeWriter) Write(b []byte) (int, error) {
+	if !w.overflow {
+		if len(w.body)+len(b) > readCacheMaxBody {
+			w.overflow, w.body = true, nil
+		} else {
+			w.body = append(w.body, b...)
+		}
+	}
+	return w.recorder.Write(b)
+}

@@ -1,0 +1,121 @@
+package transport_test
+
+import (
+	"context"
+	"net/http"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/transport"
+)
+
+// jobIDs lists the ids of a GET /api/v1/jobs answer.
+func jobIDs(t *testing.T, r response) []string {
+	t.Helper()
+	require.Equal(t, http.StatusOK, r.Code, "body: %s", r.Body)
+	var ids []string
+	for _, j := range r.JSON(t)["jobs"].([]any) {
+		ids = append(ids, j.(map[string]any)["id"].(string))
+	}
+	return ids
+}
+
+func withReadCache(ttl time.Duration) envOption {
+	return withOptions(func(o *transport.Options) { o.ReadCacheTTL = ttl })
+}
+
+// TestReadCacheReadYourWrites: two replicas (handlers) share one database,
+// each with its own cache. A write through a replica is in its next read
+// there at once; the other replica sees it within the TTL, never later.
+func TestReadCacheReadYourWrites(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withReadCache(time.Second))
+	a := e // replica A is e's handler
+	b := &env{t: t, h: transport.NewHandler(e.svc, e.opts), clock: e.clock, store: e.store, logs: e.logs, svc: e.svc, opts: e.opts, testPaths: e.testPaths}
+
+	sponsor := a.agent(0, 0)
+	job1 := a.newJob(sponsor.token)
+	require.Equal(t, []string{job1}, jobIDs(t, a.get("/api/v1/jobs")))
+	require.Equal(t, []string{job1}, jobIDs(t, b.get("/api/v1/jobs")))
+
+	job2 := a.newJob(sponsor.token)
+	require.Equal(t, []string{job2, job1}, jobIDs(t, a.get("/api/v1/jobs")), "the writer's replica shows the write at once")
+	require.Equal(t, []string{job1}, jobIDs(t, b.get("/api/v1/jobs")), "the other replica serves its cached answer")
+	require.Equal(t, []string{job2, job1}, jobIDs(t, b.do("GET", "/api/v1/jobs", nil, bearer(sponsor.token))), "a signed-in read is never cached")
+	require.Equal(t, []string{job2, job1}, jobIDs(t, b.get("/api/v1/jobs?limit=5")), "another query is another entry")
+
+	e.clock.Advance(999 * time.Millisecond)
+	require.Equal(t, []string{job1}, jobIDs(t, b.get("/api/v1/jobs")), "still within the TTL")
+	e.clock.Advance(time.Millisecond)
+	require.Equal(t, []string{job2, job1}, jobIDs(t, b.get("/api/v1/jobs")), "stale for at most the TTL")
+
+	// A write on B empties B's cache too, whatever it touched.
+	worker := a.agent(minStake, 0)
+	require.JSONEq(t, "[]", string(b.get("/api/v1/jobs/"+job1+"/submissions").Body))
+	sub := b.submit(worker.token, job1, "work")
+	subs := b.get("/api/v1/jobs/" + job1 + "/submissions")
+	require.Contains(t, string(subs.Body), sub["id"].(string))
+
+	// A refused write (4xx) commits nothing and keeps the cache.
+	before := a.get("/api/v1/jobs/" + job1)
+	require.Equal(t, http.StatusUnauthorized, a.do("POST", "/api/v1/jobs", validJob()).Code)
+	after := a.get("/api/v1/jobs/" + job1)
+	require.Equal(t, before.Body, after.Body)
+	require.NotEqual(t, before.Header.Get("X-Request-Id"), after.Header.Get("X-Request-Id"), "a cached answer has its own request id")
+	require.Equal(t, before.Header.Get("Content-Length"), after.Header.Get("Content-Length"))
+}
+
+// TestReadCacheStalenessBounded: a change made outside the handler (the
+// other replicas' case) shows within MaxReadCacheTTL even when a longer TTL
+// is asked for, and cached answers are logged and counted under their
+// route.
+func TestReadCacheStalenessBounded(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withReadCache(time.Hour))
+	sponsor := e.agent(0, 0)
+	job := e.newJob(sponsor.token)
+	w := newWallet(t)
+	path := "/api/v1/reputation/" + w.lower()
+	require.Equal(t, float64(0), e.get(path).JSON(t)["score"])
+	_, err := e.svc.Market.DevSetReputation(context.Background(), openjury.MustAddress(w.addr), 42)
+	require.NoError(t, err)
+	require.Equal(t, float64(0), e.get(path).JSON(t)["score"], "cached")
+	e.clock.Advance(transport.MaxReadCacheTTL)
+	require.Equal(t, float64(42), e.get(path).JSON(t)["score"], "a TTL over the bound is cut to it")
+
+	for range 3 {
+		e.get("/api/v1/jobs/" + job)
+	}
+	m := e.get("/metrics")
+	count := regexp.MustCompile(`openjury_http_requests_total\{method="GET",route="GET /api/v1/jobs/\{job_id\}",status="200"\} (\d+)`).FindStringSubmatch(string(m.Body))
+	require.NotNil(t, count, "%s", m.Body)
+	require.Equal(t, "3", count[1], "cached answers count under their route")
+	logged := regexp.MustCompile(`"route":"GET /api/v1/jobs/\{job_id\}"`).FindAllString(e.logs.String(), -1)
+	require.Len(t, logged, 3, "cached answers are logged under their route")
+}
+
+// TestReadCacheOffByDefault: without ReadCacheTTL every read is fresh.
+func TestReadCacheOffByDefault(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	w := newWallet(t)
+	path := "/api/v1/reputation/" + w.lower()
+	require.Equal(t, float64(0), e.get(path).JSON(t)["score"])
+	e.setRep(w.lower(), 42)
+	require.Equal(t, float64(42), e.get(path).JSON(t)["score"])
+}
+
+// TestReadCacheInHeartbeat: the heartbeat doc tells agents how stale an
+// anonymous read can be, from the configuration.
+func TestReadCacheInHeartbeat(t *testing.T) {
+	t.Parallel()
+	on := string(newEnv(t, withReadCache(750*time.Millisecond)).get("/docs-md/agent-heartbeat.md").Body)
+	require.Contains(t, on, "they can be up to 750 ms old. A write you make is in your next read on the same replica")
+	off := string(newEnv(t).get("/docs-md/agent-heartbeat.md").Body)
+	require.Contains(t, off, "Reads are never cached by the service")
+	require.NotContains(t, off, "ms old")
+}
