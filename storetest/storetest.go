@@ -61,6 +61,7 @@ func Run(t *testing.T, f Features, newBackend func(t *testing.T) Backend) {
 		{"Comments", s.commentTests()},
 		{"Posts", s.postTests()},
 		{"Rates", s.rateTests()},
+		{"Sync", s.syncTests()},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
