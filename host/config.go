@@ -111,6 +111,14 @@ type Config struct {
 	// ShutdownTimeout bounds the graceful shutdown
 	// (SERVICE_SHUTDOWN_TIMEOUT_SECONDS, 15 s). Not in CONTRACT.md; additive.
 	ShutdownTimeout time.Duration
+	// SyncStartBlock is the first block the stake-vault sync scans when it
+	// has no cursor yet (SERVICE_SYNC_START_BLOCK, 0): the vault's
+	// deployment block saves scanning the chain's history.
+	SyncStartBlock int64
+	// SyncPollInterval is how often the stake-vault sync asks for new
+	// blocks once caught up (SERVICE_SYNC_POLL_SECONDS, 5 s). Not in
+	// CONTRACT.md; additive.
+	SyncPollInterval time.Duration
 }
 
 // EmbedderLocal is the Embedder value of the built-in embedder.
@@ -144,6 +152,7 @@ func Defaults() Config {
 		RateLimitPerMin:       300,
 		LogLevel:              "info",
 		ShutdownTimeout:       15 * time.Second,
+		SyncPollInterval:      5 * time.Second,
 	}
 }
 
@@ -305,6 +314,8 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	str("SERVICE_LOG_LEVEL", &c.LogLevel)
 	c.LogLevel = strings.ToLower(c.LogLevel)
 	seconds("SERVICE_SHUTDOWN_TIMEOUT_SECONDS", &c.ShutdownTimeout)
+	integer("SERVICE_SYNC_START_BLOCK", &c.SyncStartBlock)
+	seconds("SERVICE_SYNC_POLL_SECONDS", &c.SyncPollInterval)
 	return c, p.err()
 }
 
@@ -385,6 +396,12 @@ func (c Config) Validate() error {
 	}
 	if c.SyncConfirmations < 0 {
 		p.add("SERVICE_SYNC_CONFIRMATIONS: must not be negative")
+	}
+	if c.SyncStartBlock < 0 {
+		p.add("SERVICE_SYNC_START_BLOCK: must not be negative")
+	}
+	if c.SyncPollInterval < time.Second {
+		p.add("SERVICE_SYNC_POLL_SECONDS: must be positive")
 	}
 	checkAddress(&p, "SERVICE_ANCHOR_REGISTRY_ADDRESS", c.AnchorRegistryAddress)
 	if c.Embedder != EmbedderLocal {
@@ -482,6 +499,8 @@ func (c Config) attrs() []slog.Attr {
 		slog.Int("rate_limit_per_min", c.RateLimitPerMin),
 		slog.String("log_level", c.LogLevel),
 		slog.Int64("shutdown_timeout_seconds", int64(c.ShutdownTimeout/time.Second)),
+		slog.Int64("sync_start_block", c.SyncStartBlock),
+		slog.Int64("sync_poll_seconds", int64(c.SyncPollInterval/time.Second)),
 	}
 }
 

@@ -93,6 +93,8 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		"SERVICE_RATE_LIMIT_PER_MIN":        "60",
 		"SERVICE_LOG_LEVEL":                 "DEBUG",
 		"SERVICE_SHUTDOWN_TIMEOUT_SECONDS":  "3",
+		"SERVICE_SYNC_START_BLOCK":          "123",
+		"SERVICE_SYNC_POLL_SECONDS":         "2",
 	}
 	var read []string
 	c, err := FromEnv(func(name string) string {
@@ -132,6 +134,8 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		RateLimitPerMin:       60,
 		LogLevel:              "debug",
 		ShutdownTimeout:       3 * time.Second,
+		SyncStartBlock:        123,
+		SyncPollInterval:      2 * time.Second,
 	}, c)
 	require.NoError(t, c.Validate())
 	require.Equal(t, "https://app.example.com", c.PublicAppURL())
