@@ -320,3 +320,16 @@ func TestSecretsNeverPrinted(t *testing.T) {
 	require.NotContains(t, err.Error(), "rpckey")
 	require.NotContains(t, err.Error(), "embedpass")
 }
+
+func TestValidateSyncSettings(t *testing.T) {
+	t.Parallel()
+	c := Defaults()
+	c.SyncStartBlock = -1
+	c.SyncPollInterval = 0
+	var ce *ConfigError
+	require.ErrorAs(t, c.Validate(), &ce)
+	require.Equal(t, []string{
+		"SERVICE_SYNC_START_BLOCK: must not be negative",
+		"SERVICE_SYNC_POLL_SECONDS: must be positive",
+	}, ce.Problems)
+}

@@ -14,7 +14,6 @@ import (
 	"math/big"
 	"net"
 	"sync"
-	"testing"
 
 	"github.com/ethereum/go-ethereum/accounts/abi/bind"
 	"github.com/ethereum/go-ethereum/common"
@@ -36,6 +35,14 @@ const ChainID = 1337
 // Accounts is how many funded accounts a chain has besides the deployer.
 const Accounts = 8
 
+// TB is what New needs of a test: *testing.T and *testing.B satisfy it,
+// and so can a command that serves a dev chain.
+type TB interface {
+	require.TestingT
+	Helper()
+	Cleanup(func())
+}
+
 // Account is a funded externally owned account.
 type Account struct {
 	Key     *ecdsa.PrivateKey
@@ -49,7 +56,7 @@ func (a Account) Addr() openjury.Address { return openjury.AddressFromBytes(a.Ad
 // Chain is a running simulated chain with the contracts deployed. The
 // deployer holds the vault's admin and slasher roles.
 type Chain struct {
-	t        testing.TB
+	t        TB
 	Backend  *simulated.Backend
 	Client   simulated.Client
 	Deployer Account
@@ -70,15 +77,24 @@ type Chain struct {
 // Option changes how New starts the chain.
 type Option func(*settings)
 
-type settings struct{ http bool }
+type settings struct {
+	http bool
+	addr string
+}
 
 // WithHTTP serves the chain's JSON-RPC over HTTP on 127.0.0.1 (Chain.URL),
 // through a proxy (Chain.Proxy) a test can stop and start.
 func WithHTTP() Option { return func(s *settings) { s.http = true } }
 
+// WithHTTPAddr is WithHTTP with the proxy listening on addr (host:port)
+// instead of a free port of 127.0.0.1.
+func WithHTTPAddr(addr string) Option {
+	return func(s *settings) { s.http, s.addr = true, addr }
+}
+
 // New starts a chain, deploys the contracts, grants the deployer the
 // slasher role and closes everything when the test ends.
-func New(t testing.TB, opts ...Option) *Chain {
+func New(t TB, opts ...Option) *Chain {
 	t.Helper()
 	var s settings
 	for _, o := range opts {
@@ -130,7 +146,7 @@ func New(t testing.TB, opts ...Option) *Chain {
 	c.Send(c.Vault.GrantRole(c.Deployer.Opts, role, c.Deployer.Address))
 
 	if s.http {
-		c.proxy = NewProxy(t, fmt.Sprintf("127.0.0.1:%d", rpcPort))
+		c.proxy = newProxy(t, s.addr, fmt.Sprintf("127.0.0.1:%d", rpcPort))
 		c.URL = "http://" + c.proxy.Addr()
 	}
 	return c
@@ -210,7 +226,7 @@ func (c *Chain) DeployWallet(owner common.Address) common.Address {
 	return addr
 }
 
-func freePort(t testing.TB) int {
+func freePort(t TB) int {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -223,7 +239,7 @@ func freePort(t testing.TB) int {
 // Stop closes the listener and every connection (an RPC outage), Start
 // listens again on the same port.
 type Proxy struct {
-	t      testing.TB
+	t      TB
 	target string
 	addr   string
 	mu     sync.Mutex
@@ -233,9 +249,14 @@ type Proxy struct {
 }
 
 // NewProxy starts a proxy to target and stops it when the test ends.
-func NewProxy(t testing.TB, target string) *Proxy {
+func NewProxy(t TB, target string) *Proxy { return newProxy(t, "", target) }
+
+func newProxy(t TB, addr, target string) *Proxy {
 	t.Helper()
-	p := &Proxy{t: t, target: target, addr: "127.0.0.1:0", conns: map[net.Conn]struct{}{}}
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	p := &Proxy{t: t, target: target, addr: addr, conns: map[net.Conn]struct{}{}}
 	p.Start()
 	t.Cleanup(p.Stop)
 	return p
