@@ -155,6 +155,9 @@ func (p *hostProc) slashes(addr openjury.Address) []map[string]any {
 // RPC outage (sign-in 503, the sync recovers).
 func TestChainEndToEnd(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds and runs the host binary against a simulated chain")
+	}
 	ch := simchain.New(t, simchain.WithHTTP())
 	bin := buildHost(t)
 	vars := map[string]string{
