@@ -120,6 +120,14 @@ type Config struct {
 	// (SERVICE_READ_CACHE_MS, 1000 ms; 0 turns the cache off; at most
 	// transport.MaxReadCacheTTL). Not in CONTRACT.md; additive.
 	ReadCacheTTL time.Duration
+	// SyncStartBlock is the first block the stake-vault sync scans when it
+	// has no cursor yet (SERVICE_SYNC_START_BLOCK, 0): the vault's
+	// deployment block saves scanning the chain's history.
+	SyncStartBlock int64
+	// SyncPollInterval is how often the stake-vault sync asks for new
+	// blocks once caught up (SERVICE_SYNC_POLL_SECONDS, 5 s). Not in
+	// CONTRACT.md; additive.
+	SyncPollInterval time.Duration
 }
 
 // EmbedderLocal is the Embedder value of the built-in embedder.
@@ -155,6 +163,7 @@ func Defaults() Config {
 		ShutdownTimeout:       15 * time.Second,
 		DBMaxConns:            bunstore.DefaultMaxConns(),
 		ReadCacheTTL:          time.Second,
+		SyncPollInterval:      5 * time.Second,
 	}
 }
 
@@ -329,6 +338,8 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	} else {
 		c.ReadCacheTTL = time.Duration(cacheMS) * time.Millisecond
 	}
+	integer("SERVICE_SYNC_START_BLOCK", &c.SyncStartBlock)
+	seconds("SERVICE_SYNC_POLL_SECONDS", &c.SyncPollInterval)
 	return c, p.err()
 }
 
@@ -409,6 +420,12 @@ func (c Config) Validate() error {
 	}
 	if c.SyncConfirmations < 0 {
 		p.add("SERVICE_SYNC_CONFIRMATIONS: must not be negative")
+	}
+	if c.SyncStartBlock < 0 {
+		p.add("SERVICE_SYNC_START_BLOCK: must not be negative")
+	}
+	if c.SyncPollInterval < time.Second {
+		p.add("SERVICE_SYNC_POLL_SECONDS: must be positive")
 	}
 	checkAddress(&p, "SERVICE_ANCHOR_REGISTRY_ADDRESS", c.AnchorRegistryAddress)
 	if c.Embedder != EmbedderLocal {
@@ -514,6 +531,8 @@ func (c Config) attrs() []slog.Attr {
 		slog.Int64("shutdown_timeout_seconds", int64(c.ShutdownTimeout/time.Second)),
 		slog.Int("db_max_conns", c.DBMaxConns),
 		slog.Int64("read_cache_ms", c.ReadCacheTTL.Milliseconds()),
+		slog.Int64("sync_start_block", c.SyncStartBlock),
+		slog.Int64("sync_poll_seconds", int64(c.SyncPollInterval/time.Second)),
 	}
 }
 

@@ -97,6 +97,8 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		"SERVICE_SHUTDOWN_TIMEOUT_SECONDS":  "3",
 		"SERVICE_DB_MAX_CONNS":              "12",
 		"SERVICE_READ_CACHE_MS":             "250",
+		"SERVICE_SYNC_START_BLOCK":          "123",
+		"SERVICE_SYNC_POLL_SECONDS":         "2",
 	}
 	var read []string
 	c, err := FromEnv(func(name string) string {
@@ -138,6 +140,8 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		ShutdownTimeout:       3 * time.Second,
 		DBMaxConns:            12,
 		ReadCacheTTL:          250 * time.Millisecond,
+		SyncStartBlock:        123,
+		SyncPollInterval:      2 * time.Second,
 	}, c)
 	require.NoError(t, c.Validate())
 	require.Equal(t, "https://app.example.com", c.PublicAppURL())
@@ -340,4 +344,17 @@ func TestReadCacheSetting(t *testing.T) {
 	}
 	_, err = FromEnv(env(map[string]string{"SERVICE_READ_CACHE_MS": "soon"}))
 	require.ErrorContains(t, err, `SERVICE_READ_CACHE_MS: must be an integer, got "soon"`)
+}
+
+func TestValidateSyncSettings(t *testing.T) {
+	t.Parallel()
+	c := Defaults()
+	c.SyncStartBlock = -1
+	c.SyncPollInterval = 0
+	var ce *ConfigError
+	require.ErrorAs(t, c.Validate(), &ce)
+	require.Equal(t, []string{
+		"SERVICE_SYNC_START_BLOCK: must not be negative",
+		"SERVICE_SYNC_POLL_SECONDS: must be positive",
+	}, ce.Problems)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/bunstore"
+	"github.com/openjury/openjury/ethchain"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/stake"
 	"github.com/openjury/openjury/transport"
@@ -84,6 +85,21 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 	}()
 
 	clock := openjury.SystemClock{}
+	// The chain adapter, when a setting needs it. Dialling does not reach
+	// the node yet: a node that is down makes calls answer 503 (sign-in)
+	// or back off (the sync), never stops the service.
+	var chain *ethchain.Client
+	if cfg.RPCURL != "" && (cfg.AuthEIP1271Enabled || cfg.OnchainSyncEnabled) {
+		chain, err = ethchain.Dial(ctx, cfg.RPCURL, ethchain.Options{StakeVault: cfg.StakeContractAddress})
+		if err != nil {
+			return fmt.Errorf("chain: %w", err) // never holds the URL
+		}
+		defer chain.Close()
+	}
+	var verifier auth.ContractVerifier
+	if cfg.AuthEIP1271Enabled {
+		verifier = chain
+	}
 	base, _ := url.Parse(cfg.BaseURL) // Validate checked it
 	authSvc := auth.NewService(db, clock, auth.Config{
 		Domain:       base.Host,
@@ -91,15 +107,9 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		ChainID:      cfg.ChainID,
 		ChallengeTTL: cfg.ChallengeTTL,
 		TokenTTL:     cfg.AccessTokenTTL,
-	}, nil)
-	if cfg.AuthEIP1271Enabled {
-		logger.Warn("SERVICE_AUTH_EIP1271_ENABLED is set but the chain adapter is not available yet: contract-wallet sign-in stays off")
-	}
+	}, verifier)
 	if cfg.RPCURL != "" && !cfg.AnchorRegistryAddress.IsZero() {
-		logger.Warn("SERVICE_RPC_URL and SERVICE_ANCHOR_REGISTRY_ADDRESS are set but the chain adapter is not available yet: anchor receipts are stored as given")
-	}
-	if cfg.OnchainSyncEnabled {
-		logger.Warn("SERVICE_ONCHAIN_SYNC_ENABLED is set but the chain adapter is not available yet: stakes come from the database only")
+		logger.Warn("SERVICE_RPC_URL and SERVICE_ANCHOR_REGISTRY_ADDRESS are set but anchor receipts are not checked on chain yet: they are stored as given")
 	}
 	stakeSvc := stake.NewService(db.Stake(), clock, stake.Config{
 		MinStake:       cfg.MinStakeUSDC,
@@ -181,6 +191,25 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		})
 	}()
 
+	syncDone := make(chan struct{})
+	if cfg.OnchainSyncEnabled {
+		syncer := stake.NewSyncer(chain, db.Sync(), clock, stake.SyncConfig{
+			ChainID:       cfg.ChainID,
+			Contract:      cfg.StakeContractAddress,
+			Confirmations: cfg.SyncConfirmations,
+			StartBlock:    cfg.SyncStartBlock,
+			Owner:         syncOwner(),
+			LeaseTTL:      syncLeaseTTL(cfg.SyncPollInterval),
+		})
+		metrics := newSyncMetrics(registry)
+		go func() {
+			defer close(syncDone)
+			runStakeSync(cleanupCtx, logger, syncer, metrics, cfg.SyncPollInterval)
+		}()
+	} else {
+		close(syncDone)
+	}
+
 	var runErr error
 	select {
 	case <-ctx.Done():
@@ -196,6 +225,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 	}
 	stopCleanup()
 	<-cleanupDone
+	<-syncDone
 	if runErr == nil {
 		logger.Info("stopped")
 	}

@@ -73,6 +73,9 @@ type ServerConfig struct {
 	// ReadCacheTTL turns on the handler's anonymous-read cache
 	// (transport.Options.ReadCacheTTL); 0, the default, leaves it off.
 	ReadCacheTTL time.Duration
+	// Verifier answers EIP-1271 contract-wallet sign-ins (a *Chain, or an
+	// ethchain.Client); nil turns them off.
+	Verifier auth.ContractVerifier
 }
 
 // Option changes a ServerConfig.
@@ -83,6 +86,11 @@ func WithDSN(dsn string) Option { return func(c *ServerConfig) { c.DSN = dsn } }
 
 // WithClock uses the given fake clock.
 func WithClock(clk *Clock) Option { return func(c *ServerConfig) { c.Clock = clk } }
+
+// WithContractVerifier turns on contract-wallet sign-in through v.
+func WithContractVerifier(v auth.ContractVerifier) Option {
+	return func(c *ServerConfig) { c.Verifier = v }
+}
 
 // WithConfig lets a test edit any setting.
 func WithConfig(fn func(*ServerConfig)) Option { return fn }
@@ -182,7 +190,7 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 		URL:    baseURL,
 		Clock:  cfg.Clock,
 		DB:     db,
-		Auth:   auth.NewService(db, cfg.Clock, cfg.Auth, nil),
+		Auth:   auth.NewService(db, cfg.Clock, cfg.Auth, cfg.Verifier),
 		Market: marketplace.NewService(db, cfg.Clock, cfg.Market),
 		Stake:  stake.NewService(db.Stake(), cfg.Clock, cfg.Stake),
 		AGR:    agr.NewService(db.AGR(), cfg.Clock),

@@ -48,3 +48,9 @@ func (w *Wallet) Sign(tb testing.TB, msg string) string {
 	tb.Helper()
 	return "0x" + hex.EncodeToString(w.SignBytes(tb, msg))
 }
+
+// WalletFromKey returns the wallet of an existing key (for example a
+// funded account of a simulated chain).
+func WalletFromKey(key *ecdsa.PrivateKey) *Wallet {
+	return &Wallet{key: key, address: openjury.AddressFromBytes(crypto.PubkeyToAddress(key.PublicKey))}
+}

@@ -89,9 +89,17 @@ type SetInput struct {
 	Ref     openjury.ChainRef
 }
 
-// DevSet sets a stake directly. Errors: Invalid.
+// ErrSyncedFromChain is the detail of the dev endpoints' Conflict while
+// onchain stake is on: the stake-vault sync owns the stakes then.
+const ErrSyncedFromChain = "stake is synced from chain"
+
+// DevSet sets a stake directly. Errors: Conflict (ErrSyncedFromChain) when
+// onchain stake is on, Invalid.
 func (s *Service) DevSet(ctx context.Context, in SetInput) (Status, error) {
 	const op = "stake.DevSet"
+	if s.cfg.OnchainEnabled {
+		return Status{}, openjury.E(openjury.Conflict, op, ErrSyncedFromChain)
+	}
 	if in.Address.IsZero() {
 		return Status{}, openjury.E(openjury.Invalid, op, "address: is required")
 	}
@@ -135,9 +143,13 @@ type SlashInput struct {
 
 // DevRecordSlash stores a slash event and lowers the agent's offchain stake
 // by its amount, not below zero. Errors: Invalid, Conflict for a repeated
-// onchain reference.
+// onchain reference, and Conflict (ErrSyncedFromChain) when onchain stake
+// is on (slashes then come from the vault's Slashed events).
 func (s *Service) DevRecordSlash(ctx context.Context, in SlashInput) (SlashEvent, error) {
 	const op = "stake.DevRecordSlash"
+	if s.cfg.OnchainEnabled {
+		return SlashEvent{}, openjury.E(openjury.Conflict, op, ErrSyncedFromChain)
+	}
 	switch {
 	case in.Agent.IsZero():
 		return SlashEvent{}, openjury.E(openjury.Invalid, op, "agent_address: is required")

@@ -64,6 +64,7 @@ func Run(t *testing.T, f Features, newBackend func(t *testing.T) Backend) {
 		{"Posts", s.postTests()},
 		{"Rates", s.rateTests()},
 		{"Anchors", s.anchorTests()},
+		{"Sync", s.syncTests()},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

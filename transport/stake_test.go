@@ -379,3 +379,23 @@ func TestNewHandlerWiring(t *testing.T) {
 	transport.NewHandler(svc, e.opts)
 	require.Contains(t, e.logs.String(), "differs from the published one")
 }
+
+// TestStakeDevEndpointsRefuseWhileOnchain: with onchain stake on, the
+// stake-vault sync owns stakes and slashes, so the dev endpoints that would
+// fight it answer 409 and change nothing.
+func TestStakeDevEndpointsRefuseWhileOnchain(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withStakeConfig(stake.Config{
+		MinStake: 10_000_000, Network: "base", ChainID: testChainID, OnchainEnabled: true,
+		StakeContract: openjury.MustAddress(addr20(0xab)),
+	}))
+	w := newWallet(t)
+	requireError(t, e.do("POST", "/api/v1/stake/dev_set",
+		map[string]any{"address": w.lower(), "staked_amount": 50}, devHeader()),
+		http.StatusConflict, stake.ErrSyncedFromChain)
+	requireError(t, e.do("POST", "/api/v1/slashing/dev_record",
+		map[string]any{"agent_address": w.lower(), "amount_usdc": 1}, devHeader()),
+		http.StatusConflict, stake.ErrSyncedFromChain)
+	m := e.get("/api/v1/stake/status?address=" + w.lower()).JSON(t)
+	require.EqualValues(t, 0, m["staked_amount"])
+}

@@ -1,0 +1,402 @@
+package ethchain
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/big"
+	"net/url"
+	"strings"
+	"time"
+
+	ethereum "github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/auth"
+	"github.com/openjury/openjury/contracts"
+	"github.com/openjury/openjury/stake"
+)
+
+// DefaultTimeout bounds every call when Options.Timeout is zero.
+const DefaultTimeout = 10 * time.Second
+
+// MagicValue is what an ERC-1271 wallet's isValidSignature returns for a
+// signature it approves.
+var MagicValue = [4]byte{0x16, 0x26, 0xba, 0x7e}
+
+var (
+	_ auth.ContractVerifier = (*Client)(nil)
+	_ stake.Vault           = (*Client)(nil)
+)
+
+// Backend is the part of an Ethereum JSON-RPC client the Client uses:
+// *ethclient.Client and the simulated backend's client satisfy it.
+type Backend interface {
+	BlockNumber(ctx context.Context) (uint64, error)
+	CallContract(ctx context.Context, call ethereum.CallMsg, blockNumber *big.Int) ([]byte, error)
+	FilterLogs(ctx context.Context, q ethereum.FilterQuery) ([]types.Log, error)
+	TransactionReceipt(ctx context.Context, txHash common.Hash) (*types.Receipt, error)
+	ChainID(ctx context.Context) (*big.Int, error)
+}
+
+// Options configures a Client.
+type Options struct {
+	// StakeVault is the stake vault whose events and stakeOf the Client
+	// reads (needed by the stake.Vault methods only).
+	StakeVault openjury.Address
+	// Timeout bounds each call (default DefaultTimeout).
+	Timeout time.Duration
+}
+
+// Client is OpenJury's chain adapter. It is safe for concurrent use.
+type Client struct {
+	b       Backend
+	closer  func()
+	opts    Options
+	secrets []string // parts of the RPC URL scrubbed from errors
+	vault   *abi.ABI
+	wallet  *abi.ABI
+	anchors *abi.ABI
+}
+
+// Dial connects to the JSON-RPC endpoint rawURL (http(s) or ws(s)). The
+// URL may hold a provider key: it never appears in the Client's errors.
+// Errors: Invalid for a malformed URL, Unavailable when the endpoint
+// cannot be reached.
+func Dial(ctx context.Context, rawURL string, opts Options) (*Client, error) {
+	const op = "ethchain.Dial"
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Host == "" {
+		return nil, openjury.E(openjury.Invalid, op, "RPC URL: must be an absolute URL")
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeoutOf(opts))
+	defer cancel()
+	rc, err := rpc.DialContext(ctx, rawURL)
+	secrets := []string{rawURL, u.Host, u.Path, u.RawQuery, u.User.String()}
+	if err != nil {
+		return nil, unavailable(op, err, secrets)
+	}
+	ec := ethclient.NewClient(rc)
+	c := New(ec, opts)
+	c.closer, c.secrets = ec.Close, secrets
+	return c, nil
+}
+
+// New returns a Client over an existing backend (for example the
+// simulated backend's client in tests).
+func New(b Backend, opts Options) *Client {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	return &Client{
+		b: b, opts: opts,
+		vault:   mustABI(contracts.StakeVaultMetaData),
+		wallet:  mustABI(contracts.TestWalletMetaData),
+		anchors: mustABI(contracts.AnchorRegistryMetaData),
+	}
+}
+
+func timeoutOf(o Options) time.Duration {
+	if o.Timeout <= 0 {
+		return DefaultTimeout
+	}
+	return o.Timeout
+}
+
+func mustABI(md *bind.MetaData) *abi.ABI {
+	a, err := md.GetAbi()
+	if err != nil {
+		panic("ethchain: the committed contract ABI does not parse: " + err.Error())
+	}
+	return a
+}
+
+// Close closes the connection of a dialled Client.
+func (c *Client) Close() {
+	if c.closer != nil {
+		c.closer()
+	}
+}
+
+// ChainID returns the chain id the endpoint reports. Errors: Unavailable.
+func (c *Client) ChainID(ctx context.Context) (int64, error) {
+	const op = "ethchain.ChainID"
+	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
+	defer cancel()
+	id, err := c.b.ChainID(ctx)
+	if err != nil {
+		return 0, unavailable(op, err, c.secrets)
+	}
+	if !id.IsInt64() {
+		return 0, openjury.E(openjury.Unavailable, op, "the chain reports an out-of-range chain id")
+	}
+	return id.Int64(), nil
+}
+
+// IsValidSignature asks the contract wallet whether it approves sig for
+// digest (EIP-1271 isValidSignature returning 0x1626ba7e), at the newest
+// block. An address without code, a revert or any other answer is false.
+// Errors: Unavailable when the chain cannot be asked.
+func (c *Client) IsValidSignature(ctx context.Context, wallet openjury.Address, digest [32]byte, sig []byte) (bool, error) {
+	const op = "ethchain.IsValidSignature"
+	data, err := c.wallet.Pack("isValidSignature", digest, sig)
+	if err != nil {
+		return false, openjury.Wrap(op, err)
+	}
+	to := common.Address(wallet.Bytes())
+	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
+	defer cancel()
+	out, err := c.b.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, nil)
+	if err != nil {
+		if answered(err) {
+			return false, nil // the node ran the call: a revert is a "no"
+		}
+		return false, unavailable(op, err, c.secrets)
+	}
+	// A bytes4 return is one left-aligned 32-byte word.
+	return len(out) >= 4 && [4]byte(out[:4]) == MagicValue, nil
+}
+
+// Head returns the number of the newest block. Errors: Unavailable.
+func (c *Client) Head(ctx context.Context) (int64, error) {
+	const op = "ethchain.Head"
+	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
+	defer cancel()
+	n, err := c.b.BlockNumber(ctx)
+	if err != nil {
+		return 0, unavailable(op, err, c.secrets)
+	}
+	return clampInt64(n), nil
+}
+
+// VaultEvents returns the stake vault's Deposited, Withdrawn and Slashed
+// events in blocks from..to (both included), in (block, log index) order.
+// Logs removed by a reorg and logs that do not decode are skipped.
+// Errors: Invalid for a bad range, Unavailable.
+func (c *Client) VaultEvents(ctx context.Context, from, to int64) ([]stake.VaultEvent, error) {
+	const op = "ethchain.VaultEvents"
+	if from < 0 || to < from {
+		return nil, openjury.Errorf(openjury.Invalid, op, "block range %d..%d is empty", from, to)
+	}
+	ids := []common.Hash{c.vault.Events["Deposited"].ID, c.vault.Events["Withdrawn"].ID, c.vault.Events["Slashed"].ID}
+	q := ethereum.FilterQuery{
+		FromBlock: big.NewInt(from), ToBlock: big.NewInt(to),
+		Addresses: []common.Address{common.Address(c.opts.StakeVault.Bytes())},
+		Topics:    [][]common.Hash{ids},
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
+	defer cancel()
+	logs, err := c.b.FilterLogs(ctx, q)
+	if err != nil {
+		return nil, unavailable(op, err, c.secrets)
+	}
+	out := make([]stake.VaultEvent, 0, len(logs))
+	for _, l := range logs {
+		if ev, ok := c.decodeVault(l); ok {
+			out = append(out, ev)
+		}
+	}
+	return out, nil
+}
+
+// decodeVault decodes one stake-vault log.
+func (c *Client) decodeVault(l types.Log) (stake.VaultEvent, bool) {
+	if l.Removed || len(l.Topics) == 0 {
+		return stake.VaultEvent{}, false
+	}
+	ev := stake.VaultEvent{
+		TxHash:   openjury.HashFromBytes(l.TxHash),
+		Contract: openjury.AddressFromBytes(l.Address),
+		Block:    clampInt64(l.BlockNumber),
+		LogIndex: int64(l.Index),
+	}
+	topic := func(i int) openjury.Address {
+		return openjury.AddressFromBytes(common.BytesToAddress(l.Topics[i].Bytes()))
+	}
+	var kind string
+	for _, name := range []string{"Deposited", "Withdrawn", "Slashed"} {
+		if c.vault.Events[name].ID == l.Topics[0] {
+			kind = name
+		}
+	}
+	vals := map[string]any{}
+	if kind == "" || c.vault.UnpackIntoMap(vals, kind, l.Data) != nil {
+		return stake.VaultEvent{}, false
+	}
+	amount := func(k string) openjury.MicroUSDC {
+		v, _ := vals[k].(*big.Int)
+		return micro(v)
+	}
+	switch kind {
+	case "Deposited":
+		if len(l.Topics) != 3 {
+			return stake.VaultEvent{}, false
+		}
+		ev.Kind, ev.Payer, ev.Agent, ev.Amount = stake.EventDeposited, topic(1), topic(2), amount("amount")
+	case "Withdrawn":
+		if len(l.Topics) != 2 {
+			return stake.VaultEvent{}, false
+		}
+		ev.Kind, ev.Agent, ev.Amount = stake.EventWithdrawn, topic(1), amount("amount")
+	case "Slashed":
+		if len(l.Topics) != 3 {
+			return stake.VaultEvent{}, false
+		}
+		ev.Kind, ev.Agent, ev.Recipient = stake.EventSlashed, topic(1), topic(2)
+		ev.Requested, ev.Amount = amount("requestedAmount"), amount("actualAmount")
+	}
+	return ev, true
+}
+
+// StakeOf returns stakeOf(agent) of the stake vault at the end of block,
+// in micro-USDC (amounts beyond int64 are capped). Errors: Unavailable,
+// also when the vault does not answer with a uint256.
+func (c *Client) StakeOf(ctx context.Context, agent openjury.Address, block int64) (openjury.MicroUSDC, error) {
+	const op = "ethchain.StakeOf"
+	data, err := c.vault.Pack("stakeOf", common.Address(agent.Bytes()))
+	if err != nil {
+		return 0, openjury.Wrap(op, err)
+	}
+	to := common.Address(c.opts.StakeVault.Bytes())
+	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
+	defer cancel()
+	out, err := c.b.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, big.NewInt(block))
+	if err != nil {
+		return 0, unavailable(op, err, c.secrets)
+	}
+	vals, err := c.vault.Unpack("stakeOf", out)
+	if err != nil || len(vals) != 1 {
+		return 0, openjury.E(openjury.Unavailable, op, "the stake vault did not answer stakeOf with a uint256")
+	}
+	v, _ := vals[0].(*big.Int)
+	return micro(v), nil
+}
+
+// AnchorLog is an AnchorPosted log found in a transaction receipt.
+type AnchorLog struct {
+	TxHash openjury.Hash
+	// Succeeded is the receipt's status (false: the transaction reverted).
+	Succeeded bool
+	// BlockNumber is the block of the transaction.
+	BlockNumber int64
+	// LogIndex is the block-level index of the log.
+	LogIndex int64
+	// Emitter is the contract that emitted the log.
+	Emitter       openjury.Address
+	Root          openjury.Hash
+	URI           string
+	SchemaVersion uint32
+	Salt          openjury.Hash
+}
+
+// AnchorPosted fetches the receipt of tx and decodes its log whose
+// block-level index is logIndex as an AnchorPosted event (CONTRACT.md
+// "Chain"). The caller compares emitter, root, salt, block and status
+// with what it expects. Errors: NotFound for an unknown transaction;
+// Invalid when the receipt has no log at logIndex or that log is not an
+// AnchorPosted event; Unavailable.
+func (c *Client) AnchorPosted(ctx context.Context, tx openjury.Hash, logIndex int64) (AnchorLog, error) {
+	const op = "ethchain.AnchorPosted"
+	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
+	defer cancel()
+	h := common.HexToHash(string(tx))
+	rcpt, err := c.b.TransactionReceipt(ctx, h)
+	if errors.Is(err, ethereum.NotFound) {
+		return AnchorLog{}, openjury.E(openjury.NotFound, op, "anchor_tx_hash: no such transaction on the chain")
+	}
+	if err != nil {
+		return AnchorLog{}, unavailable(op, err, c.secrets)
+	}
+	out := AnchorLog{
+		TxHash: tx, Succeeded: rcpt.Status == types.ReceiptStatusSuccessful,
+		BlockNumber: clampBig(rcpt.BlockNumber), LogIndex: logIndex,
+	}
+	var l *types.Log
+	for _, cand := range rcpt.Logs {
+		if int64(cand.Index) == logIndex {
+			l = cand
+			break
+		}
+	}
+	if l == nil {
+		return out, openjury.E(openjury.Invalid, op, "anchor_log_index: the transaction has no log at this index")
+	}
+	out.Emitter = openjury.AddressFromBytes(l.Address)
+	ev := c.anchors.Events["AnchorPosted"]
+	if len(l.Topics) != 4 || l.Topics[0] != ev.ID {
+		return out, openjury.E(openjury.Invalid, op, "anchor_log_index: the log is not an AnchorPosted event")
+	}
+	vals := map[string]any{}
+	if err := c.anchors.UnpackIntoMap(vals, "AnchorPosted", l.Data); err != nil {
+		return out, openjury.E(openjury.Invalid, op, "anchor_log_index: the AnchorPosted log does not decode")
+	}
+	out.URI, _ = vals["uri"].(string)
+	out.Root = openjury.HashFromBytes(l.Topics[1])
+	out.SchemaVersion = uint32(new(big.Int).SetBytes(l.Topics[2].Bytes()).Uint64())
+	out.Salt = openjury.HashFromBytes(l.Topics[3])
+	return out, nil
+}
+
+// answered reports whether err is the node's report that the call itself
+// failed (a revert or an invalid opcode: JSON-RPC code 3 or such a
+// message), as opposed to a failure to ask the node.
+func answered(err error) bool {
+	var re rpc.Error
+	if !errors.As(err, &re) {
+		return false
+	}
+	msg := strings.ToLower(re.Error())
+	return re.ErrorCode() == 3 || strings.Contains(msg, "revert") || strings.Contains(msg, "invalid opcode")
+}
+
+// unavailable wraps an RPC failure as Unavailable without the RPC URL: the
+// cause keeps only the message, with every part of the URL scrubbed.
+func unavailable(op string, err error, secrets []string) error {
+	if errors.Is(err, context.Canceled) {
+		return openjury.E(openjury.Unavailable, op, "the chain request was cancelled")
+	}
+	msg := err.Error()
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		msg = ue.Op + ": " + ue.Err.Error()
+	}
+	for _, s := range secrets {
+		if len(s) > 1 {
+			msg = strings.ReplaceAll(msg, s, "[rpc]")
+		}
+	}
+	return &openjury.Error{Kind: openjury.Unavailable, Op: op, Detail: "the chain node is unavailable", Err: errors.New(msg)}
+}
+
+func micro(v *big.Int) openjury.MicroUSDC {
+	if v == nil || v.Sign() < 0 {
+		return 0
+	}
+	if !v.IsInt64() {
+		return math.MaxInt64
+	}
+	return openjury.MicroUSDC(v.Int64())
+}
+
+func clampInt64(n uint64) int64 {
+	if n > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(n)
+}
+
+func clampBig(n *big.Int) int64 {
+	if n == nil {
+		return 0
+	}
+	if !n.IsInt64() {
+		return math.MaxInt64
+	}
+	return n.Int64()
+}

@@ -1,0 +1,8 @@
+// Package ethchain is OpenJury's go-ethereum adapter: one Client over a
+// JSON-RPC endpoint that satisfies the chain ports of the domain,
+// auth.ContractVerifier (EIP-1271 isValidSignature) and stake.Vault (head,
+// stake-vault events, stakeOf at a block), and reads anchor receipts
+// (AnchorPosted). Every call has a timeout; failures to reach the node are
+// openjury Unavailable (503), and the RPC URL, which may hold a provider
+// key, never appears in an error.
+package ethchain
