@@ -118,12 +118,17 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 	for name, pool := range db.SQLDBs() {
 		registry.MustRegister(collectors.NewDBStatsCollector(pool, name))
 	}
+	searchSvc, startSearch, err := newSearch(cfg, db, clock, registry, logger)
+	if err != nil {
+		return err
+	}
 	handler := transport.NewHandler(transport.Services{
 		Auth:   authSvc,
 		Market: market,
 		Stake:  stakeSvc,
 		AGR:    agrSvc,
 		Ready:  db.Ping,
+		Search: searchSvc,
 	}, transport.Options{
 		Logger:          logger,
 		BaseURL:         cfg.BaseURL,
@@ -135,6 +140,10 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		Registry:        registry,
 		RateLimitPerMin: cfg.RateLimitPerMin,
 	})
+
+	// The index is loaded before the first request; the worker and the
+	// follower stop after the server (deferred before db.Close runs).
+	defer startSearch(ctx)()
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {

@@ -89,6 +89,7 @@ type Stores interface {
 	Stake() stake.Store
 	Threads() ThreadStore
 	Rates() RateStore
+	Search() SearchQueue
 }
 
 // Tx is the set of stores bound to one database transaction.

@@ -14,6 +14,7 @@ import (
 	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/search"
 	"github.com/openjury/openjury/stake"
 )
 
@@ -38,6 +39,9 @@ type Services struct {
 	// database ping); GET /readyz answers 503 while it returns an error.
 	// Nil means always ready.
 	Ready func(ctx context.Context) error
+	// Search answers GET /api/v1/search/semantic; nil means semantic
+	// search is disabled (SERVICE_SEMANTIC_SEARCH_ENABLED=0): 501.
+	Search *search.Service
 }
 
 // Options tune the handler. The zero value is usable.

@@ -18,4 +18,5 @@ func (s *server) routes() {
 	s.openAPIRoutes()
 	s.discoveryRoutes()
 	s.metricsRoutes()
+	s.searchRoutes()
 }
