@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -58,43 +57,60 @@ func (l *Local) Embed(_ context.Context, texts []string) ([][]float32, error) {
 
 // Vector embeds one text.
 func (*Local) Vector(text string) []float32 {
-	counts := make(map[uint64]float32, 64)
+	// Every feature occurrence is one hash; sorting them groups the
+	// occurrences of a feature (its term frequency) and fixes the order
+	// of the sums (float addition is not associative), so the vector is
+	// bit for bit the same on every run.
 	words := tokenize(text)
+	feats := make([]uint64, 0, 8*len(words))
 	prev := ""
 	for _, w := range words {
 		if !stopword(w) {
-			counts[hashFeature('w', w, "")]++
+			feats = append(feats, hashFeature('w', w, ""))
 		}
 		if prev != "" {
-			counts[hashFeature('b', prev, w)]++
+			feats = append(feats, hashFeature('b', prev, w))
 		}
 		prev = w
-		addGrams(counts, w)
+		feats = addGrams(feats, w)
 	}
-	// Sum in a fixed order: float addition is not associative and map
-	// order is random, so this keeps the vectors bit for bit equal.
-	keys := slices.Sorted(maps.Keys(counts))
+	slices.Sort(feats)
 	vec := make([]float32, LocalDim)
-	for _, h := range keys {
-		tf := counts[h]
-		var weight float32
-		switch byte(h) {
-		case 'w':
-			weight = weightWord
-		case 'b':
-			weight = weightBigram
-		default:
-			weight = weightGram
+	for i := 0; i < len(feats); {
+		h := feats[i]
+		j := i + 1
+		for j < len(feats) && feats[j] == h {
+			j++
 		}
-		v := weight * (1 + float32(math.Log(float64(tf))))
-		bucket := (h >> 8) % LocalDim
+		v := classWeight(byte(h)) * sublinear(j-i)
 		if h>>63 == 1 {
 			v = -v
 		}
-		vec[bucket] += v
+		vec[(h>>8)%LocalDim] += v
+		i = j
 	}
 	normalize(vec)
 	return vec
+}
+
+// classWeight is the weight of a feature class.
+func classWeight(c byte) float32 {
+	switch c {
+	case 'w':
+		return weightWord
+	case 'b':
+		return weightBigram
+	default:
+		return weightGram
+	}
+}
+
+// sublinear is 1 + ln(tf).
+func sublinear(tf int) float32 {
+	if tf == 1 {
+		return 1
+	}
+	return 1 + float32(math.Log(float64(tf)))
 }
 
 // tokenize lowercases text and splits it into runs of letters and digits.
@@ -104,9 +120,9 @@ func tokenize(text string) []string {
 	})
 }
 
-// addGrams counts the character 3- and 4-grams of "<w>" (the word with
-// boundary marks).
-func addGrams(counts map[uint64]float32, w string) {
+// addGrams appends the hashes of the character 3- and 4-grams of "<w>"
+// (the word with boundary marks).
+func addGrams(feats []uint64, w string) []uint64 {
 	var buf [64]rune
 	rs := append(buf[:0], '<')
 	for _, r := range w {
@@ -115,9 +131,10 @@ func addGrams(counts map[uint64]float32, w string) {
 	rs = append(rs, '>')
 	for n := 3; n <= 4; n++ {
 		for i := 0; i+n <= len(rs); i++ {
-			counts[hashRunes(byte('0'+n), rs[i:i+n])]++
+			feats = append(feats, hashRunes(byte('0'+n), rs[i:i+n]))
 		}
 	}
+	return feats
 }
 
 // FNV-1a 64-bit.

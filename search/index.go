@@ -223,8 +223,14 @@ func (x *Index) scan(q []float32, nz []int32, filter uint8, lo, hi int, top *top
 	for b := lo; b < hi; b++ {
 		block := x.blocks[b]
 		clear(scores[:])
-		for _, d := range nz {
-			axpy(q[d], (*[blockSize]float32)(block[int(d)*blockSize:]), &scores)
+		col := func(d int32) *[blockSize]float32 { return (*[blockSize]float32)(block[int(d)*blockSize:]) }
+		k := 0
+		for ; k+4 <= len(nz); k += 4 {
+			d0, d1, d2, d3 := nz[k], nz[k+1], nz[k+2], nz[k+3]
+			axpy4(q[d0], q[d1], q[d2], q[d3], col(d0), col(d1), col(d2), col(d3), &scores)
+		}
+		for ; k < len(nz); k++ {
+			axpy(q[nz[k]], col(nz[k]), &scores)
 		}
 		base := b * blockSize
 		n := min(blockSize, len(x.docs)-base)
@@ -250,6 +256,17 @@ func axpy(a float32, x, y *[blockSize]float32) {
 		y[i+5] += a * x[i+5]
 		y[i+6] += a * x[i+6]
 		y[i+7] += a * x[i+7]
+	}
+}
+
+// axpy4 adds a*x + b*y + c*z + d*w to s: one pass over s for four
+// columns.
+func axpy4(a, b, c, d float32, x, y, z, w, s *[blockSize]float32) {
+	for i := 0; i < blockSize; i += 4 {
+		s[i] += a*x[i] + b*y[i] + c*z[i] + d*w[i]
+		s[i+1] += a*x[i+1] + b*y[i+1] + c*z[i+1] + d*w[i+1]
+		s[i+2] += a*x[i+2] + b*y[i+2] + c*z[i+2] + d*w[i+2]
+		s[i+3] += a*x[i+3] + b*y[i+3] + c*z[i+3] + d*w[i+3]
 	}
 }
 
