@@ -271,3 +271,20 @@ func TestReplicasAgree(t *testing.T) {
 		2*time.Second, 20*time.Millisecond, "the deleted comment leaves both replicas")
 	require.True(t, found(a, "heliotrope marmalade", post.ID))
 }
+
+// TestSearchMetrics: GET /metrics has the search metrics.
+func TestSearchMetrics(t *testing.T) {
+	t.Parallel()
+	srv := openjurytest.NewServer(t)
+	_, err := srv.Market.CreatePost(context.Background(), openjurytest.NewWallet(t).Address(), marketplace.PostInput{Title: "Metrics", Content: "counted"})
+	require.NoError(t, err)
+	srv.FlushSearch(t)
+	query(t, srv, url.Values{"q": {"metrics"}})
+	res := srv.Do(t, http.MethodGet, "/metrics", "", nil)
+	require.Equal(t, http.StatusOK, res.Status)
+	body := string(res.Body)
+	require.Contains(t, body, "openjury_search_documents_indexed_total 1")
+	require.Contains(t, body, "openjury_search_query_duration_seconds_count 1")
+	require.Contains(t, body, "openjury_search_embed_errors_total 0")
+	require.Contains(t, body, "openjury_search_pending_documents")
+}
