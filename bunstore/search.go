@@ -103,6 +103,17 @@ ON CONFLICT (kind, doc_id) DO UPDATE SET gen = search_pending.gen + 1, queued_at
 // (PostgreSQL checks it again after waiting for the row) and is skipped.
 func (s searchStore) ClaimPending(ctx context.Context, now time.Time, lease time.Duration, n int) ([]search.Pending, error) {
 	const op = "bunstore.ClaimPending"
+	at := millis(now)
+	// An idle queue costs one indexed read, not a write (on SQLite the
+	// one writer connection stays free for the service's writes).
+	rdb, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	some, err := rdb.NewSelect().Table("search_pending").Where("lease_until <= ?", at).Limit(1).Exists(ctx)
+	if err != nil || !some {
+		return nil, translate(op, err)
+	}
 	db, err := s.e.writer(ctx, op)
 	if err != nil {
 		return nil, err
@@ -112,7 +123,6 @@ func (s searchStore) ClaimPending(ctx context.Context, now time.Time, lease time
 		DocID string `bun:"doc_id"`
 		Gen   int64  `bun:"gen"`
 	}
-	at := millis(now)
 	err = db.NewRaw(`UPDATE search_pending SET lease_until = ?
 WHERE lease_until <= ? AND (kind, doc_id) IN (
     SELECT kind, doc_id FROM search_pending WHERE lease_until <= ? ORDER BY lease_until, queued_at LIMIT ?)

@@ -92,6 +92,9 @@ func (c *IndexerConfig) defaults() {
 	}
 }
 
+// pendingCountEvery is how often Run counts the pending queue.
+const pendingCountEvery = 5 * time.Second
+
 // Indexer embeds pending documents and stores their entries. Several
 // Indexers (one per replica) may run on one database.
 type Indexer struct {
@@ -176,6 +179,7 @@ func (w *Indexer) Run(ctx context.Context) {
 		w.log.Info("search: embedding again the entries of another model", slog.Int64("documents", n))
 	}
 	pause := w.cfg.Interval
+	var counted time.Time
 	for {
 		n, err := w.Step(ctx)
 		if ctx.Err() != nil {
@@ -193,7 +197,10 @@ func (w *Indexer) Run(ctx context.Context) {
 		default:
 			pause = w.cfg.Interval
 		}
-		if n < w.cfg.Batch {
+		// The queue length is counted for the metric at most every
+		// pendingCountEvery (a count reads the whole queue).
+		if now := w.clock.Now(); now.Sub(counted) >= pendingCountEvery {
+			counted = now
 			if c, err := w.store.PendingCount(ctx); err == nil {
 				w.rec.Pending(c)
 			}
