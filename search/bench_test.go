@@ -2,7 +2,9 @@ package search_test
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -231,5 +233,56 @@ func BenchmarkIndexingPipeline(b *testing.B) {
 		}
 		b.ReportMetric(float64(total)/time.Since(start).Seconds(), "docs/s")
 		b.ReportMetric(float64(total)/(cpuTime()-cpu).Seconds(), "docs/cpu-s")
+	}
+}
+
+// BenchmarkHostLoad measures what a replica does at start with 100,000
+// stored documents on SQLite: the follower reads every stored entry and
+// fills the index. It reports the load time and the process's peak RSS
+// during the load (reset after the rows are written, so it is the
+// follower's path: decoding pages, the index, the Go runtime).
+// Run: go test -run '^$' -bench BenchmarkHostLoad -benchtime 1x ./search/
+func BenchmarkHostLoad(b *testing.B) {
+	const n = 100_000
+	db := openjurytest.NewDB(b)
+	rng := rand.New(rand.NewPCG(5, 5))
+	snippet := strings.Repeat("word ", search.SnippetChars/5)
+	const batch = 500
+	for start := 0; start < n; start += batch {
+		var sql strings.Builder
+		sql.WriteString("INSERT INTO search_documents (kind, doc_id, seq, deleted, model, title, snippet, vector, updated_at) VALUES ")
+		args := make([]any, 0, 9*batch)
+		for i := start; i < start+batch; i++ {
+			if i > start {
+				sql.WriteString(", ")
+			}
+			sql.WriteString("(?, ?, ?, 0, ?, ?, ?, ?, 0)")
+			vec := make([]byte, 4*search.LocalDim)
+			for d := 0; d < search.LocalDim; d++ {
+				binary.LittleEndian.PutUint32(vec[4*d:], math.Float32bits(float32(rng.NormFloat64())))
+			}
+			args = append(args, string(search.Kinds[i%4]), openjury.NewID(), i+1, search.NewLocal().Model(), "A job title of moderate length", snippet, vec)
+		}
+		if _, err := db.Bun().NewRaw(sql.String(), args...).Exec(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		runtime.GC()
+		debug.FreeOSMemory()
+		resetPeakRSS()
+		index := search.NewIndex(search.LocalDim)
+		f := search.NewFollower(db.SearchIndex(), index, search.NewLocal().Model(), nil, nil)
+		start := time.Now()
+		if err := f.Sync(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(time.Since(start).Seconds(), "load-s")
+		if index.Len() != n {
+			b.Fatalf("loaded %d documents", index.Len())
+		}
+		if kb := peakRSSKiB(); kb > 0 {
+			b.ReportMetric(float64(kb)/1024, "peak-RSS-MiB")
+		}
 	}
 }
