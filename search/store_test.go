@@ -3,9 +3,12 @@ package search_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury"
@@ -150,4 +153,60 @@ func TestWritesQueueInTheirTransaction(t *testing.T) {
 	n, err = db.SearchIndex().PendingCount(ctx)
 	require.NoError(t, err)
 	require.Equal(t, int64(1), n)
+}
+
+// TestConcurrentIndexers: several indexers (replicas) drain one queue
+// together while a follower polls: every document is stored exactly once
+// and the follower, polling all along, ends with all of them (the change
+// sequence never lets it skip an entry committed late).
+func TestConcurrentIndexers(t *testing.T) {
+	t.Parallel()
+	onEachDB(t, func(t *testing.T, db *bunstore.DB) {
+		ctx := context.Background()
+		const n = 200
+		m := marketplace.NewService(db, openjurytest.NewClock(), marketplace.Config{})
+		sponsor := openjurytest.NewWallet(t).Address()
+		for i := range n {
+			_, err := m.CreateJob(ctx, sponsor, marketplace.CreateJobInput{Title: fmt.Sprintf("Job %d", i), Prompt: "p"})
+			require.NoError(t, err)
+		}
+		emb := search.NewLocal()
+		index := search.NewIndex(search.LocalDim)
+		f := search.NewFollower(db.SearchIndex(), index, emb.Model(), nil, nil)
+		var wg sync.WaitGroup
+		stored := make([]int, 4)
+		for w := range stored {
+			indexer := search.NewIndexer(db.SearchIndex(), emb, openjury.SystemClock{}, search.IndexerConfig{Batch: 7}, nil, nil)
+			wg.Go(func() {
+				for {
+					k, err := indexer.Step(ctx)
+					if !assert.NoError(t, err) || k == 0 {
+						return
+					}
+					stored[w] += k
+				}
+			})
+		}
+		done := make(chan struct{})
+		go func() { wg.Wait(); close(done) }()
+	poll:
+		for {
+			require.NoError(t, f.Sync(ctx))
+			select {
+			case <-done:
+				break poll
+			default:
+			}
+		}
+		require.NoError(t, f.Sync(ctx))
+		require.Equal(t, n, stored[0]+stored[1]+stored[2]+stored[3], "each document claimed once")
+		require.Equal(t, n, index.Len())
+		changes, err := db.SearchIndex().Changes(ctx, 0, 1000)
+		require.NoError(t, err)
+		require.Len(t, changes, n)
+		for i, c := range changes {
+			require.Equal(t, int64(i+1), c.Seq, "gapless, in commit order")
+			require.Len(t, c.Vector, search.LocalDim)
+		}
+	})
 }
