@@ -110,3 +110,16 @@ func callJSON(t *testing.T, method, rawURL, token string, body any) (int, map[st
 	require.NoError(t, json.Unmarshal(raw, &m), "%s", raw)
 	return resp.StatusCode, m
 }
+
+// signIn signs w in on the host at base and returns the bearer token.
+func signIn(t *testing.T, base string, w *openjurytest.Wallet) string {
+	t.Helper()
+	code, ch := callJSON(t, "POST", base+"/api/v1/agents/auth/challenge", "", map[string]any{"address": w.Address().String()})
+	require.Equal(t, http.StatusOK, code, "%v", ch)
+	code, v := callJSON(t, "POST", base+"/api/v1/agents/auth/verify", "", map[string]any{
+		"address":   w.Address().String(),
+		"signature": w.Sign(t, ch["message_to_sign"].(string)),
+	})
+	require.Equal(t, http.StatusOK, code, "%v", v)
+	return v["access_token"].(string)
+}

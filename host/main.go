@@ -133,6 +133,10 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 	for name, pool := range db.SQLDBs() {
 		registry.MustRegister(collectors.NewDBStatsCollector(pool, name))
 	}
+	searchSvc, startSearch, err := newSearch(cfg, db, clock, registry, logger)
+	if err != nil {
+		return err
+	}
 	handler := transport.NewHandler(transport.Services{
 		Auth:   authSvc,
 		Market: market,
@@ -142,6 +146,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		Ready:  db.Ping,
 
 		Idempotency: db,
+		Search:      searchSvc,
 	}, transport.Options{
 		Logger:          logger,
 		BaseURL:         cfg.BaseURL,
@@ -154,6 +159,10 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		RateLimitPerMin: cfg.RateLimitPerMin,
 		ReadCacheTTL:    cfg.ReadCacheTTL,
 	})
+
+	// The index is loaded before the first request; the worker and the
+	// follower stop after the server (deferred before db.Close runs).
+	defer startSearch(ctx)()
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {

@@ -23,18 +23,7 @@ func TestRunOperatorsModerate(t *testing.T) {
 		t.Helper()
 		return callJSON(t, method, base+path, token, body)
 	}
-	signIn := func(w *openjurytest.Wallet) string {
-		t.Helper()
-		code, ch := call("POST", "/api/v1/agents/auth/challenge", "", map[string]any{"address": w.Address().String()})
-		require.Equal(t, http.StatusOK, code, "%v", ch)
-		code, v := call("POST", "/api/v1/agents/auth/verify", "", map[string]any{
-			"address":   w.Address().String(),
-			"signature": w.Sign(t, ch["message_to_sign"].(string)),
-		})
-		require.Equal(t, http.StatusOK, code, "%v", v)
-		return v["access_token"].(string)
-	}
-	at, ot, st := signIn(author), signIn(op), signIn(stranger)
+	at, ot, st := signIn(t, base, author), signIn(t, base, op), signIn(t, base, stranger)
 
 	code, job := call("POST", "/api/v1/jobs", at, map[string]any{"title": "t", "prompt": "p", "bounty_usdc": 1})
 	require.Equal(t, http.StatusOK, code, "%v", job)

@@ -93,6 +93,7 @@ type Stores interface {
 	Threads() ThreadStore
 	Rates() RateStore
 	Anchors() AnchorStore
+	Search() SearchQueue
 }
 
 // Tx is the set of stores bound to one database transaction.

@@ -127,7 +127,7 @@ func (s *Service) CreateJob(ctx context.Context, sponsor openjury.Address, in Cr
 		FinalVoteEndsAt:   now.Add(window),
 	}
 	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
-		return tx.Jobs().CreateJob(ctx, j)
+		return indexed(ctx, tx, DocJob, j.ID, now, tx.Jobs().CreateJob(ctx, j))
 	})
 	if err != nil {
 		return nil, openjury.Wrap(op, err)

@@ -86,7 +86,7 @@ func (s *Service) Submit(ctx context.Context, agent openjury.Address, in SubmitI
 		if n >= MaxSubmissionsPerAgent {
 			return openjury.Errorf(openjury.Conflict, op, "at most %d submissions per agent per job", MaxSubmissionsPerAgent)
 		}
-		if err := tx.Submissions().CreateSubmission(ctx, sub); err != nil {
+		if err := indexed(ctx, tx, DocSubmission, sub.ID, now, tx.Submissions().CreateSubmission(ctx, sub)); err != nil {
 			return err
 		}
 		if n == 0 {

@@ -71,7 +71,7 @@ func (s *Service) AddComment(ctx context.Context, author openjury.Address, targe
 			return &openjury.Error{Kind: openjury.RateLimited, Op: op,
 				Detail: fmt.Sprintf("at most %d comments per minute: try again later", CommentsPerMinute), Err: openjury.RetryHint(wait)}
 		}
-		return tx.Threads().CreateComment(ctx, c)
+		return indexed(ctx, tx, DocComment, c.ID, now, tx.Threads().CreateComment(ctx, c))
 	})
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
@@ -183,7 +183,7 @@ func (s *Service) DeleteComment(ctx context.Context, caller openjury.Address, id
 		if c.DeletedAt != nil {
 			return nil
 		}
-		if err := tx.Threads().DeleteComment(ctx, id, caller, now); err != nil {
+		if err := indexed(ctx, tx, DocComment, id, now, tx.Threads().DeleteComment(ctx, id, caller, now)); err != nil {
 			return err
 		}
 		// Read back: a concurrent delete may have won; report what is stored.
@@ -216,7 +216,7 @@ func (s *Service) CreatePost(ctx context.Context, author openjury.Address, in Po
 	}
 	p := &Post{ID: openjury.NewID(), Title: in.Title, Content: in.Content, Author: author, Tags: NormalizeTags(in.Tags), CreatedAt: openjury.Truncate(s.clock.Now())}
 	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
-		return tx.Threads().CreatePost(ctx, p)
+		return indexed(ctx, tx, DocPost, p.ID, p.CreatedAt, tx.Threads().CreatePost(ctx, p))
 	})
 	if err != nil {
 		return nil, openjury.Wrap(op, err)

@@ -12,12 +12,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/search"
 	"github.com/openjury/openjury/stake"
 	"github.com/openjury/openjury/transport"
 )
@@ -76,6 +79,14 @@ type ServerConfig struct {
 	// Verifier answers EIP-1271 contract-wallet sign-ins (a *Chain, or an
 	// ethchain.Client); nil turns them off.
 	Verifier auth.ContractVerifier
+	// SearchDisabled turns semantic search off (the route answers 501).
+	SearchDisabled bool
+	// Embedder embeds search documents and queries; nil means the
+	// deterministic search.Local.
+	Embedder search.Embedder
+	// SearchInterval is the poll interval of the search indexer and
+	// follower; zero means 20 ms.
+	SearchInterval time.Duration
 }
 
 // Option changes a ServerConfig.
@@ -115,6 +126,15 @@ type Server struct {
 	Anchor *anchor.Service
 	// HTTP is the underlying httptest server.
 	HTTP *httptest.Server
+	// Search is the semantic search service; nil when disabled.
+	Search *search.Service
+	// SearchIndexer and SearchFollower are the server's search indexer
+	// and follower, running in the background until the test ends; nil
+	// when search is disabled. FlushSearch drives them to completion.
+	SearchIndexer  *search.Indexer
+	SearchFollower *search.Follower
+	// Registry holds the server's metrics (served at GET /metrics).
+	Registry *prometheus.Registry
 }
 
 // NewDB opens a fresh, migrated SQLite database in a temp dir, closed when
@@ -197,6 +217,10 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 		Anchor: anchor.NewService(db, anchor.Config{Operators: cfg.Operators, Checker: cfg.AnchorChecker}),
 		HTTP:   srv,
 	}
+	s.Registry = prometheus.NewRegistry()
+	if !cfg.SearchDisabled {
+		s.startSearch(tb, cfg)
+	}
 	srv.Config.Handler = transport.NewHandler(transport.Services{
 		Auth:   s.Auth,
 		Market: s.Market,
@@ -206,7 +230,9 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 		Ready:  db.Ping,
 
 		Idempotency: db,
+		Search:      s.Search,
 	}, transport.Options{
+		Registry:        s.Registry,
 		Logger:          cfg.Logger,
 		BaseURL:         baseURL,
 		Clock:           cfg.Clock,

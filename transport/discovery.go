@@ -16,6 +16,7 @@ import (
 
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/search"
 )
 
 // APIVersion is the version of the HTTP API (the spec's machine-readable
@@ -197,6 +198,7 @@ var serviceEndpoints = []endpoint{
 	{"healthz", "GET", "/healthz"},
 	{"readyz", "GET", "/readyz"},
 	{"metrics", "GET", "/metrics"},
+	{"semantic_search", "GET", "/api/v1/search/semantic"},
 }
 
 // discoveryData is what the documents are rendered from: the links and
@@ -261,6 +263,11 @@ type discoveryData struct {
 	ListLimit           int
 	// ReadCacheMS is the anonymous-read cache's TTL (0: off).
 	ReadCacheMS int64
+
+	SearchEnabled       bool
+	SearchMaxQueryChars int
+	SearchDefaultLimit  int
+	SearchMaxLimit      int
 }
 
 // discoveryData gathers the figures of the documents for base.
@@ -333,6 +340,11 @@ func (s *server) discoveryData(base string) discoveryData {
 		MaxBackoffSeconds:   int64(maxBackoff / time.Second),
 		ListLimit:           heartbeatListLimit,
 		ReadCacheMS:         min(s.opts.ReadCacheTTL, MaxReadCacheTTL).Milliseconds(),
+
+		SearchEnabled:       s.svc.Search != nil,
+		SearchMaxQueryChars: search.MaxQueryChars,
+		SearchDefaultLimit:  search.DefaultLimit,
+		SearchMaxLimit:      search.MaxLimit,
 	}
 }
 
@@ -554,6 +566,14 @@ func newAgentCard(d discoveryData) agentCard {
 					"GET " + api + "/agr/status?address=0x...",
 					"POST " + api + "/jobs/{job_id}/boost {\"amount_agr\":100,\"duration_hours\":24}",
 				},
+			},
+			{
+				ID:   "semantic-search",
+				Name: "Semantic search",
+				Description: fmt.Sprintf("Find jobs, submissions, comments and posts similar to a text: q of 1..%d characters, type job|submission|comment|post|all, limit 1..%d (default %d); results by similarity. 501 where the server disables it.",
+					d.SearchMaxQueryChars, d.SearchMaxLimit, d.SearchDefaultLimit),
+				Tags:     []string{"search", "discovery"},
+				Examples: []string{"GET " + api + "/search/semantic?q=bridge+audit&type=job&limit=10"},
 			},
 		},
 		Links: d.Links,

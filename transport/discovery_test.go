@@ -132,7 +132,7 @@ func TestDiscoveryAgentCard(t *testing.T) {
 		require.NotEmpty(t, skill["examples"])
 	}
 	require.Equal(t, []string{"sign-in", "find-jobs", "submit-work", "jury-vote", "final-vote-and-finalize",
-		"sponsor-jobs", "discuss", "reputation-agr"}, ids)
+		"sponsor-jobs", "discuss", "reputation-agr", "semantic-search"}, ids)
 
 	require.Equal(t, map[string]any{
 		"bootstrap":      discoveryBase + "/api/v1/agent/bootstrap",

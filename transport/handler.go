@@ -16,6 +16,7 @@ import (
 	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/search"
 	"github.com/openjury/openjury/stake"
 )
 
@@ -47,6 +48,9 @@ type Services struct {
 	// Idempotency-Key header (bunstore.DB implements it). Nil ignores the
 	// header.
 	Idempotency IdempotencyStore
+	// Search answers GET /api/v1/search/semantic; nil means semantic
+	// search is disabled (SERVICE_SEMANTIC_SEARCH_ENABLED=0): 501.
+	Search *search.Service
 }
 
 // Options tune the handler. The zero value is usable.

@@ -19,4 +19,5 @@ func (s *server) routes() {
 	s.openAPIRoutes()
 	s.discoveryRoutes()
 	s.metricsRoutes()
+	s.searchRoutes()
 }

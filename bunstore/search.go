@@ -1,0 +1,354 @@
+package bunstore
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/search"
+)
+
+var (
+	_ marketplace.SearchQueue = searchStore{}
+	_ search.Store            = searchStore{}
+)
+
+// searchDocumentRow is a row of search_documents.
+type searchDocumentRow struct {
+	bun.BaseModel `bun:"table:search_documents,alias:sd"`
+
+	Kind      string `bun:"kind,pk"`
+	DocID     string `bun:"doc_id,pk"`
+	Seq       int64  `bun:"seq,notnull"`
+	Deleted   int    `bun:"deleted,notnull"`
+	Model     string `bun:"model,notnull"`
+	Title     string `bun:"title,notnull"`
+	Snippet   string `bun:"snippet,notnull"`
+	Vector    []byte `bun:"vector"`
+	UpdatedAt int64  `bun:"updated_at,notnull"`
+}
+
+func (r *searchDocumentRow) entry() search.Entry {
+	return search.Entry{
+		Kind:    search.Kind(r.Kind),
+		ID:      r.DocID,
+		Seq:     r.Seq,
+		Deleted: r.Deleted != 0,
+		Model:   r.Model,
+		Title:   r.Title,
+		Snippet: r.Snippet,
+		Vector:  decodeVector(r.Vector),
+	}
+}
+
+// encodeVector stores a vector as little-endian float32 values.
+func encodeVector(v []float32) []byte {
+	if v == nil {
+		return nil
+	}
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+func decodeVector(b []byte) []float32 {
+	if b == nil {
+		return nil
+	}
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v
+}
+
+// searchStore implements marketplace.SearchQueue (on the pools or one
+// transaction) and search.Store (on the pools).
+type searchStore struct{ e exec }
+
+// Search returns the search queue outside any transaction.
+func (d *DB) Search() marketplace.SearchQueue { return searchStore{d.pool()} }
+
+// Search returns the search queue of the transaction.
+func (t txStores) Search() marketplace.SearchQueue { return searchStore{t.e} }
+
+// SearchIndex returns the store of the search index: the pending queue
+// and the stored entries.
+func (d *DB) SearchIndex() search.Store { return searchStore{d.pool()} }
+
+// Enqueue implements marketplace.SearchQueue: it inserts the pending row,
+// or makes an existing one claimable at once with the next gen.
+func (s searchStore) Enqueue(ctx context.Context, kind, id string, now time.Time) error {
+	const op = "bunstore.EnqueueSearch"
+	db, err := s.e.writer(ctx, op)
+	if err != nil {
+		return err
+	}
+	_, err = db.NewRaw(`INSERT INTO search_pending (kind, doc_id, gen, queued_at, lease_until) VALUES (?, ?, 1, ?, 0)
+ON CONFLICT (kind, doc_id) DO UPDATE SET gen = search_pending.gen + 1, queued_at = excluded.queued_at, lease_until = 0`,
+		kind, id, millis(now)).Exec(ctx)
+	return translate(op, err)
+}
+
+// ClaimPending implements search.Store with one conditional UPDATE: a
+// row another worker leased meanwhile fails the lease_until condition
+// (PostgreSQL checks it again after waiting for the row) and is skipped.
+func (s searchStore) ClaimPending(ctx context.Context, now time.Time, lease time.Duration, n int) ([]search.Pending, error) {
+	const op = "bunstore.ClaimPending"
+	at := millis(now)
+	// An idle queue costs one indexed read, not a write (on SQLite the
+	// one writer connection stays free for the service's writes).
+	rdb, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	some, err := rdb.NewSelect().Table("search_pending").Where("lease_until <= ?", at).Limit(1).Exists(ctx)
+	if err != nil || !some {
+		return nil, translate(op, err)
+	}
+	db, err := s.e.writer(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	var rows []struct {
+		Kind  string `bun:"kind"`
+		DocID string `bun:"doc_id"`
+		Gen   int64  `bun:"gen"`
+	}
+	err = db.NewRaw(`UPDATE search_pending SET lease_until = ?
+WHERE lease_until <= ? AND (kind, doc_id) IN (
+    SELECT kind, doc_id FROM search_pending WHERE lease_until <= ? ORDER BY lease_until, queued_at LIMIT ?)
+RETURNING kind, doc_id, gen`, millis(now.Add(lease)), at, at, n).Scan(ctx, &rows)
+	if err != nil {
+		return nil, translate(op, err)
+	}
+	out := make([]search.Pending, len(rows))
+	for i, r := range rows {
+		out[i] = search.Pending{Kind: search.Kind(r.Kind), ID: r.DocID, Gen: r.Gen}
+	}
+	return out, nil
+}
+
+// Sources implements search.Store with one query per kind present.
+func (s searchStore) Sources(ctx context.Context, items []search.Pending) ([]search.Source, error) {
+	const op = "bunstore.SearchSources"
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	ids := map[search.Kind][]string{}
+	for _, it := range items {
+		ids[it.Kind] = append(ids[it.Kind], it.ID)
+	}
+	found := map[search.Kind]map[string]search.Source{}
+	for kind, list := range ids {
+		m, err := readSources(ctx, db, kind, list)
+		if err != nil {
+			return nil, translate(op, err)
+		}
+		found[kind] = m
+	}
+	out := make([]search.Source, len(items))
+	for i, it := range items {
+		src, ok := found[it.Kind][it.ID]
+		if !ok {
+			src = search.Source{Kind: it.Kind, ID: it.ID, Gone: true}
+		}
+		out[i] = src
+	}
+	return out, nil
+}
+
+// readSources reads the documents of one kind by id.
+func readSources(ctx context.Context, db bun.IDB, kind search.Kind, ids []string) (map[string]search.Source, error) {
+	out := make(map[string]search.Source, len(ids))
+	switch kind {
+	case search.KindJob:
+		var rows []jobRow
+		if err := db.NewSelect().Model(&rows).Column("id", "title", "prompt").Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			out[r.ID] = search.Source{Kind: kind, ID: r.ID, Title: r.Title, Body: r.Prompt}
+		}
+	case search.KindSubmission:
+		var rows []submissionRow
+		if err := db.NewSelect().Model(&rows).Column("id", "content", "evidence").Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			var ev []evidenceJSON
+			_ = json.Unmarshal([]byte(r.Evidence), &ev) // written by CreateSubmission; unreadable evidence is left out
+			src := search.Source{Kind: kind, ID: r.ID, Body: r.Content}
+			for _, e := range ev {
+				src.Extra = append(src.Extra, e.Claim, e.Quote)
+			}
+			out[r.ID] = src
+		}
+	case search.KindComment:
+		var rows []commentRow
+		if err := db.NewSelect().Model(&rows).Column("id", "content", "deleted_at").Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			out[r.ID] = search.Source{Kind: kind, ID: r.ID, Body: r.Content, Gone: r.DeletedAt != nil}
+		}
+	case search.KindPost:
+		var rows []postRow
+		if err := db.NewSelect().Model(&rows).Column("id", "title", "content", "deleted_at").Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			out[r.ID] = search.Source{Kind: kind, ID: r.ID, Title: r.Title, Body: r.Content, Gone: r.DeletedAt != nil}
+		}
+	}
+	return out, nil
+}
+
+// pendingKeys renders items as a row-value list "(?, ?, ?), ..." of
+// (kind, doc_id, gen) with its arguments.
+func pendingKeys(items []search.Pending) (string, []any) {
+	var b strings.Builder
+	args := make([]any, 0, 3*len(items))
+	for i, it := range items {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("(?, ?, ?)")
+		args = append(args, string(it.Kind), it.ID, it.Gen)
+	}
+	return b.String(), args
+}
+
+// SaveEntries implements search.Store. The entries' sequence numbers come
+// from the search_seq row, locked by the UPDATE until commit, so the
+// writers of entries (the workers of every replica) commit one after the
+// other in sequence order and a follower never skips an entry committed
+// late.
+func (s searchStore) SaveEntries(ctx context.Context, items []search.Pending, entries []search.Entry, now time.Time) (int, error) {
+	const op = "bunstore.SaveEntries"
+	if len(items) == 0 {
+		return 0, nil
+	}
+	saved := 0
+	err := s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		list, args := pendingKeys(items)
+		var done []struct {
+			Kind  string `bun:"kind"`
+			DocID string `bun:"doc_id"`
+		}
+		if err := db.NewRaw("DELETE FROM search_pending WHERE (kind, doc_id, gen) IN (VALUES "+list+") RETURNING kind, doc_id", args...).Scan(ctx, &done); err != nil {
+			return translate(op, err)
+		}
+		if len(done) == 0 {
+			return nil
+		}
+		current := make(map[[2]string]bool, len(done))
+		for _, d := range done {
+			current[[2]string{d.Kind, d.DocID}] = true
+		}
+		var last int64
+		if err := db.NewRaw("UPDATE search_seq SET seq = seq + ? WHERE id = 1 RETURNING seq", len(done)).Scan(ctx, &last); err != nil {
+			return translate(op, err)
+		}
+		seq := last - int64(len(done))
+		rows := make([]searchDocumentRow, 0, len(done))
+		for _, e := range entries {
+			key := [2]string{string(e.Kind), e.ID}
+			if !current[key] {
+				continue
+			}
+			delete(current, key) // a document listed twice is stored once
+			seq++
+			row := searchDocumentRow{Kind: key[0], DocID: key[1], Seq: seq, Model: e.Model, Title: e.Title, Snippet: e.Snippet, UpdatedAt: millis(now)}
+			if e.Deleted {
+				row.Deleted = 1
+			} else {
+				row.Vector = encodeVector(e.Vector)
+			}
+			rows = append(rows, row)
+		}
+		if _, err := db.NewInsert().Model(&rows).
+			On("CONFLICT (kind, doc_id) DO UPDATE").
+			Set("seq = EXCLUDED.seq, deleted = EXCLUDED.deleted, model = EXCLUDED.model, title = EXCLUDED.title").
+			Set("snippet = EXCLUDED.snippet, vector = EXCLUDED.vector, updated_at = EXCLUDED.updated_at").
+			Exec(ctx); err != nil {
+			return translate(op, err)
+		}
+		saved = len(rows)
+		return nil
+	})
+	return saved, err
+}
+
+// RetryPending implements search.Store; rows written again meanwhile
+// (another gen) keep their lease.
+func (s searchStore) RetryPending(ctx context.Context, items []search.Pending, at time.Time) error {
+	const op = "bunstore.RetryPending"
+	if len(items) == 0 {
+		return nil
+	}
+	db, err := s.e.writer(ctx, op)
+	if err != nil {
+		return err
+	}
+	list, args := pendingKeys(items)
+	_, err = db.NewRaw("UPDATE search_pending SET lease_until = ? WHERE (kind, doc_id, gen) IN (VALUES "+list+")",
+		append([]any{millis(at)}, args...)...).Exec(ctx)
+	return translate(op, err)
+}
+
+// Changes implements search.Store (the seq index serves it).
+func (s searchStore) Changes(ctx context.Context, after int64, limit int) ([]search.Entry, error) {
+	const op = "bunstore.SearchChanges"
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	var rows []searchDocumentRow
+	if err := db.NewSelect().Model(&rows).Where("seq > ?", after).Order("seq").Limit(int64(limit)).Scan(ctx); err != nil {
+		return nil, translate(op, err)
+	}
+	out := make([]search.Entry, len(rows))
+	for i := range rows {
+		out[i] = rows[i].entry()
+	}
+	return out, nil
+}
+
+// PendingCount implements search.Store.
+func (s searchStore) PendingCount(ctx context.Context) (int64, error) {
+	const op = "bunstore.PendingCount"
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	err = db.NewRaw("SELECT count(*) FROM search_pending").Scan(ctx, &n)
+	return n, translate(op, err)
+}
+
+// RequeueOtherModels implements search.Store in one statement.
+func (s searchStore) RequeueOtherModels(ctx context.Context, model string, now time.Time) (int64, error) {
+	const op = "bunstore.RequeueOtherModels"
+	db, err := s.e.writer(ctx, op)
+	if err != nil {
+		return 0, err
+	}
+	res, err := db.NewRaw(`INSERT INTO search_pending (kind, doc_id, queued_at)
+SELECT kind, doc_id, ? FROM search_documents WHERE deleted = 0 AND model <> ?
+ON CONFLICT (kind, doc_id) DO NOTHING`, millis(now), model).Exec(ctx)
+	if err != nil {
+		return 0, translate(op, err)
+	}
+	n, _ := res.RowsAffected()
+	return n, nil
+}

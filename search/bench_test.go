@@ -1,0 +1,288 @@
+package search_test
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/openjurytest"
+	"github.com/openjury/openjury/search"
+)
+
+// benchQueries are typical queries (a few words each).
+var benchQueries = []string{
+	"reentrant withdraw in the bridge contract",
+	"postgres connection pooling benchmark",
+	"translate the onboarding guide",
+	"zero knowledge proof primer",
+	"irrigation robot",
+	"sign in with ethereum wallet nonce",
+	"gas optimisation of the staking vault",
+	"summarise the governance proposal",
+}
+
+// fillIndex fills an index with n documents of random unit vectors
+// (query cost does not depend on the values) with realistic ids, titles
+// and snippets.
+func fillIndex(tb testing.TB, n int) *search.Index {
+	tb.Helper()
+	rng := rand.New(rand.NewPCG(7, 11))
+	x := search.NewIndex(search.LocalDim)
+	snippet := strings.Repeat("word ", search.SnippetChars/5)
+	const chunk = 4096
+	docs := make([]search.Doc, 0, chunk)
+	for i := 0; i < n; i++ {
+		v := make([]float32, search.LocalDim)
+		for d := range v {
+			v[d] = float32(rng.NormFloat64())
+		}
+		docs = append(docs, search.Doc{Kind: search.Kinds[i%4], ID: openjury.NewID(), Title: "A job title of moderate length", Snippet: snippet, Vector: v})
+		if len(docs) == chunk || i == n-1 {
+			if err := x.Upsert(docs...); err != nil {
+				tb.Fatal(err)
+			}
+			docs = docs[:0]
+		}
+	}
+	return x
+}
+
+// cpuTime is the CPU time the process used so far (user and system, all
+// threads). The machine is shared: wall-clock figures include waiting for
+// a CPU, so the benchmarks report CPU time per operation too.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the CPU time per operation since start in ms.
+func reportCPU(b *testing.B, start time.Duration, ops int) {
+	b.ReportMetric(float64(cpuTime()-start)/float64(time.Millisecond)/float64(ops), "cpu-ms/op")
+}
+
+// reportLatency reports the p50 and p99 of the durations in ms.
+func reportLatency(b *testing.B, d []time.Duration) {
+	slices.Sort(d)
+	p := func(q float64) float64 { return float64(d[int(q*float64(len(d)-1))]) / float64(time.Millisecond) }
+	b.ReportMetric(p(0.50), "p50-ms")
+	b.ReportMetric(p(0.99), "p99-ms")
+}
+
+// BenchmarkQuery measures one query end to end (embedding the query with
+// the Local embedder, scanning, top 20) and the scan alone with a dense
+// query vector (a remote embedder's), at 100,000 and 1,000,000 documents.
+// Run: go test -run '^$' -bench BenchmarkQuery -benchtime 200x ./search/
+func BenchmarkQuery(b *testing.B) {
+	for _, n := range []int{100_000, 1_000_000} {
+		if n > 100_000 && os.Getenv("SEARCH_BENCH_1M") == "" {
+			continue
+		}
+		x := fillIndex(b, n)
+		svc := search.NewService(x, search.NewLocal(), openjury.SystemClock{}, nil)
+		b.Run(fmt.Sprintf("local/docs=%d", n), func(b *testing.B) {
+			var ds []time.Duration
+			i := 0
+			cpu := cpuTime()
+			for b.Loop() {
+				start := time.Now()
+				if _, err := svc.Search(context.Background(), benchQueries[i%len(benchQueries)], "", search.DefaultLimit); err != nil {
+					b.Fatal(err)
+				}
+				ds = append(ds, time.Since(start))
+				i++
+			}
+			reportCPU(b, cpu, i)
+			reportLatency(b, ds)
+		})
+		b.Run(fmt.Sprintf("dense/docs=%d", n), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(3, 5))
+			q := make([]float32, search.LocalDim)
+			var ds []time.Duration
+			cpu := cpuTime()
+			for b.Loop() {
+				for d := range q {
+					q[d] = float32(rng.NormFloat64())
+				}
+				start := time.Now()
+				_ = x.Query(q, "", search.DefaultLimit)
+				ds = append(ds, time.Since(start))
+			}
+			reportCPU(b, cpu, len(ds))
+			reportLatency(b, ds)
+		})
+	}
+}
+
+// BenchmarkIndexMemory reports the heap bytes per indexed document and,
+// on Linux, the process's peak RSS while 100,000 documents are loaded
+// (the peak is reset first, so the figure is the index plus the Go
+// runtime and the test binary).
+// Run: go test -run '^$' -bench BenchmarkIndexMemory -benchtime 1x ./search/
+func BenchmarkIndexMemory(b *testing.B) {
+	const n = 100_000
+	for b.Loop() {
+		runtime.GC()
+		debug.FreeOSMemory()
+		resetPeakRSS()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		x := fillIndex(b, n)
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/n, "heap-bytes/doc")
+		if kb := peakRSSKiB(); kb > 0 {
+			b.ReportMetric(float64(kb)/1024, "peak-RSS-MiB")
+		}
+		runtime.KeepAlive(x)
+	}
+}
+
+// resetPeakRSS resets VmHWM (Linux; ignored elsewhere).
+func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
+
+// peakRSSKiB reads VmHWM from /proc/self/status (0 when unknown).
+func peakRSSKiB() int64 {
+	raw, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb
+		}
+	}
+	return 0
+}
+
+// benchDoc is a synthetic document of about 80 words.
+func benchDoc(rng *rand.Rand) string {
+	words := make([]string, 80)
+	for i := range words {
+		words[i] = fmt.Sprintf("w%dx%d", rng.IntN(5000), rng.IntN(7))
+	}
+	return strings.Join(words, " ")
+}
+
+// BenchmarkLocalEmbed measures the Local embedder's throughput on
+// documents of about 80 words (500 characters).
+// Run: go test -run '^$' -bench BenchmarkLocalEmbed ./search/
+func BenchmarkLocalEmbed(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	docs := make([]string, 1000)
+	for i := range docs {
+		docs[i] = benchDoc(rng)
+	}
+	l := search.NewLocal()
+	i := 0
+	cpu := cpuTime()
+	for b.Loop() {
+		_ = l.Vector(docs[i%len(docs)])
+		i++
+	}
+	b.ReportMetric(float64(i)/b.Elapsed().Seconds(), "docs/s")
+	b.ReportMetric(float64(i)/(cpuTime()-cpu).Seconds(), "docs/cpu-s")
+}
+
+// BenchmarkIndexingPipeline measures the whole indexing path on SQLite:
+// claim a batch, read the documents, embed them with the Local embedder,
+// store the vectors; 5,000 pending jobs per run.
+// Run: go test -run '^$' -bench BenchmarkIndexingPipeline -benchtime 1x ./search/
+func BenchmarkIndexingPipeline(b *testing.B) {
+	const n = 5000
+	rng := rand.New(rand.NewPCG(2, 2))
+	for b.Loop() {
+		b.StopTimer()
+		db := openjurytest.NewDB(b)
+		m := marketplace.NewService(db, openjurytest.NewClock(), marketplace.Config{})
+		sponsor := openjurytest.NewWallet(b).Address()
+		for range n {
+			if _, err := m.CreateJob(context.Background(), sponsor, marketplace.CreateJobInput{Title: "Job", Prompt: benchDoc(rng)}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		w := search.NewIndexer(db.SearchIndex(), search.NewLocal(), openjury.SystemClock{}, search.IndexerConfig{Batch: 128}, nil, nil)
+		b.StartTimer()
+		start, cpu := time.Now(), cpuTime()
+		total := 0
+		for {
+			k, err := w.Step(context.Background())
+			if err != nil {
+				b.Fatal(err)
+			}
+			if k == 0 {
+				break
+			}
+			total += k
+		}
+		b.ReportMetric(float64(total)/time.Since(start).Seconds(), "docs/s")
+		b.ReportMetric(float64(total)/(cpuTime()-cpu).Seconds(), "docs/cpu-s")
+	}
+}
+
+// BenchmarkHostLoad measures what a replica does at start with 100,000
+// stored documents on SQLite: the follower reads every stored entry and
+// fills the index. It reports the load time and the process's peak RSS
+// during the load (reset after the rows are written, so it is the
+// follower's path: decoding pages, the index, the Go runtime).
+// Run: go test -run '^$' -bench BenchmarkHostLoad -benchtime 1x ./search/
+func BenchmarkHostLoad(b *testing.B) {
+	const n = 100_000
+	db := openjurytest.NewDB(b)
+	rng := rand.New(rand.NewPCG(5, 5))
+	snippet := strings.Repeat("word ", search.SnippetChars/5)
+	const batch = 500
+	for start := 0; start < n; start += batch {
+		var sql strings.Builder
+		sql.WriteString("INSERT INTO search_documents (kind, doc_id, seq, deleted, model, title, snippet, vector, updated_at) VALUES ")
+		args := make([]any, 0, 9*batch)
+		for i := start; i < start+batch; i++ {
+			if i > start {
+				sql.WriteString(", ")
+			}
+			sql.WriteString("(?, ?, ?, 0, ?, ?, ?, ?, 0)")
+			vec := make([]byte, 4*search.LocalDim)
+			for d := 0; d < search.LocalDim; d++ {
+				binary.LittleEndian.PutUint32(vec[4*d:], math.Float32bits(float32(rng.NormFloat64())))
+			}
+			args = append(args, string(search.Kinds[i%4]), openjury.NewID(), i+1, search.NewLocal().Model(), "A job title of moderate length", snippet, vec)
+		}
+		if _, err := db.Bun().NewRaw(sql.String(), args...).Exec(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		runtime.GC()
+		debug.FreeOSMemory()
+		resetPeakRSS()
+		index := search.NewIndex(search.LocalDim)
+		f := search.NewFollower(db.SearchIndex(), index, search.NewLocal().Model(), nil, nil)
+		start := time.Now()
+		if err := f.Sync(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(time.Since(start).Seconds(), "load-s")
+		if index.Len() != n {
+			b.Fatalf("loaded %d documents", index.Len())
+		}
+		if kb := peakRSSKiB(); kb > 0 {
+			b.ReportMetric(float64(kb)/1024, "peak-RSS-MiB")
+		}
+	}
+}

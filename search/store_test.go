@@ -1,0 +1,212 @@
+package search_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/bunstore"
+	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/openjurytest"
+	"github.com/openjury/openjury/openjurytest/pgtest"
+	"github.com/openjury/openjury/search"
+)
+
+// onEachDB runs test on a fresh SQLite database and a fresh PostgreSQL
+// one, without any server (no background indexer).
+func onEachDB(t *testing.T, test func(t *testing.T, db *bunstore.DB)) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) { t.Parallel(); test(t, openjurytest.NewDB(t)) })
+	t.Run("postgres", func(t *testing.T) { t.Parallel(); test(t, openjurytest.OpenDB(t, pgtest.NewDatabase(t))) })
+}
+
+// failing is an embedder that fails while fail is set.
+type failing struct {
+	search.Embedder
+	fail bool
+}
+
+func (f *failing) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if f.fail {
+		return nil, openjury.E(openjury.Unavailable, "test", "down")
+	}
+	return f.Embedder.Embed(ctx, texts)
+}
+
+// TestIndexingPipeline drives the indexer and follower by hand: leases
+// keep a batch to one worker, a document written again while it was
+// embedded stays pending, a failed batch is retried, entries of another
+// model are embedded again, and a follower applies changes in order.
+func TestIndexingPipeline(t *testing.T) {
+	t.Parallel()
+	onEachDB(t, func(t *testing.T, db *bunstore.DB) {
+		ctx := context.Background()
+		clock := openjurytest.NewClock()
+		store := db.SearchIndex()
+		emb := &failing{Embedder: search.NewLocal()}
+		m := marketplace.NewService(db, clock, marketplace.Config{})
+		author := openjurytest.NewWallet(t).Address()
+		post, err := m.CreatePost(ctx, author, marketplace.PostInput{Title: "Falcon", Content: "peregrine speed"})
+		require.NoError(t, err)
+
+		// A claim leases the row: a second claim gets nothing until the
+		// lease ends.
+		items, err := store.ClaimPending(ctx, clock.Now(), time.Minute, 10)
+		require.NoError(t, err)
+		require.Equal(t, []search.Pending{{Kind: search.KindPost, ID: post.ID, Gen: 1}}, items)
+		again, err := store.ClaimPending(ctx, clock.Now(), time.Minute, 10)
+		require.NoError(t, err)
+		require.Empty(t, again)
+
+		// The document is written again (a comment deletion's path uses
+		// the same queue): the stale batch is not stored.
+		require.NoError(t, db.Search().Enqueue(ctx, string(search.KindPost), post.ID, clock.Now()))
+		src, err := store.Sources(ctx, items)
+		require.NoError(t, err)
+		require.Equal(t, "Falcon\nperegrine speed", src[0].Text())
+		saved, err := store.SaveEntries(ctx, items, []search.Entry{{Kind: search.KindPost, ID: post.ID, Model: emb.Model(), Vector: []float32{1}}}, clock.Now())
+		require.NoError(t, err)
+		require.Zero(t, saved)
+		n, err := store.PendingCount(ctx)
+		require.NoError(t, err)
+		require.Equal(t, int64(1), n)
+
+		// A failing embedder leaves the document pending.
+		w := search.NewIndexer(store, emb, clock, search.IndexerConfig{Interval: time.Second}, nil, nil)
+		emb.fail = true
+		_, err = w.Step(ctx)
+		require.Equal(t, openjury.Unavailable, openjury.KindOf(err))
+		claimed, err := w.Step(ctx)
+		require.NoError(t, err)
+		require.Zero(t, claimed, "retried only after the pause")
+		clock.Advance(time.Second)
+		emb.fail = false
+		claimed, err = w.Step(ctx)
+		require.NoError(t, err)
+		require.Equal(t, 1, claimed)
+		n, err = store.PendingCount(ctx)
+		require.NoError(t, err)
+		require.Zero(t, n)
+
+		// A comment, then its deletion: the follower ends without it.
+		c, err := m.AddComment(ctx, author, marketplace.TargetPost, post.ID, marketplace.CommentInput{Content: "gone soon"})
+		require.NoError(t, err)
+		_, err = w.Step(ctx)
+		require.NoError(t, err)
+		index := search.NewIndex(search.LocalDim)
+		f := search.NewFollower(store, index, emb.Model(), nil, nil)
+		require.NoError(t, f.Sync(ctx))
+		require.Equal(t, 2, index.Len())
+		_, err = m.DeleteComment(ctx, author, c.ID)
+		require.NoError(t, err)
+		_, err = w.Step(ctx)
+		require.NoError(t, err)
+		require.NoError(t, f.Sync(ctx))
+		require.Equal(t, 1, index.Len())
+		changes, err := store.Changes(ctx, 0, 10)
+		require.NoError(t, err)
+		require.Len(t, changes, 2)
+		require.Less(t, changes[0].Seq, changes[1].Seq)
+		require.True(t, changes[1].Deleted)
+		require.Nil(t, changes[1].Vector)
+
+		// Another model: its entries are embedded again; a follower of
+		// the new model ignores the old entries meanwhile.
+		other := search.NewIndex(0)
+		of := search.NewFollower(store, other, "other-model", nil, nil)
+		require.NoError(t, of.Sync(ctx))
+		require.Zero(t, other.Len())
+		requeued, err := store.RequeueOtherModels(ctx, "other-model", clock.Now())
+		require.NoError(t, err)
+		require.Equal(t, int64(1), requeued, "the post; the deleted comment stays out")
+		requeued, err = store.RequeueOtherModels(ctx, emb.Model(), clock.Now())
+		require.NoError(t, err)
+		require.Zero(t, requeued)
+	})
+}
+
+// TestWritesQueueInTheirTransaction: a write that fails leaves nothing
+// pending, one that commits leaves its document.
+func TestWritesQueueInTheirTransaction(t *testing.T) {
+	t.Parallel()
+	db := openjurytest.NewDB(t)
+	ctx := context.Background()
+	boom := errors.New("boom")
+	err := db.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		require.NoError(t, tx.Search().Enqueue(ctx, "job", "j1", time.Now()))
+		return boom
+	})
+	require.ErrorIs(t, err, boom)
+	n, err := db.SearchIndex().PendingCount(ctx)
+	require.NoError(t, err)
+	require.Zero(t, n)
+	_, err = marketplace.NewService(db, openjurytest.NewClock(), marketplace.Config{}).
+		CreateJob(ctx, openjurytest.NewWallet(t).Address(), marketplace.CreateJobInput{Title: "t", Prompt: "p"})
+	require.NoError(t, err)
+	n, err = db.SearchIndex().PendingCount(ctx)
+	require.NoError(t, err)
+	require.Equal(t, int64(1), n)
+}
+
+// TestConcurrentIndexers: several indexers (replicas) drain one queue
+// together while a follower polls: every document is stored exactly once
+// and the follower, polling all along, ends with all of them (the change
+// sequence never lets it skip an entry committed late).
+func TestConcurrentIndexers(t *testing.T) {
+	t.Parallel()
+	onEachDB(t, func(t *testing.T, db *bunstore.DB) {
+		ctx := context.Background()
+		const n = 200
+		m := marketplace.NewService(db, openjurytest.NewClock(), marketplace.Config{})
+		sponsor := openjurytest.NewWallet(t).Address()
+		for i := range n {
+			_, err := m.CreateJob(ctx, sponsor, marketplace.CreateJobInput{Title: fmt.Sprintf("Job %d", i), Prompt: "p"})
+			require.NoError(t, err)
+		}
+		emb := search.NewLocal()
+		index := search.NewIndex(search.LocalDim)
+		f := search.NewFollower(db.SearchIndex(), index, emb.Model(), nil, nil)
+		var wg sync.WaitGroup
+		stored := make([]int, 4)
+		for w := range stored {
+			indexer := search.NewIndexer(db.SearchIndex(), emb, openjury.SystemClock{}, search.IndexerConfig{Batch: 7}, nil, nil)
+			wg.Go(func() {
+				for {
+					k, err := indexer.Step(ctx)
+					if !assert.NoError(t, err) || k == 0 {
+						return
+					}
+					stored[w] += k
+				}
+			})
+		}
+		done := make(chan struct{})
+		go func() { wg.Wait(); close(done) }()
+	poll:
+		for {
+			require.NoError(t, f.Sync(ctx))
+			select {
+			case <-done:
+				break poll
+			default:
+			}
+		}
+		require.NoError(t, f.Sync(ctx))
+		require.Equal(t, n, stored[0]+stored[1]+stored[2]+stored[3], "each document claimed once")
+		require.Equal(t, n, index.Len())
+		changes, err := db.SearchIndex().Changes(ctx, 0, 1000)
+		require.NoError(t, err)
+		require.Len(t, changes, n)
+		for i, c := range changes {
+			require.Equal(t, int64(i+1), c.Seq, "gapless, in commit order")
+			require.Len(t, c.Vector, search.LocalDim)
+		}
+	})
+}

@@ -1,0 +1,107 @@
+package transport
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/search"
+)
+
+func (s *server) searchRoutes() {
+	s.handle("GET /api/v1/search/semantic", s.semanticSearch)
+}
+
+// errSearchDisabled answers the search route of a server without search.
+var errSearchDisabled = openjury.E(openjury.NotImplemented, "transport.search",
+	"semantic search is disabled on this server (SERVICE_SEMANTIC_SEARCH_ENABLED=0)")
+
+// semanticSearchResultJSON is SemanticSearchResult. title is null for
+// kinds without one (submissions, comments).
+type semanticSearchResultJSON struct {
+	Type       string  `json:"type"`
+	ID         string  `json:"id"`
+	Similarity float64 `json:"similarity"`
+	Title      *string `json:"title"`
+	Content    *string `json:"content"`
+}
+
+// semanticSearchResponse is SemanticSearchResponse.
+type semanticSearchResponse struct {
+	Query   string                     `json:"query"`
+	Results []semanticSearchResultJSON `json:"results"`
+	Count   int                        `json:"count"`
+}
+
+func (s *server) semanticSearch(w http.ResponseWriter, r *http.Request) error {
+	if s.svc.Search == nil {
+		return errSearchDisabled
+	}
+	q := r.URL.Query()
+	if !q.Has("q") {
+		return openjury.E(openjury.Invalid, opDecode, "q: is required")
+	}
+	kind, err := search.ParseType(q.Get("type"))
+	if err != nil {
+		return err
+	}
+	limit, err := queryInt(r, "limit", search.DefaultLimit, 1, search.MaxLimit)
+	if err != nil {
+		return err
+	}
+	res, err := s.svc.Search.Search(r.Context(), q.Get("q"), kind, limit)
+	if err != nil {
+		return err
+	}
+	out := semanticSearchResponse{Query: res.Query, Results: make([]semanticSearchResultJSON, len(res.Results)), Count: len(res.Results)}
+	for i, x := range res.Results {
+		item := semanticSearchResultJSON{Type: string(x.Kind), ID: x.ID, Similarity: x.Similarity, Content: &x.Content}
+		if x.Kind.HasTitle() {
+			item.Title = &x.Title
+		}
+		out.Results[i] = item
+	}
+	return respond(w, out)
+}
+
+// searchMetrics is a search.Recorder on Prometheus collectors.
+type searchMetrics struct {
+	indexed  prometheus.Counter
+	errors   prometheus.Counter
+	pending  prometheus.Gauge
+	duration prometheus.Histogram
+}
+
+// SearchMetrics registers the semantic search metrics on reg and returns
+// the search.Recorder that feeds them: documents indexed, embedder errors,
+// pending queue length and query latency. Give reg to the handler too
+// (Options.Registry) to serve them at GET /metrics. Calling it again with
+// the same registry reuses the collectors.
+func SearchMetrics(reg prometheus.Registerer) search.Recorder {
+	return &searchMetrics{
+		indexed: register(reg, prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "openjury_search_documents_indexed_total",
+			Help: "Search index entries stored by this replica's indexer (embedded or removed documents).",
+		})),
+		errors: register(reg, prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "openjury_search_embed_errors_total",
+			Help: "Failed embedder calls (indexing batches and queries).",
+		})),
+		pending: register(reg, prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "openjury_search_pending_documents",
+			Help: "Documents waiting to be indexed, as last counted by this replica's indexer.",
+		})),
+		duration: register(reg, prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "openjury_search_query_duration_seconds",
+			Help:    "Time to answer a semantic search query (embedding the query and searching the index).",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
+		})),
+	}
+}
+
+func (m *searchMetrics) Indexed(n int)         { m.indexed.Add(float64(n)) }
+func (m *searchMetrics) EmbedError()           { m.errors.Inc() }
+func (m *searchMetrics) Pending(n int64)       { m.pending.Set(float64(n)) }
+func (m *searchMetrics) Query(d time.Duration) { m.duration.Observe(d.Seconds()) }
