@@ -305,6 +305,26 @@ func testListTag(t *testing.T, b Backend) {
 	require.Len(t, list(t, b, f("", "")), 4)
 	// The display spellings come back as written.
 	require.Equal(t, []string{"go-kit", "ÜBER"}, getJob(t, b, id(3)).Tags)
+
+	// Closing a job moves it out of the open tag lists too, in the same
+	// transaction, and a boost changes nothing there.
+	require.NoError(t, b.InTx(context.Background(), func(ctx context.Context, tx marketplace.Tx) error {
+		j1.Status = marketplace.StatusClosed
+		if err := tx.Jobs().UpdateJob(ctx, j1); err != nil {
+			return err
+		}
+		open, err := tx.Jobs().ListJobs(ctx, f("go", marketplace.StatusOpen))
+		require.NoError(t, err)
+		require.Empty(t, ids(open), "inside the transaction")
+		return nil
+	}))
+	require.Empty(t, list(t, b, f("go", marketplace.StatusOpen)))
+	require.Empty(t, list(t, b, f("rust", marketplace.StatusOpen)))
+	require.Equal(t, []string{id(4), id(1)}, list(t, b, f("go", "")))
+	until := base.Add(time.Hour)
+	j2.FeaturedScore, j2.FeaturedUntil = 5, &until
+	require.NoError(t, b.Jobs().UpdateJob(context.Background(), j2))
+	require.Equal(t, []string{id(2)}, list(t, b, f("golang", marketplace.StatusOpen)))
 }
 
 func testListLimit(t *testing.T, b Backend) {
