@@ -2,22 +2,31 @@ package transport
 
 import (
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 )
 
-// movingClock is a clock tests move by hand.
-type movingClock struct{ t time.Time }
+// movingClock is a clock tests move by hand, safe for concurrent use.
+type movingClock struct{ ns atomic.Int64 }
 
-func (c *movingClock) Now() time.Time { return c.t }
+func newMovingClock(t time.Time) *movingClock {
+	c := &movingClock{}
+	c.ns.Store(t.UnixNano())
+	return c
+}
+
+func (c *movingClock) Now() time.Time { return time.Unix(0, c.ns.Load()) }
+
+func (c *movingClock) advance(d time.Duration) { c.ns.Add(int64(d)) }
 
 // TestClientLimiterShardsSweepIdleClients: each shard forgets its idle
 // clients on its own, and a client keeps its own bucket in its shard.
 func TestClientLimiterShardsSweepIdleClients(t *testing.T) {
 	t.Parallel()
-	clk := &movingClock{t: time.Unix(1_800_000_000, 0)}
+	clk := newMovingClock(time.Unix(1_800_000_000, 0))
 	l := newClientLimiter(2, clk)
 	buckets := func() (n int) {
 		for i := range l.shards {
@@ -44,7 +53,7 @@ func TestClientLimiterShardsSweepIdleClients(t *testing.T) {
 	require.False(t, ok)
 	require.Equal(t, 30*time.Second, wait)
 
-	clk.t = clk.t.Add(limiterIdle + time.Second)
+	clk.advance(limiterIdle + time.Second)
 	key := "203.0.113.1"
 	sh := l.shard(key)
 	before, inShard := buckets(), len(sh.buckets)

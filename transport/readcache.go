@@ -170,11 +170,13 @@ func (s *server) cacheReads(next http.Handler) http.Handler {
 		if led {
 			return
 		}
-		if e, _ := v.(*cacheEntry); e != nil {
+		// The shared read began before this request; it is served only if
+		// it began less than the TTL before, like a kept entry.
+		if e, _ := v.(*cacheEntry); e != nil && now.Before(e.expires) {
 			serveEntry(w, r, e)
 			return
 		}
-		next.ServeHTTP(w, r) // the shared answer was not cacheable
+		next.ServeHTTP(w, r) // not cacheable, or a read too old to share
 	})
 }
 

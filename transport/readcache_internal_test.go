@@ -84,3 +84,23 @@ func TestReadCacheNoSharingAcrossAWrite(t *testing.T) {
 	require.JSONEq(t, `{"call":2}`, cachedGet(s, h).Body.String(), "the newer answer is the one kept")
 	require.Equal(t, int64(2), h.calls.Load())
 }
+
+// TestReadCacheSharesOnlyYoungReads: a request that arrives a TTL or more
+// after a shared read began does not take its answer.
+func TestReadCacheSharesOnlyYoungReads(t *testing.T) {
+	t.Parallel()
+	clk := newMovingClock(time.Unix(1_800_000_000, 0))
+	s := &server{cache: newReadCache(time.Second), clock: clk}
+	h := &slowRead{release: make(chan struct{}), started: make(chan struct{}, 16)}
+	old := make(chan string)
+	go func() { old <- cachedGet(s, h).Body.String() }()
+	<-h.started // a slow read is under way
+
+	clk.advance(time.Second)
+	late := make(chan string)
+	go func() { late <- cachedGet(s, h).Body.String() }()
+	close(h.release)
+	require.JSONEq(t, `{"call":1}`, <-old)
+	require.JSONEq(t, `{"call":2}`, <-late, "the late request read for itself")
+	require.Equal(t, int64(2), h.calls.Load())
+}
