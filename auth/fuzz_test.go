@@ -89,8 +89,9 @@ func FuzzNormalizeSignature(f *testing.F) {
 }
 
 // FuzzVerify sends arbitrary signatures and nonces for an address with a
-// live challenge: none signs in, every refusal is Unauthenticated, and the
-// owner's signature still works afterwards.
+// live challenge: none signs in, every refusal is Unauthenticated (or
+// Invalid naming a malformed nonce), and the owner's signature still works
+// afterwards.
 func FuzzVerify(f *testing.F) {
 	ctx := context.Background()
 	db := openjurytest.NewDB(f)
@@ -107,6 +108,10 @@ func FuzzVerify(f *testing.F) {
 	f.Fuzz(func(t *testing.T, sig, nonce string) {
 		_, err := svc.Verify(ctx, auth.VerifyInput{Address: owner.Address().String(), Signature: sig, Nonce: nonce})
 		require.Error(t, err)
+		if openjury.KindOf(err) == openjury.Invalid {
+			require.Equal(t, "nonce: must be the hex nonce of a challenge", openjury.DetailOf(err))
+			return
+		}
 		require.Equal(t, openjury.Unauthenticated, openjury.KindOf(err), "%v", err)
 	})
 	// The owner's challenge survived every bad try.

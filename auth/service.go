@@ -125,10 +125,14 @@ func (s *Service) Verify(ctx context.Context, in VerifyInput) (string, error) {
 	if err != nil || len(raw) == 0 || len(raw) > maxSignatureBytes {
 		return "", openjury.E(openjury.Unauthenticated, op, "signature: must be a hex string (0x optional)")
 	}
+	nonce := strings.TrimSpace(in.Nonce)
+	if nonce != "" && !validNonce(nonce) {
+		return "", openjury.E(openjury.Invalid, op, "nonce: must be the hex nonce of a challenge")
+	}
 	now := openjury.Truncate(s.clock.Now())
 	// Only a redeem changes a challenge: failures are not counted, so no
 	// request of another party can retire the owner's challenge.
-	candidates, err := s.store.LiveChallenges(ctx, addr, strings.TrimSpace(in.Nonce), now, MaxCandidates)
+	candidates, err := s.store.LiveChallenges(ctx, addr, nonce, now, MaxCandidates)
 	if err != nil {
 		return "", openjury.Wrap(op, err)
 	}
@@ -252,6 +256,16 @@ func recoversTo(msg string, sig []byte, addr openjury.Address) bool {
 		return false
 	}
 	return openjury.AddressFromBytes(crypto.PubkeyToAddress(*pub)) == addr
+}
+
+// validNonce reports whether s can be a challenge nonce: hex digits, at
+// most 64 (issued nonces have 32).
+func validNonce(s string) bool {
+	if len(s) > 64 {
+		return false
+	}
+	_, err := hex.DecodeString(s)
+	return err == nil
 }
 
 func decodeHex(s string) ([]byte, error) {

@@ -168,6 +168,7 @@ func TestVerifyRejects(t *testing.T) {
 		{"short", auth.VerifyInput{Address: w.Address().String(), Signature: "0x" + hex.EncodeToString(good[:64])}, openjury.Unauthenticated, "signature must be 65 bytes"},
 		{"bad v", auth.VerifyInput{Address: w.Address().String(), Signature: "0x" + hex.EncodeToString(append(append([]byte(nil), good[:64]...), 29))}, openjury.Unauthenticated, "signature v must be 0, 1, 27 or 28"},
 		{"high s", auth.VerifyInput{Address: w.Address().String(), Signature: "0x" + hex.EncodeToString(highS)}, openjury.Unauthenticated, "signature s value is too high (malleable signature)"},
+		{"malformed nonce", auth.VerifyInput{Address: w.Address().String(), Signature: "0x" + hex.EncodeToString(good), Nonce: "zz\x00"}, openjury.Invalid, "nonce: must be the hex nonce of a challenge"},
 		{"no challenge", auth.VerifyInput{Address: other.Address().String(), Signature: other.Sign(t, c.Message)}, openjury.Unauthenticated, "no live challenge for this address: request a new one"},
 	}
 	for _, tc := range cases {
