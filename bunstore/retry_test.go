@@ -54,7 +54,10 @@ func TestInTxRetriesDeadlockVictim(t *testing.T) {
 	wg.Wait()
 	require.NoError(t, errs[0])
 	require.NoError(t, errs[1])
-	require.Equal(t, int32(3), attempts.Load(), "one deadlock victim, run once more")
+	// One deadlock victim runs once more; a loaded machine may add one more
+	// lost race, never an unbounded number.
+	require.GreaterOrEqual(t, attempts.Load(), int32(3), "the deadlock victim runs again")
+	require.LessOrEqual(t, attempts.Load(), int32(4))
 	for _, j := range []*marketplace.Job{a, b} {
 		got, err := db.Jobs().Job(ctx, j.ID)
 		require.NoError(t, err)
