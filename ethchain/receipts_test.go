@@ -244,3 +244,39 @@ func TestReceiptCheckerNodeOnAnotherChain(t *testing.T) {
 	require.Equal(t, openjury.Unavailable, openjury.KindOf(err), "%v", err)
 	require.Contains(t, openjury.DetailOf(err), "the chain node serves chain 1337, not the configured chain 8453")
 }
+
+// TestReceiptCheckerLocalChecksFirst (fake chain): a receipt for another
+// chain or contract is refused before any chain call; the node's chain id
+// is asked once; a node that is down is Unavailable.
+func TestReceiptCheckerLocalChecksFirst(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	fake := openjurytest.NewChain()
+	registry := openjury.MustAddress("0x00000000000000000000000000000000000000aa")
+	c := ethchain.NewReceiptChecker(fake, registry, openjurytest.DefaultChainID)
+	b := &anchor.Batch{SchemaVersion: 1, URI: "u", Root: openjury.HashFromBytes(common.Hash{1}), Salt: openjury.HashFromBytes(common.Hash{2})}
+	tx := openjury.HashFromBytes(common.Hash{3})
+	fake.AddReceipt(ethchain.AnchorLog{TxHash: tx, Succeeded: true, BlockNumber: 7, LogIndex: 2, Emitter: registry, Root: b.Root, URI: "u", SchemaVersion: 1, Salt: b.Salt})
+	ref := func(chainID int64, contract openjury.Address) openjury.ChainRef {
+		block, index := int64(7), int64(2)
+		return openjury.ChainRef{TxHash: tx, ChainID: &chainID, Contract: contract, BlockNumber: &block, LogIndex: &index}
+	}
+
+	err := c.CheckAnchorReceipt(ctx, b, ref(1, registry))
+	require.Equal(t, openjury.Invalid, openjury.KindOf(err))
+	require.Contains(t, openjury.DetailOf(err), "anchor_chain_id")
+	err = c.CheckAnchorReceipt(ctx, b, ref(openjurytest.DefaultChainID, openjury.MustAddress("0x00000000000000000000000000000000000000bb")))
+	require.Equal(t, openjury.Invalid, openjury.KindOf(err))
+	require.Contains(t, openjury.DetailOf(err), "anchor_contract_address")
+	require.Zero(t, fake.Calls(), "no chain call for what the settings refuse")
+
+	require.NoError(t, c.CheckAnchorReceipt(ctx, b, ref(openjurytest.DefaultChainID, registry)))
+	require.NoError(t, c.CheckAnchorReceipt(ctx, b, ref(openjurytest.DefaultChainID, registry)))
+	require.Equal(t, 3, fake.Calls(), "the chain id once, the receipt twice")
+
+	fake.SetDown(true)
+	err = c.CheckAnchorReceipt(ctx, b, ref(openjurytest.DefaultChainID, registry))
+	require.Equal(t, openjury.Unavailable, openjury.KindOf(err))
+	err = ethchain.NewReceiptChecker(fake, registry, openjurytest.DefaultChainID).CheckAnchorReceipt(ctx, b, ref(openjurytest.DefaultChainID, registry))
+	require.Equal(t, openjury.Unavailable, openjury.KindOf(err), "a fresh checker cannot ask the chain id either")
+}
