@@ -26,8 +26,8 @@ type ReceiptChecker struct {
 	r        AnchorReader
 	registry openjury.Address
 	chainID  int64
-	// nodeChain caches the chain id the node reported (0: not asked yet);
-	// a chain's id never changes.
+	// nodeChain is set once the node has reported the configured chain id
+	// (0: not yet); a chain's id never changes.
 	nodeChain atomic.Int64
 }
 
@@ -46,8 +46,8 @@ func NewReceiptChecker(r AnchorReader, registry openjury.Address, chainID int64)
 // emitted by the registry and is AnchorPosted with b's root, salt, schema
 // version and URI. Errors: Invalid whose detail names the receipt field
 // and what differs, the first difference found (also for an unknown
-// transaction); Unavailable when the node
-// cannot be reached or serves another chain.
+// transaction); Unavailable when the node cannot be reached or serves
+// another chain.
 func (c *ReceiptChecker) CheckAnchorReceipt(ctx context.Context, b *anchor.Batch, ref openjury.ChainRef) error {
 	const op = "ethchain.CheckAnchorReceipt"
 	if err := anchor.ValidateReceipt(op, ref); err != nil {
@@ -75,19 +75,20 @@ func (c *ReceiptChecker) CheckAnchorReceipt(ctx context.Context, b *anchor.Batch
 	return compareAnchor(op, l, b, ref)
 }
 
-// checkNodeChain makes sure the node serves the configured chain.
+// checkNodeChain makes sure the node serves the configured chain; a node
+// found on another chain is asked again next time (it may be replaced).
 func (c *ReceiptChecker) checkNodeChain(ctx context.Context, op string) error {
-	id := c.nodeChain.Load()
-	if id == 0 {
-		var err error
-		if id, err = c.r.ChainID(ctx); err != nil {
-			return openjury.Wrap(op, err)
-		}
-		c.nodeChain.Store(id)
+	if c.nodeChain.Load() == c.chainID {
+		return nil
+	}
+	id, err := c.r.ChainID(ctx)
+	if err != nil {
+		return openjury.Wrap(op, err)
 	}
 	if id != c.chainID {
 		return openjury.Errorf(openjury.Unavailable, op, "the chain node serves chain %d, not the configured chain %d", id, c.chainID)
 	}
+	c.nodeChain.Store(id)
 	return nil
 }
 

@@ -247,7 +247,8 @@ func TestReceiptCheckerNodeOnAnotherChain(t *testing.T) {
 
 // TestReceiptCheckerLocalChecksFirst (fake chain): a receipt for another
 // chain or contract is refused before any chain call; the node's chain id
-// is asked once; a node that is down is Unavailable.
+// is asked until it matches; a node that is down or on another chain is
+// Unavailable.
 func TestReceiptCheckerLocalChecksFirst(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -279,4 +280,14 @@ func TestReceiptCheckerLocalChecksFirst(t *testing.T) {
 	require.Equal(t, openjury.Unavailable, openjury.KindOf(err))
 	err = ethchain.NewReceiptChecker(fake, registry, openjurytest.DefaultChainID).CheckAnchorReceipt(ctx, b, ref(openjurytest.DefaultChainID, registry))
 	require.Equal(t, openjury.Unavailable, openjury.KindOf(err), "a fresh checker cannot ask the chain id either")
+
+	// A node on another chain is Unavailable, and asked again next time.
+	fake.SetDown(false)
+	fake.SetChainID(1)
+	fresh := ethchain.NewReceiptChecker(fake, registry, openjurytest.DefaultChainID)
+	err = fresh.CheckAnchorReceipt(ctx, b, ref(openjurytest.DefaultChainID, registry))
+	require.Equal(t, openjury.Unavailable, openjury.KindOf(err))
+	require.Contains(t, openjury.DetailOf(err), "the chain node serves chain 1, not the configured chain 8453")
+	fake.SetChainID(openjurytest.DefaultChainID)
+	require.NoError(t, fresh.CheckAnchorReceipt(ctx, b, ref(openjurytest.DefaultChainID, registry)))
 }
