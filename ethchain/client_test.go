@@ -31,6 +31,17 @@ func newClient(ch *simchain.Chain) *ethchain.Client {
 	return ethchain.New(ch.Client, ethchain.Options{StakeVault: openjury.AddressFromBytes(ch.VaultAddr), Timeout: 5 * time.Second})
 }
 
+// httpChain starts a simulated chain served over JSON-RPC (behind its
+// stoppable proxy) and dials it.
+func httpChain(t *testing.T) (*simchain.Chain, *ethchain.Client) {
+	t.Helper()
+	ch := simchain.New(t, simchain.WithHTTP())
+	client, err := ethchain.Dial(context.Background(), ch.URL, ethchain.Options{Timeout: 3 * time.Second})
+	require.NoError(t, err)
+	t.Cleanup(client.Close)
+	return ch, client
+}
+
 func TestIsValidSignature(t *testing.T) {
 	t.Parallel()
 	ch := simchain.New(t)

@@ -2,7 +2,8 @@
 // JSON-RPC endpoint that satisfies the chain ports of the domain,
 // auth.ContractVerifier (EIP-1271 isValidSignature) and stake.Vault (head,
 // stake-vault events, stakeOf at a block), and reads anchor receipts
-// (AnchorPosted). Every call has a timeout; failures to reach the node are
+// (AnchorPosted); ReceiptChecker is the anchor.ReceiptChecker that checks
+// a receipt against the chain before it is recorded. Every call has a timeout; failures to reach the node are
 // openjury Unavailable (503), and the RPC URL, which may hold a provider
 // key, never appears in an error.
 package ethchain

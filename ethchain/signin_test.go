@@ -4,15 +4,12 @@ import (
 	"context"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury"
-	"github.com/openjury/openjury/ethchain"
 	"github.com/openjury/openjury/openjurytest"
-	"github.com/openjury/openjury/openjurytest/simchain"
 )
 
 // contractSignIn asks a challenge for wallet, has signer sign it and
@@ -35,10 +32,7 @@ func contractSignIn(t *testing.T, srv *openjurytest.Server, wallet openjury.Addr
 // unreachable the sign-in answers 503.
 func TestContractWalletSignIn(t *testing.T) {
 	t.Parallel()
-	ch := simchain.New(t, simchain.WithHTTP())
-	client, err := ethchain.Dial(context.Background(), ch.URL, ethchain.Options{Timeout: 3 * time.Second})
-	require.NoError(t, err)
-	t.Cleanup(client.Close)
+	ch, client := httpChain(t)
 	srv := openjurytest.NewServer(t, openjurytest.WithContractVerifier(client))
 
 	owner, stranger := openjurytest.NewWallet(t), openjurytest.NewWallet(t)

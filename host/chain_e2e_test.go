@@ -151,8 +151,9 @@ func (p *hostProc) slashes(addr openjury.Address) []map[string]any {
 // TestChainEndToEnd runs the host binary against a simulated chain served
 // over JSON-RPC: contract-wallet sign-in, the stake-vault sync moving stake,
 // eligibility and the slashing list after the confirmations, a restart that
-// resumes from the cursor, two hosts on one database syncing once, and an
-// RPC outage (sign-in 503, the sync recovers).
+// resumes from the cursor, two hosts on one database syncing once, an
+// anchor receipt checked on chain, and an RPC outage (sign-in 503, the
+// sync recovers).
 func TestChainEndToEnd(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -175,6 +176,10 @@ func TestChainEndToEnd(t *testing.T) {
 		"SERVICE_RATE_LIMIT_PER_MIN":     "0",
 		"SERVICE_DEV_SECRET":             "dev",
 	}
+	// Anchor receipts are checked on chain against the registry.
+	operator := openjurytest.NewWallet(t)
+	vars["SERVICE_ANCHOR_REGISTRY_ADDRESS"] = openjury.AddressFromBytes(ch.RegistryAddr).String()
+	vars["SERVICE_OPERATOR_ADDRESSES"] = operator.Address().String()
 	a := startBinary(t, bin, vars)
 	eventually := func(what string, cond func() bool) {
 		t.Helper()
@@ -228,6 +233,33 @@ func TestChainEndToEnd(t *testing.T) {
 	ch.Mine(2)
 	eventually("alice's deposit synced", func() bool { s, ok := a.stakeOf(alice.Addr()); return s == 15 && ok })
 	require.Equal(t, http.StatusOK, submit(newJob()), "eligible: may submit")
+
+	// Anchors: close a job, post its root with postAnchor on the node and
+	// record the receipt as the operator: a wrong block is 400, the real
+	// receipt 200.
+	anchored := newJob()
+	st, sub := a.call("POST", "/api/v1/submissions", aliceTok, map[string]any{"job_id": anchored, "content": "work"})
+	require.Equal(t, http.StatusOK, st, "%v", sub)
+	st, closed := a.call("POST", "/api/v1/jobs/"+anchored+"/close", sponsorTok, map[string]any{"winner_submission_id": sub["submission"].(map[string]any)["id"]})
+	require.Equal(t, http.StatusOK, st, "%v", closed)
+	st, batch := a.call("GET", "/api/v1/jobs/"+anchored+"/anchor", "", nil)
+	require.Equal(t, http.StatusOK, st, "%v", batch)
+	posted := ch.Send(ch.Registry.PostAnchor(ch.Deployer.Opts, common.HexToHash(batch["anchor_root"].(string)),
+		batch["anchor_uri"].(string), 1, common.HexToHash(batch["salt"].(string))))
+	st, opTok := a.signIn(operator.Address(), operator)
+	require.Equal(t, http.StatusOK, st)
+	receipt := map[string]any{
+		"anchor_tx_hash": posted.TxHash.Hex(), "anchor_chain_id": simchain.ChainID,
+		"anchor_contract_address": openjury.AddressFromBytes(ch.RegistryAddr).String(),
+		"anchor_block_number":     posted.BlockNumber.Int64() + 1, "anchor_log_index": posted.Logs[0].Index,
+	}
+	st, m := a.call("POST", "/api/v1/jobs/"+anchored+"/anchor_receipt", opTok, receipt)
+	require.Equal(t, http.StatusBadRequest, st, "%v", m)
+	require.Contains(t, m["detail"], "anchor_block_number")
+	receipt["anchor_block_number"] = posted.BlockNumber.Int64()
+	st, m = a.call("POST", "/api/v1/jobs/"+anchored+"/anchor_receipt", opTok, receipt)
+	require.Equal(t, http.StatusOK, st, "%v", m)
+	require.Equal(t, openjury.HashFromBytes(posted.TxHash).String(), m["anchor_tx_hash"])
 
 	// depositFor, withdraw, slash.
 	ch.Deposit(payer, bob.Address, 7_000_000)

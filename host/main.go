@@ -89,7 +89,8 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 	// the node yet: a node that is down makes calls answer 503 (sign-in)
 	// or back off (the sync), never stops the service.
 	var chain *ethchain.Client
-	if cfg.RPCURL != "" && (cfg.AuthEIP1271Enabled || cfg.OnchainSyncEnabled) {
+	checkReceipts := cfg.RPCURL != "" && !cfg.AnchorRegistryAddress.IsZero()
+	if cfg.RPCURL != "" && (cfg.AuthEIP1271Enabled || cfg.OnchainSyncEnabled || checkReceipts) {
 		chain, err = ethchain.Dial(ctx, cfg.RPCURL, ethchain.Options{StakeVault: cfg.StakeContractAddress})
 		if err != nil {
 			return fmt.Errorf("chain: %w", err) // never holds the URL
@@ -108,8 +109,12 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		ChallengeTTL: cfg.ChallengeTTL,
 		TokenTTL:     cfg.AccessTokenTTL,
 	}, verifier)
-	if cfg.RPCURL != "" && !cfg.AnchorRegistryAddress.IsZero() {
-		logger.Warn("SERVICE_RPC_URL and SERVICE_ANCHOR_REGISTRY_ADDRESS are set but anchor receipts are not checked on chain yet: they are stored as given")
+	// Anchor receipts are checked on chain when both the node and the
+	// registry are known, else stored as given (CONTRACT.md "Anchors").
+	var receipts anchor.ReceiptChecker
+	if checkReceipts {
+		receipts = ethchain.NewReceiptChecker(chain, cfg.AnchorRegistryAddress, cfg.ChainID)
+		logger.Info("anchor receipts are checked on chain", slog.String("anchor_registry_address", cfg.AnchorRegistryAddress.String()))
 	}
 	stakeSvc := stake.NewService(db.Stake(), clock, stake.Config{
 		MinStake:       cfg.MinStakeUSDC,
@@ -142,7 +147,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		Market: market,
 		Stake:  stakeSvc,
 		AGR:    agrSvc,
-		Anchor: anchor.NewService(db, anchor.Config{Operators: cfg.OperatorAddresses}),
+		Anchor: anchor.NewService(db, anchor.Config{Operators: cfg.OperatorAddresses, Checker: receipts}),
 		Ready:  db.Ping,
 
 		Idempotency: db,

@@ -15,12 +15,14 @@ import (
 var (
 	_ stake.Vault           = (*Chain)(nil)
 	_ auth.ContractVerifier = (*Chain)(nil)
+	_ ethchain.AnchorReader = (*Chain)(nil)
 )
 
 // Chain is a scriptable fake chain for domain tests, so they need no node:
 // it is a stake.Vault (head, vault events, stakeOf by block), an
 // auth.ContractVerifier (scripted EIP-1271 answers) and answers
-// AnchorPosted like ethchain.Client. SetDown makes every call fail with
+// AnchorPosted and ChainID like ethchain.Client (an ethchain.AnchorReader,
+// so ethchain.NewReceiptChecker checks receipts against it). SetDown makes every call fail with
 // Unavailable, as an unreachable node does. Safe for concurrent use.
 type Chain struct {
 	mu       sync.Mutex
@@ -29,6 +31,7 @@ type Chain struct {
 	stakes   map[openjury.Address][]stakePoint
 	wallets  map[openjury.Address]func(digest [32]byte, sig []byte) bool
 	receipts map[receiptKey]ethchain.AnchorLog
+	chainID  int64
 	down     bool
 	calls    int
 }
@@ -43,9 +46,11 @@ type receiptKey struct {
 	index int64
 }
 
-// NewChain returns an empty fake chain at block 0.
+// NewChain returns an empty fake chain at block 0 with chain id
+// DefaultChainID.
 func NewChain() *Chain {
 	return &Chain{
+		chainID:  DefaultChainID,
 		stakes:   map[openjury.Address][]stakePoint{},
 		wallets:  map[openjury.Address]func([32]byte, []byte) bool{},
 		receipts: map[receiptKey]ethchain.AnchorLog{},
@@ -96,6 +101,23 @@ func (c *Chain) AddReceipt(l ethchain.AnchorLog) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.receipts[receiptKey{l.TxHash, l.LogIndex}] = l
+}
+
+// SetChainID sets the chain id the chain reports.
+func (c *Chain) SetChainID(id int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.chainID = id
+}
+
+// ChainID returns the chain id (DefaultChainID unless set).
+func (c *Chain) ChainID(context.Context) (int64, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.enter("fakechain.ChainID"); err != nil {
+		return 0, err
+	}
+	return c.chainID, nil
 }
 
 // SetDown makes every call fail with Unavailable (true) or answer again.
