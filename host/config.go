@@ -529,7 +529,7 @@ func (c Config) Validate() error {
 		p.add("SERVICE_MAX_HEADER_BYTES: must be in %d..%d, got %d", minHeaderBytes, maxHeaderBytes, c.MaxHeaderBytes)
 	}
 	for _, o := range c.CORSOrigins {
-		if _, ok := normalOrigin(o); !ok {
+		if _, ok := transport.ParseOrigin(o); !ok {
 			p.add("SERVICE_CORS_ORIGINS: %q is not an origin (scheme://host[:port], http or https, no path)", o)
 		}
 	}
@@ -546,42 +546,12 @@ const (
 	maxHeaderBytes = 1 << 20
 )
 
-// normalOrigin returns the browser origin of an http(s) URL without a
-// path, query or user info ("https://App.example.com/" gives
-// "https://app.example.com"), and whether s is one.
-func normalOrigin(s string) (string, bool) {
-	u, err := url.Parse(strings.TrimRight(s, "/"))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
-		u.User != nil || u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" {
-		return "", false
-	}
-	return strings.ToLower(u.Scheme + "://" + u.Host), true
-}
-
 // AllowedOrigins are the browser origins CORS lets call the API:
 // CORSOrigins, plus the origin of the companion app (AppURL) when it
-// differs from BaseURL's. Invalid entries are left out (Validate reports
-// them).
+// differs from BaseURL's (transport.AllowedOrigins). Invalid entries are
+// left out (Validate reports them).
 func (c Config) AllowedOrigins() []string {
-	var out []string
-	seen := map[string]bool{}
-	add := func(s string) {
-		if o, ok := normalOrigin(s); ok && !seen[o] {
-			seen[o] = true
-			out = append(out, o)
-		}
-	}
-	for _, o := range c.CORSOrigins {
-		add(o)
-	}
-	if c.AppURL != "" {
-		app, errA := url.Parse(c.AppURL)
-		base, errB := url.Parse(c.BaseURL)
-		if errA == nil && errB == nil && !strings.EqualFold(app.Scheme+"://"+app.Host, base.Scheme+"://"+base.Host) {
-			add(app.Scheme + "://" + app.Host)
-		}
-	}
-	return out
+	return transport.AllowedOrigins(c.CORSOrigins, c.BaseURL, c.AppURL)
 }
 
 // checkHTTPURL returns "" for an absolute http(s) URL with a host, else a

@@ -152,6 +152,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 
 		RateLimitPerAddressPerMin: cfg.RateLimitPerAddressPerMin,
 		TrustedProxies:            cfg.TrustedProxies,
+		CORSOrigins:               cfg.CORSOrigins,
 	})
 
 	// The index is loaded before the first request; the worker and the

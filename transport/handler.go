@@ -104,6 +104,14 @@ type Options struct {
 	// of rate limits and logs is the right-most X-Forwarded-For entry that
 	// is not. Empty: the socket peer, always.
 	TrustedProxies []netip.Prefix
+	// CORSOrigins are the browser origins allowed to call the API
+	// (SERVICE_CORS_ORIGINS), e.g. "https://app.example.com"; the origin
+	// of AppURL joins them when it differs from BaseURL's (see
+	// AllowedOrigins). Preflights are answered for them (methods GET,
+	// HEAD, POST, DELETE; request headers Authorization, Content-Type,
+	// Idempotency-Key, X-Request-Id); any other origin gets no CORS
+	// header, so browsers refuse it.
+	CORSOrigins []string
 	// Registry receives the handler's metrics, served at GET /metrics with
 	// everything else registered on it. Nil means a registry of the
 	// handler's own. To add collectors (database pool statistics, the
@@ -175,6 +183,7 @@ func newServer(s Services, o Options, extra func(*server)) *server {
 	}
 	o.Operators = slices.Clone(o.Operators)
 	o.TrustedProxies = slices.Clone(o.TrustedProxies)
+	o.CORSOrigins = slices.Clone(o.CORSOrigins)
 	if m, st := s.Market.Config().MinStake, s.Stake.Requirements().MinStake; m != st {
 		o.Logger.Warn("transport: the marketplace enforces a minimum stake that differs from the published one",
 			slog.String("market_min_stake", m.String()), slog.String("stake_min_stake", st.String()))
@@ -205,15 +214,17 @@ func newServer(s Services, o Options, extra func(*server)) *server {
 }
 
 // handler wraps the router in the middleware chain, outermost first:
-// recovery, request id, access log, metrics, rate limit, read cache, body
-// limit.
+// recovery, request id, security headers, access log, metrics, CORS, rate
+// limit, read cache, body limit.
 func (s *server) handler() http.Handler {
 	var h http.Handler = http.HandlerFunc(s.dispatch)
 	h = s.limitBody(h)
 	h = s.cacheReads(h)
 	h = s.rateLimit(h)
+	h = s.cors(h)
 	h = s.observe(h)
 	h = s.accessLog(h)
+	h = s.securityHeaders(h)
 	h = s.requestID(h)
 	h = s.recoverPanics(h)
 	return h
