@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"math"
 	"net"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -128,6 +129,37 @@ type Config struct {
 	// blocks once caught up (SERVICE_SYNC_POLL_SECONDS, 5 s). Not in
 	// CONTRACT.md; additive.
 	SyncPollInterval time.Duration
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
+	// believed (SERVICE_TRUSTED_PROXIES: comma-separated CIDRs or single
+	// addresses; default none). See transport.Options.TrustedProxies.
+	TrustedProxies []netip.Prefix
+	// RateLimitPerAddressPerMin is the number of requests per minute per
+	// signed-in address on the routes that need sign-in
+	// (SERVICE_RATE_LIMIT_PER_ADDRESS_PER_MIN, 300); 0 turns it off. Not in
+	// CONTRACT.md; additive.
+	RateLimitPerAddressPerMin int
+	// ReadHeaderTimeout bounds reading a request's headers
+	// (SERVICE_READ_HEADER_TIMEOUT_SECONDS, 10 s): a client that sends them
+	// slower is cut off. Not in CONTRACT.md; additive, like the other
+	// server settings below.
+	ReadHeaderTimeout time.Duration
+	// ReadTimeout bounds reading a whole request, body included
+	// (SERVICE_READ_TIMEOUT_SECONDS, 60 s).
+	ReadTimeout time.Duration
+	// WriteTimeout bounds a request from the end of its headers to the end
+	// of its answer (SERVICE_WRITE_TIMEOUT_SECONDS, 60 s).
+	WriteTimeout time.Duration
+	// IdleTimeout bounds how long an idle keep-alive connection is kept
+	// (SERVICE_IDLE_TIMEOUT_SECONDS, 120 s).
+	IdleTimeout time.Duration
+	// MaxHeaderBytes bounds the size of a request's headers
+	// (SERVICE_MAX_HEADER_BYTES, 65536; 4096..1048576); larger ones get 431.
+	MaxHeaderBytes int
+	// CORSOrigins are the browser origins allowed to call the API
+	// (SERVICE_CORS_ORIGINS, comma-separated, e.g.
+	// "https://app.example.com"); the origin of AppURL is added when it
+	// differs from BaseURL's (see AllowedOrigins).
+	CORSOrigins []string
 }
 
 // EmbedderLocal is the Embedder value of the built-in embedder.
@@ -164,6 +196,13 @@ func Defaults() Config {
 		DBMaxConns:            bunstore.DefaultMaxConns(),
 		ReadCacheTTL:          time.Second,
 		SyncPollInterval:      5 * time.Second,
+
+		RateLimitPerAddressPerMin: 300,
+		ReadHeaderTimeout:         10 * time.Second,
+		ReadTimeout:               time.Minute,
+		WriteTimeout:              time.Minute,
+		IdleTimeout:               2 * time.Minute,
+		MaxHeaderBytes:            64 << 10,
 	}
 }
 
@@ -340,6 +379,26 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	}
 	integer("SERVICE_SYNC_START_BLOCK", &c.SyncStartBlock)
 	seconds("SERVICE_SYNC_POLL_SECONDS", &c.SyncPollInterval)
+	if v, ok := get("SERVICE_TRUSTED_PROXIES"); ok {
+		prefixes, invalid := transport.ParseTrustedProxies(v)
+		if len(invalid) > 0 {
+			p.add("SERVICE_TRUSTED_PROXIES: not a CIDR or IP address: %s", strings.Join(invalid, ", "))
+		}
+		c.TrustedProxies = prefixes
+	}
+	smallInt("SERVICE_RATE_LIMIT_PER_ADDRESS_PER_MIN", &c.RateLimitPerAddressPerMin)
+	seconds("SERVICE_READ_HEADER_TIMEOUT_SECONDS", &c.ReadHeaderTimeout)
+	seconds("SERVICE_READ_TIMEOUT_SECONDS", &c.ReadTimeout)
+	seconds("SERVICE_WRITE_TIMEOUT_SECONDS", &c.WriteTimeout)
+	seconds("SERVICE_IDLE_TIMEOUT_SECONDS", &c.IdleTimeout)
+	smallInt("SERVICE_MAX_HEADER_BYTES", &c.MaxHeaderBytes)
+	if v, ok := get("SERVICE_CORS_ORIGINS"); ok {
+		for part := range strings.SplitSeq(v, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				c.CORSOrigins = append(c.CORSOrigins, part) // Validate checks them
+			}
+		}
+	}
 	return c, p.err()
 }
 
@@ -447,10 +506,52 @@ func (c Config) Validate() error {
 	if c.DBMaxConns < 1 {
 		p.add("SERVICE_DB_MAX_CONNS: must be at least 1")
 	}
+	if c.RateLimitPerAddressPerMin < 0 {
+		p.add("SERVICE_RATE_LIMIT_PER_ADDRESS_PER_MIN: must not be negative (0 turns the limit off)")
+	}
+	for _, t := range []struct {
+		name string
+		d    time.Duration
+	}{
+		{"SERVICE_READ_HEADER_TIMEOUT_SECONDS", c.ReadHeaderTimeout},
+		{"SERVICE_READ_TIMEOUT_SECONDS", c.ReadTimeout},
+		{"SERVICE_WRITE_TIMEOUT_SECONDS", c.WriteTimeout},
+		{"SERVICE_IDLE_TIMEOUT_SECONDS", c.IdleTimeout},
+	} {
+		if t.d < time.Second {
+			p.add("%s: must be positive (a server without it can be held open by slow clients)", t.name)
+		}
+	}
+	if c.ReadHeaderTimeout > c.ReadTimeout && c.ReadTimeout >= time.Second {
+		p.add("SERVICE_READ_HEADER_TIMEOUT_SECONDS: must not exceed SERVICE_READ_TIMEOUT_SECONDS")
+	}
+	if c.MaxHeaderBytes < minHeaderBytes || c.MaxHeaderBytes > maxHeaderBytes {
+		p.add("SERVICE_MAX_HEADER_BYTES: must be in %d..%d, got %d", minHeaderBytes, maxHeaderBytes, c.MaxHeaderBytes)
+	}
+	for _, o := range c.CORSOrigins {
+		if _, ok := transport.ParseOrigin(o); !ok {
+			p.add("SERVICE_CORS_ORIGINS: %q is not an origin (scheme://host[:port], http or https, no path)", o)
+		}
+	}
 	if c.ReadCacheTTL < 0 || c.ReadCacheTTL > transport.MaxReadCacheTTL || c.ReadCacheTTL%time.Millisecond != 0 {
 		p.add("SERVICE_READ_CACHE_MS: must be whole milliseconds in 0..%d, got %s", transport.MaxReadCacheTTL.Milliseconds(), c.ReadCacheTTL)
 	}
 	return p.err()
+}
+
+// Bounds of SERVICE_MAX_HEADER_BYTES: room for a bearer token and the
+// usual headers, and at most 1 MiB.
+const (
+	minHeaderBytes = 4 << 10
+	maxHeaderBytes = 1 << 20
+)
+
+// AllowedOrigins are the browser origins CORS lets call the API:
+// CORSOrigins, plus the origin of the companion app (AppURL) when it
+// differs from BaseURL's (transport.AllowedOrigins). Invalid entries are
+// left out (Validate reports them).
+func (c Config) AllowedOrigins() []string {
+	return transport.AllowedOrigins(c.CORSOrigins, c.BaseURL, c.AppURL)
 }
 
 // checkHTTPURL returns "" for an absolute http(s) URL with a host, else a
@@ -533,7 +634,24 @@ func (c Config) attrs() []slog.Attr {
 		slog.Int64("read_cache_ms", c.ReadCacheTTL.Milliseconds()),
 		slog.Int64("sync_start_block", c.SyncStartBlock),
 		slog.Int64("sync_poll_seconds", int64(c.SyncPollInterval/time.Second)),
+		slog.String("trusted_proxies", prefixList(c.TrustedProxies)),
+		slog.Int("rate_limit_per_address_per_min", c.RateLimitPerAddressPerMin),
+		slog.Int64("read_header_timeout_seconds", int64(c.ReadHeaderTimeout/time.Second)),
+		slog.Int64("read_timeout_seconds", int64(c.ReadTimeout/time.Second)),
+		slog.Int64("write_timeout_seconds", int64(c.WriteTimeout/time.Second)),
+		slog.Int64("idle_timeout_seconds", int64(c.IdleTimeout/time.Second)),
+		slog.Int("max_header_bytes", c.MaxHeaderBytes),
+		slog.String("cors_origins", strings.Join(c.AllowedOrigins(), ",")),
 	}
+}
+
+// prefixList renders prefixes comma-separated.
+func prefixList(prefixes []netip.Prefix) string {
+	parts := make([]string, len(prefixes))
+	for i, p := range prefixes {
+		parts[i] = p.String()
+	}
+	return strings.Join(parts, ",")
 }
 
 // LogValue implements slog.LogValuer: the settings as a group, without

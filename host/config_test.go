@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"net/netip"
 	"runtime"
 	"slices"
 	"strings"
@@ -99,6 +100,15 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		"SERVICE_READ_CACHE_MS":             "250",
 		"SERVICE_SYNC_START_BLOCK":          "123",
 		"SERVICE_SYNC_POLL_SECONDS":         "2",
+
+		"SERVICE_TRUSTED_PROXIES":                "10.0.0.0/8",
+		"SERVICE_RATE_LIMIT_PER_ADDRESS_PER_MIN": "30",
+		"SERVICE_READ_HEADER_TIMEOUT_SECONDS":    "5",
+		"SERVICE_READ_TIMEOUT_SECONDS":           "20",
+		"SERVICE_WRITE_TIMEOUT_SECONDS":          "30",
+		"SERVICE_IDLE_TIMEOUT_SECONDS":           "40",
+		"SERVICE_MAX_HEADER_BYTES":               "16384",
+		"SERVICE_CORS_ORIGINS":                   "https://other.example.com",
 	}
 	var read []string
 	c, err := FromEnv(func(name string) string {
@@ -142,6 +152,15 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		ReadCacheTTL:          250 * time.Millisecond,
 		SyncStartBlock:        123,
 		SyncPollInterval:      2 * time.Second,
+
+		TrustedProxies:            []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")},
+		RateLimitPerAddressPerMin: 30,
+		ReadHeaderTimeout:         5 * time.Second,
+		ReadTimeout:               20 * time.Second,
+		WriteTimeout:              30 * time.Second,
+		IdleTimeout:               40 * time.Second,
+		MaxHeaderBytes:            16384,
+		CORSOrigins:               []string{"https://other.example.com"},
 	}, c)
 	require.NoError(t, c.Validate())
 	require.Equal(t, "https://app.example.com", c.PublicAppURL())

@@ -31,15 +31,6 @@ import (
 // cleanupInterval is how often expired challenges and tokens are deleted.
 const cleanupInterval = 5 * time.Minute
 
-// Server timeouts. Bodies are at most 1 MiB, so a minute is generous.
-const (
-	readHeaderTimeout = 10 * time.Second
-	readTimeout       = time.Minute
-	writeTimeout      = time.Minute
-	idleTimeout       = 2 * time.Minute
-	maxHeaderBytes    = 64 << 10
-)
-
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Getenv, os.Stdout, os.Stderr)
@@ -163,6 +154,10 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		Registry:        registry,
 		RateLimitPerMin: cfg.RateLimitPerMin,
 		ReadCacheTTL:    cfg.ReadCacheTTL,
+
+		RateLimitPerAddressPerMin: cfg.RateLimitPerAddressPerMin,
+		TrustedProxies:            cfg.TrustedProxies,
+		CORSOrigins:               cfg.CORSOrigins,
 	})
 
 	// The index is loaded before the first request; the worker and the
@@ -175,11 +170,11 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 	}
 	srv := &http.Server{
 		Handler:           handler,
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
-		WriteTimeout:      writeTimeout,
-		IdleTimeout:       idleTimeout,
-		MaxHeaderBytes:    maxHeaderBytes,
+		ReadHeaderTimeout: cfg.ReadHeaderTimeout,
+		ReadTimeout:       cfg.ReadTimeout,
+		WriteTimeout:      cfg.WriteTimeout,
+		IdleTimeout:       cfg.IdleTimeout,
+		MaxHeaderBytes:    cfg.MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	serveErr := make(chan error, 1)

@@ -36,7 +36,8 @@ func bearerToken(r *http.Request) (string, error) {
 // authed wraps a handler that needs a signed-in caller: it resolves the
 // bearer token through Services.Auth and puts the caller's address in the
 // request context (read it with callerFrom). Without a valid token the
-// answer is 401 with WWW-Authenticate: Bearer, before the body is read.
+// answer is 401 with WWW-Authenticate: Bearer, before the body is read;
+// past the caller's per-address limit it is 429.
 func (s *server) authed(h handlerFunc) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		token, err := bearerToken(r)
@@ -45,6 +46,9 @@ func (s *server) authed(h handlerFunc) handlerFunc {
 		}
 		addr, err := s.svc.Auth.Authenticate(r.Context(), token)
 		if err != nil {
+			return err
+		}
+		if err := s.limitAddress(w, r, addr); err != nil {
 			return err
 		}
 		ctx := context.WithValue(r.Context(), callerKey, caller{addr: addr, token: token})

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strings"
 	"time"
@@ -86,8 +87,31 @@ type Options struct {
 	// replica (SERVICE_RATE_LIMIT_PER_MIN): a bucket holding a minute's
 	// worth of requests, refilled continuously. Over it: 429 with
 	// Retry-After. /healthz, /readyz and /metrics are exempt. Zero or less
-	// turns it off.
+	// turns it off. The client IP is the socket peer, or the right-most
+	// untrusted X-Forwarded-For entry when the peer is in TrustedProxies.
+	// Limited answers carry RateLimit and RateLimit-Policy headers
+	// (draft-ietf-httpapi-ratelimit-headers); the discovery documents are
+	// exempt too.
 	RateLimitPerMin int
+	// RateLimitPerAddressPerMin is the request limit per signed-in address
+	// and replica (SERVICE_RATE_LIMIT_PER_ADDRESS_PER_MIN), counted on
+	// requests whose bearer token resolves, whatever their IP, like
+	// RateLimitPerMin. Zero or less turns it off.
+	RateLimitPerAddressPerMin int
+	// TrustedProxies are the reverse proxies (SERVICE_TRUSTED_PROXIES;
+	// ParseTrustedProxies reads the setting) whose X-Forwarded-For header
+	// is believed: when the socket peer is in one of them, the client IP
+	// of rate limits and logs is the right-most X-Forwarded-For entry that
+	// is not. Empty: the socket peer, always.
+	TrustedProxies []netip.Prefix
+	// CORSOrigins are the browser origins allowed to call the API
+	// (SERVICE_CORS_ORIGINS), e.g. "https://app.example.com"; the origin
+	// of AppURL joins them when it differs from BaseURL's (see
+	// AllowedOrigins). Preflights are answered for them (methods GET,
+	// HEAD, POST, DELETE; request headers Authorization, Content-Type,
+	// Idempotency-Key, X-Request-Id); any other origin gets no CORS
+	// header, so browsers refuse it.
+	CORSOrigins []string
 	// Registry receives the handler's metrics, served at GET /metrics with
 	// everything else registered on it. Nil means a registry of the
 	// handler's own. To add collectors (database pool statistics, the
@@ -123,6 +147,9 @@ type server struct {
 	metrics  *metrics
 	// cache is the anonymous-read cache; nil when off.
 	cache *readCache
+	// ipLimiter and addrLimiter are the per-IP and per-address request
+	// limits; nil when off.
+	ipLimiter, addrLimiter *clientLimiter
 	// discovery holds the discovery documents, rendered once from
 	// BaseURL; nil when BaseURL is empty (rendered per request then).
 	discovery *discoveryDocs
@@ -155,6 +182,8 @@ func newServer(s Services, o Options, extra func(*server)) *server {
 		o.AppURL = o.BaseURL
 	}
 	o.Operators = slices.Clone(o.Operators)
+	o.TrustedProxies = slices.Clone(o.TrustedProxies)
+	o.CORSOrigins = slices.Clone(o.CORSOrigins)
 	if m, st := s.Market.Config().MinStake, s.Stake.Requirements().MinStake; m != st {
 		o.Logger.Warn("transport: the marketplace enforces a minimum stake that differs from the published one",
 			slog.String("market_min_stake", m.String()), slog.String("stake_min_stake", st.String()))
@@ -165,6 +194,12 @@ func newServer(s Services, o Options, extra func(*server)) *server {
 	}
 	srv := &server{svc: s, opts: o, log: o.Logger, clock: o.Clock, mux: http.NewServeMux(), patterns: map[string]bool{}}
 	srv.metrics = newMetrics(o.Registry, o.Collectors, o.Logger)
+	if o.RateLimitPerMin > 0 {
+		srv.ipLimiter = newClientLimiter(o.RateLimitPerMin, o.Clock)
+	}
+	if o.RateLimitPerAddressPerMin > 0 {
+		srv.addrLimiter = newClientLimiter(o.RateLimitPerAddressPerMin, o.Clock)
+	}
 	if o.ReadCacheTTL > 0 {
 		srv.cache = newReadCache(o.ReadCacheTTL)
 	}
@@ -179,15 +214,17 @@ func newServer(s Services, o Options, extra func(*server)) *server {
 }
 
 // handler wraps the router in the middleware chain, outermost first:
-// recovery, request id, access log, metrics, rate limit, read cache, body
-// limit.
+// recovery, request id, security headers, access log, metrics, CORS, rate
+// limit, read cache, body limit.
 func (s *server) handler() http.Handler {
 	var h http.Handler = http.HandlerFunc(s.dispatch)
 	h = s.limitBody(h)
 	h = s.cacheReads(h)
 	h = s.rateLimit(h)
+	h = s.cors(h)
 	h = s.observe(h)
 	h = s.accessLog(h)
+	h = s.securityHeaders(h)
 	h = s.requestID(h)
 	h = s.recoverPanics(h)
 	return h

@@ -29,6 +29,8 @@ const (
 type requestInfo struct {
 	id    string
 	route string
+	// client is the client IP (clientIP), for limits and logs.
+	client string
 }
 
 func infoFrom(ctx context.Context) *requestInfo {
@@ -67,7 +69,8 @@ func validRequestID(id string) bool {
 }
 
 // requestID reuses the caller's X-Request-Id when it is safe, else makes a
-// new one, puts it in the context and sets it on the response.
+// new one, puts it in the context and sets it on the response. It also
+// works out the client IP (clientIP) once for the layers inside.
 func (s *server) requestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get(HeaderRequestID)
@@ -75,7 +78,8 @@ func (s *server) requestID(next http.Handler) http.Handler {
 			id = openjury.NewID()
 		}
 		w.Header().Set(HeaderRequestID, id)
-		ctx := context.WithValue(r.Context(), infoKey, &requestInfo{id: id})
+		info := &requestInfo{id: id, client: clientIP(r, s.opts.TrustedProxies)}
+		ctx := context.WithValue(r.Context(), infoKey, info)
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
@@ -123,9 +127,9 @@ func (s *server) accessLog(next http.Handler) http.Handler {
 				return // e.g. SERVICE_LOG_LEVEL=warn: build no line
 			}
 			info := infoFrom(r.Context())
-			var id, route string
+			var id, route, client string
 			if info != nil {
-				id, route = info.id, info.route
+				id, route, client = info.id, info.route, info.client
 			}
 			s.log.LogAttrs(r.Context(), level, "request",
 				slog.String("method", r.Method),
@@ -136,6 +140,7 @@ func (s *server) accessLog(next http.Handler) http.Handler {
 				slog.Float64("duration_ms", float64(s.clock.Now().Sub(start).Microseconds())/1000),
 				slog.String("request_id", id),
 				slog.String("remote", r.RemoteAddr),
+				slog.String("client_ip", client),
 			)
 		})
 	})

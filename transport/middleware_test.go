@@ -265,7 +265,7 @@ func TestAccessLogHasNoSecrets(t *testing.T) {
 	require.NotEmpty(t, line, logs)
 	for _, want := range []string{
 		`"msg":"request"`, `"method":"POST"`, `"path":"/api/v1/jobs"`, `"route":"POST /api/v1/jobs"`,
-		`"status":200`, `"bytes":`, `"duration_ms":`, `"remote":"192.0.2.1:1234"`,
+		`"status":200`, `"bytes":`, `"duration_ms":`, `"remote":"192.0.2.1:1234"`, `"client_ip":"192.0.2.1"`,
 	} {
 		require.Contains(t, line, want)
 	}

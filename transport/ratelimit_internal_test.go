@@ -35,8 +35,7 @@ func TestClientLimiterShardsSweepIdleClients(t *testing.T) {
 		return n
 	}
 	for i := range 200 {
-		ok, _ := l.allow(fmt.Sprintf("198.51.100.%d", i))
-		require.True(t, ok)
+		require.True(t, l.allow(fmt.Sprintf("198.51.100.%d", i)).ok)
 	}
 	require.Equal(t, 200, buckets())
 	used := 0
@@ -47,18 +46,20 @@ func TestClientLimiterShardsSweepIdleClients(t *testing.T) {
 	}
 	require.Greater(t, used, limiterShards/2, "clients spread over the shards")
 
-	ok, _ := l.allow("198.51.100.7")
-	require.True(t, ok, "the second of two a minute")
-	ok, wait := l.allow("198.51.100.7")
-	require.False(t, ok)
-	require.Equal(t, 30*time.Second, wait)
+	res := l.allow("198.51.100.7")
+	require.True(t, res.ok, "the second of two a minute")
+	require.Zero(t, res.remaining)
+	require.Equal(t, time.Minute, res.reset, "two tokens missing at two a minute")
+	res = l.allow("198.51.100.7")
+	require.False(t, res.ok)
+	require.Equal(t, 30*time.Second, res.wait)
+	require.Equal(t, 30*time.Second, res.reset)
 
 	clk.advance(limiterIdle + time.Second)
 	key := "203.0.113.1"
 	sh := l.shard(key)
 	before, inShard := buckets(), len(sh.buckets)
-	ok, _ = l.allow(key)
-	require.True(t, ok)
+	require.True(t, l.allow(key).ok)
 	require.Len(t, sh.buckets, 1, "the shard swept its idle clients and kept the new one")
 	require.Equal(t, before-inShard+1, buckets(), "the other shards sweep on their own turn")
 }

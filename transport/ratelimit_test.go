@@ -2,6 +2,7 @@ package transport_test
 
 import (
 	"net/http"
+	"strconv"
 	"testing"
 	"time"
 
@@ -67,4 +68,103 @@ func TestEveryLimitedRouteDeclares429(t *testing.T) {
 		}
 	}
 	require.Greater(t, n, 40)
+}
+
+// TestRateLimitBehindTrustedProxy: behind a trusted proxy each client
+// (the right-most untrusted X-Forwarded-For entry) has its own bucket, and
+// the access log names it; a client that is not a trusted proxy cannot
+// escape its bucket with a forged X-Forwarded-For.
+func TestRateLimitBehindTrustedProxy(t *testing.T) {
+	t.Parallel()
+	trusted, invalid := transport.ParseTrustedProxies("10.0.0.0/8")
+	require.Empty(t, invalid)
+	e := newEnv(t, withOptions(func(o *transport.Options) {
+		o.RateLimitPerMin = 2
+		o.TrustedProxies = trusted
+	}))
+	get := func(peer, xff string) response {
+		req := newRequest(t, http.MethodGet, "/api/v1/jobs", "")
+		req.RemoteAddr = peer + ":4242"
+		if xff != "" {
+			req.Header.Set("X-Forwarded-For", xff)
+		}
+		return e.serve(req)
+	}
+	for range 2 {
+		require.Equal(t, http.StatusOK, get("10.0.0.1", "6.6.6.6, 198.51.100.1").Code)
+	}
+	require.Equal(t, http.StatusTooManyRequests, get("10.0.0.1", "7.7.7.7, 198.51.100.1").Code,
+		"a forged left part does not make a new client")
+	require.Equal(t, http.StatusOK, get("10.0.0.1", "198.51.100.2").Code, "another client behind the proxy")
+	require.Contains(t, e.logs.String(), `"client_ip":"198.51.100.2"`)
+
+	for range 2 {
+		require.Equal(t, http.StatusOK, get("203.0.113.9", "").Code)
+	}
+	for i := range 3 {
+		r := get("203.0.113.9", "198.51.100."+strconv.Itoa(100+i))
+		require.Equal(t, http.StatusTooManyRequests, r.Code, "an untrusted peer's X-Forwarded-For is ignored")
+	}
+}
+
+// TestRateLimitHeaders: limited answers carry RateLimit-Policy and
+// RateLimit (draft-ietf-httpapi-ratelimit-headers), 429 besides
+// Retry-After; probes and discovery documents are exempt and carry none.
+func TestRateLimitHeaders(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withOptions(func(o *transport.Options) { o.RateLimitPerMin = 3; o.ReadCacheTTL = time.Second }))
+	r := e.get("/api/v1/jobs")
+	require.Equal(t, `"per-ip";q=3;w=60`, r.Header.Get("RateLimit-Policy"))
+	require.Equal(t, `"per-ip";r=2;t=20`, r.Header.Get("RateLimit"))
+	r = e.get("/api/v1/jobs") // answered by the read cache: its own counts
+	require.Equal(t, `"per-ip";r=1;t=40`, r.Header.Get("RateLimit"))
+	r = e.get("/api/v1/jobs")
+	require.Equal(t, `"per-ip";r=0;t=60`, r.Header.Get("RateLimit"))
+	r = e.do("GET", "/api/v1/jobs", nil)
+	require.Equal(t, http.StatusTooManyRequests, r.Code)
+	require.Equal(t, "20", r.Header.Get("Retry-After"))
+	require.Equal(t, `"per-ip";q=3;w=60`, r.Header.Get("RateLimit-Policy"))
+	require.Equal(t, `"per-ip";r=0;t=20`, r.Header.Get("RateLimit"))
+
+	for _, path := range []string{"/healthz", "/readyz", "/metrics", "/.well-known/agent.json",
+		"/.well-known/agent-card.json", "/.well-known/service.json", "/agents.json", "/llms.txt",
+		"/openapi.json", "/openapi.yaml", "/docs-md/agent-playbook.md", "/docs-md/agent-heartbeat.md"} {
+		for range 4 {
+			r := e.do("GET", path, nil)
+			require.Equal(t, http.StatusOK, r.Code, "%s is exempt", path)
+			require.Empty(t, r.Header.Get("RateLimit"), path)
+		}
+	}
+}
+
+// TestRateLimitPerAddress: a signed-in address has its own limit on the
+// routes that need sign-in, whatever IP it comes from.
+func TestRateLimitPerAddress(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withOptions(func(o *transport.Options) { o.RateLimitPerMin = 100; o.RateLimitPerAddressPerMin = 2 }))
+	tok := e.signIn(newWallet(t)) // sign-in needs no token: not counted per address
+	other := e.signIn(newWallet(t))
+	from := func(ip, token string) response {
+		req := newRequest(t, http.MethodPost, "/api/v1/jobs", `{"title":"t","prompt":"p","bounty_usdc":1}`)
+		req.Header.Set("Content-Type", "application/json")
+		req.RemoteAddr = ip + ":1"
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		return e.serve(req)
+	}
+	r := from("203.0.113.1", tok)
+	require.Equal(t, http.StatusOK, r.Code)
+	require.Equal(t, `"per-ip";q=100;w=60, "per-address";q=2;w=60`, r.Header.Get("RateLimit-Policy"))
+	require.Equal(t, `"per-ip";r=99;t=1, "per-address";r=1;t=30`, r.Header.Get("RateLimit"))
+	require.Equal(t, http.StatusOK, from("203.0.113.2", tok).Code)
+	r = from("203.0.113.3", tok)
+	requireError(t, r, http.StatusTooManyRequests, "too many requests for this address: slow down")
+	require.Equal(t, "30", r.Header.Get("Retry-After"))
+	require.Equal(t, `"per-ip";r=99;t=1, "per-address";r=0;t=30`, r.Header.Get("RateLimit"))
+
+	require.Equal(t, http.StatusOK, from("203.0.113.3", other).Code, "another address")
+	requireError(t, from("203.0.113.3", ""), http.StatusUnauthorized, "missing bearer token")
+	e.clock.Advance(30 * time.Second)
+	require.Equal(t, http.StatusOK, from("203.0.113.4", tok).Code)
 }

@@ -3,6 +3,7 @@ package transport
 import (
 	"hash/maphash"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -183,14 +184,21 @@ func (s *server) cacheReads(next http.Handler) http.Handler {
 // fill serves r through next, keeps a cacheable answer and returns it (nil
 // when it is not cacheable).
 func (c *readCache) fill(w http.ResponseWriter, r *http.Request, next http.Handler, key string, gen uint64, now time.Time) *cacheEntry {
+	before := w.Header().Clone()
 	tee := &teeWriter{recorder: newRecorder(w)}
 	next.ServeHTTP(tee, r)
 	info := infoFrom(r.Context())
 	if tee.status != http.StatusOK || tee.overflow || info == nil || !cachedRoutes[info.route] {
 		return nil
 	}
-	header := w.Header().Clone()
-	header.Del(HeaderRequestID)
+	// Keep only what the route wrote: the outer layers' headers (request
+	// id, rate limits, CORS) belong to each request.
+	header := http.Header{}
+	for k, v := range w.Header() {
+		if !slices.Equal(before[k], v) {
+			header[k] = slices.Clone(v)
+		}
+	}
 	e := &cacheEntry{gen: gen, expires: now.Add(c.ttl), route: info.route, header: header, body: tee.body}
 	c.put(key, e)
 	return e
