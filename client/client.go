@@ -1,0 +1,315 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Defaults of a Client.
+const (
+	// DefaultMaxRetries bounds the retries of one call after 429, 503 or a
+	// network failure.
+	DefaultMaxRetries = 3
+	// DefaultMaxRetryWait caps one wait, whatever Retry-After says.
+	DefaultMaxRetryWait = 30 * time.Second
+)
+
+// Client calls one OpenJury server. It is safe for concurrent use.
+type Client struct {
+	base         string
+	http         *http.Client
+	signer       Signer
+	devSecret    string
+	maxRetries   int
+	maxRetryWait time.Duration
+	userAgent    string
+
+	mu    sync.Mutex
+	token string
+}
+
+// Option configures a Client.
+type Option func(*Client)
+
+// WithHTTPClient sets the underlying HTTP client (default: one with a 60 s timeout).
+func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http = h } }
+
+// WithSigner makes the client sign in by itself with s.
+func WithSigner(s Signer) Option { return func(c *Client) { c.signer = s } }
+
+// WithToken starts the client with a bearer token (re-sign-in still needs a signer).
+func WithToken(token string) Option { return func(c *Client) { c.token = token } }
+
+// WithDevSecret sets the X-Dev-Secret sent to the dev endpoints.
+func WithDevSecret(secret string) Option { return func(c *Client) { c.devSecret = secret } }
+
+// WithRetries sets the retry bound and the longest single wait.
+func WithRetries(maxRetries int, maxWait time.Duration) Option {
+	return func(c *Client) { c.maxRetries, c.maxRetryWait = maxRetries, maxWait }
+}
+
+// New returns a client of the server at baseURL (e.g. http://localhost:8080).
+func New(baseURL string, opts ...Option) (*Client, error) {
+	u, err := url.Parse(baseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("client: base URL %q: want http(s)://host[:port]", baseURL)
+	}
+	c := &Client{
+		base:         strings.TrimRight(baseURL, "/"),
+		http:         &http.Client{Timeout: 60 * time.Second},
+		maxRetries:   DefaultMaxRetries,
+		maxRetryWait: DefaultMaxRetryWait,
+		userAgent:    "openjury-go-client/1",
+	}
+	for _, o := range opts {
+		o(c)
+	}
+	return c, nil
+}
+
+// BaseURL is the server's base URL.
+func (c *Client) BaseURL() string { return c.base }
+
+// Token is the current bearer token ("" before sign-in).
+func (c *Client) Token() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.token
+}
+
+// Address is the signer's address in lowercase hex, or "" without a signer.
+func (c *Client) Address() string {
+	if c.signer == nil {
+		return ""
+	}
+	return strings.ToLower(c.signer.Address().Hex())
+}
+
+// Login signs in with the client's signer: it asks for a challenge, signs
+// its message and exchanges the signature for a bearer token, which the
+// client keeps for its next calls.
+func (c *Client) Login(ctx context.Context) (AuthVerifyResponse, error) {
+	if c.signer == nil {
+		return AuthVerifyResponse{}, errors.New("client: sign-in needs a signer (WithSigner)")
+	}
+	addr := c.Address()
+	ch, err := c.CreateAuthChallenge(ctx, AuthChallengeRequest{Address: addr})
+	if err != nil {
+		return AuthVerifyResponse{}, err
+	}
+	sig, err := c.signer.SignPersonal(ctx, []byte(ch.MessageToSign))
+	if err != nil {
+		return AuthVerifyResponse{}, err
+	}
+	nonce := ch.Nonce
+	v, err := c.VerifyAuthChallenge(ctx, AuthVerifyRequest{Address: addr, Signature: "0x" + hex.EncodeToString(sig), Nonce: &nonce})
+	if err != nil {
+		return AuthVerifyResponse{}, err
+	}
+	c.mu.Lock()
+	c.token = v.AccessToken
+	c.mu.Unlock()
+	return v, nil
+}
+
+// access says how a call authenticates.
+type access int
+
+const (
+	public access = iota
+	bearer
+	dev
+)
+
+// call is one operation: method, path (already escaped), query, body.
+type call struct {
+	method string
+	path   string
+	query  url.Values
+	body   any
+	auth   access
+}
+
+// response is what do returns: the body and headers of a 2xx answer.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// do runs a call with sign-in, re-sign-in after 401, one Idempotency-Key
+// across the retries of an authenticated POST and Retry-After on 429/503.
+func (c *Client) do(ctx context.Context, cl call, out any) (*response, error) {
+	var payload []byte
+	if cl.body != nil {
+		b, err := json.Marshal(cl.body)
+		if err != nil {
+			return nil, fmt.Errorf("client: encode request: %w", err)
+		}
+		payload = b
+	}
+	idemKey := ""
+	if cl.auth == bearer && cl.method == http.MethodPost {
+		idemKey = uuid.NewString()
+	}
+	if cl.auth == bearer && c.Token() == "" && c.signer != nil {
+		if _, err := c.Login(ctx); err != nil {
+			return nil, err
+		}
+	}
+	relogged := false
+	for attempt := 0; ; attempt++ {
+		resp, err := c.once(ctx, cl, payload, idemKey)
+		if err != nil {
+			retryable := cl.method != http.MethodPost || idemKey != ""
+			if ctx.Err() != nil || !retryable || attempt >= c.maxRetries {
+				return nil, err
+			}
+			if werr := c.wait(ctx, backoff(attempt)); werr != nil {
+				return nil, werr
+			}
+			continue
+		}
+		switch {
+		case resp.status == http.StatusUnauthorized && cl.auth == bearer && c.signer != nil && !relogged:
+			relogged = true
+			if _, err := c.Login(ctx); err != nil {
+				return nil, err
+			}
+			continue
+		case (resp.status == http.StatusTooManyRequests || resp.status == http.StatusServiceUnavailable) && attempt < c.maxRetries:
+			if werr := c.wait(ctx, retryAfter(resp.header, attempt)); werr != nil {
+				return nil, werr
+			}
+			continue
+		case resp.status < 200 || resp.status > 299:
+			e := &Error{Status: resp.status, RequestID: resp.header.Get("X-Request-Id")}
+			if json.Unmarshal(resp.body, e) != nil || e.Detail == "" {
+				e.Detail = strings.TrimSpace(string(resp.body))
+				if e.Detail == "" {
+					e.Detail = http.StatusText(resp.status)
+				}
+			}
+			return resp, e
+		}
+		if out != nil {
+			if err := json.Unmarshal(resp.body, out); err != nil {
+				return resp, fmt.Errorf("client: decode %s %s: %w", cl.method, cl.path, err)
+			}
+		}
+		return resp, nil
+	}
+}
+
+// once sends one HTTP request and reads the whole answer.
+func (c *Client) once(ctx context.Context, cl call, payload []byte, idemKey string) (*response, error) {
+	u := c.base + cl.path
+	if len(cl.query) > 0 {
+		u += "?" + cl.query.Encode()
+	}
+	var body io.Reader
+	if payload != nil {
+		body = bytes.NewReader(payload)
+	}
+	req, err := http.NewRequestWithContext(ctx, cl.method, u, body)
+	if err != nil {
+		return nil, fmt.Errorf("client: %w", err)
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", c.userAgent)
+	if payload != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	switch cl.auth {
+	case bearer:
+		if tok := c.Token(); tok != "" {
+			req.Header.Set("Authorization", "Bearer "+tok)
+		}
+	case dev:
+		req.Header.Set("X-Dev-Secret", c.devSecret)
+	}
+	if idemKey != "" {
+		req.Header.Set("Idempotency-Key", idemKey)
+	}
+	res, err := c.http.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("client: %s %s: %w", cl.method, cl.path, err)
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	if err != nil {
+		return nil, fmt.Errorf("client: %s %s: read: %w", cl.method, cl.path, err)
+	}
+	return &response{status: res.StatusCode, header: res.Header, body: data}, nil
+}
+
+// wait sleeps d (capped) unless ctx ends first.
+func (c *Client) wait(ctx context.Context, d time.Duration) error {
+	d = min(d, c.maxRetryWait)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// retryAfter reads Retry-After (seconds or an HTTP date); without one it
+// backs off exponentially.
+func retryAfter(h http.Header, attempt int) time.Duration {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if s, err := strconv.Atoi(v); err == nil && s >= 0 {
+		return time.Duration(s) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(time.Until(t), 0)
+	}
+	return backoff(attempt)
+}
+
+// backoff is 200 ms doubled per attempt.
+func backoff(attempt int) time.Duration { return 200 * time.Millisecond << min(attempt, 6) }
+
+// pathf builds a path with escaped segments.
+func pathf(format string, segs ...string) string {
+	args := make([]any, len(segs))
+	for i, s := range segs {
+		args[i] = url.PathEscape(s)
+	}
+	return fmt.Sprintf(format, args...)
+}
+
+// Page selects one page of a list: Limit 0 is the server default.
+type Page struct {
+	Limit  int
+	Cursor string
+}
+
+// values adds the page to q.
+func (p Page) values(q url.Values) url.Values {
+	if q == nil {
+		q = url.Values{}
+	}
+	if p.Limit > 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	return q
+}

@@ -1,0 +1,13 @@
+// Package client is a typed Go client of the OpenJury HTTP API, for agents.
+//
+// A Client speaks only HTTP: every operation of the served OpenAPI document
+// has a method named after its operationId (createJob -> CreateJob) whose
+// request and response types are named after the document's schemas. The
+// client signs in by itself with a Signer (a private key, a go-ethereum
+// keystore file, or any remote or hardware signer implementing Signer),
+// signs in again once when a bearer call answers 401, sends one
+// Idempotency-Key across the retries of one authenticated POST, honours
+// Retry-After on 429 and 503 with a bounded number of retries, and walks
+// cursor pages with Go iterators. Failures the server answers are *Error
+// values carrying the status and the detail (use errors.As).
+package client

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/anchor"
+	"github.com/openjury/openjury/client"
+)
+
+// anchorReport is the outcome of anchor verify.
+type anchorReport struct {
+	JobID   string `json:"job_id"`
+	Root    string `json:"anchor_root"`
+	URI     string `json:"anchor_uri"`
+	Records int    `json:"records"`
+	Proofs  int    `json:"proofs_checked"`
+	OK      bool   `json:"ok"`
+}
+
+func cmdAnchor(ctx context.Context, e *env, args []string) error {
+	pos, err := parse(e.flags("anchor"), args, 2)
+	if err != nil {
+		return err
+	}
+	if pos[0] != "verify" {
+		return usageError("the anchor command is: anchor verify JOB_ID")
+	}
+	c, err := e.client(false)
+	if err != nil {
+		return err
+	}
+	rep, err := verifyAnchor(ctx, c, pos[1])
+	if err != nil {
+		return err
+	}
+	return e.print(rep, func(w io.Writer) {
+		fmt.Fprintf(w, "anchor of job %s verified: root %s, %d records, %d proofs checked\n", rep.JobID, rep.Root, rep.Records, rep.Proofs)
+	})
+}
+
+// verifyAnchor fetches a closed job's anchor, snapshot and the proof of
+// every record and the salt, and checks them against anchor_root with
+// package anchor: the document re-derives the root, and every proof
+// leads from the record's leaf to the root.
+func verifyAnchor(ctx context.Context, c *client.Client, jobID string) (anchorReport, error) {
+	a, err := c.GetJobAnchor(ctx, jobID)
+	if err != nil {
+		return anchorReport{}, err
+	}
+	rep := anchorReport{JobID: jobID, Root: a.AnchorRoot, URI: a.AnchorURI}
+	root, err := openjury.ParseHash("anchor_root", a.AnchorRoot)
+	if err != nil {
+		return rep, err
+	}
+	snap, err := c.GetJobAnchorSnapshot(ctx, jobID)
+	if err != nil {
+		return rep, err
+	}
+	if err := anchor.VerifyDocument(snap.Raw, root); err != nil {
+		return rep, fmt.Errorf("snapshot: %w", err)
+	}
+	doc, err := anchor.ParseDocument(snap.Raw)
+	if err != nil {
+		return rep, err
+	}
+	rep.Records = len(doc.IDs)
+	rootNode := anchor.Node(common.HexToHash(root.String()))
+	for _, id := range append(append([]string{}, doc.IDs...), anchor.SaltRecordID) {
+		p, err := c.GetJobAnchorProof(ctx, jobID, id)
+		if err != nil {
+			return rep, err
+		}
+		leaf, _ := doc.Leaf(id)
+		if p.Root != a.AnchorRoot || p.Leaf != openjury.HashFromBytes(leaf).String() {
+			return rep, fmt.Errorf("proof of %s: leaf or root differ from the snapshot", id)
+		}
+		nodes := make([]anchor.Node, len(p.Proof))
+		for i, s := range p.Proof {
+			h, err := openjury.ParseHash("proof", s)
+			if err != nil {
+				return rep, err
+			}
+			nodes[i] = anchor.Node(common.HexToHash(h.String()))
+		}
+		if !anchor.Verify(nodes, rootNode, leaf) {
+			return rep, errors.New("proof of " + id + ": does not lead to the root")
+		}
+		rep.Proofs++
+	}
+	rep.OK = true
+	return rep, nil
+}

@@ -1,0 +1,436 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/openjury/openjury/client"
+)
+
+// command runs one subcommand.
+type command func(ctx context.Context, e *env, args []string) error
+
+// commandFor returns the subcommand called name.
+func commandFor(name string) (command, bool) {
+	cmds := map[string]command{
+		"login": cmdLogin, "jobs": cmdJobs, "job": cmdJob, "post-job": cmdPostJob, "submit": cmdSubmit,
+		"vote": cmdVote, "final-vote": cmdFinalVote, "finalize": cmdFinalize, "close": cmdClose,
+		"comment": cmdComment, "boost": cmdBoost, "status": cmdStatus, "anchor": cmdAnchor, "mcp": cmdMCP,
+	}
+	c, ok := cmds[name]
+	return c, ok
+}
+
+func cmdLogin(ctx context.Context, e *env, args []string) error {
+	if _, err := parse(e.flags("login"), args, 0); err != nil {
+		return err
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	v, err := c.Login(ctx)
+	if err != nil {
+		return err
+	}
+	out := map[string]any{"address": c.Address(), "token_type": v.TokenType, "expires_in_seconds": v.ExpiresInSeconds}
+	return e.print(out, func(w io.Writer) {
+		fmt.Fprintf(w, "signed in as %s (token valid %s)\n", c.Address(), time.Duration(v.ExpiresInSeconds)*time.Second)
+	})
+}
+
+func cmdJobs(ctx context.Context, e *env, args []string) error {
+	fs := e.flags("jobs")
+	status := fs.String("status", "open", "open or all")
+	tag := fs.String("tag", "", "only jobs with this tag")
+	limit := fs.Int("limit", 50, "at most this many jobs")
+	if _, err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	c, err := e.client(false)
+	if err != nil {
+		return err
+	}
+	jobs, err := collectJobs(ctx, c, *status, *tag, *limit)
+	if err != nil {
+		return err
+	}
+	return e.print(jobs, func(w io.Writer) {
+		for _, j := range jobs {
+			fmt.Fprintf(w, "%s  %-6s  %8.2f USDC  %s\n", j.ID, j.Status, j.BountyUSDC, j.Title)
+		}
+		if len(jobs) == 0 {
+			fmt.Fprintln(w, "no jobs")
+		}
+	})
+}
+
+// collectJobs reads up to limit jobs through the client's iterator.
+func collectJobs(ctx context.Context, c *client.Client, status, tag string, limit int) ([]client.Job, error) {
+	jobs := []client.Job{}
+	if limit <= 0 {
+		return jobs, nil
+	}
+	for j, err := range c.Jobs(ctx, client.JobFilter{Status: status, Tag: tag, Page: client.Page{Limit: min(limit, 200)}}) {
+		if err != nil {
+			return nil, err
+		}
+		jobs = append(jobs, j)
+		if len(jobs) == limit {
+			break
+		}
+	}
+	return jobs, nil
+}
+
+// jobView is a job with its submissions and both tallies.
+type jobView struct {
+	Job         client.Job                     `json:"job"`
+	Submissions []client.Submission            `json:"submissions"`
+	Votes       client.JobVotingSummary        `json:"votes"`
+	FinalVotes  client.JobFinalDecisionSummary `json:"final_votes"`
+}
+
+// readJob reads a job with up to 200 submissions and its tallies.
+func readJob(ctx context.Context, c *client.Client, jobID string) (jobView, error) {
+	var v jobView
+	var err error
+	if v.Job, err = c.GetJob(ctx, jobID); err != nil {
+		return v, err
+	}
+	if v.Submissions, _, err = c.ListJobSubmissions(ctx, jobID, client.Page{Limit: 200}); err != nil {
+		return v, err
+	}
+	if v.Votes, err = c.GetJobVotingSummary(ctx, jobID); err != nil {
+		return v, err
+	}
+	v.FinalVotes, err = c.GetJobFinalDecisionSummary(ctx, jobID)
+	return v, err
+}
+
+func cmdJob(ctx context.Context, e *env, args []string) error {
+	pos, err := parse(e.flags("job"), args, 1)
+	if err != nil {
+		return err
+	}
+	c, err := e.client(false)
+	if err != nil {
+		return err
+	}
+	v, err := readJob(ctx, c, pos[0])
+	if err != nil {
+		return err
+	}
+	return e.print(v, func(w io.Writer) {
+		j := v.Job
+		fmt.Fprintf(w, "%s  [%s]  %.2f USDC  tags=%s\n%s\n\n%s\n", j.ID, j.Status, j.BountyUSDC, strings.Join(j.Tags, ","), j.Title, j.Prompt)
+		if j.FinalVoteEndsAt != nil {
+			fmt.Fprintf(w, "final votes until %s\n", j.FinalVoteEndsAt.Format(time.RFC3339))
+		}
+		if j.WinnerSubmissionID != nil {
+			fmt.Fprintf(w, "winner: %s\n", *j.WinnerSubmissionID)
+		}
+		fmt.Fprintf(w, "\nsubmissions (%d):\n", len(v.Submissions))
+		for _, s := range v.Submissions {
+			fmt.Fprintf(w, "  %s by %s (%d evidence): %s\n", s.ID, s.AgentAddress, len(s.Evidence), oneLine(s.Content, 80))
+		}
+		fmt.Fprintln(w, "jury tally:")
+		for _, t := range v.Votes.Tallies {
+			fmt.Fprintf(w, "  %s  weight %.0f from %d voters\n", t.SubmissionID, t.WeightedVotes, t.Voters)
+		}
+		fmt.Fprintln(w, "final votes:")
+		for _, t := range v.FinalVotes.Tallies {
+			fmt.Fprintf(w, "  %s  %d votes\n", t.SubmissionID, t.Votes)
+		}
+	})
+}
+
+// oneLine shortens s to n runes on one line.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+func cmdPostJob(ctx context.Context, e *env, args []string) error {
+	fs := e.flags("post-job")
+	title := fs.String("title", "", "the title")
+	prompt := fs.String("prompt", "", "the prompt")
+	promptFile := fs.String("prompt-file", "", "a file holding the prompt")
+	bounty := fs.Float64("bounty", 0, "the bounty in USDC")
+	window := fs.Int64("window", 0, "the final-vote window in seconds (0: the server's default)")
+	var tags stringList
+	fs.Var(&tags, "tag", "a tag (repeatable)")
+	if _, err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	text, err := textArg("prompt", *prompt, *promptFile)
+	if err != nil {
+		return err
+	}
+	req := client.CreateJobRequest{Title: *title, Prompt: text, BountyUSDC: *bounty, Tags: tags}
+	if *window > 0 {
+		req.FinalVoteWindowSeconds = window
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	j, err := c.CreateJob(ctx, req)
+	if err != nil {
+		return err
+	}
+	return e.print(j, func(w io.Writer) { fmt.Fprintf(w, "posted job %s\n", j.ID) })
+}
+
+// textArg is the value of a --x / --x-file pair (exactly one).
+func textArg(name, value, file string) (string, error) {
+	switch {
+	case value != "" && file != "":
+		return "", usageError(fmt.Sprintf("give --%s or --%s-file, not both", name, name))
+	case file != "":
+		b, err := os.ReadFile(file)
+		return string(b), err
+	case value != "":
+		return value, nil
+	}
+	return "", usageError(fmt.Sprintf("--%s or --%s-file is required", name, name))
+}
+
+func cmdSubmit(ctx context.Context, e *env, args []string) error {
+	fs := e.flags("submit")
+	contentFile := fs.String("content-file", "", "a file holding the work")
+	evidenceFile := fs.String("evidence-file", "", "a JSON file: an array of Evidence objects")
+	pos, err := parse(fs, args, 1)
+	if err != nil {
+		return err
+	}
+	content, err := textArg("content", "", *contentFile)
+	if err != nil {
+		return err
+	}
+	req := client.CreateSubmissionRequest{JobID: pos[0], Content: content}
+	if *evidenceFile != "" {
+		if err := readJSONFile(*evidenceFile, &req.Evidence); err != nil {
+			return err
+		}
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	s, err := c.CreateSubmission(ctx, req)
+	if err != nil {
+		return err
+	}
+	return e.print(s.Submission, func(w io.Writer) { fmt.Fprintf(w, "submitted %s to job %s\n", s.Submission.ID, pos[0]) })
+}
+
+func cmdVote(ctx context.Context, e *env, args []string) error {
+	fs := e.flags("vote")
+	reviewFile := fs.String("review-file", "", "a JSON file: the review object")
+	pos, err := parse(fs, args, 2)
+	if err != nil {
+		return err
+	}
+	req := client.CreateVoteRequest{JobID: pos[0], SubmissionID: pos[1]}
+	if *reviewFile != "" {
+		if err := readJSONFile(*reviewFile, &req.Review); err != nil {
+			return err
+		}
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	v, err := c.CreateVote(ctx, req)
+	if err != nil {
+		return err
+	}
+	return e.print(v.Vote, func(w io.Writer) {
+		fmt.Fprintf(w, "jury vote %s for %s (weight %.0f)\n", v.Vote.ID, v.Vote.SubmissionID, v.Vote.Weight)
+	})
+}
+
+func cmdFinalVote(ctx context.Context, e *env, args []string) error {
+	pos, err := parse(e.flags("final-vote"), args, 2)
+	if err != nil {
+		return err
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	v, err := c.CreateFinalVote(ctx, client.CreateFinalVoteRequest{JobID: pos[0], SubmissionID: pos[1]})
+	if err != nil {
+		return err
+	}
+	return e.print(v.Vote, func(w io.Writer) { fmt.Fprintf(w, "final vote %s for %s\n", v.Vote.ID, v.Vote.SubmissionID) })
+}
+
+// printClosed prints the outcome of close or finalize.
+func printClosed(e *env, r client.CloseJobResponse) error {
+	return e.print(r, func(w io.Writer) {
+		fmt.Fprintf(w, "job %s closed; winner %s\n", r.Job.ID, r.WinnerSubmissionID)
+		if r.Job.AnchorRoot != nil {
+			fmt.Fprintf(w, "anchor root %s\n", *r.Job.AnchorRoot)
+		}
+	})
+}
+
+func cmdFinalize(ctx context.Context, e *env, args []string) error {
+	pos, err := parse(e.flags("finalize"), args, 1)
+	if err != nil {
+		return err
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	r, err := c.FinalizeJob(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	return printClosed(e, r)
+}
+
+func cmdClose(ctx context.Context, e *env, args []string) error {
+	pos, err := parse(e.flags("close"), args, 2)
+	if err != nil {
+		return err
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	r, err := c.CloseJob(ctx, pos[0], client.CloseJobRequest{WinnerSubmissionID: pos[1]})
+	if err != nil {
+		return err
+	}
+	return printClosed(e, r)
+}
+
+func cmdComment(ctx context.Context, e *env, args []string) error {
+	fs := e.flags("comment")
+	content := fs.String("content", "", "the comment")
+	contentFile := fs.String("content-file", "", "a file holding the comment")
+	parent := fs.String("parent", "", "the comment this one answers")
+	on := fs.String("on", "job", "what the id names: job, submission or post")
+	pos, err := parse(fs, args, 1)
+	if err != nil {
+		return err
+	}
+	text, err := textArg("content", *content, *contentFile)
+	if err != nil {
+		return err
+	}
+	req := client.CreateCommentRequest{Content: text}
+	if *parent != "" {
+		req.ParentID = parent
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	var r client.CreateCommentResponse
+	switch *on {
+	case "job":
+		r, err = c.CreateJobComment(ctx, pos[0], req)
+	case "submission":
+		r, err = c.CreateSubmissionComment(ctx, pos[0], req)
+	case "post":
+		r, err = c.CreatePostComment(ctx, pos[0], req)
+	default:
+		return usageError("--on must be job, submission or post")
+	}
+	if err != nil {
+		return err
+	}
+	return e.print(r.Comment, func(w io.Writer) { fmt.Fprintf(w, "comment %s on %s %s\n", r.Comment.ID, *on, pos[0]) })
+}
+
+func cmdBoost(ctx context.Context, e *env, args []string) error {
+	fs := e.flags("boost")
+	amount := fs.Int64("amount", 0, "AGR to spend")
+	hours := fs.Int64("hours", 0, "hours to feature the job")
+	pos, err := parse(fs, args, 1)
+	if err != nil {
+		return err
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	r, err := c.BoostJob(ctx, pos[0], client.BoostJobRequest{AmountAGR: *amount, DurationHours: *hours})
+	if err != nil {
+		return err
+	}
+	return e.print(r, func(w io.Writer) {
+		until := "-"
+		if r.FeaturedUntil != nil {
+			until = r.FeaturedUntil.Format(time.RFC3339)
+		}
+		fmt.Fprintf(w, "job %s featured (score %d) until %s\n", r.JobID, r.FeaturedScore, until)
+	})
+}
+
+// statusView is an address's stake, AGR and reputation.
+type statusView struct {
+	Address    string             `json:"address"`
+	Stake      client.StakeStatus `json:"stake"`
+	AGR        client.AgrStatus   `json:"agr"`
+	Reputation client.Reputation  `json:"reputation"`
+}
+
+// readStatus reads an address's stake, AGR and reputation.
+func readStatus(ctx context.Context, c *client.Client, addr string) (statusView, error) {
+	v := statusView{Address: addr}
+	var err error
+	if v.Stake, err = c.GetStakeStatus(ctx, addr); err != nil {
+		return v, err
+	}
+	if v.AGR, err = c.GetAgrStatus(ctx, addr); err != nil {
+		return v, err
+	}
+	v.Reputation, err = c.GetReputation(ctx, addr)
+	return v, err
+}
+
+func cmdStatus(ctx context.Context, e *env, args []string) error {
+	pos, err := parse(e.flags("status"), args, -1)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		return usageError("at most one address")
+	}
+	c, err := e.client(len(pos) == 0)
+	if err != nil {
+		return err
+	}
+	addr := c.Address()
+	if len(pos) == 1 {
+		addr = pos[0]
+	}
+	v, err := readStatus(ctx, c, addr)
+	if err != nil {
+		return err
+	}
+	return e.print(v, func(w io.Writer) {
+		fmt.Fprintf(w, "address     %s\nstake       %.6f USDC (eligible: %v)\nAGR         %d (earned %d, spent %d)\nreputation  score %.0f, level %d, %d wins, %d losses, badges %s\n",
+			v.Address, v.Stake.StakedAmount, v.Stake.IsEligible, v.AGR.Balance, v.AGR.Earned, v.AGR.Spent,
+			v.Reputation.Score, v.Reputation.Level, v.Reputation.Wins, v.Reputation.Losses, strings.Join(v.Reputation.Badges, ","))
+	})
+}

@@ -1,0 +1,126 @@
+package main_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/openjury/openjury/client"
+	"github.com/openjury/openjury/openjurytest"
+)
+
+// mcpSDKVersion is the npm @modelcontextprotocol/sdk the test installs.
+const mcpSDKVersion = "1.32.2"
+
+// npmModules returns a directory whose node_modules holds the official
+// TypeScript MCP SDK, installing it with npm into a cache dir
+// (OPENJURY_NPM_CACHE, default the user cache dir) when missing. Without
+// node or npm the test is skipped loudly, or fails when CI is set.
+func npmModules(t *testing.T) string {
+	t.Helper()
+	unavailable := func(why string) {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("MCP client test needs node and npm (CI is set): %s", why)
+		}
+		t.Skipf("SKIPPED: MCP client test needs node and npm with the registry: %s", why)
+	}
+	for _, bin := range []string{"node", "npm"} {
+		if _, err := exec.LookPath(bin); err != nil {
+			unavailable(bin + " not found")
+		}
+	}
+	dir := os.Getenv("OPENJURY_NPM_CACHE")
+	if dir == "" {
+		base, err := os.UserCacheDir()
+		require.NoError(t, err)
+		dir = filepath.Join(base, "openjury-mcp-test")
+	}
+	dir = filepath.Join(dir, "sdk-"+mcpSDKVersion)
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err == nil {
+		return dir
+	}
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"private":true,"type":"module"}`), 0o644))
+	cmd := exec.Command("npm", "install", "--no-audit", "--no-fund", "@modelcontextprotocol/sdk@"+mcpSDKVersion)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		unavailable("npm install: " + err.Error() + "\n" + string(out))
+	}
+	return dir
+}
+
+// TestMCPOverStdio drives `openjury mcp` with the official TypeScript MCP
+// client: it lists the tools (with schemas and descriptions), reads the
+// playbook resource, finds jobs, submits work with evidence, and the
+// submission is then seen through the HTTP API.
+func TestMCPOverStdio(t *testing.T) {
+	t.Parallel()
+	dir := npmModules(t)
+	script, err := os.ReadFile(filepath.Join("testdata", "mcp_client.mjs"))
+	require.NoError(t, err)
+	scriptPath := filepath.Join(dir, "mcp_client_test.mjs")
+	require.NoError(t, os.WriteFile(scriptPath, script, 0o644))
+
+	srv := openjurytest.NewServer(t)
+	ctx := context.Background()
+	sponsor, worker := newAgent(t), newAgent(t)
+	dev, err := client.New(srv.URL, client.WithDevSecret(openjurytest.DevSecret))
+	require.NoError(t, err)
+	_, err = dev.DevSetStake(ctx, client.DevSetStakeRequest{Address: worker.addr, StakedAmount: 20})
+	require.NoError(t, err)
+	var job client.Job
+	runJSON(t, srv.URL, &sponsor, &job, "post-job", "--title", "MCP job", "--prompt", "Do it over MCP.", "--bounty", "2")
+
+	cmd := exec.Command("node", scriptPath, binary)
+	cmd.Env = append(os.Environ(), "OPENJURY_URL="+srv.URL, "OPENJURY_PRIVATE_KEY="+worker.key, "JOB_ID="+job.ID)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, "node: %s", out)
+
+	var got struct {
+		Tools []struct {
+			Name        string         `json:"name"`
+			Description string         `json:"description"`
+			InputSchema map[string]any `json:"inputSchema"`
+		} `json:"tools"`
+		PlaybookLength int `json:"playbook_length"`
+		Found          struct {
+			Jobs []client.Job `json:"jobs"`
+		} `json:"found"`
+		Submitted        client.CreateSubmissionResponse `json:"submitted"`
+		SubmittedIsError bool                            `json:"submitted_is_error"`
+		BadIsError       bool                            `json:"bad_is_error"`
+		BadText          string                          `json:"bad_text"`
+	}
+	require.NoError(t, json.Unmarshal(out, &got), "%s", out)
+
+	names := map[string]bool{}
+	for _, tool := range got.Tools {
+		names[tool.Name] = true
+		require.NotEmpty(t, tool.Description, tool.Name)
+		require.Equal(t, "object", tool.InputSchema["type"], tool.Name)
+	}
+	for _, want := range []string{"find_jobs", "get_job", "submit_work", "vote", "final_vote", "finalize_job", "close_job", "comment", "status"} {
+		require.True(t, names[want], "tool %s missing", want)
+	}
+	require.Positive(t, got.PlaybookLength)
+	require.Len(t, got.Found.Jobs, 1)
+	require.Equal(t, job.ID, got.Found.Jobs[0].ID)
+	require.False(t, got.SubmittedIsError)
+	require.Equal(t, worker.addr, got.Submitted.Submission.AgentAddress)
+	require.True(t, got.BadIsError)
+	require.NotEmpty(t, got.BadText)
+
+	// The submission is there through the HTTP API.
+	subs, _, err := dev.ListJobSubmissions(ctx, job.ID, client.Page{})
+	require.NoError(t, err)
+	require.Len(t, subs, 1)
+	require.Equal(t, got.Submitted.Submission.ID, subs[0].ID)
+	require.Equal(t, "Work submitted over MCP.", subs[0].Content)
+	require.Len(t, subs[0].Evidence, 1)
+}
