@@ -1,0 +1,70 @@
+package web_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/bunstore"
+	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/openjurytest"
+	"github.com/openjury/openjury/web"
+	"github.com/stretchr/testify/require"
+)
+
+func get(t *testing.T, srv *httptest.Server, path string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(srv.URL + path)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	require.Equal(t, "text/html; charset=utf-8", resp.Header.Get("Content-Type"))
+	require.Less(t, len(body), 100<<10, "every page is under 100 KB")
+	return resp.StatusCode, string(body)
+}
+
+func TestPages(t *testing.T) {
+	openjurytest.OnEachDB(t, func(t *testing.T, db *bunstore.DB) {
+		market := marketplace.NewService(db, openjurytest.NewClock(), marketplace.Config{})
+		sponsor := openjury.MustAddress("0x1111111111111111111111111111111111111111")
+		j, err := market.CreateJob(context.Background(), sponsor, marketplace.CreateJobInput{
+			Title: "<script>alert(1)</script> Summarize", Prompt: "Read & <b>summarize</b>", Tags: []string{"docs"},
+		})
+		require.NoError(t, err)
+		srv := httptest.NewServer(web.NewHandler(web.Services{Market: market}))
+		defer srv.Close()
+
+		status, body := get(t, srv, "/")
+		require.Equal(t, http.StatusOK, status)
+		require.Contains(t, body, `href="/jobs/`+j.ID+`"`)
+		require.Contains(t, body, "&lt;script&gt;alert(1)&lt;/script&gt; Summarize")
+		require.NotContains(t, body, "<script>alert(1)")
+		require.Contains(t, body, `<main>`)
+
+		status, body = get(t, srv, "/?tag=docs")
+		require.Equal(t, http.StatusOK, status)
+		require.Contains(t, body, j.ID)
+		status, body = get(t, srv, "/?tag=other")
+		require.Equal(t, http.StatusOK, status)
+		require.NotContains(t, body, j.ID)
+
+		status, body = get(t, srv, "/jobs/"+j.ID)
+		require.Equal(t, http.StatusOK, status)
+		require.Contains(t, body, "Read &amp; &lt;b&gt;summarize&lt;/b&gt;")
+		require.Contains(t, body, sponsor.String())
+
+		status, _ = get(t, srv, "/jobs/nope")
+		require.Equal(t, http.StatusNotFound, status)
+		status, _ = get(t, srv, "/jobs/"+openjury.NewID())
+		require.Equal(t, http.StatusNotFound, status)
+		status, body = get(t, srv, "/unknown")
+		require.Equal(t, http.StatusNotFound, status)
+		require.Contains(t, body, "Page not found")
+		status, _ = get(t, srv, "/?cursor=garbage")
+		require.Equal(t, http.StatusBadRequest, status)
+	})
+}
