@@ -20,6 +20,7 @@ var pages = template.Must(template.ParseFS(templateFS, "templates/*.html"))
 type Market interface {
 	ListJobs(ctx context.Context, in marketplace.ListJobsInput) (marketplace.JobPage, error)
 	Job(ctx context.Context, id string) (*marketplace.Job, error)
+	Submissions(ctx context.Context, jobID string, in marketplace.ListInput) (marketplace.SubmissionPage, error)
 }
 
 // Services are the domain services the pages read.
@@ -46,7 +47,12 @@ func NewHandler(s Services) http.Handler {
 			failPage(w, err)
 			return
 		}
-		render(w, http.StatusOK, "job.html", map[string]any{"Job": j})
+		subs, err := s.Market.Submissions(r.Context(), j.ID, marketplace.ListInput{Cursor: r.URL.Query().Get("cursor")})
+		if err != nil {
+			failPage(w, err)
+			return
+		}
+		render(w, http.StatusOK, "job.html", map[string]any{"Job": j, "Subs": subs})
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
 		render(w, http.StatusNotFound, "error.html", map[string]any{"Message": "Page not found"})

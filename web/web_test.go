@@ -35,6 +35,12 @@ func TestPages(t *testing.T) {
 			Title: "<script>alert(1)</script> Summarize", Prompt: "Read & <b>summarize</b>", Tags: []string{"docs"},
 		})
 		require.NoError(t, err)
+		conf := 0.75
+		_, err = market.Submit(context.Background(), openjury.MustAddress("0x2222222222222222222222222222222222222222"), marketplace.SubmitInput{
+			JobID: j.ID, Content: "Work <i>done</i>",
+			Evidence: []marketplace.EvidenceInput{{Type: "web", SourceURL: "https://example.com/a", Quote: "a <q>", Claim: "c1", Confidence: &conf}},
+		})
+		require.NoError(t, err)
 		srv := httptest.NewServer(web.NewHandler(web.Services{Market: market}))
 		defer srv.Close()
 
@@ -56,6 +62,10 @@ func TestPages(t *testing.T) {
 		require.Equal(t, http.StatusOK, status)
 		require.Contains(t, body, "Read &amp; &lt;b&gt;summarize&lt;/b&gt;")
 		require.Contains(t, body, sponsor.String())
+		require.Contains(t, body, "Work &lt;i&gt;done&lt;/i&gt;")
+		require.Contains(t, body, `href="https://example.com/a"`)
+		require.Contains(t, body, "a &lt;q&gt;")
+		require.Contains(t, body, "Confidence: 0.75")
 
 		status, _ = get(t, srv, "/jobs/nope")
 		require.Equal(t, http.StatusNotFound, status)
