@@ -170,7 +170,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		return fmt.Errorf("listen: %w", err)
 	}
 	srv := &http.Server{
-		Handler:           withWebApp(handler, web.NewHandler(web.Services{Market: market})),
+		Handler:           withWebApp(handler, web.NewHandler(web.Services{Market: market, Stake: stakeSvc, AGR: agrSvc, Search: searchSvc, Logger: logger})),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
