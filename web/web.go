@@ -91,8 +91,10 @@ func NewHandler(s Services) http.Handler {
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
-		data := map[string]any{"Tag": q.Get("tag"), "Q": q.Get("q"), "SearchOn": s.Search != nil}
+		data := map[string]any{"Tag": q.Get("tag"), "SearchOn": s.Search != nil}
+		// Without semantic search, q is ignored and the plain list answers.
 		if query := strings.TrimSpace(q.Get("q")); query != "" && s.Search != nil {
+			data["Q"] = query
 			res, err := s.Search.Search(r.Context(), query, search.KindJob, 20)
 			if err != nil {
 				failPage(w, err)

@@ -139,3 +139,25 @@ func TestStaticAssets(t *testing.T) {
 		require.NotEmpty(t, body)
 	}
 }
+
+func TestSearchBox(t *testing.T) {
+	srv := openjurytest.NewServer(t)
+	sponsor := openjury.MustAddress("0x1111111111111111111111111111111111111111")
+	j, err := srv.Market.CreateJob(context.Background(), sponsor, marketplace.CreateJobInput{Title: "Translate the <manual>", Prompt: "Translate the manual into French"})
+	require.NoError(t, err)
+	srv.FlushSearch(t)
+	on := httptest.NewServer(web.NewHandler(web.Services{Market: srv.Market, Search: srv.Search}))
+	defer on.Close()
+	status, body := get(t, on, "/?q=translate+manual")
+	require.Equal(t, http.StatusOK, status)
+	require.Contains(t, body, `href="/jobs/`+j.ID+`"`)
+	require.Contains(t, body, "Translate the &lt;manual&gt;")
+	require.Contains(t, body, `id="q"`)
+
+	off := httptest.NewServer(web.NewHandler(web.Services{Market: srv.Market}))
+	defer off.Close()
+	status, body = get(t, off, "/?q=translate")
+	require.Equal(t, http.StatusOK, status)
+	require.NotContains(t, body, `id="q"`, "no search box when semantic search is off")
+	require.Contains(t, body, j.ID, "the plain list still answers")
+}
