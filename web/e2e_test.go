@@ -130,7 +130,8 @@ func TestBrowserEndToEnd(t *testing.T) {
 	front := app(t, srv, sponsor)
 	shots := screenshotDir(t)
 
-	var status, winner, comment, final string
+	var status, winner, comment, final, countdown string
+	snapshot := `a[href="/api/v1/jobs/` + job.ID + `/anchor/snapshot"]`
 	err = chromedp.Run(ctx,
 		chromedp.ActionFunc(func(ctx context.Context) error {
 			_, err := page.AddScriptToEvaluateOnNewDocument(fmt.Sprintf(testWallet, sponsor.Address().String())).Do(ctx)
@@ -141,6 +142,8 @@ func TestBrowserEndToEnd(t *testing.T) {
 		screenshot(shots, "jobs"),
 		chromedp.Click(`a[href="/jobs/`+job.ID+`"]`),
 		chromedp.WaitVisible(`#signin`),
+		chromedp.Poll(`document.querySelector('.countdown').textContent !== ''`, nil),
+		chromedp.Text(`.countdown`, &countdown),
 		chromedp.Click(`#signin`),
 		chromedp.WaitVisible(`.final-vote[data-submission="`+sub.ID+`"]`),
 		chromedp.Click(`.final-vote[data-submission="`+sub.ID+`"]`),
@@ -157,6 +160,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 		chromedp.WaitVisible(`#winner`),
 		chromedp.Text(`#winner`, &winner),
 		chromedp.Text(`#job-status`, &status),
+		chromedp.WaitVisible(snapshot),
 		screenshot(shots, "job-closed"),
 		chromedp.Navigate(front.URL+"/leaderboard"),
 		chromedp.WaitVisible(`h1`),
@@ -166,6 +170,15 @@ func TestBrowserEndToEnd(t *testing.T) {
 		screenshot(shots, "profile"),
 	)
 	require.NoError(t, err)
+	// The countdown runs on the browser's clock, the window on the test's.
+	switch now := time.Now(); {
+	case now.Before(job.FinalVoteStartsAt):
+		require.Contains(t, countdown, "(opens in ")
+	case now.Before(job.FinalVoteEndsAt):
+		require.Contains(t, countdown, "(closes in ")
+	default:
+		require.Equal(t, "(closed)", countdown)
+	}
 	require.Contains(t, final, "1 voters")
 	require.Equal(t, "Looks good <b>to me</b>", comment)
 	require.Equal(t, sub.ID, winner)
