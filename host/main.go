@@ -26,6 +26,7 @@ import (
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/stake"
 	"github.com/openjury/openjury/transport"
+	"github.com/openjury/openjury/web"
 )
 
 // cleanupInterval is how often expired challenges and tokens are deleted.
@@ -169,7 +170,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		return fmt.Errorf("listen: %w", err)
 	}
 	srv := &http.Server{
-		Handler:           handler,
+		Handler:           withWebApp(handler, web.NewHandler(web.Services{Market: market, Stake: stakeSvc, AGR: agrSvc, Search: searchSvc, Logger: logger})),
 		ReadHeaderTimeout: cfg.ReadHeaderTimeout,
 		ReadTimeout:       cfg.ReadTimeout,
 		WriteTimeout:      cfg.WriteTimeout,
