@@ -497,7 +497,7 @@ func (s *server) a2aCaller(r *http.Request) (string, error) {
 	if openjury.KindOf(err) != openjury.Unauthenticated {
 		return "", err
 	}
-	detail := openjury.DetailOf(err)
-	return "", &rpcError{Code: a2aUnauthenticated, Message: "arguments.address is required without a valid bearer token: " + detail,
+	detail := "arguments.address is required without a valid bearer token: " + openjury.DetailOf(err)
+	return "", &rpcError{Code: a2aUnauthenticated, Message: detail,
 		Data: rpcErrorData{Status: http.StatusUnauthorized, Detail: detail}}
 }

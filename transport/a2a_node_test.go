@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -14,7 +15,7 @@ import (
 	"github.com/openjury/openjury/transport"
 )
 
-// A2ASDKVersion is the pinned version of the official A2A JS SDK
+// a2aSDKVersion is the pinned version of the official A2A JS SDK
 // (@a2a-js/sdk) the A2A binding is tested with.
 const a2aSDKVersion = "1.3.0"
 
@@ -51,7 +52,8 @@ func TestA2AOfficialClient(t *testing.T) {
 		skipOrFail(t, "node and npm are needed for the A2A SDK test")
 	}
 	dir := a2aSDKDir(t)
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@a2a-js", "sdk", "package.json")); err != nil {
+	pkg, err := os.ReadFile(filepath.Join(dir, "node_modules", "@a2a-js", "sdk", "package.json"))
+	if err != nil || !strings.Contains(string(pkg), `"version": "`+a2aSDKVersion+`"`) {
 		// Idempotent: a no-op when the pinned version is there.
 		install := exec.Command(npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "--silent", "@a2a-js/sdk@"+a2aSDKVersion)
 		if out, err := install.CombinedOutput(); err != nil {

@@ -199,6 +199,7 @@ var serviceEndpoints = []endpoint{
 	{"readyz", "GET", "/readyz"},
 	{"metrics", "GET", "/metrics"},
 	{"semantic_search", "GET", "/api/v1/search/semantic"},
+	{"a2a", "POST", "/a2a"},
 }
 
 // discoveryData is what the documents are rendered from: the links and
