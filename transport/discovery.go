@@ -199,6 +199,7 @@ var serviceEndpoints = []endpoint{
 	{"readyz", "GET", "/readyz"},
 	{"metrics", "GET", "/metrics"},
 	{"semantic_search", "GET", "/api/v1/search/semantic"},
+	{"a2a", "POST", "/a2a"},
 }
 
 // discoveryData is what the documents are rendered from: the links and
@@ -412,15 +413,18 @@ const serviceDescription = "OpenJury is an open work-and-jury marketplace for au
 	"or finalized by final decision votes after a time window. Winners earn reputation and AGR credits. " +
 	"Every participant is a wallet address and signs in with Sign-In with Ethereum (EIP-4361)."
 
-// agentCard is an A2A (protocol 0.3.0) AgentCard plus the additive links
-// object. The service speaks a REST/JSON API described by its OpenAPI
-// document, not A2A task messages; the card is for discovery.
+// agentCard is an A2A (protocol 0.3.0) AgentCard, with the A2A 1.0
+// supportedInterfaces, plus the additive links object. Its url is the A2A
+// JSON-RPC binding (a2a.go); the REST/JSON API is described by the OpenAPI
+// document.
 type agentCard struct {
 	ProtocolVersion                   string                    `json:"protocolVersion"`
 	Name                              string                    `json:"name"`
 	Description                       string                    `json:"description"`
 	URL                               string                    `json:"url"`
 	PreferredTransport                string                    `json:"preferredTransport"`
+	AdditionalInterfaces              []agentInterface          `json:"additionalInterfaces"`
+	SupportedInterfaces               []agentInterface1         `json:"supportedInterfaces"`
 	Provider                          agentProvider             `json:"provider"`
 	Version                           string                    `json:"version"`
 	DocumentationURL                  string                    `json:"documentationUrl"`
@@ -464,15 +468,20 @@ type agentSkill struct {
 func newAgentCard(d discoveryData) agentCard {
 	api := d.API
 	return agentCard{
-		ProtocolVersion:    A2AProtocolVersion,
-		Name:               d.Name,
-		Description:        serviceDescription + " Start with the bootstrap document (links.bootstrap), then the OpenAPI document (links.openapi_json).",
-		URL:                api,
-		PreferredTransport: "HTTP+JSON",
-		Provider:           agentProvider{Organization: d.Name, URL: d.App},
-		Version:            d.Version,
-		DocumentationURL:   d.Links.Playbook,
-		Capabilities:       agentCapabilities{},
+		ProtocolVersion:      A2AProtocolVersion,
+		Name:                 d.Name,
+		Description:          serviceDescription + " Start with the bootstrap document (links.bootstrap), then the OpenAPI document (links.openapi_json).",
+		URL:                  d.Base + A2APath,
+		PreferredTransport:   "JSONRPC",
+		AdditionalInterfaces: []agentInterface{{URL: d.Base + A2APath, Transport: "JSONRPC"}},
+		SupportedInterfaces: []agentInterface1{
+			{URL: d.Base + A2APath, ProtocolBinding: "JSONRPC", ProtocolVersion: A2A1ProtocolVersion},
+			{URL: d.Base + A2APath, ProtocolBinding: "JSONRPC", ProtocolVersion: A2AProtocolVersion},
+		},
+		Provider:         agentProvider{Organization: d.Name, URL: d.App},
+		Version:          d.Version,
+		DocumentationURL: d.Links.Playbook,
+		Capabilities:     agentCapabilities{},
 		SecuritySchemes: map[string]securityScheme{
 			"bearer": {
 				Type:         "http",
@@ -487,96 +496,8 @@ func newAgentCard(d discoveryData) agentCard {
 		Security:           []map[string][]string{{"bearer": {}}},
 		DefaultInputModes:  []string{"application/json"},
 		DefaultOutputModes: []string{"application/json"},
-		Skills: []agentSkill{
-			{
-				ID:          "sign-in",
-				Name:        "Sign in with a wallet",
-				Description: "Get a bearer token by signing an EIP-4361 (SIWE) challenge with the agent's wallet (EIP-191 personal_sign).",
-				Tags:        []string{"auth", "siwe", "wallet"},
-				Examples: []string{
-					"POST " + api + "/agents/auth/challenge {\"address\":\"0x...\"}",
-					"POST " + api + "/agents/auth/verify {\"address\":\"0x...\",\"signature\":\"0x...\"}",
-				},
-			},
-			{
-				ID:          "find-jobs",
-				Name:        "Find jobs",
-				Description: "List open jobs (featured ones first), filter by tag, page with limit and cursor, read a job and its final-vote window.",
-				Tags:        []string{"jobs", "discovery"},
-				Examples: []string{
-					fmt.Sprintf("GET %s/jobs?status=open&limit=%d", api, d.ListLimit),
-					"GET " + api + "/jobs?tag=research",
-					"GET " + api + "/jobs/{job_id}",
-				},
-			},
-			{
-				ID:          "submit-work",
-				Name:        "Submit work with evidence",
-				Description: fmt.Sprintf("Submit an answer to an open job with up to %d evidence items (source_url, quote, claim, confidence, ...). Needs a stake of at least %s USDC.", d.MaxEvidence, d.MinStakeUSDC),
-				Tags:        []string{"submissions", "evidence", "work"},
-				Examples: []string{
-					"POST " + api + "/submissions {\"job_id\":\"...\",\"content\":\"...\",\"evidence\":[{\"source_url\":\"https://example.org/source\",\"quote\":\"...\"}]}",
-				},
-			},
-			{
-				ID:   "jury-vote",
-				Name: "Vote as a juror",
-				Description: fmt.Sprintf("Cast or replace your one jury vote on a job's submission. Needs a stake of at least %s USDC and a reputation score of at least %d; weight = %s.",
-					d.MinStakeUSDC, d.MinRepScoreToVote, d.JuryWeightRule),
-				Tags:     []string{"jury", "votes"},
-				Examples: []string{"POST " + api + "/votes {\"job_id\":\"...\",\"submission_id\":\"...\",\"review\":{\"note\":\"...\"}}", "GET " + api + "/jobs/{job_id}/votes"},
-			},
-			{
-				ID:          "final-vote-and-finalize",
-				Name:        "Final vote and finalize",
-				Description: "During a job's final-vote window (final_vote_starts_at to final_vote_ends_at) any signed-in address may cast one final vote; after the window ends anyone who voted may finalize the job.",
-				Tags:        []string{"finality", "votes"},
-				Examples: []string{
-					"POST " + api + "/final_votes {\"job_id\":\"...\",\"submission_id\":\"...\"}",
-					"POST " + api + "/jobs/{job_id}/finalize",
-				},
-			},
-			{
-				ID:          "sponsor-jobs",
-				Name:        "Post and close jobs as a sponsor",
-				Description: "Post a job with a USDC bounty and an optional final-vote window; as its sponsor, close it by naming the winning submission.",
-				Tags:        []string{"sponsor", "jobs", "closing"},
-				Examples: []string{
-					"POST " + api + "/jobs {\"title\":\"...\",\"prompt\":\"...\",\"bounty_usdc\":25,\"tags\":[\"research\"]}",
-					"POST " + api + "/jobs/{job_id}/close {\"winner_submission_id\":\"...\"}",
-				},
-			},
-			{
-				ID:          "discuss",
-				Name:        "Comment and post",
-				Description: "Comment on jobs, submissions and posts (threaded with parent_id) and publish community posts.",
-				Tags:        []string{"comments", "posts", "discussion"},
-				Examples: []string{
-					"POST " + api + "/jobs/{job_id}/comments {\"content\":\"...\"}",
-					fmt.Sprintf("GET %s/posts?limit=%d", api, d.PostsDefaultLimit),
-				},
-			},
-			{
-				ID:          "reputation-agr",
-				Name:        "Reputation and AGR credits",
-				Description: "Read reputation and the leaderboard, AGR balances and ledgers, and spend AGR to boost (feature) a job.",
-				Tags:        []string{"reputation", "agr", "boost"},
-				Examples: []string{
-					"GET " + api + "/reputation/{address}",
-					"GET " + api + "/agr/status?address=0x...",
-					"POST " + api + "/jobs/{job_id}/boost {\"amount_agr\":100,\"duration_hours\":24}",
-				},
-			},
-			{
-				ID:   "semantic-search",
-				Name: "Semantic search",
-				Description: fmt.Sprintf("Find jobs, submissions, comments and posts similar to a text: q of 1..%d characters, type job|submission|comment|post|all, limit 1..%d (default %d); results by similarity. 501 where the server disables it.",
-					d.SearchMaxQueryChars, d.SearchMaxLimit, d.SearchDefaultLimit),
-				Tags:     []string{"search", "discovery"},
-				Examples: []string{"GET " + api + "/search/semantic?q=bridge+audit&type=job&limit=10"},
-			},
-		},
-		Links: d.Links,
+		Skills:             newA2ACardSkills(d),
+		Links:              d.Links,
 	}
 }
 

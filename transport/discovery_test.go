@@ -94,11 +94,19 @@ func TestDiscoveryAgentCard(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, withDiscoveryConfig())
 	card := e.get("/.well-known/agent.json").JSON(t)
-	requireKeys(t, card, "protocolVersion", "name", "description", "url", "preferredTransport", "provider",
+	requireKeys(t, card, "protocolVersion", "name", "description", "url", "preferredTransport",
+		"additionalInterfaces", "supportedInterfaces", "provider",
 		"version", "documentationUrl", "capabilities", "securitySchemes", "security", "defaultInputModes",
 		"defaultOutputModes", "skills", "supportsAuthenticatedExtendedCard", "links")
 	require.Equal(t, "OpenJury", card["name"])
-	require.Equal(t, discoveryBase+"/api/v1", card["url"])
+	// The A2A JSON-RPC binding, for A2A 0.3 and 1.0 clients.
+	require.Equal(t, discoveryBase+"/a2a", card["url"])
+	require.Equal(t, "JSONRPC", card["preferredTransport"])
+	require.Equal(t, []any{map[string]any{"url": discoveryBase + "/a2a", "transport": "JSONRPC"}}, card["additionalInterfaces"])
+	require.Equal(t, []any{
+		map[string]any{"url": discoveryBase + "/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+		map[string]any{"url": discoveryBase + "/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "0.3.0"},
+	}, card["supportedInterfaces"])
 	require.Equal(t, transport.APIVersion, card["version"])
 	require.Equal(t, "0.1.0", card["version"])
 	require.Equal(t, transport.A2AProtocolVersion, card["protocolVersion"])
@@ -131,8 +139,8 @@ func TestDiscoveryAgentCard(t *testing.T) {
 		require.NotEmpty(t, skill["tags"])
 		require.NotEmpty(t, skill["examples"])
 	}
-	require.Equal(t, []string{"sign-in", "find-jobs", "submit-work", "jury-vote", "final-vote-and-finalize",
-		"sponsor-jobs", "discuss", "reputation-agr", "semantic-search"}, ids)
+	require.Equal(t, []string{"find_jobs", "get_job", "post_job", "submit_work", "vote", "final_vote",
+		"finalize_job", "close_job", "comment", "status"}, ids)
 
 	require.Equal(t, map[string]any{
 		"bootstrap":      discoveryBase + "/api/v1/agent/bootstrap",
@@ -339,7 +347,7 @@ func TestDiscoveryWithoutBaseURL(t *testing.T) {
 	require.Equal(t, http.StatusOK, r.Code)
 	require.Equal(t, "no-cache", r.Header.Get("Cache-Control"))
 	card := r.JSON(t)
-	require.Equal(t, "http://agents.example.net:8443/api/v1", card["url"])
+	require.Equal(t, "http://agents.example.net:8443/a2a", card["url"])
 	require.Equal(t, "http://agents.example.net:8443", card["provider"].(map[string]any)["url"])
 }
 

@@ -20,4 +20,5 @@ func (s *server) routes() {
 	s.discoveryRoutes()
 	s.metricsRoutes()
 	s.searchRoutes()
+	s.a2aRoutes()
 }

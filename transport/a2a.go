@@ -1,0 +1,503 @@
+package transport
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/openjury/openjury"
+)
+
+// A2A binding: POST /a2a speaks JSON-RPC 2.0 in both A2A 0.3 (message/send,
+// tasks/get) and A2A 1.0 (SendMessage, GetTask) method names and message
+// shapes. A message whose parts hold a data part {"skill", "arguments"}
+// runs that skill, an operation of the HTTP API, for the bearer of the
+// request's Authorization header, through the same handlers (and so the
+// same domain services, validation and JSON shapes); the answer is a
+// Message (role agent) with a data part holding the HTTP API's answer. A
+// text-only message is answered with a help text listing the skills.
+// Nothing is kept: no task is ever created, so tasks/get answers "task not
+// found".
+
+// A2APath is the path of the A2A JSON-RPC endpoint.
+const A2APath = "/a2a"
+
+// A2A1ProtocolVersion is the A2A 1.0 protocol version the card's
+// supportedInterfaces advertise next to A2AProtocolVersion.
+const A2A1ProtocolVersion = "1.0"
+
+// JSON-RPC 2.0 and A2A error codes (A2A 0.3 section 8, JSON-RPC 2.0
+// section 5.1), and the service's own codes for errors of the operations,
+// in the implementation-defined range -32000..-32099. The data of an
+// operation error carries the HTTP API's status and detail.
+const (
+	rpcParseError     = -32700
+	rpcInvalidRequest = -32600
+	rpcMethodNotFound = -32601
+	rpcInvalidParams  = -32602
+	rpcInternalError  = -32603
+
+	a2aTaskNotFound         = -32001
+	a2aUnsupportedOperation = -32004
+	a2aUnauthenticated      = -32011
+	a2aPaymentRequired      = -32012
+	a2aForbidden            = -32013
+	a2aNotFound             = -32014
+	a2aConflict             = -32019
+	a2aRateLimited          = -32029
+	a2aServiceUnavailable   = -32053
+)
+
+// a2aStatusCodes maps an HTTP API status to the JSON-RPC error code of the
+// same failure; statuses not listed are internal errors.
+var a2aStatusCodes = map[int]int{
+	http.StatusBadRequest:            rpcInvalidParams,
+	http.StatusRequestEntityTooLarge: rpcInvalidParams,
+	http.StatusUnauthorized:          a2aUnauthenticated,
+	http.StatusPaymentRequired:       a2aPaymentRequired,
+	http.StatusForbidden:             a2aForbidden,
+	http.StatusNotFound:              a2aNotFound,
+	http.StatusConflict:              a2aConflict,
+	http.StatusTooManyRequests:       a2aRateLimited,
+	http.StatusNotImplemented:        a2aUnsupportedOperation,
+	http.StatusServiceUnavailable:    a2aServiceUnavailable,
+}
+
+// a2aUnsupported are A2A methods the service knows but does not offer
+// (streaming, task management, push notifications, the extended card).
+var a2aUnsupported = []string{
+	"message/stream", "tasks/cancel", "tasks/resubscribe",
+	"tasks/pushNotificationConfig/set", "tasks/pushNotificationConfig/get",
+	"tasks/pushNotificationConfig/list", "tasks/pushNotificationConfig/delete",
+	"agent/getAuthenticatedExtendedCard",
+	"SendStreamingMessage", "CancelTask", "SubscribeToTask", "ListTasks",
+	"CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig",
+	"ListTaskPushNotificationConfigs", "DeleteTaskPushNotificationConfig",
+	"GetExtendedAgentCard",
+}
+
+// a2aSkill is one operation of the HTTP API offered as an A2A skill.
+type a2aSkill struct {
+	id, name, tags string
+	// method and path are the HTTP route it runs; {name} segments are
+	// taken from the arguments of the same name. The other arguments go in
+	// the query of a GET and the JSON body of a POST.
+	method, path string
+	// description is formatted with the discovery figures.
+	description func(d discoveryData) string
+	// example is an example of its arguments.
+	example string
+}
+
+// a2aSkills are the skills, in the order the card lists them.
+var a2aSkills = []a2aSkill{
+	{id: "find_jobs", name: "Find jobs", tags: "jobs,discovery", method: http.MethodGet, path: "/api/v1/jobs",
+		description: func(d discoveryData) string {
+			return fmt.Sprintf("List jobs (open ones by default, featured first): arguments status, tag, limit (default %d), cursor, as GET /api/v1/jobs.", d.ListLimit)
+		},
+		example: `{"status":"open","tag":"research","limit":20}`},
+	{id: "get_job", name: "Get a job", tags: "jobs", method: http.MethodGet, path: "/api/v1/jobs/{job_id}",
+		description: func(discoveryData) string {
+			return "Read one job, its status and final-vote window: arguments job_id."
+		},
+		example: `{"job_id":"..."}`},
+	{id: "post_job", name: "Post a job", tags: "sponsor,jobs", method: http.MethodPost, path: "/api/v1/jobs",
+		description: func(discoveryData) string {
+			return "Post a job with a USDC bounty as its sponsor (signed in): the body of POST /api/v1/jobs."
+		},
+		example: `{"title":"...","prompt":"...","bounty_usdc":25,"tags":["research"]}`},
+	{id: "submit_work", name: "Submit work with evidence", tags: "submissions,evidence,work", method: http.MethodPost, path: "/api/v1/submissions",
+		description: func(d discoveryData) string {
+			return fmt.Sprintf("Submit an answer to an open job with up to %d evidence items (signed in); needs a stake of at least %s USDC: the body of POST /api/v1/submissions.", d.MaxEvidence, d.MinStakeUSDC)
+		},
+		example: `{"job_id":"...","content":"...","evidence":[{"source_url":"https://example.org/source","quote":"..."}]}`},
+	{id: "vote", name: "Vote as a juror", tags: "jury,votes", method: http.MethodPost, path: "/api/v1/votes",
+		description: func(d discoveryData) string {
+			return fmt.Sprintf("Cast or replace your jury vote on a submission (signed in); needs a stake of at least %s USDC and a reputation score of at least %d: the body of POST /api/v1/votes.", d.MinStakeUSDC, d.MinRepScoreToVote)
+		},
+		example: `{"job_id":"...","submission_id":"..."}`},
+	{id: "final_vote", name: "Final vote", tags: "finality,votes", method: http.MethodPost, path: "/api/v1/final_votes",
+		description: func(discoveryData) string {
+			return "Cast your final decision vote during a job's final-vote window (signed in): the body of POST /api/v1/final_votes."
+		},
+		example: `{"job_id":"...","submission_id":"..."}`},
+	{id: "finalize_job", name: "Finalize a job", tags: "finality,closing", method: http.MethodPost, path: "/api/v1/jobs/{job_id}/finalize",
+		description: func(discoveryData) string {
+			return "Finalize a job by its final decision votes after the window ended (signed in, as one who voted): arguments job_id."
+		},
+		example: `{"job_id":"..."}`},
+	{id: "close_job", name: "Close a job", tags: "sponsor,closing", method: http.MethodPost, path: "/api/v1/jobs/{job_id}/close",
+		description: func(discoveryData) string {
+			return "Close your job by naming the winning submission (signed in, as its sponsor): arguments job_id, winner_submission_id."
+		},
+		example: `{"job_id":"...","winner_submission_id":"..."}`},
+	{id: "comment", name: "Comment on a job", tags: "comments,discussion", method: http.MethodPost, path: "/api/v1/jobs/{job_id}/comments",
+		description: func(discoveryData) string {
+			return "Comment on a job, threaded with parent_id (signed in): arguments job_id, content, parent_id."
+		},
+		example: `{"job_id":"...","content":"..."}`},
+	{id: "status", name: "Stake status", tags: "stake,status", method: http.MethodGet, path: "/api/v1/stake/status",
+		description: func(discoveryData) string {
+			return "The stake status of an address: arguments address, by default the signed-in caller's."
+		},
+		example: `{"address":"0x..."}`},
+}
+
+// a2aSkillByID finds a skill.
+func a2aSkillByID(id string) (a2aSkill, bool) {
+	i := slices.IndexFunc(a2aSkills, func(s a2aSkill) bool { return s.id == id })
+	if i < 0 {
+		return a2aSkill{}, false
+	}
+	return a2aSkills[i], true
+}
+
+// a2aSkillIDs lists the skill ids, comma-separated.
+func a2aSkillIDs() string {
+	ids := make([]string, len(a2aSkills))
+	for i, s := range a2aSkills {
+		ids[i] = s.id
+	}
+	return strings.Join(ids, ", ")
+}
+
+// newA2ACardSkills are the skills of the agent card.
+func newA2ACardSkills(d discoveryData) []agentSkill {
+	out := make([]agentSkill, len(a2aSkills))
+	for i, s := range a2aSkills {
+		out[i] = agentSkill{
+			ID:          s.id,
+			Name:        s.name,
+			Description: s.description(d),
+			Tags:        strings.Split(s.tags, ","),
+			Examples:    []string{fmt.Sprintf(`{"skill":%q,"arguments":%s}`, s.id, s.example)},
+		}
+	}
+	return out
+}
+
+// agentInterface is an A2A 0.3 AgentInterface (additionalInterfaces).
+type agentInterface struct {
+	URL       string `json:"url"`
+	Transport string `json:"transport"`
+}
+
+// agentInterface1 is an A2A 1.0 AgentInterface (supportedInterfaces).
+type agentInterface1 struct {
+	URL             string `json:"url"`
+	ProtocolBinding string `json:"protocolBinding"`
+	ProtocolVersion string `json:"protocolVersion"`
+}
+
+// rpcRequest is a JSON-RPC 2.0 request.
+type rpcRequest struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"`
+}
+
+// rpcResponse is a JSON-RPC 2.0 response: Result or Error.
+type rpcResponse struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  any             `json:"result,omitempty"`
+	Error   *rpcError       `json:"error,omitempty"`
+}
+
+// rpcError is a JSON-RPC 2.0 error object.
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+	Data    any    `json:"data,omitempty"`
+}
+
+func (e *rpcError) Error() string { return e.Message }
+
+// rpcErrorData is the data of an operation's error: the HTTP API's answer.
+type rpcErrorData struct {
+	Status int    `json:"status"`
+	Detail string `json:"detail"`
+}
+
+func invalidParams(format string, args ...any) *rpcError {
+	return &rpcError{Code: rpcInvalidParams, Message: fmt.Sprintf(format, args...)}
+}
+
+// a2aMessage is a Message of either protocol version: 0.3 has kind
+// "message" and roles "user"/"agent"; 1.0 has roles "ROLE_USER"/
+// "ROLE_AGENT" and no kind.
+type a2aMessage struct {
+	Kind      string    `json:"kind,omitempty"`
+	MessageID string    `json:"messageId"`
+	ContextID string    `json:"contextId,omitempty"`
+	Role      string    `json:"role"`
+	Parts     []a2aPart `json:"parts"`
+}
+
+// a2aPart is a Part of either version: 0.3 says its kind ("text",
+// "data"); 1.0 has exactly one of text or data.
+type a2aPart struct {
+	Kind string          `json:"kind,omitempty"`
+	Text *string         `json:"text,omitempty"`
+	Data json.RawMessage `json:"data,omitempty"`
+}
+
+// a2aSendParams are the params of message/send and SendMessage.
+type a2aSendParams struct {
+	Message *a2aMessage `json:"message"`
+}
+
+// a2aCall is the data part that names a skill.
+type a2aCall struct {
+	Skill     string                     `json:"skill"`
+	Arguments map[string]json.RawMessage `json:"arguments"`
+}
+
+func (s *server) a2aRoutes() {
+	s.handle("POST "+A2APath, s.a2a)
+}
+
+// a2a answers a JSON-RPC request. JSON-RPC errors are answered with 200,
+// as JSON-RPC over HTTP does; a batch is refused.
+func (s *server) a2a(w http.ResponseWriter, r *http.Request) error {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return err // the body limit: 413
+	}
+	var req rpcRequest
+	resp := rpcResponse{JSONRPC: "2.0", ID: json.RawMessage("null")}
+	trimmed := bytes.TrimSpace(body)
+	switch {
+	case len(trimmed) > 0 && trimmed[0] == '[':
+		resp.Error = &rpcError{Code: rpcInvalidRequest, Message: "batch requests are not supported"}
+	case json.Unmarshal(trimmed, &req) != nil:
+		resp.Error = &rpcError{Code: rpcParseError, Message: "request body must be a JSON-RPC 2.0 request object"}
+	default:
+		if len(req.ID) > 0 && (req.ID[0] == '"' || req.ID[0] == '-' || (req.ID[0] >= '0' && req.ID[0] <= '9')) {
+			resp.ID = req.ID
+		}
+		resp.Result, err = s.a2aCall(r, req)
+		var re *rpcError
+		switch {
+		case errors.As(err, &re):
+			resp.Result, resp.Error = nil, re
+		case err != nil:
+			return err
+		}
+	}
+	writeJSON(w, http.StatusOK, resp)
+	return nil
+}
+
+// a2aCall runs one JSON-RPC request and returns its result.
+func (s *server) a2aCall(r *http.Request, req rpcRequest) (any, error) {
+	if req.JSONRPC != "2.0" || req.Method == "" {
+		return nil, &rpcError{Code: rpcInvalidRequest, Message: `jsonrpc must be "2.0" and method must be set`}
+	}
+	switch req.Method {
+	case "message/send", "SendMessage":
+		v1 := req.Method == "SendMessage"
+		var p a2aSendParams
+		if err := json.Unmarshal(req.Params, &p); err != nil || p.Message == nil {
+			return nil, invalidParams("params.message is required: an A2A Message")
+		}
+		if len(p.Message.Parts) == 0 {
+			return nil, invalidParams("params.message.parts must not be empty")
+		}
+		data, err := s.a2aRun(r, p.Message)
+		if err != nil {
+			return nil, err
+		}
+		return a2aReply(v1, p.Message.ContextID, data), nil
+	case "tasks/get", "GetTask":
+		var p struct {
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal(req.Params, &p); err != nil || p.ID == "" {
+			return nil, invalidParams("params.id is required: a task id")
+		}
+		return nil, &rpcError{Code: a2aTaskNotFound, Message: "task not found: this agent answers every message directly and keeps no tasks"}
+	}
+	if slices.Contains(a2aUnsupported, req.Method) {
+		return nil, &rpcError{Code: a2aUnsupportedOperation, Message: "unsupported operation: " + req.Method + " (no streaming, tasks or push notifications)"}
+	}
+	return nil, &rpcError{Code: rpcMethodNotFound, Message: "method not found: " + req.Method}
+}
+
+// a2aReply is the result of message/send (a Message) or SendMessage (a
+// SendMessageResponse holding a Message); data is a data part's content,
+// or a string for a text part.
+func a2aReply(v1 bool, contextID string, data any) any {
+	part := a2aPart{}
+	switch d := data.(type) {
+	case string:
+		part.Text = &d
+		if !v1 {
+			part.Kind = "text"
+		}
+	case json.RawMessage:
+		part.Data = d
+		if !v1 {
+			part.Kind = "data"
+		}
+	}
+	m := a2aMessage{MessageID: uuid.NewString(), ContextID: contextID, Parts: []a2aPart{part}}
+	if v1 {
+		m.Role = "ROLE_AGENT"
+		return map[string]any{"message": m}
+	}
+	m.Kind, m.Role = "message", "agent"
+	return m
+}
+
+// a2aRun runs the skill a message names, or answers the help text.
+func (s *server) a2aRun(r *http.Request, m *a2aMessage) (any, error) {
+	for i, p := range m.Parts {
+		if len(p.Data) == 0 || p.Kind == "text" {
+			continue
+		}
+		var call a2aCall
+		if err := json.Unmarshal(p.Data, &call); err != nil {
+			return nil, invalidParams("message.parts[%d].data must be an object {\"skill\": string, \"arguments\": object}", i)
+		}
+		if call.Skill == "" {
+			continue
+		}
+		skill, ok := a2aSkillByID(call.Skill)
+		if !ok {
+			return nil, invalidParams("message.parts[%d].data.skill: unknown skill %q; skills: %s", i, call.Skill, a2aSkillIDs())
+		}
+		return s.a2aInvoke(r, skill, call.Arguments)
+	}
+	return a2aHelp, nil
+}
+
+// a2aHelp answers a message that names no skill.
+var a2aHelp = func() string {
+	var b strings.Builder
+	b.WriteString("OpenJury over A2A. Send a message with a data part {\"skill\": \"<id>\", \"arguments\": {...}}; " +
+		"the answer is a data part with the HTTP API's JSON. Writes need \"Authorization: Bearer <token>\" " +
+		"(sign in with SIWE at /api/v1/agents/auth/challenge and /verify). Skills:")
+	for _, s := range a2aSkills {
+		fmt.Fprintf(&b, "\n- %s: %s; arguments %s", s.id, s.name, s.example)
+	}
+	return b.String()
+}()
+
+// a2aInvoke runs skill with args as the HTTP API request it stands for,
+// with the caller's Authorization header, and returns its JSON answer or
+// the JSON-RPC error of its failure.
+func (s *server) a2aInvoke(r *http.Request, skill a2aSkill, args map[string]json.RawMessage) (any, error) {
+	rest := make(map[string]json.RawMessage, len(args))
+	for k, v := range args {
+		rest[k] = v
+	}
+	var path strings.Builder
+	for seg := range strings.SplitSeq(strings.TrimPrefix(skill.path, "/"), "/") {
+		path.WriteByte('/')
+		if name, ok := strings.CutPrefix(seg, "{"); ok {
+			name = strings.TrimSuffix(name, "}")
+			var v string
+			if err := json.Unmarshal(rest[name], &v); err != nil || v == "" {
+				return nil, invalidParams("arguments.%s is required: a string", name)
+			}
+			delete(rest, name)
+			seg = url.PathEscape(v)
+		}
+		path.WriteString(seg)
+	}
+	if skill.id == "status" && rest["address"] == nil {
+		addr, err := s.a2aCaller(r)
+		if err != nil {
+			return nil, err
+		}
+		rest["address"] = json.RawMessage(`"` + addr + `"`)
+	}
+	target := path.String()
+	var body io.Reader
+	if skill.method == http.MethodGet {
+		q := url.Values{}
+		for k, raw := range rest {
+			var v any
+			if err := json.Unmarshal(raw, &v); err != nil {
+				return nil, invalidParams("arguments.%s must be a string, number or boolean", k)
+			}
+			switch v := v.(type) {
+			case string:
+				q.Set(k, v)
+			case float64, bool:
+				q.Set(k, string(bytes.TrimSpace(raw)))
+			default:
+				return nil, invalidParams("arguments.%s must be a string, number or boolean", k)
+			}
+		}
+		if len(q) > 0 {
+			target += "?" + q.Encode()
+		}
+	} else {
+		b, err := json.Marshal(rest)
+		if err != nil {
+			return nil, invalidParams("arguments must be a JSON object")
+		}
+		body = bytes.NewReader(b)
+	}
+	inner := httptest.NewRequestWithContext(r.Context(), skill.method, target, body)
+	inner.RemoteAddr = r.RemoteAddr
+	if a := r.Header.Get("Authorization"); a != "" {
+		inner.Header.Set("Authorization", a)
+	}
+	if body != nil {
+		inner.Header.Set("Content-Type", "application/json")
+	}
+	rec := httptest.NewRecorder()
+	info := infoFrom(r.Context())
+	var route string
+	if info != nil {
+		route = info.route
+	}
+	s.dispatch(rec, inner)
+	if info != nil {
+		info.route = route // the access log and metrics keep POST /a2a
+	}
+	out := bytes.TrimSpace(rec.Body.Bytes())
+	if rec.Code >= 200 && rec.Code < 300 {
+		return json.RawMessage(out), nil
+	}
+	var eb errorBody
+	_ = json.Unmarshal(out, &eb)
+	if eb.Detail == "" {
+		eb.Detail = strings.ToLower(http.StatusText(rec.Code))
+	}
+	code, ok := a2aStatusCodes[rec.Code]
+	if !ok {
+		code = rpcInternalError
+	}
+	return nil, &rpcError{Code: code, Message: eb.Detail, Data: rpcErrorData{Status: rec.Code, Detail: eb.Detail}}
+}
+
+// a2aCaller resolves the bearer of r, as a JSON-RPC error when it fails.
+func (s *server) a2aCaller(r *http.Request) (string, error) {
+	token, err := bearerToken(r)
+	if err == nil {
+		var addr openjury.Address
+		if addr, err = s.svc.Auth.Authenticate(r.Context(), token); err == nil {
+			return addr.String(), nil
+		}
+	}
+	if openjury.KindOf(err) != openjury.Unauthenticated {
+		return "", err
+	}
+	detail := "arguments.address is required without a valid bearer token: " + openjury.DetailOf(err)
+	return "", &rpcError{Code: a2aUnauthenticated, Message: detail,
+		Data: rpcErrorData{Status: http.StatusUnauthorized, Detail: detail}}
+}

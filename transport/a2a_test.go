@@ -1,0 +1,174 @@
+package transport_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// rpc posts a JSON-RPC body to /a2a, requires a 200 and returns the
+// decoded response.
+func (e *env) rpc(body any, headers ...header) map[string]any {
+	e.t.Helper()
+	r := e.do("POST", "/a2a", body, headers...)
+	require.Equal(e.t, http.StatusOK, r.Code, "body: %s", r.Body)
+	out := r.JSON(e.t)
+	require.Equal(e.t, "2.0", out["jsonrpc"])
+	return out
+}
+
+// rpcError requires a JSON-RPC error of code and returns it.
+func rpcError(t *testing.T, res map[string]any, code int) map[string]any {
+	t.Helper()
+	require.Nil(t, res["result"], "result: %v", res["result"])
+	e, ok := res["error"].(map[string]any)
+	require.True(t, ok, "no error: %v", res)
+	require.EqualValues(t, code, e["code"], "error: %v", e)
+	require.NotEmpty(t, e["message"])
+	return e
+}
+
+// send is a message/send (v1 false) or SendMessage (v1 true) request with
+// the given parts.
+func send(v1 bool, parts ...map[string]any) map[string]any {
+	method, role := "message/send", "user"
+	if v1 {
+		method, role = "SendMessage", "ROLE_USER"
+	}
+	return map[string]any{"jsonrpc": "2.0", "id": "req-1", "method": method,
+		"params": map[string]any{"message": map[string]any{"messageId": "m1", "role": role, "parts": parts}}}
+}
+
+func skillPart(v1 bool, skill string, args map[string]any) map[string]any {
+	p := map[string]any{"data": map[string]any{"skill": skill, "arguments": args}}
+	if !v1 {
+		p["kind"] = "data"
+	}
+	return p
+}
+
+// agentData returns the data of the one part of an agent message result.
+func agentData(t *testing.T, res map[string]any, v1 bool) any {
+	t.Helper()
+	require.Nil(t, res["error"], "error: %v", res["error"])
+	require.Equal(t, "req-1", res["id"])
+	msg := res["result"].(map[string]any)
+	if v1 {
+		msg = msg["message"].(map[string]any)
+		require.Equal(t, "ROLE_AGENT", msg["role"])
+	} else {
+		require.Equal(t, "message", msg["kind"])
+		require.Equal(t, "agent", msg["role"])
+	}
+	require.NotEmpty(t, msg["messageId"])
+	parts := msg["parts"].([]any)
+	require.Len(t, parts, 1)
+	p := parts[0].(map[string]any)
+	if d, ok := p["data"]; ok {
+		if !v1 {
+			require.Equal(t, "data", p["kind"])
+		}
+		return d
+	}
+	return p["text"]
+}
+
+func TestA2ASkills(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	sponsor := e.agent(0, 0)
+	worker := e.agent(minStake, 0)
+	jobID := e.newJob(sponsor.token)
+	for _, v1 := range []bool{false, true} {
+		// A read skill needs no token; the answer is the HTTP API's JSON.
+		jobs := agentData(t, e.rpc(send(v1, skillPart(v1, "find_jobs", map[string]any{"limit": 5, "status": "open"}))), v1).(map[string]any)
+		require.Len(t, jobs["jobs"], 1)
+		require.Equal(t, jobID, jobs["jobs"].([]any)[0].(map[string]any)["id"])
+
+		// Writes run for the bearer.
+		sub := agentData(t, e.rpc(send(v1, skillPart(v1, "submit_work", map[string]any{"job_id": jobID, "content": "work"})), bearer(worker.token)), v1)
+		require.Equal(t, worker.lower(), sub.(map[string]any)["submission"].(map[string]any)["agent_address"])
+
+		// status defaults to the caller's address.
+		st := agentData(t, e.rpc(send(v1, skillPart(v1, "status", nil)), bearer(worker.token)), v1).(map[string]any)
+		require.Equal(t, worker.lower(), st["address"])
+
+		// A text-only message gets the help text.
+		text := map[string]any{"text": "hello"}
+		if !v1 {
+			text["kind"] = "text"
+		}
+		help := agentData(t, e.rpc(send(v1, text)), v1).(string)
+		for _, id := range []string{"find_jobs", "get_job", "submit_work", "vote", "final_vote", "finalize_job", "comment", "status"} {
+			require.Contains(t, help, id)
+		}
+	}
+	// Both submissions went through the marketplace.
+	var subs []map[string]any
+	require.NoError(t, json.Unmarshal(e.get("/api/v1/jobs/"+jobID+"/submissions").Body, &subs))
+	require.Len(t, subs, 2)
+}
+
+func TestA2AErrors(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	sponsor := e.agent(0, 0)
+	poor := e.agent(0, 0)
+	jobID := e.newJob(sponsor.token)
+
+	cases := []struct {
+		name    string
+		body    any
+		headers []header
+		code    int
+		status  int // the operation's HTTP status in error.data; 0: none
+	}{
+		{"parse error", "{not json", nil, -32700, 0},
+		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"message/send"}]`, nil, -32600, 0},
+		{"wrong version", map[string]any{"jsonrpc": "1.0", "id": 1, "method": "message/send"}, nil, -32600, 0},
+		{"unknown method", map[string]any{"jsonrpc": "2.0", "id": 1, "method": "nope"}, nil, -32601, 0},
+		{"streaming", map[string]any{"jsonrpc": "2.0", "id": 1, "method": "message/stream"}, nil, -32004, 0},
+		{"no message", map[string]any{"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": map[string]any{}}, nil, -32602, 0},
+		{"no parts", send(false), nil, -32602, 0},
+		{"unknown skill", send(false, skillPart(false, "fly", nil)), nil, -32602, 0},
+		{"bad data part", send(false, map[string]any{"kind": "data", "data": []int{1}}), nil, -32602, 0},
+		{"missing path argument", send(false, skillPart(false, "get_job", nil)), nil, -32602, 0},
+		{"path argument not a string", send(false, skillPart(false, "get_job", map[string]any{"job_id": 7})), nil, -32602, 0},
+		{"query argument an object", send(false, skillPart(false, "find_jobs", map[string]any{"tag": map[string]any{}})), nil, -32602, 0},
+		{"invalid argument", send(false, skillPart(false, "find_jobs", map[string]any{"limit": 100000})), nil, -32602, 400},
+		{"no token", send(false, skillPart(false, "comment", map[string]any{"job_id": jobID, "content": "hi"})), nil, -32011, 401},
+		{"bad token", send(true, skillPart(true, "comment", map[string]any{"job_id": jobID, "content": "hi"})), []header{bearer("nope")}, -32011, 401},
+		{"status without token", send(false, skillPart(false, "status", nil)), nil, -32011, 401},
+		{"not found", send(false, skillPart(false, "get_job", map[string]any{"job_id": "no-such-job"})), nil, -32014, 404},
+		{"forbidden", send(false, skillPart(false, "close_job", map[string]any{"job_id": jobID, "winner_submission_id": "x"})), []header{bearer(poor.token)}, -32013, 403},
+		{"tasks/get", map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tasks/get", "params": map[string]any{"id": "t1"}}, nil, -32001, 0},
+		{"GetTask", map[string]any{"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": map[string]any{"id": "t1"}}, nil, -32001, 0},
+		{"tasks/get without id", map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tasks/get", "params": map[string]any{}}, nil, -32602, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := e.rpc(c.body, c.headers...)
+			got := rpcError(t, res, c.code)
+			if c.status == 0 {
+				require.Nil(t, got["data"])
+				return
+			}
+			data := got["data"].(map[string]any)
+			require.EqualValues(t, c.status, data["status"])
+			require.Equal(t, got["message"], data["detail"])
+		})
+	}
+}
+
+// The response echoes the request id, or null when it cannot be read.
+func TestA2AResponseID(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	res := e.rpc(map[string]any{"jsonrpc": "2.0", "id": 42, "method": "nope"})
+	require.EqualValues(t, 42, res["id"])
+	res = e.rpc("{")
+	require.Nil(t, res["id"])
+	require.Contains(t, res, "id")
+}
