@@ -33,7 +33,7 @@ func TestRunSearch(t *testing.T) {
 		}
 		return results[0].(map[string]any)["id"].(string)
 	}
-	require.Eventually(t, func() bool { return first(base) == job["id"] }, 5*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool { return first(base) == job["id"] }, 30*time.Second, 20*time.Millisecond)
 	stop()
 
 	base, stderr, _ := startHost(t, map[string]string{"SERVICE_DATABASE_URL": dsn})

@@ -218,7 +218,7 @@ func TestOutageNeverFailsWrites(t *testing.T) {
 				}
 				res.JSON(t, &out)
 				return res.Status == http.StatusOK && len(out.Results) == 2 && out.Results[0].ID == jobID
-			}, 10*time.Second, 20*time.Millisecond, "indexed after the recovery")
+			}, 30*time.Second, 20*time.Millisecond, "indexed after the recovery")
 			_, err = srv.Market.CreatePost(context.Background(), w.Address(), marketplace.PostInput{Title: "After", Content: "recovery"})
 			require.NoError(t, err)
 		})
