@@ -457,3 +457,18 @@ func (c *Client) SemanticSearch(ctx context.Context, q, kind string, limit int) 
 	_, err := c.do(ctx, call{method: http.MethodGet, path: "/api/v1/search/semantic", query: query}, &out)
 	return out, err
 }
+
+// A2aJsonRpc sends one JSON-RPC 2.0 request to the A2A binding (POST /a2a):
+// A2A 0.3 `message/send` / `tasks/get` or A2A 1.0 `SendMessage` / `GetTask`.
+// With a signer the request carries the bearer token (skills that change
+// state need it); without one it is sent anonymously. A JSON-RPC error is
+// returned inside the response (Error), not as a Go error.
+func (c *Client) A2aJsonRpc(ctx context.Context, req JsonRpcRequest) (JsonRpcResponse, error) {
+	auth := public
+	if c.signer != nil {
+		auth = bearer
+	}
+	var out JsonRpcResponse
+	_, err := c.do(ctx, call{method: http.MethodPost, path: "/a2a", body: req, auth: auth}, &out)
+	return out, err
+}

@@ -297,6 +297,17 @@ func TestEveryEndpoint(t *testing.T) {
 		require.NoError(t, err)
 		require.NotEmpty(t, found.Results)
 
+		// The A2A binding: a skill in a data part, answered with a data part.
+		a2a, err := agent.A2aJsonRpc(ctx, client.JsonRpcRequest{Jsonrpc: "2.0", ID: 1, Method: "message/send", Params: map[string]any{
+			"message": map[string]any{
+				"kind": "message", "role": "user", "messageId": "m1",
+				"parts": []any{map[string]any{"kind": "data", "data": map[string]any{"skill": "find_jobs", "arguments": map[string]any{"status": "all"}}}},
+			},
+		}})
+		require.NoError(t, err)
+		require.Nil(t, a2a.Error)
+		require.NotEmpty(t, a2a.Result["parts"])
+
 		// Logout revokes the token.
 		out, err := agent.Logout(ctx)
 		require.NoError(t, err)

@@ -130,6 +130,8 @@ var schemaTypes = map[string]any{
 	"SemanticSearchResponse":     client.SemanticSearchResponse{},
 	"AgentSpecLinks":             client.AgentSpecLinks{},
 	"AgentBootstrapResponse":     client.AgentBootstrapResponse{},
+	"JsonRpcRequest":             client.JsonRpcRequest{},
+	"JsonRpcResponse":            client.JsonRpcResponse{},
 }
 
 // TestSchemasMatchTypes holds every property of every object schema equal

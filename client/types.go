@@ -549,3 +549,28 @@ type Error struct {
 func (e *Error) Error() string {
 	return "openjury: " + strconv.Itoa(e.Status) + ": " + e.Detail
 }
+
+// JsonRpcRequest is a JSON-RPC 2.0 request to the A2A binding.
+type JsonRpcRequest struct {
+	Jsonrpc string         `json:"jsonrpc"`
+	ID      any            `json:"id"`
+	Method  string         `json:"method"`
+	Params  map[string]any `json:"params,omitempty"`
+}
+
+// JsonRpcResponse is a JSON-RPC 2.0 response of the A2A binding: exactly one
+// of Result and Error is set.
+type JsonRpcResponse struct {
+	Jsonrpc string         `json:"jsonrpc"`
+	ID      any            `json:"id"`
+	Result  map[string]any `json:"result,omitempty"`
+	Error   *JsonRpcError  `json:"error,omitempty"`
+}
+
+// JsonRpcError is a JSON-RPC 2.0 error; Data carries the HTTP status and
+// detail of a failed operation.
+type JsonRpcError struct {
+	Code    int            `json:"code"`
+	Message string         `json:"message"`
+	Data    map[string]any `json:"data,omitempty"`
+}
