@@ -43,13 +43,28 @@ func chromiumPath(t *testing.T) string {
 // context (cancelled at cleanup).
 func browser(t *testing.T) context.Context {
 	t.Helper()
+	// Chromium's helper processes may still be writing to the profile when
+	// the browser is cancelled, so the profile is removed with retries (and
+	// left behind with a log line rather than failing the test); this
+	// cleanup is registered first, so it runs after the browser's.
+	profile, err := os.MkdirTemp("", "openjury-chromium-")
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		for range 50 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("could not remove the chromium profile %s", profile)
+	})
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath(t)),
 		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-quic", true), chromedp.NoFirstRun,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1200, 900),
+		chromedp.UserDataDir(profile), chromedp.WindowSize(1200, 900),
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
