@@ -103,7 +103,7 @@ func parse(args []string) (config, error) {
 	fs.BoolVar(&c.ceiling, "ceiling", true, "measure the ceiling with every scenario and print ratios to it")
 	fs.IntVar(&c.rounds, "rounds", 3, "rounds per scenario, each a ceiling run then a scenario run (with -ceiling)")
 	fs.StringVar(&c.devSecret, "dev-secret", "", "X-Dev-Secret of the -url server (to give the wallets stake and reputation)")
-	fs.IntVar(&c.rateLimit, "rate-limit", 1_000_000_000, "SERVICE_RATE_LIMIT_PER_MIN of the started host or in-process server (high: the limiter runs but never refuses)")
+	fs.IntVar(&c.rateLimit, "rate-limit", 1_000_000_000, "SERVICE_RATE_LIMIT_PER_MIN (and, for a started host, SERVICE_RATE_LIMIT_PER_ADDRESS_PER_MIN) of the started host or in-process server (high: the limiters run but never refuse)")
 	fs.IntVar(&c.readCacheMS, "read-cache-ms", 1000, "SERVICE_READ_CACHE_MS of the started host or in-process server (0: off, to measure the queries)")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the scenarios to this file (in-process target: server and client)")
 	fs.DurationVar(&c.progress, "progress", 5*time.Second, "how often long phases (seeding) report progress")

@@ -86,6 +86,7 @@ func (t *target) startHost(tb *runTB, c config, dsn string, out io.Writer) error
 		"SERVICE_LOG_LEVEL=warn",
 		"SERVICE_DEV_SECRET="+t.devSecret,
 		"SERVICE_RATE_LIMIT_PER_MIN="+strconv.Itoa(c.rateLimit),
+		"SERVICE_RATE_LIMIT_PER_ADDRESS_PER_MIN="+strconv.Itoa(c.rateLimit),
 		"SERVICE_READ_CACHE_MS="+strconv.Itoa(c.readCacheMS),
 	)
 	cmd.Stderr = os.Stderr
