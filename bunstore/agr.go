@@ -134,15 +134,8 @@ func insertLedger(ctx context.Context, op string, db bun.IDB, row *agrLedgerRow)
 		q = q.On("CONFLICT (job_id) WHERE reason = 'win' DO NOTHING")
 	}
 	res, err := q.Exec(ctx)
-	if err != nil {
-		return translate(op, err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return translate(op, err)
-	}
-	if n == 0 {
-		return openjury.E(openjury.Conflict, op, detailWinMinted)
+	if err := exactlyOne(op, res, err, openjury.E(openjury.Conflict, op, detailWinMinted)); err != nil {
+		return err
 	}
 	return nil
 }
@@ -167,15 +160,8 @@ func debitAGR(ctx context.Context, op string, db bun.IDB, addr openjury.Address,
 		Where("address = ?", string(addr)).
 		Where("balance >= ?", amount).
 		Exec(ctx)
-	if err != nil {
-		return translate(op, err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return translate(op, err)
-	}
-	if n == 0 {
-		return openjury.E(openjury.PaymentRequired, op, detailInsufficientAGR)
+	if err := exactlyOne(op, res, err, openjury.E(openjury.PaymentRequired, op, detailInsufficientAGR)); err != nil {
+		return err
 	}
 	return nil
 }

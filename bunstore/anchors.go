@@ -149,23 +149,8 @@ func (s anchorStore) PutAnchor(ctx context.Context, b *anchor.Batch, document []
 			Where("id = ?", b.JobID).
 			Where("anchor_batch_id IS NULL").
 			Exec(ctx)
-		return oneRow(op, res, err, openjury.E(openjury.Conflict, op, "the job has an anchor batch already"))
+		return exactlyOne(op, res, err, openjury.E(openjury.Conflict, op, "the job has an anchor batch already"))
 	})
-}
-
-// oneRow checks that an update changed one row; zero rows is errNone.
-func oneRow(op string, res sql.Result, err error, errNone error) error {
-	if err != nil {
-		return translate(op, err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return translate(op, err)
-	}
-	if n == 0 {
-		return errNone
-	}
-	return nil
 }
 
 // AnchorBatch returns the batch of a job from its row (one primary-key

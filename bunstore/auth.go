@@ -142,15 +142,8 @@ func (d *DB) RedeemChallenge(ctx context.Context, addr openjury.Address, nonce s
 			Where("address = ?", string(addr)).
 			Where("expires_at > ?", millis(now)).
 			Exec(ctx)
-		if err != nil {
-			return translate(op, err)
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return translate(op, err)
-		}
-		if n != 1 {
-			return openjury.E(openjury.Unauthenticated, op, "challenge already used or expired")
+		if err := exactlyOne(op, res, err, openjury.E(openjury.Unauthenticated, op, "challenge already used or expired")); err != nil {
+			return err
 		}
 		row := &tokenRow{
 			Hash:      tok.Hash,

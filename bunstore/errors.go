@@ -162,3 +162,27 @@ func classifySQLite(err error) (openjury.Kind, string, bool) {
 	}
 	return 0, "", false
 }
+
+// affected returns how many rows the statement that gave res and err
+// changed; either error is translated for op.
+func affected(op string, res sql.Result, err error) (int64, error) {
+	if err != nil {
+		return 0, translate(op, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, translate(op, err)
+	}
+	return n, nil
+}
+
+// exactlyOne is nil when the statement that gave res and err changed exactly
+// one row, the translated error when it failed, and otherwise when it
+// changed none or several.
+func exactlyOne(op string, res sql.Result, err error, otherwise error) error {
+	n, err := affected(op, res, err)
+	if err == nil && n != 1 {
+		return otherwise
+	}
+	return err
+}

@@ -57,16 +57,16 @@ func (d *DB) ClaimIdempotencyKey(ctx context.Context, k transport.IdempotencyKey
 		LeaseUntil: millis(leaseUntil), ExpiresAt: millis(expiresAt),
 	}
 	res, err := db.NewInsert().Model(row).On("CONFLICT (caller, scope) DO NOTHING").Exec(ctx)
-	if claimed, err := changedOne(op, res, err); err != nil || claimed {
-		return transport.IdempotencyRecord{}, claimed, err
+	if n, err := affected(op, res, err); err != nil || n == 1 {
+		return transport.IdempotencyRecord{}, n == 1, err
 	}
 	res, err = db.NewUpdate().Model(row).
 		Column("fingerprint", "owner", "status", "content_type", "body", "lease_until", "expires_at").
 		WherePK().
 		Where("ik.expires_at <= ? OR (ik.status = 0 AND ik.lease_until <= ?)", millis(now), millis(now)).
 		Exec(ctx)
-	if claimed, err := changedOne(op, res, err); err != nil || claimed {
-		return transport.IdempotencyRecord{}, claimed, err
+	if n, err := affected(op, res, err); err != nil || n == 1 {
+		return transport.IdempotencyRecord{}, n == 1, err
 	}
 	var cur idempotencyRow
 	err = db.NewSelect().Model(&cur).
@@ -121,22 +121,5 @@ func (d *DB) DeleteExpiredIdempotencyKeys(ctx context.Context, now time.Time) (i
 		return 0, err
 	}
 	res, err := db.NewDelete().Model((*idempotencyRow)(nil)).Where("expires_at <= ?", millis(now)).Exec(ctx)
-	if err != nil {
-		return 0, translate(op, err)
-	}
-	n, err := res.RowsAffected()
-	return n, translate(op, err)
-}
-
-// changedOne reports whether the statement that gave res and err changed
-// exactly one row.
-func changedOne(op string, res sql.Result, err error) (bool, error) {
-	if err != nil {
-		return false, translate(op, err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, translate(op, err)
-	}
-	return n == 1, nil
+	return affected(op, res, err)
 }

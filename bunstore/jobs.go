@@ -225,15 +225,8 @@ func (s jobStore) UpdateJob(ctx context.Context, j *marketplace.Job) error {
 	}
 	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		res, err := db.NewUpdate().Model(row).Column(mutableJobColumns...).WherePK().Exec(ctx)
-		if err != nil {
-			return translate(op, err)
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return translate(op, err)
-		}
-		if n == 0 {
-			return openjury.E(openjury.NotFound, op, "job not found")
+		if err := exactlyOne(op, res, err, openjury.E(openjury.NotFound, op, "job not found")); err != nil {
+			return err
 		}
 		_, err = db.NewUpdate().Model((*jobTagRow)(nil)).
 			Set("status = ?", row.Status).

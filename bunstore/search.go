@@ -346,9 +346,5 @@ func (s searchStore) RequeueOtherModels(ctx context.Context, model string, now t
 	res, err := db.NewRaw(`INSERT INTO search_pending (kind, doc_id, queued_at)
 SELECT kind, doc_id, ? FROM search_documents WHERE deleted = 0 AND model <> ?
 ON CONFLICT (kind, doc_id) DO NOTHING`, millis(now), model).Exec(ctx)
-	if err != nil {
-		return 0, translate(op, err)
-	}
-	n, _ := res.RowsAffected()
-	return n, nil
+	return affected(op, res, err)
 }

@@ -48,11 +48,8 @@ func (s syncStore) AcquireLease(ctx context.Context, name, owner string, now, un
 	}
 	res, err := db.NewInsert().Model(&leaseRow{Name: name, Owner: owner, ExpiresAt: millis(until)}).
 		On("CONFLICT DO NOTHING").Exec(ctx)
-	if err != nil {
-		return false, translate(op, err)
-	}
-	if n, _ := res.RowsAffected(); n == 1 {
-		return true, nil
+	if n, err := affected(op, res, err); err != nil || n == 1 {
+		return n == 1, err
 	}
 	res, err = db.NewUpdate().Model((*leaseRow)(nil)).
 		Set("owner = ?", owner).
@@ -60,11 +57,8 @@ func (s syncStore) AcquireLease(ctx context.Context, name, owner string, now, un
 		Where("name = ?", name).
 		Where("(owner = ? OR expires_at <= ?)", owner, millis(now)).
 		Exec(ctx)
-	if err != nil {
-		return false, translate(op, err)
-	}
-	n, _ := res.RowsAffected()
-	return n == 1, nil
+	n, err := affected(op, res, err)
+	return n == 1, err
 }
 
 // ReleaseLease deletes owner's lease.
@@ -109,11 +103,8 @@ func (s syncStore) ApplySync(ctx context.Context, b stake.SyncBatch) error {
 			Set("expires_at = expires_at").
 			Where("name = ?", b.Lease).Where("owner = ?", b.Owner).Where("expires_at > ?", now).
 			Exec(ctx)
-		if err != nil {
-			return translate(op, err)
-		}
-		if n, _ := res.RowsAffected(); n != 1 {
-			return openjury.E(openjury.Conflict, op, "the sync lease is held by another worker")
+		if err := exactlyOne(op, res, err, openjury.E(openjury.Conflict, op, "the sync lease is held by another worker")); err != nil {
+			return err
 		}
 		if _, err := db.NewInsert().Model(&cursorRow{Name: b.Cursor, NextBlock: b.From, UpdatedAt: now}).
 			On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
@@ -123,11 +114,8 @@ func (s syncStore) ApplySync(ctx context.Context, b stake.SyncBatch) error {
 			Set("next_block = ?", b.Next).Set("updated_at = ?", now).
 			Where("name = ?", b.Cursor).Where("next_block = ?", b.From).
 			Exec(ctx)
-		if err != nil {
-			return translate(op, err)
-		}
-		if n, _ := res.RowsAffected(); n != 1 {
-			return openjury.E(openjury.Conflict, op, "the sync cursor moved")
+		if err := exactlyOne(op, res, err, openjury.E(openjury.Conflict, op, "the sync cursor moved")); err != nil {
+			return err
 		}
 		stakes := stakeStore{exec{d: s.e.d, read: db, write: db, tx: true}}
 		for _, st := range b.Stakes {
