@@ -25,7 +25,13 @@ const (
 	DefaultMaxRetries = 3
 	// DefaultMaxRetryWait caps one wait, whatever Retry-After says.
 	DefaultMaxRetryWait = 30 * time.Second
+	// DefaultMaxResponseBytes caps the body of one answer.
+	DefaultMaxResponseBytes = 8 << 20
 )
+
+// ErrResponseTooLarge is the error (wrapped) of an answer whose body is
+// longer than the client's cap (WithMaxResponseBytes). It is never retried.
+var ErrResponseTooLarge = errors.New("client: response body too large")
 
 // Client calls one OpenJury server. It is safe for concurrent use.
 type Client struct {
@@ -35,6 +41,8 @@ type Client struct {
 	devSecret    string
 	maxRetries   int
 	maxRetryWait time.Duration
+	noRetries    bool
+	maxBody      int64
 	userAgent    string
 
 	mu    sync.Mutex
@@ -61,6 +69,40 @@ func WithRetries(maxRetries int, maxWait time.Duration) Option {
 	return func(c *Client) { c.maxRetries, c.maxRetryWait = maxRetries, maxWait }
 }
 
+// WithoutRetries switches off everything the client does by itself after
+// an attempt fails: no retry after a network error, 429, 503 or an
+// Idempotency-Key still in flight (409), and no new sign-in after a 401;
+// every call is one HTTP request and its failure is returned as it is. It
+// also stops the automatic Idempotency-Key of authenticated POSTs (it only
+// makes the client's own retries safe); a key set with
+// ContextWithIdempotencyKey is still sent. Measurements (the load tool) use
+// it so that every failure counts and every request does the server work
+// of its own body.
+func WithoutRetries() Option { return func(c *Client) { c.noRetries = true } }
+
+// WithMaxResponseBytes caps the body of one answer (default
+// DefaultMaxResponseBytes); a longer one fails the call with
+// ErrResponseTooLarge instead of being read into memory. n <= 0 keeps the
+// default.
+func WithMaxResponseBytes(n int64) Option {
+	return func(c *Client) {
+		if n > 0 {
+			c.maxBody = n
+		}
+	}
+}
+
+// idempotencyKeyCtx is the context key of ContextWithIdempotencyKey.
+type idempotencyKeyCtx struct{}
+
+// ContextWithIdempotencyKey returns a context whose authenticated POSTs
+// carry key as their Idempotency-Key instead of a new random one, so a
+// caller that retries by itself (or across processes) repeats the same
+// key and the server runs the operation once.
+func ContextWithIdempotencyKey(ctx context.Context, key string) context.Context {
+	return context.WithValue(ctx, idempotencyKeyCtx{}, key)
+}
+
 // New returns a client of the server at baseURL (e.g. http://localhost:8080).
 func New(baseURL string, opts ...Option) (*Client, error) {
 	u, err := url.Parse(baseURL)
@@ -72,6 +114,7 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 		http:         &http.Client{Timeout: 60 * time.Second},
 		maxRetries:   DefaultMaxRetries,
 		maxRetryWait: DefaultMaxRetryWait,
+		maxBody:      DefaultMaxResponseBytes,
 		userAgent:    "openjury-go-client/1",
 	}
 	for _, o := range opts {
@@ -151,7 +194,9 @@ type response struct {
 }
 
 // do runs a call with sign-in, re-sign-in after 401, one Idempotency-Key
-// across the retries of an authenticated POST and Retry-After on 429/503.
+// across the retries of an authenticated POST, Retry-After on 429/503 and
+// a bounded wait while the server still runs an earlier attempt with the
+// same key (409); WithoutRetries leaves only the first attempt.
 func (c *Client) do(ctx context.Context, cl call, out any) (*response, error) {
 	var payload []byte
 	if cl.body != nil {
@@ -163,19 +208,27 @@ func (c *Client) do(ctx context.Context, cl call, out any) (*response, error) {
 	}
 	idemKey := ""
 	if cl.auth == bearer && cl.method == http.MethodPost {
-		idemKey = uuid.NewString()
+		if k, ok := ctx.Value(idempotencyKeyCtx{}).(string); ok && k != "" {
+			idemKey = k
+		} else if !c.noRetries {
+			idemKey = uuid.NewString()
+		}
 	}
 	if cl.auth == bearer && c.Token() == "" && c.signer != nil {
 		if _, err := c.Login(ctx); err != nil {
 			return nil, err
 		}
 	}
-	relogged := false
+	retries := c.maxRetries
+	if c.noRetries {
+		retries = 0
+	}
+	relogged := c.noRetries
 	for attempt := 0; ; attempt++ {
 		resp, err := c.once(ctx, cl, payload, idemKey)
 		if err != nil {
-			retryable := cl.method != http.MethodPost || idemKey != ""
-			if ctx.Err() != nil || !retryable || attempt >= c.maxRetries {
+			retryable := (cl.method != http.MethodPost || idemKey != "") && !errors.Is(err, ErrResponseTooLarge)
+			if ctx.Err() != nil || !retryable || attempt >= retries {
 				return nil, err
 			}
 			if werr := c.wait(ctx, backoff(attempt)); werr != nil {
@@ -190,7 +243,8 @@ func (c *Client) do(ctx context.Context, cl call, out any) (*response, error) {
 				return nil, err
 			}
 			continue
-		case (resp.status == http.StatusTooManyRequests || resp.status == http.StatusServiceUnavailable) && attempt < c.maxRetries:
+		case (resp.status == http.StatusTooManyRequests || resp.status == http.StatusServiceUnavailable ||
+			(idemKey != "" && keyInFlight(resp))) && attempt < retries:
 			if werr := c.wait(ctx, retryAfter(resp.header, attempt)); werr != nil {
 				return nil, werr
 			}
@@ -212,6 +266,22 @@ func (c *Client) do(ctx context.Context, cl call, out any) (*response, error) {
 		}
 		return resp, nil
 	}
+}
+
+// keyInFlight reports whether resp is the 409 of an Idempotency-Key whose
+// first request is still running (CONTRACT "Conventions"): a fresh answer
+// (not a replay) saying so, or a 409 with Retry-After. Any other 409 is a
+// state conflict, returned at once.
+func keyInFlight(resp *response) bool {
+	if resp.status != http.StatusConflict || resp.header.Get("Idempotent-Replayed") != "" {
+		return false
+	}
+	if resp.header.Get("Retry-After") != "" {
+		return true
+	}
+	var e Error
+	return json.Unmarshal(resp.body, &e) == nil &&
+		strings.HasPrefix(e.Detail, "Idempotency-Key:") && strings.Contains(e.Detail, "still in progress")
 }
 
 // once sends one HTTP request and reads the whole answer.
@@ -249,9 +319,15 @@ func (c *Client) once(ctx context.Context, cl call, payload []byte, idemKey stri
 		return nil, fmt.Errorf("client: %s %s: %w", cl.method, cl.path, err)
 	}
 	defer res.Body.Close()
-	data, err := io.ReadAll(res.Body)
+	if res.ContentLength > c.maxBody {
+		return nil, fmt.Errorf("client: %s %s: %w: %d bytes, the limit is %d", cl.method, cl.path, ErrResponseTooLarge, res.ContentLength, c.maxBody)
+	}
+	data, err := io.ReadAll(io.LimitReader(res.Body, c.maxBody+1))
 	if err != nil {
 		return nil, fmt.Errorf("client: %s %s: read: %w", cl.method, cl.path, err)
+	}
+	if int64(len(data)) > c.maxBody {
+		return nil, fmt.Errorf("client: %s %s: %w: more than %d bytes", cl.method, cl.path, ErrResponseTooLarge, c.maxBody)
 	}
 	return &response{status: res.StatusCode, header: res.Header, body: data}, nil
 }
