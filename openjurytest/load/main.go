@@ -17,12 +17,20 @@
 // throwaway PostgreSQL server started like the tests do). -seed N fills it
 // with N jobs through the store ports before the run (see seed.go).
 //
-// With every scenario the tool measures its ceiling: the same net/http
-// client and server stack answering a pre-encoded body of the size of the
-// scenario's answer (of a GET /api/v1/jobs?limit=20 answer for writes),
-// in -rounds rounds alternating with the scenario's own runs. Every figure
-// is printed with its ratio to that ceiling, so runs on a busy machine
-// stay comparable.
+// Every request goes through package client (one client per signed-in
+// wallet, all on one connection pool), with client.WithoutRetries: no
+// retry, no new sign-in, no automatic Idempotency-Key, so every failure is
+// one error of the report. Set-up (sign-in, stake and reputation through
+// the dev endpoints, finding jobs and submissions) uses the client too.
+//
+// With every scenario the tool measures its ceiling: the same client
+// calls, through the same net/http client and server stack, answered for
+// each operation with a pre-encoded copy of the server's own answer to it
+// (one untimed probe request per operation), so the ceiling does the same
+// encoding, reading and decoding as the scenario; it runs in -rounds
+// rounds alternating with the scenario's own runs. Every figure is
+// printed with its ratio to that ceiling, so runs on a busy machine stay
+// comparable.
 //
 // Every scenario is bounded by -d and -n; only loopback targets (and
 // loopback PostgreSQL servers) are accepted.
@@ -190,8 +198,11 @@ func run(args []string, out io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	fix, err := setUp(t, c)
+	fix, err := setUp(ctx, t, c)
 	if err != nil {
+		return err
+	}
+	if t.clients, err = newClients(t.base, t.http, t.devSecret, fix.tokens); err != nil {
 		return err
 	}
 	if c.cpuProfile != "" {

@@ -63,6 +63,28 @@ func TestSeedOnlyThenRunPostgres(t *testing.T) {
 	checkReport(t, out.String(), "get", "submit", "vote", "tallies", "mix")
 }
 
+// TestFailuresAreCounted: past the server's rate limit every refused
+// request is one error of the report, none retried (the client runs with
+// client.WithoutRetries; a retry would wait the 60 s of Retry-After).
+func TestFailuresAreCounted(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	// About 290 requests of set-up, then 400 list requests against a limit
+	// of 500 a minute (the in-process server's clock stands still).
+	require.NoError(t, run([]string{"-seed", "300", "-c", "2", "-wallets", "1", "-n", "400", "-d", "1m",
+		"-scenarios", "list", "-ceiling=false", "-rate-limit", "500"}, &out))
+	rows := row.FindAllStringSubmatch(out.String(), -1)
+	require.Len(t, rows, 1, out.String())
+	ok, err := strconv.Atoi(rows[0][3])
+	require.NoError(t, err)
+	errs, err := strconv.Atoi(rows[0][4])
+	require.NoError(t, err)
+	require.Positive(t, ok, out.String())
+	require.Positive(t, errs, out.String())
+	require.Equal(t, 400, ok+errs, "every request is counted once:\n%s", out.String())
+	require.Contains(t, out.String(), "first error: openjury: 429: too many requests")
+}
+
 func TestLoopbackOnly(t *testing.T) {
 	t.Parallel()
 	for _, ok := range []string{"http://127.0.0.1:8080", "http://localhost:1", "http://[::1]:80", "http://127.9.9.9"} {

@@ -2,20 +2,22 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/openjury/openjury/openjurytest"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/openjury/openjury/client"
 )
 
 // deepPages is how deep the deep scenario reads a tag list by cursor.
@@ -30,267 +32,266 @@ type fixtures struct {
 	jobs   []string   // open jobs
 	pairs  []votePair // seeded submissions, with their job
 	tokens []string   // signed-in wallets with stake and reputation
-	// deepPath is page deepPages of the seedTagAll list (or the last page
-	// reached, deepReached).
-	deepPath    string
+	// deepCursor is the cursor of page deepPages of the seedTagAll list
+	// (or of the last page reached, deepReached).
+	deepCursor  string
 	deepReached int
-	listBody    int          // bytes of a GET /api/v1/jobs?limit=20 answer
-	commentsOK  atomic.Int64 // comments the wallets may still post
-	submitBody  func(job string) []byte
-	commentBody []byte
+	// commentsUsed counts the comments handed out, commentsMax bounds
+	// them; the k-th comment is posted by wallet k mod len(tokens), so
+	// none posts more than its share, whatever order workers run in.
+	commentsUsed *atomic.Int64
+	commentsMax  int64
+}
+
+// forCeiling is f for the ceiling's runs: the same fixtures with a comment
+// budget of its own, since nothing the ceiling answers is a comment.
+func (f *fixtures) forCeiling() *fixtures {
+	cf := *f
+	cf.commentsUsed, cf.commentsMax = new(atomic.Int64), math.MaxInt64
+	return &cf
 }
 
 type votePair struct{ job, submission string }
 
-// request is one request of a scenario.
+// clients are the load tool's clients of one server, on one connection
+// pool: anon for reads and the dev endpoints, and one per signed-in wallet.
+// They never retry and never sign in again (client.WithoutRetries), so
+// every failure is counted.
+type clients struct {
+	anon    *client.Client
+	wallets []*client.Client
+}
+
+// newClients returns the clients of the server at base, the wallets
+// holding tokens.
+func newClients(base string, hc *http.Client, devSecret string, tokens []string) (*clients, error) {
+	opts := []client.Option{client.WithHTTPClient(hc), client.WithoutRetries()}
+	anon, err := client.New(base, append(opts, client.WithDevSecret(devSecret))...)
+	if err != nil {
+		return nil, err
+	}
+	cs := &clients{anon: anon}
+	for _, tok := range tokens {
+		w, err := client.New(base, append(opts, client.WithToken(tok))...)
+		if err != nil {
+			return nil, err
+		}
+		cs.wallets = append(cs.wallets, w)
+	}
+	return cs, nil
+}
+
+// request is one request of a scenario: the operation it reports under
+// and the client call that makes it.
 type request struct {
-	op, method, path, token string
-	body                    []byte
+	op   string
+	call func(ctx context.Context, cs *clients) error
 }
 
 // scenario yields the seq-th request of a run; ok false ends the worker.
+// parts are the single scenarios it is made of.
 type scenario struct {
-	name string
-	next func(f *fixtures, seq int64) (request, bool)
+	name  string
+	parts []string
+	next  func(f *fixtures, seq int64) (request, bool)
 }
 
 var allScenarios = []string{"list", "tag", "deep", "get", "tallies", "submit", "vote", "comment", "mix"}
 
+// The bodies of the writes.
+const (
+	submitContent  = "An answer from the load tool."
+	commentContent = "A comment from the load tool."
+)
+
+// submitEvidence is the one evidence item of every submission.
+var submitEvidence = func() []client.Evidence {
+	typ, src, quote := "url", "https://example.org/load", "measured"
+	return []client.Evidence{{Type: &typ, SourceURL: &src, Quote: &quote}}
+}()
+
+// pick returns the seq-th of n items in turn.
+func pick(n int, seq int64) int { return int(seq % int64(n)) }
+
+// singles are the scenarios of one operation each.
+var singles = map[string]func(f *fixtures, seq int64) (request, bool){
+	"list": func(*fixtures, int64) (request, bool) {
+		return request{op: "GET /api/v1/jobs?limit=20", call: func(ctx context.Context, cs *clients) error {
+			_, err := cs.anon.ListJobs(ctx, client.JobFilter{Page: client.Page{Limit: 20}})
+			return err
+		}}, true
+	},
+	"tag": func(_ *fixtures, seq int64) (request, bool) {
+		tag := fmt.Sprintf("t%d", seq%10)
+		return request{op: "GET /api/v1/jobs?limit=20&tag=t{n}", call: func(ctx context.Context, cs *clients) error {
+			_, err := cs.anon.ListJobs(ctx, client.JobFilter{Tag: tag, Page: client.Page{Limit: 20}})
+			return err
+		}}, true
+	},
+	"deep": func(f *fixtures, _ int64) (request, bool) {
+		cursor := f.deepCursor
+		return request{op: fmt.Sprintf("GET /api/v1/jobs?limit=20&tag=%s page %d", seedTagAll, f.deepReached),
+			call: func(ctx context.Context, cs *clients) error {
+				_, err := cs.anon.ListJobs(ctx, client.JobFilter{Tag: seedTagAll, Page: client.Page{Limit: 20, Cursor: cursor}})
+				return err
+			}}, true
+	},
+	"get": func(f *fixtures, seq int64) (request, bool) {
+		job := f.jobs[pick(len(f.jobs), seq)]
+		return request{op: "GET /api/v1/jobs/{job_id}", call: func(ctx context.Context, cs *clients) error {
+			_, err := cs.anon.GetJob(ctx, job)
+			return err
+		}}, true
+	},
+	"tallies": func(f *fixtures, seq int64) (request, bool) {
+		if len(f.pairs) == 0 {
+			return request{}, false
+		}
+		job := f.pairs[pick(len(f.pairs), seq)].job
+		return request{op: "GET /api/v1/jobs/{job_id}/votes", call: func(ctx context.Context, cs *clients) error {
+			_, err := cs.anon.GetJobVotingSummary(ctx, job)
+			return err
+		}}, true
+	},
+	"submit": func(f *fixtures, seq int64) (request, bool) {
+		// (wallet, job) pairs repeat every len(jobs)*len(tokens)
+		// requests; an agent may submit 5 times to a job.
+		job := f.jobs[pick(len(f.jobs), seq)]
+		w := pick(len(f.tokens), seq/int64(len(f.jobs)))
+		return request{op: "POST /api/v1/submissions", call: func(ctx context.Context, cs *clients) error {
+			_, err := cs.wallets[w].CreateSubmission(ctx, client.CreateSubmissionRequest{JobID: job, Content: submitContent, Evidence: submitEvidence})
+			return err
+		}}, true
+	},
+	"vote": func(f *fixtures, seq int64) (request, bool) {
+		if len(f.pairs) == 0 {
+			return request{}, false
+		}
+		p := f.pairs[pick(len(f.pairs), seq/int64(len(f.tokens)))]
+		w := pick(len(f.tokens), seq)
+		return request{op: "POST /api/v1/votes", call: func(ctx context.Context, cs *clients) error {
+			_, err := cs.wallets[w].CreateVote(ctx, client.CreateVoteRequest{JobID: p.job, SubmissionID: p.submission})
+			return err
+		}}, true
+	},
+	"comment": func(f *fixtures, seq int64) (request, bool) {
+		k := f.commentsUsed.Add(1) - 1
+		if k >= f.commentsMax {
+			return request{}, false
+		}
+		job, w := f.jobs[pick(len(f.jobs), seq)], pick(len(f.tokens), k)
+		return request{op: "POST /api/v1/jobs/{job_id}/comments", call: func(ctx context.Context, cs *clients) error {
+			_, err := cs.wallets[w].CreateJobComment(ctx, job, client.CreateCommentRequest{Content: commentContent})
+			return err
+		}}, true
+	},
+}
+
+// mixWeights is the mix scenario: per 100 requests, mostly anonymous reads.
+var mixWeights = []struct {
+	n    int64
+	name string
+}{{30, "list"}, {30, "get"}, {10, "tag"}, {10, "tallies"}, {5, "deep"}, {8, "submit"}, {5, "vote"}, {2, "comment"}}
+
 func scenarioByName(name string) *scenario {
-	get := func(path string) request { return request{op: "GET " + path, method: http.MethodGet, path: path} }
-	pick := func(l []string, seq int64) string { return l[seq%int64(len(l))] }
-	single := map[string]func(f *fixtures, seq int64) (request, bool){
-		"list": func(*fixtures, int64) (request, bool) { return get("/api/v1/jobs?limit=20"), true },
-		"tag": func(_ *fixtures, seq int64) (request, bool) {
-			r := get(fmt.Sprintf("/api/v1/jobs?limit=20&tag=t%d", seq%10))
-			r.op = "GET /api/v1/jobs?limit=20&tag=t{n}"
-			return r, true
-		},
-		"deep": func(f *fixtures, _ int64) (request, bool) {
-			r := get(f.deepPath)
-			r.op = fmt.Sprintf("GET /api/v1/jobs?limit=20&tag=%s page %d", seedTagAll, f.deepReached)
-			return r, true
-		},
-		"get": func(f *fixtures, seq int64) (request, bool) {
-			r := get("/api/v1/jobs/" + pick(f.jobs, seq))
-			r.op = "GET /api/v1/jobs/{job_id}"
-			return r, true
-		},
-		"tallies": func(f *fixtures, seq int64) (request, bool) {
-			if len(f.pairs) == 0 {
-				return request{}, false
-			}
-			r := get("/api/v1/jobs/" + f.pairs[seq%int64(len(f.pairs))].job + "/votes")
-			r.op = "GET /api/v1/jobs/{job_id}/votes"
-			return r, true
-		},
-		"submit": func(f *fixtures, seq int64) (request, bool) {
-			// (wallet, job) pairs repeat every len(jobs)*len(tokens)
-			// requests; an agent may submit 5 times to a job.
-			job := pick(f.jobs, seq)
-			tok := pick(f.tokens, seq/int64(len(f.jobs)))
-			return request{op: "POST /api/v1/submissions", method: http.MethodPost, path: "/api/v1/submissions", token: tok, body: f.submitBody(job)}, true
-		},
-		"vote": func(f *fixtures, seq int64) (request, bool) {
-			if len(f.pairs) == 0 {
-				return request{}, false
-			}
-			p := f.pairs[(seq/int64(len(f.tokens)))%int64(len(f.pairs))]
-			body, _ := json.Marshal(map[string]string{"job_id": p.job, "submission_id": p.submission})
-			return request{op: "POST /api/v1/votes", method: http.MethodPost, path: "/api/v1/votes", token: pick(f.tokens, seq), body: body}, true
-		},
-		"comment": func(f *fixtures, seq int64) (request, bool) {
-			if f.commentsOK.Add(-1) < 0 {
-				return request{}, false
-			}
-			return request{op: "POST /api/v1/jobs/{job_id}/comments", method: http.MethodPost,
-				path: "/api/v1/jobs/" + pick(f.jobs, seq) + "/comments", token: pick(f.tokens, seq), body: f.commentBody}, true
-		},
-	}
 	if name == "mix" {
-		// A realistic mix, mostly anonymous reads: per 100 requests.
-		weights := []struct {
-			n    int64
-			name string
-		}{{30, "list"}, {30, "get"}, {10, "tag"}, {10, "tallies"}, {5, "deep"}, {8, "submit"}, {5, "vote"}, {2, "comment"}}
-		return &scenario{name: name, next: func(f *fixtures, seq int64) (request, bool) {
+		parts := make([]string, len(mixWeights))
+		for i, w := range mixWeights {
+			parts[i] = w.name
+		}
+		return &scenario{name: name, parts: parts, next: func(f *fixtures, seq int64) (request, bool) {
 			k := seq % 100
-			for _, w := range weights {
+			for _, w := range mixWeights {
 				if k < w.n {
 					// Each operation gets its own dense sequence.
-					if r, ok := single[w.name](f, seq/100*w.n+k); ok {
+					if r, ok := singles[w.name](f, seq/100*w.n+k); ok {
 						return r, true
 					}
 					break
 				}
 				k -= w.n
 			}
-			return single["get"](f, seq)
+			return singles["get"](f, seq)
 		}}
 	}
-	if fn, ok := single[name]; ok {
-		return &scenario{name: name, next: fn}
+	if fn, ok := singles[name]; ok {
+		return &scenario{name: name, parts: []string{name}, next: fn}
 	}
 	return nil
 }
 
-// do sends r and fails unless the answer is 200.
-func (t *target) do(r request, secret string) (*http.Response, []byte, error) {
-	var body io.Reader
-	if r.body != nil {
-		body = bytes.NewReader(r.body)
-	}
-	req, err := http.NewRequest(r.method, t.base+r.path, body)
-	if err != nil {
-		return nil, nil, err
-	}
-	if r.body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if r.token != "" {
-		req.Header.Set("Authorization", "Bearer "+r.token)
-	}
-	if secret != "" {
-		req.Header.Set("X-Dev-Secret", secret)
-	}
-	resp, err := t.client.Do(req)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, nil, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return resp, raw, fmt.Errorf("%d %s", resp.StatusCode, bytes.TrimSpace(raw[:min(len(raw), 200)]))
-	}
-	return resp, raw, nil
-}
-
-// call sends a setup request with a JSON body and decodes the answer into
-// out when it is not nil.
-func (t *target) call(method, path, token, secret string, in, out any) (*http.Response, error) {
-	r := request{method: method, path: path, token: token}
-	if in != nil {
-		raw, err := json.Marshal(in)
-		if err != nil {
-			return nil, err
-		}
-		r.body = raw
-	}
-	resp, raw, err := t.do(r, secret)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	if out != nil {
-		if err := json.Unmarshal(raw, out); err != nil {
-			return nil, fmt.Errorf("%s %s: %w", method, path, err)
-		}
-	}
-	return resp, nil
-}
-
 // setUp signs the wallets in (with stake and reputation through the dev
-// endpoints), finds open jobs, seeded submissions, the size of a list
-// answer and the deep page.
-func setUp(t *target, c config) (*fixtures, error) {
-	f := &fixtures{
-		commentBody: []byte(`{"content":"A comment from the load tool."}`),
-		submitBody: func(job string) []byte {
-			b, _ := json.Marshal(map[string]any{"job_id": job, "content": "An answer from the load tool.",
-				"evidence": []map[string]any{{"type": "url", "source_url": "https://example.org/load", "quote": "measured"}}})
-			return b
-		},
+// endpoints), finds open jobs, seeded submissions and the deep page, all
+// through the client.
+func setUp(ctx context.Context, t *target, c config) (*fixtures, error) {
+	f := &fixtures{commentsUsed: new(atomic.Int64), commentsMax: int64(commentsPerWallet * c.wallets)}
+	cs, err := newClients(t.base, t.http, t.devSecret, nil)
+	if err != nil {
+		return nil, err
 	}
-	f.commentsOK.Store(int64(commentsPerWallet * c.wallets))
-	tb := &runTB{name: "load-setup"}
-	defer tb.cleanup()
 	for range c.wallets {
-		w := openjurytest.NewWallet(tb)
-		tok, err := signIn(t, w, tb)
+		key, err := crypto.GenerateKey()
 		if err != nil {
 			return nil, err
 		}
-		f.tokens = append(f.tokens, tok)
+		w, err := client.New(t.base, client.WithHTTPClient(t.http), client.WithoutRetries(), client.WithSigner(client.NewKeySigner(key)))
+		if err != nil {
+			return nil, err
+		}
+		v, err := w.Login(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("sign-in: %w", err)
+		}
+		f.tokens = append(f.tokens, v.AccessToken)
 		if t.devSecret == "" {
 			continue
 		}
-		addr := w.Address().String()
-		if _, err := t.call(http.MethodPost, "/api/v1/stake/dev_set", "", t.devSecret, map[string]any{"address": addr, "staked_amount": 1000}, nil); err != nil {
-			return nil, err
+		if _, err := cs.anon.DevSetStake(ctx, client.DevSetStakeRequest{Address: w.Address(), StakedAmount: 1000}); err != nil {
+			return nil, fmt.Errorf("dev stake: %w", err)
 		}
-		if _, err := t.call(http.MethodPost, "/api/v1/reputation/dev_set", "", t.devSecret, map[string]any{"address": addr, "score": 100}, nil); err != nil {
-			return nil, err
+		if _, err := cs.anon.DevSetReputation(ctx, client.DevSetReputationRequest{Address: w.Address(), Score: 100}); err != nil {
+			return nil, fmt.Errorf("dev reputation: %w", err)
 		}
 	}
-	var page struct {
-		Jobs []struct {
-			ID string `json:"id"`
-		} `json:"jobs"`
-		Next *string `json:"next_cursor"`
-	}
-	path := "/api/v1/jobs?status=open&limit=200"
+	open := client.JobFilter{Status: "open", Page: client.Page{Limit: 200}}
 	for range 10 {
-		if _, err := t.call(http.MethodGet, path, "", "", nil, &page); err != nil {
-			return nil, err
+		page, err := cs.anon.ListJobs(ctx, open)
+		if err != nil {
+			return nil, fmt.Errorf("list jobs: %w", err)
 		}
 		for _, j := range page.Jobs {
 			f.jobs = append(f.jobs, j.ID)
 		}
-		if page.Next == nil {
+		if page.NextCursor == nil {
 			break
 		}
-		path = "/api/v1/jobs?status=open&limit=200&cursor=" + url.QueryEscape(*page.Next)
+		open.Cursor = *page.NextCursor
 	}
 	if len(f.jobs) == 0 {
 		return nil, errors.New("no open jobs to work on: seed some (-seed N)")
 	}
-	_, raw, err := t.do(request{method: http.MethodGet, path: "/api/v1/jobs?limit=20"}, "")
-	if err != nil {
-		return nil, err
-	}
-	f.listBody = len(raw)
-	f.deepPath = "/api/v1/jobs?limit=20&tag=" + seedTagAll
+	deep := client.JobFilter{Tag: seedTagAll, Page: client.Page{Limit: 20}}
 	for f.deepReached = 1; f.deepReached < deepPages; f.deepReached++ {
-		page.Next = nil
-		if _, err := t.call(http.MethodGet, f.deepPath, "", "", nil, &page); err != nil {
-			return nil, err
+		page, err := cs.anon.ListJobs(ctx, deep)
+		if err != nil {
+			return nil, fmt.Errorf("deep page: %w", err)
 		}
-		if page.Next == nil {
+		if page.NextCursor == nil {
 			break
 		}
-		f.deepPath = "/api/v1/jobs?limit=20&tag=" + seedTagAll + "&cursor=" + url.QueryEscape(*page.Next)
+		deep.Cursor = *page.NextCursor
 	}
+	f.deepCursor = deep.Cursor
 	for _, job := range f.jobs[:min(len(f.jobs), 300)] {
-		var subs []struct {
-			ID string `json:"id"`
-		}
-		if _, err := t.call(http.MethodGet, "/api/v1/jobs/"+job+"/submissions", "", "", nil, &subs); err != nil {
-			return nil, err
+		subs, _, err := cs.anon.ListJobSubmissions(ctx, job, client.Page{})
+		if err != nil {
+			return nil, fmt.Errorf("submissions: %w", err)
 		}
 		for _, s := range subs {
 			f.pairs = append(f.pairs, votePair{job: job, submission: s.ID})
 		}
 	}
 	return f, nil
-}
-
-// signIn runs challenge and verify for w and returns the token.
-func signIn(t *target, w *openjurytest.Wallet, tb *runTB) (string, error) {
-	var ch struct {
-		Message string `json:"message_to_sign"`
-	}
-	if _, err := t.call(http.MethodPost, "/api/v1/agents/auth/challenge", "", "", map[string]string{"address": w.Address().String()}, &ch); err != nil {
-		return "", err
-	}
-	var v struct {
-		Token string `json:"access_token"`
-	}
-	_, err := t.call(http.MethodPost, "/api/v1/agents/auth/verify", "", "", map[string]string{
-		"address": w.Address().String(), "signature": w.Sign(tb, ch.Message),
-	}, &v)
-	return v.Token, err
 }
 
 // share is one bounded drive: its share of the scenario's time and
@@ -301,9 +302,34 @@ type share struct {
 	seq      *atomic.Int64
 }
 
-// drive sends sc's requests on c.workers connections until the run's time
-// or requests are used up.
-func drive(t *target, f *fixtures, c config, sc *scenario, r share) *result {
+// opKey is the context key of the operation a request belongs to.
+type opKey struct{}
+
+// headerOp carries the operation of a request to the ceiling, which
+// answers it with the body recorded for that operation. opTransport sets it
+// on every request, to the target and the ceiling alike, so both see the
+// same client work.
+const headerOp = "X-Load-Op"
+
+// opTransport is the load tool's http.RoundTripper: next, with headerOp
+// set from the request's context.
+type opTransport struct{ next *http.Transport }
+
+func (t opTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if op, ok := req.Context().Value(opKey{}).(string); ok {
+		req = req.Clone(req.Context())
+		req.Header.Set(headerOp, op)
+	}
+	return t.next.RoundTrip(req)
+}
+
+// CloseIdleConnections lets http.Client.CloseIdleConnections reach next.
+func (t opTransport) CloseIdleConnections() { t.next.CloseIdleConnections() }
+
+// drive sends sc's requests through cs on c.workers connections until the
+// run's time or requests are used up. Every request is reported under its
+// operation, or under label when it is set (the ceiling).
+func drive(cs *clients, f *fixtures, c config, sc *scenario, r share, label string) *result {
 	deadline := time.Now().Add(r.duration)
 	last := r.seq.Load() + r.requests
 	parts := make([]*result, c.workers)
@@ -322,9 +348,13 @@ func drive(t *target, f *fixtures, c config, sc *scenario, r share) *result {
 				if !ok {
 					return
 				}
+				op := rq.op
+				if label != "" {
+					op = label
+				}
 				t0 := time.Now()
-				_, _, err := t.do(rq, "")
-				res.record(rq.op, time.Since(t0), err)
+				err := rq.call(context.WithValue(context.Background(), opKey{}, rq.op), cs)
+				res.record(op, time.Since(t0), err)
 			}
 		})
 	}
@@ -337,73 +367,151 @@ func drive(t *target, f *fixtures, c config, sc *scenario, r share) *result {
 	return total
 }
 
-// ceiling is the same client and net/http server stack answering a
-// pre-encoded body: the most this machine can serve at this concurrency,
-// the denominator of every ratio.
-type ceiling struct {
-	srv *http.Server
-	t   *target
-	sc  *scenario
+// answer is a recorded answer of one operation.
+type answer struct {
+	status      int
+	contentType string
+	body        []byte
 }
 
-// newCeiling serves a JSON body of size bytes on loopback until close.
-func newCeiling(c config, size int) (*ceiling, error) {
-	body := append(append([]byte(`{"pad":"`), bytes.Repeat([]byte("x"), max(0, size-11))...), []byte("\"}\n")...)
+// recorder is an http.RoundTripper that keeps the first successful answer
+// of every operation.
+type recorder struct {
+	next    http.RoundTripper
+	mu      sync.Mutex
+	answers map[string]answer
+}
+
+func (rec *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	res, err := rec.next.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	body, err := io.ReadAll(res.Body)
+	_ = res.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	res.Body = io.NopCloser(bytes.NewReader(body))
+	op, _ := req.Context().Value(opKey{}).(string)
+	if res.StatusCode/100 == 2 && op != "" {
+		rec.mu.Lock()
+		if _, ok := rec.answers[op]; !ok {
+			rec.answers[op] = answer{status: res.StatusCode, contentType: res.Header.Get("Content-Type"), body: body}
+		}
+		rec.mu.Unlock()
+	}
+	return res, nil
+}
+
+// probe sends one request of each operation of sc (untimed, taking the
+// next numbers of seq) and returns the answers, the ceiling's bodies.
+func probe(t *target, f *fixtures, sc *scenario, seq *atomic.Int64) (map[string]answer, error) {
+	rec := &recorder{next: t.http.Transport, answers: map[string]answer{}}
+	cs, err := newClients(t.base, &http.Client{Timeout: t.http.Timeout, Transport: rec}, t.devSecret, f.tokens)
+	if err != nil {
+		return nil, err
+	}
+	for _, part := range sc.parts {
+		if rq, ok := singles[part](f, seq.Add(1)-1); ok {
+			_ = rq.call(context.WithValue(context.Background(), opKey{}, rq.op), cs) // a failure shows in the run
+		}
+	}
+	return rec.answers, nil
+}
+
+// ceiling is the same client and net/http server stack answering, for
+// each operation, a pre-encoded copy of the server's own answer: the most
+// this machine can serve at this concurrency with the same client work
+// (encoding, sending, reading and decoding), the denominator of every
+// ratio.
+type ceiling struct {
+	srv   *http.Server
+	http  *http.Client
+	cs    *clients
+	label string
+}
+
+// newCeiling serves the answers on loopback until close; an operation
+// without one (its probe failed) gets {}.
+func newCeiling(c config, f *fixtures, answers map[string]answer) (*ceiling, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
-	length := strconv.Itoa(len(body))
-	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	lengths := map[string]string{}
+	lo, hi := math.MaxInt, 0
+	for op, a := range answers {
+		lengths[op] = strconv.Itoa(len(a.body))
+		lo, hi = min(lo, len(a.body)), max(hi, len(a.body))
+	}
+	empty := answer{status: http.StatusOK, contentType: "application/json", body: []byte("{}")}
+	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		op := r.Header.Get(headerOp)
+		a, ok := answers[op]
+		length := lengths[op]
+		if !ok {
+			a, length = empty, "2"
+		}
 		h := w.Header()
-		h.Set("Content-Type", "application/json")
+		h.Set("Content-Type", a.contentType)
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Content-Length", length)
-		_, _ = w.Write(body)
+		w.WriteHeader(a.status)
+		_, _ = w.Write(a.body)
 	})}
 	go func() { _ = srv.Serve(ln) }()
-	op := fmt.Sprintf("ceiling: net/http, %d-byte body", len(body))
-	return &ceiling{srv: srv, t: newTarget(c, "http://"+ln.Addr().String()), sc: &scenario{name: "ceiling",
-		next: func(*fixtures, int64) (request, bool) {
-			return request{op: op, method: http.MethodGet, path: "/"}, true
-		}}}, nil
+	hc := newHTTPClient(c)
+	cs, err := newClients("http://"+ln.Addr().String(), hc, "", f.tokens)
+	if err != nil {
+		_ = srv.Close()
+		return nil, err
+	}
+	label := fmt.Sprintf("ceiling: net/http, %d-byte body", hi)
+	switch {
+	case len(answers) == 0:
+		label = "ceiling: net/http, 2-byte body"
+	case len(answers) > 1:
+		label = fmt.Sprintf("ceiling: net/http, %d bodies of %d-%d bytes", len(answers), lo, hi)
+	}
+	return &ceiling{srv: srv, http: hc, cs: cs, label: label}, nil
 }
 
 func (cl *ceiling) close() {
 	_ = cl.srv.Close()
-	cl.t.client.CloseIdleConnections()
+	cl.http.CloseIdleConnections()
 }
 
 // measure runs sc in c.rounds rounds, each a ceiling run then a scenario
-// run of a share of -d and -n, so both see the same machine; the ceiling
-// answers a body of the size of sc's first answer.
+// run of a share of -d and -n, so both see the same machine. The ceiling
+// answers each operation with the body the server gave its probe.
 func measure(t *target, f *fixtures, c config, sc *scenario) (ceil, res *result, err error) {
-	size := f.listBody
 	var seq atomic.Int64
-	if rq, ok := sc.next(f, 0); ok && rq.method == http.MethodGet {
-		if _, raw, err := t.do(rq, ""); err == nil {
-			size = len(raw)
-		}
-	}
 	res = newResult()
-	if c.ceiling {
-		cl, err := newCeiling(c, size)
-		if err != nil {
-			return nil, nil, err
-		}
-		defer cl.close()
-		ceil = newResult()
-		var cseq atomic.Int64
-		for range c.rounds {
-			part := share{duration: c.duration / time.Duration(c.rounds), requests: int64(c.maxRequests / c.rounds), seq: &cseq}
-			ceil.add(drive(cl.t, f, c, cl.sc, part))
-			part.seq = &seq
-			res.add(drive(t, f, c, sc, part))
-		}
-		return ceil, res, nil
+	if !c.ceiling {
+		res.add(drive(t.clients, f, c, sc, share{duration: c.duration, requests: int64(c.maxRequests), seq: &seq}, ""))
+		return nil, res, nil
 	}
-	res.add(drive(t, f, c, sc, share{duration: c.duration, requests: int64(c.maxRequests), seq: &seq}))
-	return nil, res, nil
+	answers, err := probe(t, f, sc, &seq)
+	if err != nil {
+		return nil, nil, err
+	}
+	cl, err := newCeiling(c, f, answers)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer cl.close()
+	ceil = newResult()
+	cf := f.forCeiling()
+	var cseq atomic.Int64
+	for range c.rounds {
+		part := share{duration: c.duration / time.Duration(c.rounds), requests: int64(c.maxRequests / c.rounds), seq: &cseq}
+		ceil.add(drive(cl.cs, cf, c, sc, part, cl.label))
+		part.seq = &seq
+		res.add(drive(t.clients, f, c, sc, part, ""))
+	}
+	return ceil, res, nil
 }
 
 // firstLine shortens an error for the report.

@@ -26,15 +26,19 @@ type target struct {
 	describe  string
 	// pid is the process whose peak RSS is reported (0: unknown), rssOf
 	// says what it holds.
-	pid    int
-	rssOf  string
-	client *http.Client
+	pid   int
+	rssOf string
+	// http is the connection pool of every client of the target; clients
+	// are the scenarios' clients (made once the wallets signed in).
+	http    *http.Client
+	clients *clients
 }
 
-// newTarget returns a target at base with a client that keeps a
-// connection per worker.
-func newTarget(c config, base string) *target {
-	return &target{base: base, client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
+// newHTTPClient returns the HTTP client of the load tool's clients: one
+// keep-alive connection per worker (and as many spare), requests tagged
+// with their operation (opTransport).
+func newHTTPClient(c config) *http.Client {
+	return &http.Client{Timeout: 30 * time.Second, Transport: opTransport{next: &http.Transport{
 		MaxIdleConns: c.workers * 2, MaxIdleConnsPerHost: c.workers * 2,
 	}}}
 }
@@ -42,8 +46,8 @@ func newTarget(c config, base string) *target {
 // startTarget returns the server to drive: -url, the host binary started
 // on dsn, or an in-process server on dsn.
 func startTarget(tb *runTB, c config, dsn string, out io.Writer) (*target, error) {
-	t := newTarget(c, "")
-	tb.Cleanup(t.client.CloseIdleConnections)
+	t := &target{http: newHTTPClient(c)}
+	tb.Cleanup(t.http.CloseIdleConnections)
 	switch {
 	case c.url != "":
 		t.base, t.devSecret = strings.TrimRight(c.url, "/"), c.devSecret
