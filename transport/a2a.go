@@ -2,6 +2,8 @@ package transport
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,8 +27,11 @@ import (
 // same domain services, validation and JSON shapes); the answer is a
 // Message (role agent) with a data part holding the HTTP API's answer. A
 // text-only message is answered with a help text listing the skills.
-// Nothing is kept: no task is ever created, so tasks/get answers "task not
-// found".
+// A skill that changes state runs with the message's messageId as its
+// Idempotency-Key (CONTRACT "Conventions"), so a message/send retried with
+// the same message runs the operation once and answers the same result.
+// Nothing else is kept: no task is ever created, so tasks/get answers
+// "task not found".
 
 // A2APath is the path of the A2A JSON-RPC endpoint.
 const A2APath = "/a2a"
@@ -61,6 +66,7 @@ const (
 // same failure; statuses not listed are internal errors.
 var a2aStatusCodes = map[int]int{
 	http.StatusBadRequest:            rpcInvalidParams,
+	http.StatusUnprocessableEntity:   rpcInvalidParams,
 	http.StatusRequestEntityTooLarge: rpcInvalidParams,
 	http.StatusUnauthorized:          a2aUnauthenticated,
 	http.StatusPaymentRequired:       a2aPaymentRequired,
@@ -377,9 +383,24 @@ func (s *server) a2aRun(r *http.Request, m *a2aMessage) (any, error) {
 		if !ok {
 			return nil, invalidParams("message.parts[%d].data.skill: unknown skill %q; skills: %s", i, call.Skill, a2aSkillIDs())
 		}
-		return s.a2aInvoke(r, skill, call.Arguments)
+		return s.a2aInvoke(r, skill, call.Arguments, a2aIdempotencyKey(m.MessageID))
 	}
 	return a2aHelp, nil
+}
+
+// a2aIdempotencyKey is the Idempotency-Key of the operation a message
+// runs: its messageId, which an A2A client keeps when it sends the same
+// message again, or the SHA-256 of a messageId that is not a valid key
+// (longer than 255 characters, or not visible ASCII); "" without one.
+func a2aIdempotencyKey(messageID string) string {
+	switch {
+	case messageID == "":
+		return ""
+	case validIdempotencyKey(messageID):
+		return messageID
+	}
+	sum := sha256.Sum256([]byte(messageID))
+	return "a2a-sha256-" + hex.EncodeToString(sum[:])
 }
 
 // a2aHelp answers a message that names no skill.
@@ -395,9 +416,10 @@ var a2aHelp = func() string {
 }()
 
 // a2aInvoke runs skill with args as the HTTP API request it stands for,
-// with the caller's Authorization header, and returns its JSON answer or
-// the JSON-RPC error of its failure.
-func (s *server) a2aInvoke(r *http.Request, skill a2aSkill, args map[string]json.RawMessage) (any, error) {
+// with the caller's Authorization header and, for a POST, idemKey as its
+// Idempotency-Key, and returns its JSON answer or the JSON-RPC error of
+// its failure.
+func (s *server) a2aInvoke(r *http.Request, skill a2aSkill, args map[string]json.RawMessage, idemKey string) (any, error) {
 	rest := make(map[string]json.RawMessage, len(args))
 	for k, v := range args {
 		rest[k] = v
@@ -458,6 +480,9 @@ func (s *server) a2aInvoke(r *http.Request, skill a2aSkill, args map[string]json
 	}
 	if body != nil {
 		inner.Header.Set("Content-Type", "application/json")
+		if idemKey != "" {
+			inner.Header.Set(HeaderIdempotencyKey, idemKey)
+		}
 	}
 	rec := httptest.NewRecorder()
 	info := infoFrom(r.Context())

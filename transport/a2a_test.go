@@ -3,8 +3,10 @@ package transport_test
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
+	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 )
 
@@ -31,14 +33,19 @@ func rpcError(t *testing.T, res map[string]any, code int) map[string]any {
 }
 
 // send is a message/send (v1 false) or SendMessage (v1 true) request with
-// the given parts.
+// the given parts and a new messageId, as A2A clients send each message.
 func send(v1 bool, parts ...map[string]any) map[string]any {
+	return sendID(v1, uuid.NewString(), parts...)
+}
+
+// sendID is send with the given messageId.
+func sendID(v1 bool, messageID string, parts ...map[string]any) map[string]any {
 	method, role := "message/send", "user"
 	if v1 {
 		method, role = "SendMessage", "ROLE_USER"
 	}
 	return map[string]any{"jsonrpc": "2.0", "id": "req-1", "method": method,
-		"params": map[string]any{"message": map[string]any{"messageId": "m1", "role": role, "parts": parts}}}
+		"params": map[string]any{"message": map[string]any{"messageId": messageID, "role": role, "parts": parts}}}
 }
 
 func skillPart(v1 bool, skill string, args map[string]any) map[string]any {
@@ -171,4 +178,49 @@ func TestA2AResponseID(t *testing.T) {
 	res = e.rpc("{")
 	require.Nil(t, res["id"])
 	require.Contains(t, res, "id")
+}
+
+// TestA2AMessageIDIsIdempotencyKey: a message sent again with the same
+// messageId (an A2A client retrying message/send) runs its skill once and
+// answers the first answer again, in either protocol version; another
+// messageId runs it again; a messageId too long for a key still keys it;
+// the same messageId with other arguments is refused.
+func TestA2AMessageIDIsIdempotencyKey(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	sponsor := e.agent(0, 0)
+	worker := e.agent(minStake, 0)
+	jobID := e.newJob(sponsor.token)
+	submit := func(v1 bool, messageID, content string) map[string]any {
+		return e.rpc(sendID(v1, messageID, skillPart(v1, "submit_work", map[string]any{"job_id": jobID, "content": content})), bearer(worker.token))
+	}
+	subID := func(res map[string]any, v1 bool) string {
+		return agentData(t, res, v1).(map[string]any)["submission"].(map[string]any)["id"].(string)
+	}
+	count := func() int {
+		var subs []map[string]any
+		require.NoError(t, json.Unmarshal(e.get("/api/v1/jobs/"+jobID+"/submissions").Body, &subs))
+		return len(subs)
+	}
+
+	first := subID(submit(false, "msg-1", "work"), false)
+	require.Equal(t, first, subID(submit(false, "msg-1", "work"), false), "the retry answers the first submission")
+	require.Equal(t, first, subID(submit(true, "msg-1", "work"), true), "the same message in A2A 1.0")
+	require.Equal(t, 1, count())
+
+	second := subID(submit(false, "msg-2", "work"), false)
+	require.NotEqual(t, first, second)
+	require.Equal(t, 2, count())
+
+	long := strings.Repeat("m", 300)
+	third := subID(submit(false, long, "work"), false)
+	require.Equal(t, third, subID(submit(false, long, "work"), false))
+	require.Equal(t, 3, count())
+
+	// The same messageId with another body: -32602, nothing runs.
+	res := submit(false, "msg-1", "other work")
+	data := rpcError(t, res, -32602)["data"].(map[string]any)
+	require.EqualValues(t, http.StatusUnprocessableEntity, data["status"])
+	require.Contains(t, data["detail"], "Idempotency-Key")
+	require.Equal(t, 3, count())
 }
