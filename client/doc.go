@@ -7,7 +7,12 @@
 // keystore file, or any remote or hardware signer implementing Signer),
 // signs in again once when a bearer call answers 401, sends one
 // Idempotency-Key across the retries of one authenticated POST, honours
-// Retry-After on 429 and 503 with a bounded number of retries, and walks
-// cursor pages with Go iterators. Failures the server answers are *Error
-// values carrying the status and the detail (use errors.As).
+// Retry-After on 429 and 503 with a bounded number of retries, waits out
+// (with the same bound) a 409 saying an earlier attempt with the same
+// Idempotency-Key is still running, and walks cursor pages with Go
+// iterators. WithoutRetries turns every automatic retry off, for callers
+// that count failures (the load tool). Answers are read up to
+// DefaultMaxResponseBytes (WithMaxResponseBytes); a longer one is
+// ErrResponseTooLarge. Failures the server answers are *Error values
+// carrying the status and the detail (use errors.As).
 package client
