@@ -46,6 +46,7 @@ import (
 	"net/url"
 	"os"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -69,6 +70,7 @@ type config struct {
 	dsn         string
 	seed        int
 	seedOnly    bool
+	searchDocs  int
 	writers     int
 	scenarios   []string
 	workers     int
@@ -102,6 +104,7 @@ func parse(args []string) (config, error) {
 	fs.StringVar(&c.dsn, "dsn", "", "database to seed and serve (sqlite:PATH or postgres://... on loopback)")
 	fs.IntVar(&c.seed, "seed", -1, "jobs to seed before the run (-1: 1000 into a new database, 0 into -dsn or with -url)")
 	fs.BoolVar(&c.seedOnly, "seed-only", false, "seed -dsn and exit")
+	fs.IntVar(&c.searchDocs, "search-docs", 0, "queue the newest N seeded jobs for the search index (the target's indexer embeds them; the search scenario waits for them)")
 	fs.IntVar(&c.writers, "writers", 0, "concurrent seeding transactions (0: 1 on SQLite, 4 on PostgreSQL)")
 	fs.StringVar(&scen, "scenarios", strings.Join(allScenarios, ","), "comma-separated scenarios: "+strings.Join(allScenarios, ", "))
 	fs.IntVar(&c.workers, "c", 16, "concurrent connections")
@@ -146,6 +149,8 @@ func parse(args []string) (config, error) {
 		return c, errors.New("need 1 <= -rounds <= 100")
 	case c.progress <= 0:
 		return c, errors.New("need -progress > 0")
+	case c.searchDocs < 0:
+		return c, errors.New("need -search-docs >= 0")
 	}
 	for _, s := range c.scenarios {
 		if scenarioByName(s) == nil {
@@ -186,8 +191,9 @@ func run(args []string, out io.Writer) (err error) {
 	if dsn == "" && c.url == "" {
 		dsn = newDatabase(tb, c.db)
 	}
+	newest := "" // the newest seeded job queued for the search index
 	if c.seed > 0 {
-		if err := seedDatabase(ctx, dsn, c, out); err != nil {
+		if newest, err = seedDatabase(ctx, dsn, c, out); err != nil {
 			return err
 		}
 	}
@@ -204,6 +210,11 @@ func run(args []string, out io.Writer) (err error) {
 	}
 	if t.clients, err = newClients(t.base, t.http, t.devSecret, fix.tokens); err != nil {
 		return err
+	}
+	if newest != "" && slices.Contains(c.scenarios, "search") {
+		if err := waitIndexed(ctx, t.clients.anon, newest, out); err != nil {
+			return err
+		}
 	}
 	if c.cpuProfile != "" {
 		f, err := os.Create(c.cpuProfile)
@@ -245,11 +256,12 @@ func newDatabase(tb *runTB, kind string) string {
 	return "sqlite:" + tb.TempDir() + "/openjury.db"
 }
 
-// seedDatabase opens dsn (migrating it) and seeds c.seed jobs.
-func seedDatabase(ctx context.Context, dsn string, c config, out io.Writer) error {
+// seedDatabase opens dsn (migrating it) and seeds c.seed jobs; it returns
+// the id of the newest job queued for the search index ("" for none).
+func seedDatabase(ctx context.Context, dsn string, c config, out io.Writer) (string, error) {
 	db, err := bunstore.Open(ctx, dsn)
 	if err != nil {
-		return fmt.Errorf("open %s: %w", redact(dsn), err)
+		return "", fmt.Errorf("open %s: %w", redact(dsn), err)
 	}
 	defer db.Close()
 	writers := c.writers
@@ -259,9 +271,9 @@ func seedDatabase(ctx context.Context, dsn string, c config, out io.Writer) erro
 			writers = 4
 		}
 	}
-	s := &seeder{db: db, now: time.Now(), total: c.seed, writers: writers, out: out, every: c.progress}
+	s := &seeder{db: db, now: time.Now(), total: c.seed, writers: writers, out: out, every: c.progress, searchDocs: c.searchDocs}
 	_, err = s.seed(ctx)
-	return err
+	return s.newestIndexed, err
 }
 
 // loopbackOnly refuses targets off this machine.

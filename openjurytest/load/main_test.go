@@ -44,8 +44,9 @@ func checkReport(t *testing.T, out string, scenarios ...string) {
 func TestSeedAndRunSQLite(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
-	require.NoError(t, run([]string{"-seed", "1200", "-c", "2", "-wallets", "3", "-n", "60", "-d", "30s"}, &out))
+	require.NoError(t, run([]string{"-seed", "1200", "-search-docs", "300", "-c", "2", "-wallets", "3", "-n", "60", "-d", "30s"}, &out))
 	require.Contains(t, out.String(), "seed: 1200 jobs, 480 submissions, 240 votes, 120 comments")
+	require.Contains(t, out.String(), "search: the index answers the seeded jobs")
 	require.Contains(t, out.String(), "tag=bench page 50 ", "the deep scenario reaches page 50")
 	require.Contains(t, out.String(), "peak RSS of this process")
 	checkReport(t, out.String(), allScenarios...)
@@ -104,7 +105,7 @@ func TestFlags(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{
 		{"-c", "0"}, {"-d", "11m"}, {"-n", "0"}, {"-db", "mysql"}, {"-seed-only"},
-		{"-scenarios", "list,nope"}, {"-read-cache-ms", "1001"}, {"-wallets", "0"}, {"-url", "http://127.0.0.1:1", "-seed", "5"},
+		{"-scenarios", "list,nope"}, {"-read-cache-ms", "1001"}, {"-wallets", "0"}, {"-url", "http://127.0.0.1:1", "-seed", "5"}, {"-search-docs", "-1"},
 	} {
 		require.Error(t, run(args, &bytes.Buffer{}), "%v", args)
 	}

@@ -96,7 +96,11 @@ type scenario struct {
 	next  func(f *fixtures, seq int64) (request, bool)
 }
 
-var allScenarios = []string{"list", "tag", "deep", "get", "tallies", "submit", "vote", "comment", "mix"}
+var allScenarios = []string{"list", "tag", "deep", "get", "tallies", "submit", "vote", "comment", "search", "mix"}
+
+// searchQueries is how many different queries the search scenario asks in
+// turn (so the read cache rarely answers them).
+const searchQueries = 10000
 
 // The bodies of the writes.
 const (
@@ -182,6 +186,13 @@ var singles = map[string]func(f *fixtures, seq int64) (request, bool){
 		job, w := f.jobs[pick(len(f.jobs), seq)], pick(len(f.tokens), k)
 		return request{op: "POST /api/v1/jobs/{job_id}/comments", call: func(ctx context.Context, cs *clients) error {
 			_, err := cs.wallets[w].CreateJobComment(ctx, job, client.CreateCommentRequest{Content: commentContent})
+			return err
+		}}, true
+	},
+	"search": func(_ *fixtures, seq int64) (request, bool) {
+		q := fmt.Sprintf("summarise the attached source of seeded job %d with citations", seq%searchQueries)
+		return request{op: "GET /api/v1/search/semantic?q={text}&limit=10", call: func(ctx context.Context, cs *clients) error {
+			_, err := cs.anon.SemanticSearch(ctx, q, "", 10)
 			return err
 		}}, true
 	},
@@ -292,6 +303,35 @@ func setUp(ctx context.Context, t *target, c config) (*fixtures, error) {
 		}
 	}
 	return f, nil
+}
+
+// indexWait bounds the wait for the target's indexer (waitIndexed).
+const indexWait = 10 * time.Minute
+
+// waitIndexed waits until the search index answers job id (the newest of
+// those the seed queued, so the last its indexer embeds) for its title.
+func waitIndexed(ctx context.Context, c *client.Client, id string, out io.Writer) error {
+	job, err := c.GetJob(ctx, id)
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	start := time.Now()
+	for {
+		res, err := c.SemanticSearch(ctx, job.Title, "job", 50)
+		if err != nil {
+			return fmt.Errorf("search: %w", err)
+		}
+		for _, r := range res.Results {
+			if r.ID == id {
+				fmt.Fprintf(out, "search: the index answers the seeded jobs after %s\n", time.Since(start).Round(time.Second))
+				return nil
+			}
+		}
+		if time.Since(start) > indexWait {
+			return fmt.Errorf("search: job %s is not in the index after %s", id, indexWait)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
 }
 
 // share is one bounded drive: its share of the scenario's time and

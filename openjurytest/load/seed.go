@@ -55,6 +55,11 @@ type seeder struct {
 	writers int
 	out     io.Writer
 	every   time.Duration
+	// searchDocs newest jobs are queued for the search index, the way a
+	// marketplace write queues its document; newestIndexed is the id of
+	// the newest of them.
+	searchDocs    int
+	newestIndexed string
 }
 
 // seedStats counts what a seed wrote.
@@ -154,6 +159,14 @@ func (s *seeder) seedJob(ctx context.Context, tx marketplace.Tx, i int, st *seed
 	}
 	if err := tx.Jobs().CreateJob(ctx, j); err != nil {
 		return err
+	}
+	if i >= s.total-s.searchDocs {
+		if err := tx.Search().Enqueue(ctx, marketplace.DocJob, j.ID, created); err != nil {
+			return err
+		}
+		if i == s.total-1 {
+			s.newestIndexed = j.ID
+		}
 	}
 	if j.Status == marketplace.StatusOpen && i%seedWorkEvery == 0 {
 		var first string
