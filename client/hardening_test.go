@@ -133,6 +133,8 @@ func TestInFlightKeyIsRetried(t *testing.T) {
 		require.ErrorAs(t, err, &e)
 		require.Equal(t, http.StatusConflict, e.Status)
 		require.NotContains(t, e.Detail, "in progress")
+		require.Equal(t, []int{http.StatusConflict, http.StatusConflict}, closes.statuses,
+			"the key in flight is retried, the closed job's 409 is not")
 	})
 }
 
