@@ -114,7 +114,7 @@ const testWallet = `window.ethereum = { request: async ({ method, params }) => {
 // endpoint of wallet, composed as host composes them.
 func app(t *testing.T, srv *openjurytest.Server, wallet *openjurytest.Wallet) *httptest.Server {
 	t.Helper()
-	pages := web.NewHandler(web.Services{Market: srv.Market, Stake: srv.Stake, AGR: srv.AGR})
+	pages := web.NewHandler(web.Services{Market: srv.Market, Auth: srv.Auth, Stake: srv.Stake, AGR: srv.AGR})
 	api := srv.HTTP.Config.Handler
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
@@ -142,11 +142,13 @@ func TestBrowserEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	sub, err := srv.Market.Submit(bg, agent.Address(), marketplace.SubmitInput{JobID: job.ID, Content: "My work"})
 	require.NoError(t, err)
+	srv.MintAGR(t, sponsor.Address(), 20) // for the boost
 	front := app(t, srv, sponsor)
 	shots := screenshotDir(t)
 
-	var status, winner, comment, final, countdown string
-	snapshot := `a[href="/api/v1/jobs/` + job.ID + `/anchor/snapshot"]`
+	// Sign in on the job list and post a job with its form.
+	const posted = "Posted from the browser"
+	var who string
 	err = chromedp.Run(ctx,
 		chromedp.ActionFunc(func(ctx context.Context) error {
 			_, err := page.AddScriptToEvaluateOnNewDocument(fmt.Sprintf(testWallet, sponsor.Address().String())).Do(ctx)
@@ -155,11 +157,61 @@ func TestBrowserEndToEnd(t *testing.T) {
 		chromedp.Navigate(front.URL+"/"),
 		chromedp.WaitVisible(`a[href="/jobs/`+job.ID+`"]`),
 		screenshot(shots, "jobs"),
-		chromedp.Click(`a[href="/jobs/`+job.ID+`"]`),
 		chromedp.WaitVisible(`#signin`),
+		chromedp.Click(`#signin`),
+		chromedp.WaitVisible(`#create-job`),
+		chromedp.Text(`#who`, &who),
+		chromedp.SendKeys(`#nj-title`, posted),
+		chromedp.SendKeys(`#nj-prompt`, "Write it up"),
+		chromedp.SendKeys(`#nj-bounty`, "3.5"),
+		chromedp.SendKeys(`#nj-tags`, "e2e, forms"),
+		chromedp.Click(`#create-job button`),
+		chromedp.WaitVisible(`//a[text()="`+posted+`"]`, chromedp.BySearch),
+	)
+	require.NoError(t, err)
+	require.Equal(t, "Signed in as "+sponsor.Address().String(), who)
+	list, err := srv.Market.ListJobs(bg, marketplace.ListJobsInput{})
+	require.NoError(t, err)
+	var newJob *marketplace.Job
+	for _, j := range list.Jobs {
+		if j.Title == posted {
+			newJob = j
+		}
+	}
+	require.NotNil(t, newJob, "the posted job is listed")
+	require.Equal(t, sponsor.Address(), newJob.Sponsor)
+	require.Equal(t, []string{"e2e", "forms"}, newJob.Tags)
+
+	// Boost it and see it marked featured in the list.
+	var featured bool
+	err = chromedp.Run(ctx,
+		chromedp.Click(`a[href="/jobs/`+newJob.ID+`"]`),
+		chromedp.WaitVisible(`#boost-form`),
+		chromedp.SendKeys(`#boost-amount`, "5"),
+		chromedp.Click(`#boost-form button`),
+		chromedp.WaitVisible(`#featured`),
+		chromedp.Navigate(front.URL+"/"),
+		chromedp.WaitVisible(`#create-job`),
+		chromedp.Evaluate(`!!document.querySelector('a[href="/jobs/`+newJob.ID+`"]').parentElement.querySelector('.featured')`, &featured),
+		screenshot(shots, "jobs-featured"),
+	)
+	require.NoError(t, err)
+	require.True(t, featured, "the boosted job is marked featured")
+	boosted, err := srv.Market.Job(bg, newJob.ID)
+	require.NoError(t, err)
+	require.NotNil(t, boosted.FeaturedUntil)
+	bal, err := srv.AGR.Status(bg, sponsor.Address().String())
+	require.NoError(t, err)
+	require.EqualValues(t, 15, bal.Balance, "the boost spent 5 AGR")
+
+	// Final vote, comment, close as the sponsor, then verify the anchor.
+	var status, winner, comment, final, countdown, verified string
+	snapshot := `a[href="/api/v1/jobs/` + job.ID + `/anchor/snapshot"]`
+	err = chromedp.Run(ctx,
+		chromedp.Click(`a[href="/jobs/`+job.ID+`"]`),
+		chromedp.WaitReady(`#job-status`),
 		chromedp.Poll(`document.querySelector('.countdown').textContent !== ''`, nil),
 		chromedp.Text(`.countdown`, &countdown),
-		chromedp.Click(`#signin`),
 		chromedp.WaitVisible(`.final-vote[data-submission="`+sub.ID+`"]`),
 		chromedp.Click(`.final-vote[data-submission="`+sub.ID+`"]`),
 		chromedp.WaitVisible(`section[aria-labelledby="final"] .tally`),
@@ -176,6 +228,10 @@ func TestBrowserEndToEnd(t *testing.T) {
 		chromedp.Text(`#winner`, &winner),
 		chromedp.Text(`#job-status`, &status),
 		chromedp.WaitVisible(snapshot),
+		chromedp.WaitVisible(`#verify-anchor`),
+		chromedp.Click(`#verify-anchor`),
+		chromedp.WaitVisible(`#verify-result.verified`),
+		chromedp.Text(`#verify-result`, &verified),
 		screenshot(shots, "job-closed"),
 		chromedp.Navigate(front.URL+"/leaderboard"),
 		chromedp.WaitVisible(`h1`),
@@ -183,6 +239,8 @@ func TestBrowserEndToEnd(t *testing.T) {
 		chromedp.Navigate(front.URL+"/agents/"+agent.Address().String()),
 		chromedp.WaitVisible(`h1`),
 		screenshot(shots, "profile"),
+		chromedp.Click(`#signout`),
+		chromedp.WaitVisible(`#signin`),
 	)
 	require.NoError(t, err)
 	// The countdown runs on the browser's clock, the window on the test's.
@@ -202,6 +260,9 @@ func TestBrowserEndToEnd(t *testing.T) {
 	got, err := srv.Market.Job(bg, job.ID)
 	require.NoError(t, err)
 	require.Equal(t, sub.ID, got.WinnerSubmissionID)
+	require.NotNil(t, got.Anchor)
+	require.Contains(t, verified, "Verified: ")
+	require.Contains(t, verified, string(got.Anchor.Root))
 	page, err := srv.Market.Comments(bg, marketplace.TargetJob, job.ID, marketplace.ListInput{})
 	require.NoError(t, err)
 	require.Len(t, page.Comments, 1)
