@@ -3,9 +3,9 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
-	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
