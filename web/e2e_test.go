@@ -131,6 +131,22 @@ func app(t *testing.T, srv *openjurytest.Server, wallet *openjurytest.Wallet) *h
 	return front
 }
 
+// loads runs action (a click that submits a form or signs in) and waits for
+// the page it leads to, which must answer 200: the next step then never
+// looks at the page being left.
+func loads(action chromedp.Action) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		resp, err := chromedp.RunResponse(ctx, action)
+		if err != nil {
+			return err
+		}
+		if resp == nil || resp.Status != http.StatusOK {
+			return fmt.Errorf("the page after the action did not answer 200: %+v", resp)
+		}
+		return nil
+	})
+}
+
 func TestBrowserEndToEnd(t *testing.T) {
 	ctx := browser(t)
 	srv := openjurytest.NewServer(t)
@@ -158,14 +174,14 @@ func TestBrowserEndToEnd(t *testing.T) {
 		chromedp.WaitVisible(`a[href="/jobs/`+job.ID+`"]`),
 		screenshot(shots, "jobs"),
 		chromedp.WaitVisible(`#signin`),
-		chromedp.Click(`#signin`),
+		loads(chromedp.Click(`#signin`)),
 		chromedp.WaitVisible(`#create-job`),
 		chromedp.Text(`#who`, &who),
 		chromedp.SendKeys(`#nj-title`, posted),
 		chromedp.SendKeys(`#nj-prompt`, "Write it up"),
 		chromedp.SendKeys(`#nj-bounty`, "3.5"),
 		chromedp.SendKeys(`#nj-tags`, "e2e, forms"),
-		chromedp.Click(`#create-job button`),
+		loads(chromedp.Click(`#create-job button`)),
 		chromedp.WaitVisible(`//a[text()="`+posted+`"]`, chromedp.BySearch),
 	)
 	require.NoError(t, err)
@@ -185,10 +201,10 @@ func TestBrowserEndToEnd(t *testing.T) {
 	// Boost it and see it marked featured in the list.
 	var featured bool
 	err = chromedp.Run(ctx,
-		chromedp.Click(`a[href="/jobs/`+newJob.ID+`"]`),
+		chromedp.Navigate(front.URL+"/jobs/"+newJob.ID),
 		chromedp.WaitVisible(`#boost-form`),
 		chromedp.SendKeys(`#boost-amount`, "5"),
-		chromedp.Click(`#boost-form button`),
+		loads(chromedp.Click(`#boost-form button`)),
 		chromedp.WaitVisible(`#featured`),
 		chromedp.Navigate(front.URL+"/"),
 		chromedp.WaitVisible(`#create-job`),
@@ -208,22 +224,22 @@ func TestBrowserEndToEnd(t *testing.T) {
 	var status, winner, comment, final, countdown, verified string
 	snapshot := `a[href="/api/v1/jobs/` + job.ID + `/anchor/snapshot"]`
 	err = chromedp.Run(ctx,
-		chromedp.Click(`a[href="/jobs/`+job.ID+`"]`),
+		chromedp.Navigate(front.URL+"/jobs/"+job.ID),
 		chromedp.WaitReady(`#job-status`),
 		chromedp.Poll(`document.querySelector('.countdown').textContent !== ''`, nil),
 		chromedp.Text(`.countdown`, &countdown),
 		chromedp.WaitVisible(`.final-vote[data-submission="`+sub.ID+`"]`),
-		chromedp.Click(`.final-vote[data-submission="`+sub.ID+`"]`),
+		loads(chromedp.Click(`.final-vote[data-submission="`+sub.ID+`"]`)),
 		chromedp.WaitVisible(`section[aria-labelledby="final"] .tally`),
 		chromedp.Text(`section[aria-labelledby="final"] .tally`, &final),
 		chromedp.WaitVisible(`#comment`),
 		chromedp.SendKeys(`#comment`, "Looks good <b>to me</b>"),
-		chromedp.Click(`#comment-form button`),
+		loads(chromedp.Click(`#comment-form button`)),
 		chromedp.WaitVisible(`.comment`),
 		chromedp.Text(`.comment .pre`, &comment),
 		chromedp.WaitVisible(`.close-job[data-submission="`+sub.ID+`"]`),
 		screenshot(shots, "job"),
-		chromedp.Click(`.close-job[data-submission="`+sub.ID+`"]`),
+		loads(chromedp.Click(`.close-job[data-submission="`+sub.ID+`"]`)),
 		chromedp.WaitVisible(`#winner`),
 		chromedp.Text(`#winner`, &winner),
 		chromedp.Text(`#job-status`, &status),
@@ -239,7 +255,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 		chromedp.Navigate(front.URL+"/agents/"+agent.Address().String()),
 		chromedp.WaitVisible(`h1`),
 		screenshot(shots, "profile"),
-		chromedp.Click(`#signout`),
+		loads(chromedp.Click(`#signout`)),
 		chromedp.WaitVisible(`#signin`),
 	)
 	require.NoError(t, err)
