@@ -271,3 +271,20 @@ func TestActions(t *testing.T) {
 		requireErrorPage(t, postForm(t, front, "/app/jobs", token, url.Values{"csrf": {csrf}, "prompt": {strings.Repeat("p", 2<<20)}}), http.StatusRequestEntityTooLarge, "too large")
 	})
 }
+
+func TestActionsWithoutAuth(t *testing.T) {
+	h := web.NewHandler(web.Services{})
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodPost, "/app/jobs", strings.NewReader("csrf=x"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.AddCookie(&http.Cookie{Name: web.SessionCookie, Value: "t"})
+	h.ServeHTTP(rec, req)
+	require.Equal(t, http.StatusNotImplemented, rec.Code)
+	require.Contains(t, rec.Body.String(), "Sign-in is not available")
+	rec = httptest.NewRecorder()
+	req = httptest.NewRequest(http.MethodPost, "/app/session", strings.NewReader(`{"token":"t"}`))
+	req.Header.Set("Content-Type", "application/json")
+	h.ServeHTTP(rec, req)
+	require.Equal(t, http.StatusNotImplemented, rec.Code)
+	require.JSONEq(t, `{"detail":"sign-in is not available"}`, rec.Body.String())
+}

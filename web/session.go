@@ -174,6 +174,10 @@ func (a *app) action(fn actionFunc) http.HandlerFunc {
 			a.errorPage(w, r, http.StatusBadRequest, "The form could not be read.")
 			return
 		}
+		if a.s.Auth == nil {
+			a.errorPage(w, r, http.StatusNotImplemented, "Sign-in is not available here.")
+			return
+		}
 		token := sessionToken(r)
 		if token == "" {
 			a.errorPage(w, r, http.StatusUnauthorized, "Sign in with your wallet first.")
