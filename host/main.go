@@ -170,7 +170,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		return fmt.Errorf("listen: %w", err)
 	}
 	srv := &http.Server{
-		Handler:           withWebApp(handler, web.NewHandler(web.Services{Market: market, Stake: stakeSvc, AGR: agrSvc, Search: searchSvc, Logger: logger})),
+		Handler:           withWebApp(handler, web.NewHandler(webServices(cfg, web.Services{Market: market, Auth: authSvc, Stake: stakeSvc, AGR: agrSvc, Search: searchSvc, Logger: logger}))),
 		ReadHeaderTimeout: cfg.ReadHeaderTimeout,
 		ReadTimeout:       cfg.ReadTimeout,
 		WriteTimeout:      cfg.WriteTimeout,

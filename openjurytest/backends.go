@@ -21,3 +21,18 @@ func OnEachDB(t *testing.T, fn func(t *testing.T, db *bunstore.DB)) {
 		fn(t, OpenDB(t, pgtest.NewDatabase(t)))
 	})
 }
+
+// OnEachServer runs fn as parallel subtests "sqlite" and "postgres", each
+// with a NewServer on a fresh database of that engine (opts apply to
+// both). The test package must stop pgtest's server from its TestMain.
+func OnEachServer(t *testing.T, fn func(t *testing.T, srv *Server), opts ...Option) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) {
+		t.Parallel()
+		fn(t, NewServer(t, opts...))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		t.Parallel()
+		fn(t, NewServer(t, append([]Option{WithDSN(pgtest.NewDatabase(t))}, opts...)...))
+	})
+}

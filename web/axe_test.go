@@ -3,16 +3,20 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/openjurytest"
+	"github.com/openjury/openjury/web"
 	"github.com/stretchr/testify/require"
 )
 
@@ -65,6 +69,10 @@ func TestAccessibility(t *testing.T) {
 	bg := context.Background()
 	job, err := srv.Market.CreateJob(bg, sponsor.Address(), marketplace.CreateJobInput{Title: "Accessible job", Prompt: "Check it", Tags: []string{"a11y"}})
 	require.NoError(t, err)
+	agent := openjurytest.NewWallet(t)
+	srv.SetStake(t, agent.Address(), 10)
+	_, err = srv.Market.Submit(bg, agent.Address(), marketplace.SubmitInput{JobID: job.ID, Content: "Work"}) // vote and close forms
+	require.NoError(t, err)
 	_, err = srv.Market.AddComment(bg, sponsor.Address(), marketplace.TargetJob, job.ID, marketplace.CommentInput{Content: "A comment"})
 	require.NoError(t, err)
 	post, err := srv.Market.CreatePost(bg, sponsor.Address(), marketplace.PostInput{Title: "A post", Content: "Body"})
@@ -73,16 +81,35 @@ func TestAccessibility(t *testing.T) {
 	require.NoError(t, err)
 	front := app(t, srv, sponsor)
 
-	for _, path := range []string{"/", "/jobs/" + job.ID, "/leaderboard", "/agents/" + sponsor.Address().String(), "/posts", "/posts/" + post.ID, "/nope"} {
+	anonymous := []string{"/", "/jobs/" + job.ID, "/leaderboard", "/agents/" + sponsor.Address().String(), "/posts", "/posts/" + post.ID, "/nope"}
+	// The signed-in pages (with their forms) after the anonymous ones.
+	signedIn := map[string]bool{"/": true, "/jobs/" + job.ID: true}
+	u, err := url.Parse(front.URL)
+	require.NoError(t, err)
+	token := srv.SignIn(t, sponsor)
+	paths := append(slices.Clone(anonymous), "signed-in")
+	for path := range signedIn {
+		paths = append(paths, path)
+	}
+	seenSignIn := false
+	for _, path := range paths {
+		if path == "signed-in" {
+			seenSignIn = true
+			require.NoError(t, chromedp.Run(ctx, network.SetCookie(web.SessionCookie, token).WithDomain(u.Hostname()).WithPath("/").WithHTTPOnly(true)))
+			continue
+		}
 		var violations []axeViolation
+		var who string
 		err := chromedp.Run(ctx,
 			chromedp.Navigate(front.URL+path),
+			chromedp.Text(`.wallet`, &who),
 			chromedp.WaitReady(`footer`),
 			chromedp.Evaluate(axe, nil),
 			chromedp.Evaluate(`axe.run(document, {resultTypes: ['violations']}).then(r => r.violations)`, &violations,
 				func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
 		)
 		require.NoError(t, err, path)
+		require.Equal(t, seenSignIn, strings.Contains(who, "Signed in as"), path)
 		var bad []string
 		for _, v := range violations {
 			if v.Impact == "serious" || v.Impact == "critical" {

@@ -114,7 +114,7 @@ const testWallet = `window.ethereum = { request: async ({ method, params }) => {
 // endpoint of wallet, composed as host composes them.
 func app(t *testing.T, srv *openjurytest.Server, wallet *openjurytest.Wallet) *httptest.Server {
 	t.Helper()
-	pages := web.NewHandler(web.Services{Market: srv.Market, Stake: srv.Stake, AGR: srv.AGR})
+	pages := web.NewHandler(web.Services{Market: srv.Market, Auth: srv.Auth, Stake: srv.Stake, AGR: srv.AGR})
 	api := srv.HTTP.Config.Handler
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
@@ -131,6 +131,22 @@ func app(t *testing.T, srv *openjurytest.Server, wallet *openjurytest.Wallet) *h
 	return front
 }
 
+// loads runs action (a click that submits a form or signs in) and waits for
+// the page it leads to, which must answer 200: the next step then never
+// looks at the page being left.
+func loads(action chromedp.Action) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		resp, err := chromedp.RunResponse(ctx, action)
+		if err != nil {
+			return err
+		}
+		if resp == nil || resp.Status != http.StatusOK {
+			return fmt.Errorf("the page after the action did not answer 200: %+v", resp)
+		}
+		return nil
+	})
+}
+
 func TestBrowserEndToEnd(t *testing.T) {
 	ctx := browser(t)
 	srv := openjurytest.NewServer(t)
@@ -142,11 +158,13 @@ func TestBrowserEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	sub, err := srv.Market.Submit(bg, agent.Address(), marketplace.SubmitInput{JobID: job.ID, Content: "My work"})
 	require.NoError(t, err)
+	srv.MintAGR(t, sponsor.Address(), 20) // for the boost
 	front := app(t, srv, sponsor)
 	shots := screenshotDir(t)
 
-	var status, winner, comment, final, countdown string
-	snapshot := `a[href="/api/v1/jobs/` + job.ID + `/anchor/snapshot"]`
+	// Sign in on the job list and post a job with its form.
+	const posted = "Posted from the browser"
+	var who string
 	err = chromedp.Run(ctx,
 		chromedp.ActionFunc(func(ctx context.Context) error {
 			_, err := page.AddScriptToEvaluateOnNewDocument(fmt.Sprintf(testWallet, sponsor.Address().String())).Do(ctx)
@@ -155,27 +173,81 @@ func TestBrowserEndToEnd(t *testing.T) {
 		chromedp.Navigate(front.URL+"/"),
 		chromedp.WaitVisible(`a[href="/jobs/`+job.ID+`"]`),
 		screenshot(shots, "jobs"),
-		chromedp.Click(`a[href="/jobs/`+job.ID+`"]`),
 		chromedp.WaitVisible(`#signin`),
+		loads(chromedp.Click(`#signin`)),
+		chromedp.WaitVisible(`#create-job`),
+		chromedp.Text(`#who`, &who),
+		chromedp.SendKeys(`#nj-title`, posted),
+		chromedp.SendKeys(`#nj-prompt`, "Write it up"),
+		chromedp.SendKeys(`#nj-bounty`, "3.5"),
+		chromedp.SendKeys(`#nj-tags`, "e2e, forms"),
+		loads(chromedp.Click(`#create-job button`)),
+		chromedp.WaitVisible(`//a[text()="`+posted+`"]`, chromedp.BySearch),
+	)
+	require.NoError(t, err)
+	require.Equal(t, "Signed in as "+sponsor.Address().String(), who)
+	list, err := srv.Market.ListJobs(bg, marketplace.ListJobsInput{})
+	require.NoError(t, err)
+	var newJob *marketplace.Job
+	for _, j := range list.Jobs {
+		if j.Title == posted {
+			newJob = j
+		}
+	}
+	require.NotNil(t, newJob, "the posted job is listed")
+	require.Equal(t, sponsor.Address(), newJob.Sponsor)
+	require.Equal(t, []string{"e2e", "forms"}, newJob.Tags)
+
+	// Boost it and see it marked featured in the list.
+	var featured bool
+	err = chromedp.Run(ctx,
+		chromedp.Navigate(front.URL+"/jobs/"+newJob.ID),
+		chromedp.WaitVisible(`#boost-form`),
+		chromedp.SendKeys(`#boost-amount`, "5"),
+		loads(chromedp.Click(`#boost-form button`)),
+		chromedp.WaitVisible(`#featured`),
+		chromedp.Navigate(front.URL+"/"),
+		chromedp.WaitVisible(`#create-job`),
+		chromedp.Evaluate(`!!document.querySelector('a[href="/jobs/`+newJob.ID+`"]').parentElement.querySelector('.featured')`, &featured),
+		screenshot(shots, "jobs-featured"),
+	)
+	require.NoError(t, err)
+	require.True(t, featured, "the boosted job is marked featured")
+	boosted, err := srv.Market.Job(bg, newJob.ID)
+	require.NoError(t, err)
+	require.NotNil(t, boosted.FeaturedUntil)
+	bal, err := srv.AGR.Status(bg, sponsor.Address().String())
+	require.NoError(t, err)
+	require.EqualValues(t, 15, bal.Balance, "the boost spent 5 AGR")
+
+	// Final vote, comment, close as the sponsor, then verify the anchor.
+	var status, winner, comment, final, countdown, verified string
+	snapshot := `a[href="/api/v1/jobs/` + job.ID + `/anchor/snapshot"]`
+	err = chromedp.Run(ctx,
+		chromedp.Navigate(front.URL+"/jobs/"+job.ID),
+		chromedp.WaitReady(`#job-status`),
 		chromedp.Poll(`document.querySelector('.countdown').textContent !== ''`, nil),
 		chromedp.Text(`.countdown`, &countdown),
-		chromedp.Click(`#signin`),
 		chromedp.WaitVisible(`.final-vote[data-submission="`+sub.ID+`"]`),
-		chromedp.Click(`.final-vote[data-submission="`+sub.ID+`"]`),
+		loads(chromedp.Click(`.final-vote[data-submission="`+sub.ID+`"]`)),
 		chromedp.WaitVisible(`section[aria-labelledby="final"] .tally`),
 		chromedp.Text(`section[aria-labelledby="final"] .tally`, &final),
 		chromedp.WaitVisible(`#comment`),
 		chromedp.SendKeys(`#comment`, "Looks good <b>to me</b>"),
-		chromedp.Click(`#comment-form button`),
+		loads(chromedp.Click(`#comment-form button`)),
 		chromedp.WaitVisible(`.comment`),
 		chromedp.Text(`.comment .pre`, &comment),
 		chromedp.WaitVisible(`.close-job[data-submission="`+sub.ID+`"]`),
 		screenshot(shots, "job"),
-		chromedp.Click(`.close-job[data-submission="`+sub.ID+`"]`),
+		loads(chromedp.Click(`.close-job[data-submission="`+sub.ID+`"]`)),
 		chromedp.WaitVisible(`#winner`),
 		chromedp.Text(`#winner`, &winner),
 		chromedp.Text(`#job-status`, &status),
 		chromedp.WaitVisible(snapshot),
+		chromedp.WaitVisible(`#verify-anchor`),
+		chromedp.Click(`#verify-anchor`),
+		chromedp.WaitVisible(`#verify-result.verified`),
+		chromedp.Text(`#verify-result`, &verified),
 		screenshot(shots, "job-closed"),
 		chromedp.Navigate(front.URL+"/leaderboard"),
 		chromedp.WaitVisible(`h1`),
@@ -183,6 +255,8 @@ func TestBrowserEndToEnd(t *testing.T) {
 		chromedp.Navigate(front.URL+"/agents/"+agent.Address().String()),
 		chromedp.WaitVisible(`h1`),
 		screenshot(shots, "profile"),
+		loads(chromedp.Click(`#signout`)),
+		chromedp.WaitVisible(`#signin`),
 	)
 	require.NoError(t, err)
 	// The countdown runs on the browser's clock, the window on the test's.
@@ -202,6 +276,9 @@ func TestBrowserEndToEnd(t *testing.T) {
 	got, err := srv.Market.Job(bg, job.ID)
 	require.NoError(t, err)
 	require.Equal(t, sub.ID, got.WinnerSubmissionID)
+	require.NotNil(t, got.Anchor)
+	require.Contains(t, verified, "Verified: ")
+	require.Contains(t, verified, string(got.Anchor.Root))
 	page, err := srv.Market.Comments(bg, marketplace.TargetJob, job.ID, marketplace.ListInput{})
 	require.NoError(t, err)
 	require.Len(t, page.Comments, 1)

@@ -19,7 +19,7 @@ func TestPctScalesToTotalWeight(t *testing.T) {
 }
 
 func TestPanicBecomesA500Page(t *testing.T) {
-	h := secure(recoverPanics(slog.New(slog.NewTextHandler(io.Discard, nil)), http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") })))
+	h := secure(cspFor(""), recoverPanics(slog.New(slog.NewTextHandler(io.Discard, nil)), http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") })))
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
 	require.Equal(t, http.StatusInternalServerError, rec.Code)

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/openjury/openjury"
@@ -15,6 +16,7 @@ import (
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/search"
 	"github.com/openjury/openjury/stake"
+	"github.com/openjury/openjury/transport"
 )
 
 //go:embed templates/*.html
@@ -32,7 +34,8 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 	},
 }).ParseFS(templateFS, "templates/*.html"))
 
-// Market is the part of marketplace.Service the pages read.
+// Market is the part of marketplace.Service the web app uses: the reads
+// of the pages and the writes of the signed-in actions.
 type Market interface {
 	ListJobs(ctx context.Context, in marketplace.ListJobsInput) (marketplace.JobPage, error)
 	Job(ctx context.Context, id string) (*marketplace.Job, error)
@@ -44,18 +47,41 @@ type Market interface {
 	Leaderboard(ctx context.Context, in marketplace.LeaderboardInput) (marketplace.LeaderboardPage, error)
 	Post(ctx context.Context, id string) (*marketplace.Post, error)
 	ListPosts(ctx context.Context, in marketplace.ListPostsInput) (marketplace.PostPage, error)
+
+	CreateJob(ctx context.Context, sponsor openjury.Address, in marketplace.CreateJobInput) (*marketplace.Job, error)
+	FinalVote(ctx context.Context, voter openjury.Address, in marketplace.FinalVoteInput) (*marketplace.FinalVote, error)
+	AddComment(ctx context.Context, author openjury.Address, target marketplace.TargetType, targetID string, in marketplace.CommentInput) (*marketplace.Comment, error)
+	Boost(ctx context.Context, caller openjury.Address, jobID string, in marketplace.BoostInput) (*marketplace.Job, error)
+	CloseJob(ctx context.Context, caller openjury.Address, jobID string, in marketplace.CloseInput) (*marketplace.CloseResult, error)
 }
 
-// Services are the domain services the pages read.
+// Auth is the part of auth.Service the session cookie uses.
+type Auth interface {
+	Authenticate(ctx context.Context, token string) (openjury.Address, error)
+	Logout(ctx context.Context, token string) error
+}
+
+// Services are the domain services the web app uses, and how it is served.
 type Services struct {
 	Market Market
-	Stake  *stake.Service
-	AGR    *agr.Service
+	// Auth resolves the session cookie; nil means nobody can sign in
+	// (the pages are read-only).
+	Auth  Auth
+	Stake *stake.Service
+	AGR   *agr.Service
 	// Search answers the job list's search box; nil when semantic search
 	// is disabled (the box is then hidden).
 	Search *search.Service
-	// Logger receives recovered panics; nil means slog.Default().
+	// Logger receives recovered panics and internal errors; nil means
+	// slog.Default().
 	Logger *slog.Logger
+	// SecureCookie marks the session cookie Secure (set it when the app's
+	// public URL is https; a request over TLS gets it anyway).
+	SecureCookie bool
+	// APIURL is the base URL of the JSON API when it is on another origin
+	// than the app (the pages' scripts then call it through CORS, and the
+	// Content-Security-Policy allows it); "" means the app's own origin.
+	APIURL string
 }
 
 // bar is one row of a tally chart.
@@ -86,7 +112,14 @@ func pct(ts []marketplace.Tally) []bar {
 // and static assets under /static/; anything else is an HTML 404 page.
 // Every answer carries security headers and a panic becomes a 500 page.
 func NewHandler(s Services) http.Handler {
+	logger := s.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	api := strings.TrimRight(s.APIURL, "/")
+	a := &app{s: s, log: logger, api: api, csp: cspFor(api)}
 	mux := http.NewServeMux()
+	a.routeActions(mux)
 	static, _ := fs.Sub(staticFS, "static")
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
@@ -97,76 +130,76 @@ func NewHandler(s Services) http.Handler {
 			data["Q"] = query
 			res, err := s.Search.Search(r.Context(), query, search.KindJob, 20)
 			if err != nil {
-				failPage(w, err)
+				a.failPage(w, r, err)
 				return
 			}
 			data["Results"] = res.Results
-			render(w, http.StatusOK, "jobs.html", data)
+			a.page(w, r, http.StatusOK, "jobs.html", "Jobs", data)
 			return
 		}
 		page, err := s.Market.ListJobs(r.Context(), marketplace.ListJobsInput{Tag: q.Get("tag"), Cursor: q.Get("cursor")})
 		if err != nil {
-			failPage(w, err)
+			a.failPage(w, r, err)
 			return
 		}
 		data["Page"] = page
-		render(w, http.StatusOK, "jobs.html", data)
+		a.page(w, r, http.StatusOK, "jobs.html", "Jobs", data)
 	})
 	mux.HandleFunc("GET /jobs/{id}", func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		j, err := s.Market.Job(ctx, r.PathValue("id"))
 		if err != nil {
-			failPage(w, err)
+			a.failPage(w, r, err)
 			return
 		}
 		q := r.URL.Query()
 		subs, err := s.Market.Submissions(ctx, j.ID, marketplace.ListInput{Cursor: q.Get("cursor")})
 		if err != nil {
-			failPage(w, err)
+			a.failPage(w, r, err)
 			return
 		}
 		jury, err := s.Market.VotingSummary(ctx, j.ID)
 		if err != nil {
-			failPage(w, err)
+			a.failPage(w, r, err)
 			return
 		}
 		final, err := s.Market.FinalSummary(ctx, j.ID)
 		if err != nil {
-			failPage(w, err)
+			a.failPage(w, r, err)
 			return
 		}
 		comments, err := s.Market.Comments(ctx, marketplace.TargetJob, j.ID, marketplace.ListInput{Cursor: q.Get("comments")})
 		if err != nil {
-			failPage(w, err)
+			a.failPage(w, r, err)
 			return
 		}
-		render(w, http.StatusOK, "job.html", map[string]any{"Job": j, "Subs": subs, "Jury": jury, "Final": final, "Comments": comments})
+		a.page(w, r, http.StatusOK, "job.html", j.Title, map[string]any{"Job": j, "Subs": subs, "Jury": jury, "Final": final, "Comments": comments})
 	})
 	mux.HandleFunc("GET /leaderboard", func(w http.ResponseWriter, r *http.Request) {
 		page, err := s.Market.Leaderboard(r.Context(), marketplace.LeaderboardInput{Cursor: r.URL.Query().Get("cursor")})
 		if err != nil {
-			failPage(w, err)
+			a.failPage(w, r, err)
 			return
 		}
-		render(w, http.StatusOK, "leaderboard.html", map[string]any{"Page": page})
+		a.page(w, r, http.StatusOK, "leaderboard.html", "Leaderboard", map[string]any{"Page": page})
 	})
 	mux.HandleFunc("GET /agents/{address}", func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		addr, err := openjury.ParseAddress("address", r.PathValue("address"))
 		if err != nil {
-			render(w, http.StatusNotFound, "error.html", map[string]any{"Message": "No such address"})
+			a.errorPage(w, r, http.StatusNotFound, "No such address")
 			return
 		}
 		rep, err := s.Market.Reputation(ctx, addr.String())
 		if err != nil {
-			failPage(w, err)
+			a.failPage(w, r, err)
 			return
 		}
 		data := map[string]any{"Rep": rep}
 		if s.Stake != nil {
 			st, err := s.Stake.Status(ctx, addr.String())
 			if err != nil {
-				failPage(w, err)
+				a.failPage(w, r, err)
 				return
 			}
 			data["Stake"] = st
@@ -174,55 +207,68 @@ func NewHandler(s Services) http.Handler {
 		if s.AGR != nil {
 			bal, err := s.AGR.Status(ctx, addr.String())
 			if err != nil {
-				failPage(w, err)
+				a.failPage(w, r, err)
 				return
 			}
 			ledger, err := s.AGR.Ledger(ctx, agr.LedgerInput{Address: addr.String(), Cursor: r.URL.Query().Get("cursor")})
 			if err != nil {
-				failPage(w, err)
+				a.failPage(w, r, err)
 				return
 			}
 			data["AGR"], data["Ledger"] = bal, ledger
 		}
-		render(w, http.StatusOK, "profile.html", data)
+		a.page(w, r, http.StatusOK, "profile.html", addr.String(), data)
 	})
 	mux.HandleFunc("GET /posts", func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		page, err := s.Market.ListPosts(r.Context(), marketplace.ListPostsInput{Tag: q.Get("tag"), Cursor: q.Get("cursor")})
 		if err != nil {
-			failPage(w, err)
+			a.failPage(w, r, err)
 			return
 		}
-		render(w, http.StatusOK, "posts.html", map[string]any{"Page": page, "Tag": q.Get("tag")})
+		a.page(w, r, http.StatusOK, "posts.html", "Posts", map[string]any{"Page": page, "Tag": q.Get("tag")})
 	})
 	mux.HandleFunc("GET /posts/{id}", func(w http.ResponseWriter, r *http.Request) {
 		p, err := s.Market.Post(r.Context(), r.PathValue("id"))
 		if err != nil {
-			failPage(w, err)
+			a.failPage(w, r, err)
 			return
 		}
 		comments, err := s.Market.Comments(r.Context(), marketplace.TargetPost, p.ID, marketplace.ListInput{Cursor: r.URL.Query().Get("comments")})
 		if err != nil {
-			failPage(w, err)
+			a.failPage(w, r, err)
 			return
 		}
-		render(w, http.StatusOK, "post.html", map[string]any{"Post": p, "Comments": comments})
+		a.page(w, r, http.StatusOK, "post.html", p.Title, map[string]any{"Post": p, "Comments": comments})
 	})
-	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
-		render(w, http.StatusNotFound, "error.html", map[string]any{"Message": "Page not found"})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		a.errorPage(w, r, http.StatusNotFound, "Page not found")
 	})
-	logger := s.Logger
-	if logger == nil {
-		logger = slog.Default()
-	}
-	return secure(recoverPanics(logger, mux))
+	return secure(a.csp, recoverPanics(logger, mux))
 }
 
-// csp allows scripts, styles and fetches from the app's own origin only.
-const csp = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+// cspFor allows scripts, styles and fetches from the app's own origin
+// only, plus fetches from the API's origin when api is another one.
+func cspFor(api string) string {
+	connect := "'self'"
+	if o, ok := transport.ParseOrigin(originOf(api)); ok {
+		connect += " " + o
+	}
+	return "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src " + connect +
+		"; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+}
+
+// originOf is the scheme://host of an absolute URL, or "".
+func originOf(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || p.Host == "" {
+		return ""
+	}
+	return p.Scheme + "://" + p.Host
+}
 
 // secure sets the security headers on every answer.
-func secure(next http.Handler) http.Handler {
+func secure(csp string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
@@ -243,23 +289,58 @@ func recoverPanics(logger *slog.Logger, next http.Handler) http.Handler {
 					panic(v)
 				}
 				logger.Error("web: panic", "path", r.URL.Path, "panic", v)
-				render(w, http.StatusInternalServerError, "error.html", map[string]any{"Message": "Something went wrong"})
+				render(w, http.StatusInternalServerError, "error.html", map[string]any{"Title": "Something went wrong", "Message": "Something went wrong"})
 			}
 		}()
 		next.ServeHTTP(w, r)
 	})
 }
 
-// failPage answers a domain error with the matching status and an HTML page
-// (the message of client errors; a generic one for the rest).
-func failPage(w http.ResponseWriter, err error) {
-	switch openjury.KindOf(err) {
-	case openjury.NotFound:
-		render(w, http.StatusNotFound, "error.html", map[string]any{"Message": "Not found"})
-	case openjury.Invalid:
-		render(w, http.StatusBadRequest, "error.html", map[string]any{"Message": "Bad request"})
+// app is the web app's handler state.
+type app struct {
+	s   Services
+	log *slog.Logger
+	// api is Services.APIURL without a trailing slash.
+	api string
+	csp string
+}
+
+// page renders a page with the layout's data: its title, the signed-in
+// viewer (nil when anonymous) and the API base URL. A signed-in page is
+// never stored by caches: it carries the session's CSRF token.
+func (a *app) page(w http.ResponseWriter, r *http.Request, status int, name, title string, data map[string]any) {
+	me := a.viewerOf(r)
+	if me != nil {
+		w.Header().Set("Cache-Control", "private, no-store")
+	}
+	data["Title"], data["Me"], data["API"] = title, me, a.api
+	render(w, status, name, data)
+}
+
+// errorPage answers status with an HTML page saying msg.
+func (a *app) errorPage(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	a.page(w, r, status, "error.html", msg, map[string]any{"Message": msg})
+}
+
+// failPage answers a domain error with the status of its kind and an HTML
+// page: the client-safe detail for client errors, a generic message (and a
+// log line) for the rest.
+func (a *app) failPage(w http.ResponseWriter, r *http.Request, err error) {
+	kind := openjury.KindOf(err)
+	status := transport.StatusOf(kind)
+	switch {
+	case kind == openjury.Unavailable:
+		a.log.Warn("web: dependency unavailable", "method", r.Method, "path", r.URL.Path, "error", err.Error())
+		a.errorPage(w, r, status, "The service is temporarily unavailable; try again shortly.")
+	case status >= http.StatusInternalServerError:
+		a.log.Error("web: internal error", "method", r.Method, "path", r.URL.Path, "error", err.Error())
+		a.errorPage(w, r, http.StatusInternalServerError, "Something went wrong")
 	default:
-		render(w, http.StatusInternalServerError, "error.html", map[string]any{"Message": "Something went wrong"})
+		msg := openjury.DetailOf(err)
+		if msg == "" {
+			msg = http.StatusText(status)
+		}
+		a.errorPage(w, r, status, msg)
 	}
 }
 

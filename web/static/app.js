@@ -1,10 +1,16 @@
 // OpenJury companion app: a progressive enhancement of the server-rendered
 // pages. Countdown of the final-vote window; sign-in with an injected wallet
-// (EIP-1193) and actions through the JSON API with the bearer token, kept in
-// sessionStorage (never in a cookie, so no CSRF surface).
+// (EIP-1193): the SIWE challenge is signed and verified through the JSON API,
+// and the bearer token is handed at once to POST /app/session, which keeps
+// it in an HttpOnly cookie (this script never stores it). The actions are
+// plain HTML forms carrying a CSRF token and work without this script; the
+// anchor's "verify" button checks the snapshot document in the browser.
+import { verifySnapshot } from './verify.js';
+
 const $ = (s, el = document) => el.querySelector(s);
 const $$ = (s, el = document) => [...el.querySelectorAll(s)];
-const say = (msg) => { const el = $('#action-status'); if (el) el.textContent = msg; };
+// The JSON API's base URL: the app's own origin unless it lives elsewhere.
+const apiBase = document.body.dataset.api || '';
 
 function countdowns() {
   for (const el of $$('.countdown')) {
@@ -19,11 +25,8 @@ function countdowns() {
   }
 }
 
-async function api(method, path, body) {
-  const headers = { 'Content-Type': 'application/json' };
-  const token = sessionStorage.getItem('openjury.token');
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+async function call(url, body) {
+  const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) throw new Error(data.detail || `HTTP ${res.status}`);
   return data;
@@ -31,49 +34,37 @@ async function api(method, path, body) {
 
 async function signIn() {
   const [address] = await window.ethereum.request({ method: 'eth_requestAccounts' });
-  const ch = await api('POST', '/api/v1/agents/auth/challenge', { address });
+  const ch = await call(`${apiBase}/api/v1/agents/auth/challenge`, { address });
   const signature = await window.ethereum.request({ method: 'personal_sign', params: [ch.message_to_sign, address] });
-  const v = await api('POST', '/api/v1/agents/auth/verify', { address, signature, nonce: ch.nonce });
-  sessionStorage.setItem('openjury.token', v.access_token);
-  sessionStorage.setItem('openjury.address', address.toLowerCase());
-  showSignedIn();
+  const v = await call(`${apiBase}/api/v1/agents/auth/verify`, { address, signature, nonce: ch.nonce });
+  await call('/app/session', { token: v.access_token });
+  location.reload();
 }
 
-function showSignedIn() {
-  const addr = sessionStorage.getItem('openjury.address');
-  if (!addr) return;
-  $('#signin').hidden = true;
-  $('#who').textContent = `Signed in as ${addr}`;
-  for (const el of $$('.signed-in')) el.hidden = false;
-  const job = $('[data-job]');
-  const sponsor = job && job.dataset.sponsor.toLowerCase() === addr;
-  for (const el of $$('.sponsor-only')) el.hidden = !sponsor;
-}
-
-// act runs an API call, then reloads the page to show the new state.
-async function act(fn) {
-  try { await fn(); say('Done.'); location.reload(); } catch (e) { say(`Error: ${e.message}`); }
-}
-
-function actions() {
-  const job = $('[data-job]');
-  const jobID = job && job.dataset.job;
-  for (const b of $$('.final-vote')) b.addEventListener('click', () => act(() => api('POST', '/api/v1/final_votes', { job_id: jobID, submission_id: b.dataset.submission })));
-  for (const b of $$('.close-job')) b.addEventListener('click', () => act(() => api('POST', `/api/v1/jobs/${jobID}/close`, { winner_submission_id: b.dataset.submission })));
-  const form = (id, fn) => { const f = $(id); if (f) f.addEventListener('submit', (e) => { e.preventDefault(); act(() => fn(new FormData(f))); }); };
-  form('#comment-form', (d) => api('POST', `/api/v1/jobs/${jobID}/comments`, { content: d.get('content') }));
-  form('#boost-form', (d) => api('POST', `/api/v1/jobs/${jobID}/boost`, { amount_agr: Number(d.get('amount_agr')), duration_hours: Number(d.get('duration_hours')) }));
-  form('#create-job', (d) => api('POST', '/api/v1/jobs', {
-    title: d.get('title'), prompt: d.get('prompt'), bounty_usdc: Number(d.get('bounty_usdc')),
-    tags: String(d.get('tags') || '').split(',').map((t) => t.trim()).filter(Boolean),
-  }));
+function verifyButton() {
+  const b = $('#verify-anchor');
+  if (!b) return;
+  const out = $('#verify-result');
+  b.hidden = false;
+  b.addEventListener('click', async () => {
+    out.textContent = 'Checking…';
+    try {
+      const res = await fetch(`${apiBase}/api/v1/jobs/${encodeURIComponent(b.dataset.job)}/anchor/snapshot`);
+      if (!res.ok) throw new Error(`snapshot: HTTP ${res.status}`);
+      const r = verifySnapshot(await res.json(), b.dataset.job, b.dataset.root);
+      out.textContent = r.message;
+      out.className = r.ok ? 'verified' : 'unverified';
+    } catch (e) {
+      out.textContent = `Not verified: ${e.message}`;
+      out.className = 'unverified';
+    }
+  });
 }
 
 countdowns();
-actions();
-if (window.ethereum) {
-  const b = $('#signin');
-  b.hidden = false;
-  b.addEventListener('click', () => signIn().catch((e) => { $('#who').textContent = `Sign-in failed: ${e.message}`; }));
+verifyButton();
+const signin = $('#signin');
+if (signin && window.ethereum) {
+  signin.hidden = false;
+  signin.addEventListener('click', () => signIn().catch((e) => { $('#who').textContent = `Sign-in failed: ${e.message}`; }));
 }
-showSignedIn();

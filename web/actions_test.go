@@ -1,0 +1,290 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/openjurytest"
+	"github.com/openjury/openjury/web"
+)
+
+// noRedirects is a client that returns redirects instead of following them.
+var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+// answer is a read response.
+type answer struct {
+	status int
+	header http.Header
+	body   string
+}
+
+// send makes a request to front with the session cookie (when not "") and
+// reads the answer.
+func send(t *testing.T, req *http.Request, session string) answer {
+	t.Helper()
+	if session != "" {
+		req.AddCookie(&http.Cookie{Name: web.SessionCookie, Value: session})
+	}
+	resp, err := noRedirects.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return answer{resp.StatusCode, resp.Header, string(body)}
+}
+
+// postForm posts form to front's path with the session cookie.
+func postForm(t *testing.T, front *httptest.Server, path, session string, form url.Values) answer {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, front.URL+path, strings.NewReader(form.Encode()))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return send(t, req, session)
+}
+
+// postSession posts body to /app/session with a content type.
+func postSession(t *testing.T, front *httptest.Server, ctype, body string, header ...string) answer {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, front.URL+"/app/session", strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", ctype)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	return send(t, req, "")
+}
+
+// getPage gets a page of front with the session cookie.
+func getPage(t *testing.T, front *httptest.Server, path, session string) answer {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, front.URL+path, nil)
+	require.NoError(t, err)
+	return send(t, req, session)
+}
+
+// csrfOf extracts the CSRF token of the first action form of a page.
+func csrfOf(t *testing.T, page string) string {
+	t.Helper()
+	const marker = `name="csrf" value="`
+	i := strings.Index(page, marker)
+	require.GreaterOrEqual(t, i, 0, "the page has a CSRF field")
+	rest := page[i+len(marker):]
+	return rest[:strings.IndexByte(rest, '"')]
+}
+
+func requireErrorPage(t *testing.T, a answer, status int, msg string) {
+	t.Helper()
+	require.Equal(t, status, a.status, a.body)
+	require.Equal(t, "text/html; charset=utf-8", a.header.Get("Content-Type"))
+	require.Contains(t, a.body, msg)
+}
+
+func TestSessionCookie(t *testing.T) {
+	openjurytest.OnEachServer(t, func(t *testing.T, srv *openjurytest.Server) {
+		sponsor := openjurytest.NewWallet(t)
+		front := app(t, srv, sponsor)
+		token := srv.SignIn(t, sponsor)
+
+		a := postSession(t, front, "text/plain", `{"token":"x"}`)
+		require.Equal(t, http.StatusUnsupportedMediaType, a.status)
+		require.Contains(t, a.body, `"detail":"Content-Type must be application/json"`)
+		a = postSession(t, front, "application/json", `{"token":`)
+		require.Equal(t, http.StatusBadRequest, a.status)
+		require.Contains(t, a.body, "token")
+		a = postSession(t, front, "application/json", `{}`)
+		require.Equal(t, http.StatusBadRequest, a.status)
+		require.Contains(t, a.body, `"detail":"token is required"`)
+		a = postSession(t, front, "application/json", `{"token":"not-a-live-token"}`)
+		require.Equal(t, http.StatusUnauthorized, a.status)
+		require.Contains(t, a.body, "not valid")
+		require.Empty(t, a.header.Values("Set-Cookie"))
+		a = postSession(t, front, "application/json", `{"token":"`+strings.Repeat("t", 5000)+`"}`)
+		require.Equal(t, http.StatusRequestEntityTooLarge, a.status)
+		a = postSession(t, front, "application/json", `{"token":"`+token+`"}`, "Sec-Fetch-Site", "cross-site")
+		require.Equal(t, http.StatusForbidden, a.status, "another site cannot sign a browser in")
+		require.Empty(t, a.header.Values("Set-Cookie"))
+
+		a = postSession(t, front, "application/json", `{"token":"`+token+`"}`, "Sec-Fetch-Site", "same-origin")
+		require.Equal(t, http.StatusOK, a.status, a.body)
+		var who struct {
+			Address string `json:"address"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(a.body), &who))
+		require.Equal(t, sponsor.Address().String(), who.Address)
+		require.NotContains(t, a.body, token)
+		cookie := a.header.Get("Set-Cookie")
+		require.True(t, strings.HasPrefix(cookie, web.SessionCookie+"="+token+";"), cookie)
+		for _, attr := range []string{"; Path=/", "; HttpOnly", "; SameSite=Strict"} {
+			require.Contains(t, cookie, attr)
+		}
+		require.NotContains(t, cookie, "Secure", "plain http on loopback")
+
+		job, err := srv.Market.CreateJob(context.Background(), sponsor.Address(), marketplace.CreateJobInput{Title: "Signed-in page", Prompt: "p"})
+		require.NoError(t, err)
+		for _, path := range []string{"/", "/jobs/" + job.ID, "/leaderboard", "/posts", "/agents/" + sponsor.Address().String(), "/nope"} {
+			signed := getPage(t, front, path, token)
+			require.Contains(t, signed.body, "Signed in as", path)
+			require.Contains(t, signed.body, `action="/app/signout"`, path)
+			require.NotContains(t, signed.body, token, "the cookie value never appears in a page")
+			require.Equal(t, "private, no-store", signed.header.Get("Cache-Control"), path)
+			anon := getPage(t, front, path, "")
+			require.NotContains(t, anon.body, "Signed in as", path)
+			require.NotContains(t, anon.body, `name="csrf"`, path)
+			require.Contains(t, anon.body, `id="signin"`, path)
+			require.Equal(t, signed.status, anon.status, path)
+		}
+		jobPage := getPage(t, front, "/jobs/"+job.ID, token).body
+		require.Contains(t, jobPage, `action="/app/jobs/`+job.ID+`/comment"`)
+		require.Contains(t, jobPage, `action="/app/jobs/`+job.ID+`/boost"`)
+		require.Contains(t, getPage(t, front, "/", token).body, `action="/app/jobs"`)
+		// A revoked or unknown token reads as anonymous.
+		require.NotContains(t, getPage(t, front, "/", "unknown-token").body, "Signed in as")
+
+		csrf := csrfOf(t, jobPage)
+		a = postForm(t, front, "/app/signout", token, url.Values{"csrf": {csrf}})
+		require.Equal(t, http.StatusSeeOther, a.status, a.body)
+		require.Equal(t, "/", a.header.Get("Location"))
+		require.Contains(t, a.header.Get("Set-Cookie"), web.SessionCookie+"=;")
+		require.Contains(t, a.header.Get("Set-Cookie"), "Max-Age=0")
+		_, err = srv.Auth.Authenticate(context.Background(), token)
+		require.Error(t, err, "signing out revokes the token")
+		require.NotContains(t, getPage(t, front, "/", token).body, "Signed in as")
+	})
+}
+
+func TestActionsNeedSessionAndCSRF(t *testing.T) {
+	openjurytest.OnEachServer(t, func(t *testing.T, srv *openjurytest.Server) {
+		sponsor, other := openjurytest.NewWallet(t), openjurytest.NewWallet(t)
+		front := app(t, srv, sponsor)
+		token, otherToken := srv.SignIn(t, sponsor), srv.SignIn(t, other)
+		job, err := srv.Market.CreateJob(context.Background(), sponsor.Address(), marketplace.CreateJobInput{Title: "CSRF", Prompt: "p"})
+		require.NoError(t, err)
+		csrf := csrfOf(t, getPage(t, front, "/jobs/"+job.ID, token).body)
+		otherCSRF := csrfOf(t, getPage(t, front, "/jobs/"+job.ID, otherToken).body)
+		require.NotEqual(t, csrf, otherCSRF, "the token is bound to the session")
+
+		for _, path := range []string{"/app/jobs", "/app/jobs/" + job.ID + "/comment", "/app/jobs/" + job.ID + "/final-vote",
+			"/app/jobs/" + job.ID + "/boost", "/app/jobs/" + job.ID + "/close", "/app/signout"} {
+			form := url.Values{"content": {"x"}, "csrf": {csrf}}
+			requireErrorPage(t, postForm(t, front, path, "", form), http.StatusUnauthorized, "Sign in with your wallet first")
+			requireErrorPage(t, postForm(t, front, path, token, url.Values{"content": {"x"}}), http.StatusForbidden, "security token")
+			requireErrorPage(t, postForm(t, front, path, token, url.Values{"content": {"x"}, "csrf": {"wrong"}}), http.StatusForbidden, "security token")
+			requireErrorPage(t, postForm(t, front, path, token, url.Values{"content": {"x"}, "csrf": {otherCSRF}}), http.StatusForbidden, "security token")
+		}
+		// A CSRF token matching a dead session: the session has expired.
+		dead := srv.SignIn(t, other)
+		deadCSRF := csrfOf(t, getPage(t, front, "/", dead).body)
+		require.NoError(t, srv.Auth.Logout(context.Background(), dead))
+		a := postForm(t, front, "/app/jobs/"+job.ID+"/comment", dead, url.Values{"content": {"x"}, "csrf": {deadCSRF}})
+		requireErrorPage(t, a, http.StatusUnauthorized, "session has expired")
+		require.Contains(t, a.header.Get("Set-Cookie"), "Max-Age=0")
+
+		page, err := srv.Market.Comments(context.Background(), marketplace.TargetJob, job.ID, marketplace.ListInput{})
+		require.NoError(t, err)
+		require.Empty(t, page.Comments, "no rejected action changed anything")
+		got, err := srv.Market.Job(context.Background(), job.ID)
+		require.NoError(t, err)
+		require.Equal(t, marketplace.StatusOpen, got.Status)
+	})
+}
+
+func TestActions(t *testing.T) {
+	openjurytest.OnEachServer(t, func(t *testing.T, srv *openjurytest.Server) {
+		bg := context.Background()
+		sponsor, agent, voter := openjurytest.NewWallet(t), openjurytest.NewWallet(t), openjurytest.NewWallet(t)
+		front := app(t, srv, sponsor)
+		token, voterToken := srv.SignIn(t, sponsor), srv.SignIn(t, voter)
+		csrf := csrfOf(t, getPage(t, front, "/", token).body)
+		voterCSRF := csrfOf(t, getPage(t, front, "/", voterToken).body)
+
+		// Post a job.
+		a := postForm(t, front, "/app/jobs", token, url.Values{"csrf": {csrf}, "title": {"From the <form>"}, "prompt": {"Do it"}, "bounty_usdc": {"12.5"}, "tags": {" web , forms,"}})
+		require.Equal(t, http.StatusSeeOther, a.status, a.body)
+		require.Equal(t, "/", a.header.Get("Location"))
+		list, err := srv.Market.ListJobs(bg, marketplace.ListJobsInput{})
+		require.NoError(t, err)
+		require.Len(t, list.Jobs, 1)
+		job := list.Jobs[0]
+		require.Equal(t, "From the <form>", job.Title)
+		require.Equal(t, sponsor.Address(), job.Sponsor)
+		require.Equal(t, []string{"web", "forms"}, job.Tags)
+		require.Equal(t, "12.5", job.Bounty.String())
+		require.Contains(t, getPage(t, front, "/", "").body, "From the &lt;form&gt;")
+		requireErrorPage(t, postForm(t, front, "/app/jobs", token, url.Values{"csrf": {csrf}, "title": {"t"}, "prompt": {"p"}, "bounty_usdc": {"lots"}}), http.StatusBadRequest, "bounty_usdc")
+		requireErrorPage(t, postForm(t, front, "/app/jobs", token, url.Values{"csrf": {csrf}, "title": {""}, "prompt": {"p"}, "bounty_usdc": {"1"}}), http.StatusBadRequest, "title")
+
+		// Comment.
+		a = postForm(t, front, "/app/jobs/"+job.ID+"/comment", voterToken, url.Values{"csrf": {voterCSRF}, "content": {"Nice & <b>tidy</b>"}})
+		require.Equal(t, http.StatusSeeOther, a.status, a.body)
+		require.True(t, strings.HasPrefix(a.header.Get("Location"), "/jobs/"+job.ID+"#c-"), a.header.Get("Location"))
+		require.Contains(t, getPage(t, front, "/jobs/"+job.ID, "").body, "Nice &amp; &lt;b&gt;tidy&lt;/b&gt;")
+		requireErrorPage(t, postForm(t, front, "/app/jobs/"+job.ID+"/comment", voterToken, url.Values{"csrf": {voterCSRF}, "content": {""}}), http.StatusBadRequest, "content")
+		requireErrorPage(t, postForm(t, front, "/app/jobs/nope/comment", voterToken, url.Values{"csrf": {voterCSRF}, "content": {"x"}}), http.StatusNotFound, "")
+
+		// Boost: without AGR it is refused with the reason; with AGR the job is featured.
+		requireErrorPage(t, postForm(t, front, "/app/jobs/"+job.ID+"/boost", token, url.Values{"csrf": {csrf}, "amount_agr": {"5"}, "duration_hours": {"24"}}), http.StatusPaymentRequired, "AGR")
+		requireErrorPage(t, postForm(t, front, "/app/jobs/"+job.ID+"/boost", token, url.Values{"csrf": {csrf}, "amount_agr": {"five"}, "duration_hours": {"24"}}), http.StatusBadRequest, "amount_agr must be a whole number")
+		requireErrorPage(t, postForm(t, front, "/app/jobs/"+job.ID+"/boost", token, url.Values{"csrf": {csrf}, "amount_agr": {"5"}}), http.StatusBadRequest, "duration_hours is required")
+		srv.MintAGR(t, sponsor.Address(), 10)
+		a = postForm(t, front, "/app/jobs/"+job.ID+"/boost", token, url.Values{"csrf": {csrf}, "amount_agr": {"5"}, "duration_hours": {"24"}})
+		require.Equal(t, http.StatusSeeOther, a.status, a.body)
+		require.Equal(t, "/jobs/"+job.ID, a.header.Get("Location"))
+		require.Contains(t, getPage(t, front, "/", "").body, `<span class="featured">Featured</span>`)
+		require.Contains(t, getPage(t, front, "/jobs/"+job.ID, "").body, `id="featured"`)
+
+		// Final vote and close.
+		srv.SetStake(t, agent.Address(), 10)
+		sub, err := srv.Market.Submit(bg, agent.Address(), marketplace.SubmitInput{JobID: job.ID, Content: "Done"})
+		require.NoError(t, err)
+		requireErrorPage(t, postForm(t, front, "/app/jobs/"+job.ID+"/final-vote", voterToken, url.Values{"csrf": {voterCSRF}}), http.StatusBadRequest, "submission_id is required")
+		a = postForm(t, front, "/app/jobs/"+job.ID+"/final-vote", voterToken, url.Values{"csrf": {voterCSRF}, "submission_id": {sub.ID}})
+		require.Equal(t, http.StatusSeeOther, a.status, a.body)
+		require.Equal(t, "/jobs/"+job.ID+"#final", a.header.Get("Location"))
+		final, err := srv.Market.FinalSummary(bg, job.ID)
+		require.NoError(t, err)
+		require.Len(t, final, 1)
+		require.Equal(t, sub.ID, final[0].SubmissionID)
+
+		voterPage := getPage(t, front, "/jobs/"+job.ID, voterToken).body
+		require.Contains(t, voterPage, `class="final-vote"`)
+		require.NotContains(t, voterPage, `class="close-job"`, "only the sponsor is offered close")
+		require.Contains(t, getPage(t, front, "/jobs/"+job.ID, token).body, `class="close-job"`)
+		requireErrorPage(t, postForm(t, front, "/app/jobs/"+job.ID+"/close", voterToken, url.Values{"csrf": {voterCSRF}, "winner_submission_id": {sub.ID}}), http.StatusForbidden, "")
+		a = postForm(t, front, "/app/jobs/"+job.ID+"/close", token, url.Values{"csrf": {csrf}, "winner_submission_id": {sub.ID}})
+		require.Equal(t, http.StatusSeeOther, a.status, a.body)
+		got, err := srv.Market.Job(bg, job.ID)
+		require.NoError(t, err)
+		require.Equal(t, marketplace.StatusClosed, got.Status)
+		require.Equal(t, sub.ID, got.WinnerSubmissionID)
+		requireErrorPage(t, postForm(t, front, "/app/jobs/"+job.ID+"/close", token, url.Values{"csrf": {csrf}, "winner_submission_id": {sub.ID}}), http.StatusConflict, "")
+
+		// Bodies over the limit are refused before anything else.
+		requireErrorPage(t, postForm(t, front, "/app/jobs", token, url.Values{"csrf": {csrf}, "prompt": {strings.Repeat("p", 2<<20)}}), http.StatusRequestEntityTooLarge, "too large")
+	})
+}
+
+func TestActionsWithoutAuth(t *testing.T) {
+	h := web.NewHandler(web.Services{})
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodPost, "/app/jobs", strings.NewReader("csrf=x"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.AddCookie(&http.Cookie{Name: web.SessionCookie, Value: "t"})
+	h.ServeHTTP(rec, req)
+	require.Equal(t, http.StatusNotImplemented, rec.Code)
+	require.Contains(t, rec.Body.String(), "Sign-in is not available")
+	rec = httptest.NewRecorder()
+	req = httptest.NewRequest(http.MethodPost, "/app/session", strings.NewReader(`{"token":"t"}`))
+	req.Header.Set("Content-Type", "application/json")
+	h.ServeHTTP(rec, req)
+	require.Equal(t, http.StatusNotImplemented, rec.Code)
+	require.JSONEq(t, `{"detail":"sign-in is not available"}`, rec.Body.String())
+}
