@@ -167,11 +167,7 @@ func (d *DB) TokenOwner(ctx context.Context, hash string, now time.Time) (openju
 		return "", err
 	}
 	var addr string
-	err = db.NewSelect().Model((*tokenRow)(nil)).Column("address").
-		Where("t.hash = ?", hash).
-		Where("t.expires_at > ?", millis(now)).
-		Scan(ctx, &addr)
-	if err != nil {
+	if err := d.scanHot(ctx, db, d.hot.tokenOwner, []any{&addr}, hash, millis(now)); err != nil {
 		err = translate(op, err)
 		if openjury.IsKind(err, openjury.NotFound) {
 			return "", openjury.E(openjury.Unauthenticated, op, "invalid or expired token")

@@ -84,6 +84,13 @@ type DB struct {
 	r *bun.DB
 	// single is true for in-memory SQLite: reads need that connection too.
 	single bool
+	// group runs SQLite's write transactions (group commit); nil on
+	// PostgreSQL, whose transactions run side by side.
+	group *group
+	// hot are the texts of the hot statements, stmts their prepared
+	// statements (see prepared.go).
+	hot   hotStatements
+	stmts statements
 }
 
 // Open opens the database named by dsn, checks that it answers and applies
@@ -119,6 +126,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 			return nil, openjury.Wrap(op, err)
 		}
 	}
+	d.prepareHot(ctx)
 	return d, nil
 }
 
@@ -157,7 +165,7 @@ func openPostgres(dsn string, maxConns int) (*DB, error) {
 	sqldb.SetMaxIdleConns(maxConns)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
 	w := bun.NewDB(sqldb, pgdialect.New())
-	return &DB{dialect: DialectPostgres, w: w, r: w}, nil
+	return &DB{dialect: DialectPostgres, w: w, r: w, hot: newHotStatements(DialectPostgres, w)}, nil
 }
 
 // optimizeTimeout bounds the PRAGMA optimize of Close.
@@ -190,6 +198,7 @@ func (d *DB) Close() error {
 		_ = d.Optimize(ctx)
 		cancel()
 	}
+	d.stmts.close()
 	err := d.w.Close()
 	if d.r != d.w {
 		if rerr := d.r.Close(); err == nil {
@@ -326,6 +335,9 @@ const maxTxAttempts = 4
 // therefore leave no effect outside the transaction (the domain's rule
 // anyway: no RPC or embedder call inside a transaction).
 func (d *DB) runTx(ctx context.Context, op string, fn func(ctx context.Context, tx bun.Tx) error) error {
+	if d.group != nil {
+		return d.group.run(ctx, op, fn)
+	}
 	for attempt := 1; ; attempt++ {
 		err := d.runTxOnce(ctx, op, fn)
 		if err == nil || attempt == maxTxAttempts || !lostRace(err) {

@@ -10,3 +10,9 @@ func AddQueryHook(d *DB, h bun.QueryHook) {
 		d.r.AddQueryHook(h)
 	}
 }
+
+// HotStatements is how many statements d prepares on each connection.
+func HotStatements(d *DB) int { return len(d.hot.all()) }
+
+// GroupWaiting is how many transactions wait for d's SQLite writer.
+func GroupWaiting(d *DB) int { return int(d.group.waiting.Load()) }

@@ -183,7 +183,7 @@ func (s jobStore) Job(ctx context.Context, id string) (*marketplace.Job, error) 
 	if err != nil {
 		return nil, err
 	}
-	return s.get(ctx, op, db.NewSelect(), id)
+	return s.get(ctx, op, db, s.e.d.hot.jobByID, id)
 }
 
 // JobForUpdate returns one job and, on PostgreSQL, locks its row until the
@@ -194,17 +194,13 @@ func (s jobStore) JobForUpdate(ctx context.Context, id string) (*marketplace.Job
 	if !s.e.tx {
 		return s.Job(ctx, id)
 	}
-	q := s.e.write.NewSelect()
-	if s.e.d.dialect == DialectPostgres {
-		q = q.For("UPDATE")
-	}
-	return s.get(ctx, op, q, id)
+	return s.get(ctx, op, s.e.write, s.e.d.hot.jobByIDForUpdate, id)
 }
 
-// get runs q for the job with this id.
-func (s jobStore) get(ctx context.Context, op string, q *bun.SelectQuery, id string) (*marketplace.Job, error) {
+// get runs the hot statement h (a job by id) on db.
+func (s jobStore) get(ctx context.Context, op string, db bun.IDB, h hot, id string) (*marketplace.Job, error) {
 	var row jobRow
-	if err := q.Model(&row).Where("j.id = ?", id).Scan(ctx); err != nil {
+	if err := s.e.d.scanHot(ctx, db, h, []any{&row}, id); err != nil {
 		return nil, translateWith(op, err, jobDetails)
 	}
 	j, err := row.job()

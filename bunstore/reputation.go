@@ -98,6 +98,11 @@ func (s reputationStore) add(ctx context.Context, op string, changes []marketpla
 	if err != nil {
 		return err
 	}
+	if len(rows) == 1 {
+		r := rows[0]
+		_, err = s.e.d.execHot(ctx, db, s.e.d.hot.addReputation, r.Address, r.Score, r.Wins, r.Losses, r.Submissions, r.JuryVotes, r.UpdatedAt)
+		return translate(op, err)
+	}
 	_, err = db.NewInsert().Model(&rows).
 		On("CONFLICT (address) DO UPDATE").
 		Set("score = r.score + EXCLUDED.score").

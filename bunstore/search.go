@@ -92,9 +92,7 @@ func (s searchStore) Enqueue(ctx context.Context, kind, id string, now time.Time
 	if err != nil {
 		return err
 	}
-	_, err = db.NewRaw(`INSERT INTO search_pending (kind, doc_id, gen, queued_at, lease_until) VALUES (?, ?, 1, ?, 0)
-ON CONFLICT (kind, doc_id) DO UPDATE SET gen = search_pending.gen + 1, queued_at = excluded.queued_at, lease_until = 0`,
-		kind, id, millis(now)).Exec(ctx)
+	_, err = s.e.d.execHot(ctx, db, s.e.d.hot.enqueueSearch, kind, id, millis(now))
 	return translate(op, err)
 }
 

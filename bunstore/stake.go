@@ -2,6 +2,8 @@ package bunstore
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 
 	"github.com/uptrace/bun"
 
@@ -64,19 +66,20 @@ func (s stakeStore) Stake(ctx context.Context, addr openjury.Address) (stake.Sta
 	if err != nil {
 		return stake.Stake{}, err
 	}
-	return getStake(ctx, op, db, addr)
+	return getStake(ctx, op, s.e.d, db, addr)
 }
 
 // getStake reads the stake of addr through db.
-func getStake(ctx context.Context, op string, db bun.IDB, addr openjury.Address) (stake.Stake, error) {
-	var rows []stakeRow
-	if err := db.NewSelect().Model(&rows).Where("s.address = ?", string(addr)).Limit(1).Scan(ctx); err != nil {
-		return stake.Stake{}, translate(op, err)
-	}
-	if len(rows) == 0 {
+func getStake(ctx context.Context, op string, d *DB, db bun.IDB, addr openjury.Address) (stake.Stake, error) {
+	var row stakeRow
+	err := d.scanHot(ctx, db, d.hot.stakeOf, []any{&row}, string(addr))
+	if errors.Is(err, sql.ErrNoRows) {
 		return stake.Stake{Address: addr}, nil
 	}
-	return rows[0].stake(), nil
+	if err != nil {
+		return stake.Stake{}, translate(op, err)
+	}
+	return row.stake(), nil
 }
 
 // PutStake inserts or replaces the stake row of st.Address: amount,
@@ -141,7 +144,7 @@ func (s stakeStore) RecordSlash(ctx context.Context, e stake.SlashEvent) (stake.
 		if err != nil {
 			return translate(op, err)
 		}
-		after, err = getStake(ctx, op, db, e.Agent)
+		after, err = getStake(ctx, op, s.e.d, db, e.Agent)
 		return err
 	})
 	if err != nil {

@@ -102,7 +102,7 @@ func (s submissionStore) CreateSubmission(ctx context.Context, sub *marketplace.
 	if err != nil {
 		return err
 	}
-	if _, err := db.NewInsert().Model(row).Exec(ctx); err != nil {
+	if _, err := s.e.d.execHot(ctx, db, s.e.d.hot.insertSubmission, row.ID, row.JobID, row.AgentAddress, row.Content, row.Evidence, row.CreatedAt); err != nil {
 		return translateWith(op, err, details{detailMissingRef: "job not found", detailDuplicate: "submission already exists"})
 	}
 	return nil
@@ -187,12 +187,9 @@ func (s submissionStore) CountSubmissions(ctx context.Context, jobID string, age
 	if err != nil {
 		return 0, err
 	}
-	n, err := db.NewSelect().Model((*submissionRow)(nil)).
-		Where("s.job_id = ?", jobID).
-		Where("s.agent_address = ?", string(agent)).
-		Count(ctx)
-	if err != nil {
+	var n int
+	if err := s.e.d.scanHot(ctx, db, s.e.d.hot.countSubmissions, []any{&n}, jobID, string(agent)); err != nil {
 		return 0, translate(op, err)
 	}
-	return int(n), nil
+	return n, nil
 }

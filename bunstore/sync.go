@@ -119,7 +119,7 @@ func (s syncStore) ApplySync(ctx context.Context, b stake.SyncBatch) error {
 		}
 		stakes := stakeStore{exec{d: s.e.d, read: db, write: db, tx: true}}
 		for _, st := range b.Stakes {
-			old, err := getStake(ctx, op, db, st.Address)
+			old, err := getStake(ctx, op, s.e.d, db, st.Address)
 			if err != nil {
 				return err
 			}

@@ -3,6 +3,7 @@ package marketplace_test
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -53,4 +54,37 @@ func BenchmarkListJobs(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkSubmitParallel measures submissions from 32 x GOMAXPROCS agents
+// at once on SQLite (one writer, group commit): the domain and the
+// database without HTTP.
+func BenchmarkSubmitParallel(b *testing.B) {
+	db := openjurytest.NewDB(b)
+	clk := openjurytest.NewClock()
+	svc := marketplace.NewService(db, clk, marketplace.Config{})
+	const jobs = 2000
+	ids := make([]string, jobs)
+	for i := range jobs {
+		j, err := svc.CreateJob(context.Background(), sponsor, marketplace.CreateJobInput{Title: fmt.Sprint("job ", i), Prompt: "p", Bounty: 1, Tags: []string{"t"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ids[i] = j.ID
+	}
+	var agent atomic.Int64
+	b.SetParallelism(32)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		a := openjury.AddressFromBytes([20]byte{19: byte(agent.Add(1)), 18: 7})
+		k := 0
+		for pb.Next() {
+			in := marketplace.SubmitInput{JobID: ids[k%jobs], Content: "work", Evidence: []marketplace.EvidenceInput{{Type: "url", SourceURL: "https://example.com/x", Quote: "q"}}}
+			k++
+			if _, err := svc.Submit(context.Background(), a, in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+
 }

@@ -1,0 +1,172 @@
+package bunstore
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/openjury/openjury"
+)
+
+// Group commit on SQLite.
+//
+// SQLite has one writer, so the write transactions of a busy replica
+// queue for it, and each one pays for its own BEGIN, COMMIT, WAL frames
+// (every page it touched, written again for every transaction) and its
+// share of the checkpoints. A group runs the transactions that queue up
+// while one is running inside one SQLite transaction instead: each is a
+// savepoint of it, released when its function succeeds and rolled back
+// (and released) when it fails, so a failure undoes exactly that
+// function's changes, and the whole group commits once. Each function
+// still sees every change before it and nothing of it is visible to
+// anyone else before the commit; InTx returns only after that commit, with
+// its error, so a caller never sees an acknowledged change that is not
+// durable (to SQLite's synchronous=NORMAL: a committed WAL frame survives
+// a process crash). A group commits as soon as nobody waits for the
+// writer, or after groupMaxMembers successful functions or groupMaxAge,
+// so a lone transaction commits at once, as before.
+//
+// Functions run on the writer's transaction with a context that keeps
+// ctx's values but not its cancellation: an interrupted SQLite write
+// statement rolls back the whole transaction, which would undo the other
+// functions of the group. A function therefore finishes once started.
+// Waiting for the writer (before a function starts) does not end with ctx
+// either: the turn is handed from function to function and is never left
+// with nobody to take it.
+//
+// Other processes writing the same file are serialised by SQLite's own
+// lock (BEGIN IMMEDIATE with busy_timeout), as before.
+type group struct {
+	db *bun.DB
+	// turn holds the writer: whoever receives from it runs next. Its value
+	// is the open group (nil when none is open); capacity 1.
+	turn chan *batch
+	// waiting counts callers blocked on turn.
+	waiting atomic.Int32
+}
+
+// Bounds of one group: a group commits when it has this many successful
+// functions or is this old, even while others wait.
+const (
+	groupMaxMembers = 64
+	groupMaxAge     = 20 * time.Millisecond
+)
+
+// batch is one open SQLite transaction shared by a group of functions.
+type batch struct {
+	tx      bun.Tx
+	started time.Time
+	members int
+	// done is closed when the transaction has ended; err is then its
+	// outcome for every successful member.
+	done chan struct{}
+	err  error
+}
+
+func newGroup(db *bun.DB) *group {
+	g := &group{db: db, turn: make(chan *batch, 1)}
+	g.turn <- nil
+	return g
+}
+
+// errGroupAborted is the outcome of a group whose transaction had to be
+// rolled back because a savepoint could not be released or rolled back.
+var errGroupAborted = errors.New("the shared write transaction was rolled back")
+
+// run runs fn as a member of a group (see group): it returns fn's error as
+// is, or the group's commit error (translated), after the group ended. A
+// panic of fn goes on after its savepoint was rolled back and the writer
+// handed on.
+func (g *group) run(ctx context.Context, op string, fn func(ctx context.Context, tx bun.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return translate(op, err)
+	}
+	g.waiting.Add(1)
+	cur := <-g.turn
+	g.waiting.Add(-1)
+	if cur == nil {
+		tx, err := g.db.BeginTx(context.Background(), nil)
+		if err != nil {
+			g.turn <- nil
+			return translate(op, err)
+		}
+		cur = &batch{tx: tx, started: time.Now(), done: make(chan struct{})}
+	}
+	ferr, broken, panicked := member(context.WithoutCancel(ctx), op, cur.tx, fn)
+	switch {
+	case broken != nil:
+		_ = cur.tx.Rollback()
+		g.end(cur, openjury.Errorf(openjury.Unavailable, op, "%v: %v", errGroupAborted, broken))
+	case ferr == nil && panicked == nil:
+		cur.members++
+		fallthrough
+	default:
+		if g.waiting.Load() == 0 || cur.members >= groupMaxMembers || time.Since(cur.started) >= groupMaxAge {
+			g.end(cur, translate(op, cur.tx.Commit()))
+		} else {
+			// Somebody waits: hand them the open group.
+			g.turn <- cur
+		}
+	}
+	if panicked != nil {
+		panic(panicked)
+	}
+	if ferr != nil {
+		// A function that failed left nothing in the group: it need not
+		// wait for its end.
+		return ferr
+	}
+	<-cur.done
+	return cur.err
+}
+
+// end records the outcome of cur's transaction, wakes its members and
+// frees the writer for a new group.
+func (g *group) end(cur *batch, err error) {
+	cur.err = err
+	close(cur.done)
+	g.turn <- nil
+}
+
+// memberSavepoint is the savepoint of a group member. SQLite allows the
+// name to repeat: a function's nested savepoints have their own names,
+// and ROLLBACK TO and RELEASE act on the innermost savepoint of a name.
+const memberSavepoint = "openjury_member"
+
+// member runs fn under a savepoint of tx: released when fn succeeds,
+// rolled back to and released when it fails or panics. ferr is fn's error
+// (or the savepoint's, translated); broken is set when the savepoint could
+// not be ended, leaving tx in an unknown state; panicked is fn's panic,
+// recovered so that the caller hands the writer on before raising it
+// again.
+func member(ctx context.Context, op string, tx bun.Tx, fn func(ctx context.Context, tx bun.Tx) error) (ferr, broken error, panicked any) {
+	if _, err := tx.ExecContext(ctx, "SAVEPOINT "+memberSavepoint); err != nil {
+		return translate(op, err), err, nil
+	}
+	ok := false
+	defer func() {
+		if ok {
+			return
+		}
+		panicked = recover()
+		if _, err := tx.ExecContext(ctx, "ROLLBACK TO "+memberSavepoint); err != nil {
+			broken = err
+		} else if _, err := tx.ExecContext(ctx, "RELEASE "+memberSavepoint); err != nil {
+			broken = err
+		}
+		if broken != nil && ferr == nil {
+			ferr = translate(op, broken)
+		}
+	}()
+	if err := fn(ctx, tx); err != nil {
+		return err, nil, nil
+	}
+	if _, err := tx.ExecContext(ctx, "RELEASE "+memberSavepoint); err != nil {
+		return translate(op, err), nil, nil
+	}
+	ok = true
+	return nil, nil, nil
+}

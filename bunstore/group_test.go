@@ -1,0 +1,187 @@
+package bunstore_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"github.com/uptrace/bun"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/bunstore"
+	"github.com/openjury/openjury/marketplace"
+)
+
+// commitCounter counts the COMMITs that reach SQLite.
+type commitCounter struct{ n atomic.Int64 }
+
+func (c *commitCounter) BeforeQuery(ctx context.Context, e *bun.QueryEvent) context.Context {
+	if strings.EqualFold(strings.TrimSpace(e.Query), "COMMIT") {
+		c.n.Add(1)
+	}
+	return ctx
+}
+
+func (c *commitCounter) AfterQuery(context.Context, *bun.QueryEvent) {}
+
+func jobID(i int) string { return fmt.Sprintf("00000000-0000-7000-8000-%012d", i) }
+
+// holdWriter starts a transaction that creates job 0 and keeps the SQLite
+// writer until n others wait for it. It returns once the transaction
+// holds the writer, with a channel of its outcome.
+func holdWriter(t *testing.T, db *bunstore.DB, n int) (done <-chan error) {
+	t.Helper()
+	ch := make(chan error, 1)
+	holding := make(chan struct{})
+	go func() {
+		ch <- db.InTx(context.Background(), func(ctx context.Context, tx marketplace.Tx) error {
+			close(holding)
+			if err := tx.Jobs().CreateJob(ctx, job(jobID(0))); err != nil {
+				return err
+			}
+			for bunstore.GroupWaiting(db) < n {
+				time.Sleep(time.Millisecond)
+			}
+			return nil
+		})
+	}()
+	<-holding
+	return ch
+}
+
+// TestGroupCommit runs the transactions that queue for SQLite's writer as
+// one group: savepoints of one transaction, one COMMIT. Failed members
+// leave nothing, the others all commit, and nobody sees a member's change
+// before its InTx has returned.
+func TestGroupCommit(t *testing.T) {
+	t.Parallel()
+	db := open(t, sqliteDSN(t))
+	commits := &commitCounter{}
+	bunstore.AddQueryHook(db, commits)
+	ctx := context.Background()
+	const members = 16
+	first := holdWriter(t, db, members)
+	errBoom := errors.New("boom")
+	var wg sync.WaitGroup
+	errs := make([]error, members+1)
+	for i := 1; i <= members; i++ {
+		wg.Go(func() {
+			errs[i] = db.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+				// Every member sees the changes of the members before it.
+				if _, err := tx.Jobs().Job(ctx, jobID(0)); err != nil {
+					return err
+				}
+				if err := tx.Jobs().CreateJob(ctx, job(jobID(i))); err != nil {
+					return err
+				}
+				if i%4 == 0 {
+					return errBoom // its job must not be kept
+				}
+				return nil
+			})
+		})
+	}
+	require.NoError(t, <-first)
+	wg.Wait()
+	for i := 1; i <= members; i++ {
+		_, err := db.Jobs().Job(ctx, jobID(i))
+		if i%4 == 0 {
+			require.ErrorIs(t, errs[i], errBoom)
+			requireKindNotFound(t, err)
+			continue
+		}
+		require.NoError(t, errs[i], "member %d", i)
+		require.NoError(t, err, "member %d's job is kept", i)
+	}
+	succeeded := int64(1 + members - members/4)
+	require.Less(t, commits.n.Load(), succeeded, "the queued transactions share COMMITs")
+}
+
+// TestGroupCommitVisibility: a member's InTx returns only after the group
+// committed, so its change is invisible to readers until then.
+func TestGroupCommitVisibility(t *testing.T) {
+	t.Parallel()
+	db := open(t, sqliteDSN(t))
+	ctx := context.Background()
+	first := holdWriter(t, db, 1)
+	second := make(chan error, 1)
+	checked := make(chan struct{})
+	go func() {
+		second <- db.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+			// Job 0 is written (this transaction sees it) but the group has
+			// not committed: a reader does not see it and the first InTx
+			// has not returned.
+			_, err := tx.Jobs().Job(ctx, jobID(0))
+			require.NoError(t, err)
+			_, err = db.Jobs().Job(ctx, jobID(0))
+			requireKindNotFound(t, err)
+			select {
+			case err := <-first:
+				t.Errorf("the first InTx returned (%v) before its group committed", err)
+			default:
+			}
+			close(checked)
+			return tx.Jobs().CreateJob(ctx, job(jobID(1)))
+		})
+	}()
+	<-checked
+	require.NoError(t, <-second)
+	for i := range 2 {
+		_, err := db.Jobs().Job(ctx, jobID(i))
+		require.NoError(t, err)
+	}
+}
+
+// TestGroupCommitPanicsAndCancels: a member's panic reaches its caller
+// after its savepoint was rolled back, the other members commit, and the
+// writer is free afterwards; a cancelled context stops a transaction
+// before it starts and not once it runs (an interrupted SQLite write
+// would roll back the whole group).
+func TestGroupCommitPanicsAndCancels(t *testing.T) {
+	t.Parallel()
+	db := open(t, sqliteDSN(t))
+	ctx := context.Background()
+	first := holdWriter(t, db, 2)
+	var wg sync.WaitGroup
+	var panicked any
+	wg.Go(func() {
+		defer func() { panicked = recover() }()
+		_ = db.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+			if err := tx.Jobs().CreateJob(ctx, job(jobID(1))); err != nil {
+				return err
+			}
+			panic("member panics")
+		})
+	})
+	cctx, cancel := context.WithCancel(ctx)
+	var cancelled error
+	wg.Go(func() {
+		cancelled = db.InTx(cctx, func(ctx context.Context, tx marketplace.Tx) error {
+			cancel()
+			return tx.Jobs().CreateJob(ctx, job(jobID(2)))
+		})
+	})
+	require.NoError(t, <-first)
+	wg.Wait()
+	require.Equal(t, "member panics", panicked)
+	require.NoError(t, cancelled, "a started transaction finishes")
+	_, err := db.Jobs().Job(ctx, jobID(1))
+	requireKindNotFound(t, err)
+	for _, id := range []string{jobID(0), jobID(2)} {
+		_, err := db.Jobs().Job(ctx, id)
+		require.NoError(t, err)
+	}
+	err = db.InTx(cctx, func(ctx context.Context, tx marketplace.Tx) error {
+		return tx.Jobs().CreateJob(ctx, job(jobID(3)))
+	})
+	require.Equal(t, openjury.Unavailable, openjury.KindOf(err), "a cancelled context does not start: %v", err)
+	require.NoError(t, db.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		return tx.Jobs().CreateJob(ctx, job(jobID(4)))
+	}), "the writer is free")
+}

@@ -1,0 +1,234 @@
+package bunstore
+
+import (
+	"context"
+	"database/sql"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/uptrace/bun"
+)
+
+// Prepared statements for the hot paths.
+//
+// bun writes arguments into the SQL text, so every call of a bun query is
+// parsed and planned again: on SQLite about 40% of a short statement's
+// time goes to the parser (and the pure-Go driver allocates and frees the
+// statement's memory each time); on PostgreSQL the simple protocol parses
+// and plans every query. The statements of the hottest paths (a job by
+// id, a bearer token, a stake, the statements of a submission) are
+// therefore written once with bound parameters, prepared once per
+// connection of a pool and reused. The set is fixed in the code, so each
+// connection holds at most len(hot) statements: a bounded statement
+// cache. On PostgreSQL a prepared statement runs as Bind/Execute, one
+// round trip without parse or plan.
+//
+// Their text is built from the bun models (the column lists stay the
+// models'), with ? for parameters, numbered $n on PostgreSQL.
+
+// hot is one hot statement: its text with ? parameters (run through bun
+// where a statement cannot be prepared) and its text for the dialect.
+type hot struct {
+	generic string
+	native  string
+}
+
+// newHot returns the hot statement q (? parameters) for dialect.
+func newHot(dialect, q string) hot {
+	h := hot{generic: q, native: q}
+	if dialect == DialectPostgres {
+		var b strings.Builder
+		n := 0
+		for _, r := range q {
+			if r == '?' {
+				n++
+				b.WriteString("$" + strconv.Itoa(n))
+				continue
+			}
+			b.WriteRune(r)
+		}
+		h.native = b.String()
+	}
+	return h
+}
+
+// hotStatements are the texts of the hot statements of one DB.
+type hotStatements struct {
+	jobByID, jobByIDForUpdate, tokenOwner, stakeOf, countSubmissions,
+	insertSubmission, enqueueSearch, addReputation hot
+}
+
+// all returns every hot statement.
+func (h hotStatements) all() []hot {
+	return []hot{h.jobByID, h.jobByIDForUpdate, h.tokenOwner, h.stakeOf, h.countSubmissions,
+		h.insertSubmission, h.enqueueSearch, h.addReputation}
+}
+
+// newHotStatements builds the hot statements of db's dialect from the
+// models.
+func newHotStatements(dialect string, db *bun.DB) hotStatements {
+	param := bun.Safe("?")
+	jobByID := db.NewSelect().Model((*jobRow)(nil)).Where("j.id = ?", param).String()
+	forUpdate := jobByID
+	if dialect == DialectPostgres {
+		forUpdate += " FOR UPDATE"
+	}
+	return hotStatements{
+		jobByID:          newHot(dialect, jobByID),
+		jobByIDForUpdate: newHot(dialect, forUpdate),
+		tokenOwner: newHot(dialect, db.NewSelect().Model((*tokenRow)(nil)).Column("address").
+			Where("t.hash = ?", param).Where("t.expires_at > ?", param).String()),
+		stakeOf: newHot(dialect, db.NewSelect().Model((*stakeRow)(nil)).
+			Where("s.address = ?", param).Limit(1).String()),
+		countSubmissions: newHot(dialect, db.NewSelect().Model((*submissionRow)(nil)).ColumnExpr("count(*)").
+			Where("s.job_id = ?", param).Where("s.agent_address = ?", param).String()),
+		insertSubmission: newHot(dialect, `INSERT INTO submissions (id, job_id, agent_address, content, evidence, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
+		enqueueSearch: newHot(dialect, `INSERT INTO search_pending (kind, doc_id, gen, queued_at, lease_until) VALUES (?, ?, 1, ?, 0)
+ON CONFLICT (kind, doc_id) DO UPDATE SET gen = search_pending.gen + 1, queued_at = excluded.queued_at, lease_until = 0`),
+		addReputation: newHot(dialect, `INSERT INTO reputation AS r (address, score, wins, losses, submissions, jury_votes, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (address) DO UPDATE SET score = r.score + EXCLUDED.score, wins = r.wins + EXCLUDED.wins, losses = r.losses + EXCLUDED.losses,
+submissions = r.submissions + EXCLUDED.submissions, jury_votes = r.jury_votes + EXCLUDED.jury_votes, updated_at = EXCLUDED.updated_at`),
+	}
+}
+
+// stmtKey names a statement prepared on a pool.
+type stmtKey struct {
+	pool  *sql.DB
+	query string
+}
+
+// statements holds the prepared hot statements of a DB's pools; database/sql
+// prepares each on a connection the first time it runs there.
+type statements struct {
+	mu sync.Mutex
+	m  map[stmtKey]*sql.Stmt
+}
+
+// get returns the statement q prepared on pool, preparing it (on a free
+// connection of pool) the first time.
+func (s *statements) get(ctx context.Context, pool *sql.DB, q string) (*sql.Stmt, error) {
+	if st, ok := s.lookup(pool, q); ok {
+		return st, nil
+	}
+	st, err := pool.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if old, ok := s.m[stmtKey{pool, q}]; ok {
+		_ = st.Close()
+		return old, nil
+	}
+	if s.m == nil {
+		s.m = map[stmtKey]*sql.Stmt{}
+	}
+	s.m[stmtKey{pool, q}] = st
+	return st, nil
+}
+
+// lookup returns the statement q prepared on pool, if it was.
+func (s *statements) lookup(pool *sql.DB, q string) (*sql.Stmt, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, ok := s.m[stmtKey{pool, q}]
+	return st, ok
+}
+
+// close closes every prepared statement.
+func (s *statements) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, st := range s.m {
+		_ = st.Close()
+		delete(s.m, k)
+	}
+}
+
+// prepareHot prepares every hot statement on each pool. A statement that
+// cannot be prepared (a database opened WithoutMigrations before its
+// schema exists) is prepared when first used instead.
+func (d *DB) prepareHot(ctx context.Context) {
+	pools := []*sql.DB{d.w.DB}
+	if d.r != d.w {
+		pools = append(pools, d.r.DB)
+	}
+	for _, pool := range pools {
+		for _, h := range d.hot.all() {
+			_, _ = d.stmts.get(ctx, pool, h.native)
+		}
+	}
+}
+
+// stmt returns the statement h ready to run on db (a pool of d or a
+// transaction on its primary pool) and a function to call when done with
+// it; nil (and no error) when db is neither, for the caller to run h
+// through bun.
+func (d *DB) stmt(ctx context.Context, db bun.IDB, h hot) (*sql.Stmt, func(), error) {
+	switch v := db.(type) {
+	case *bun.DB:
+		st, err := d.stmts.get(ctx, v.DB, h.native)
+		return st, func() {}, err
+	case bun.Tx:
+		// Preparing on the pool would wait for a free connection, which on
+		// SQLite is the one this transaction holds: a statement prepared
+		// at Open is bound to the transaction's connection (prepared on it
+		// if need be); one that is not is prepared for this transaction.
+		var ts *sql.Stmt
+		if st, ok := d.stmts.lookup(d.w.DB, h.native); ok {
+			ts = v.Tx.StmtContext(ctx, st)
+		} else {
+			var err error
+			if ts, err = v.Tx.PrepareContext(ctx, h.native); err != nil {
+				return nil, nil, err
+			}
+		}
+		return ts, func() { _ = ts.Close() }, nil
+	}
+	return nil, nil, nil
+}
+
+// execHot runs the hot statement h with args on db.
+func (d *DB) execHot(ctx context.Context, db bun.IDB, h hot, args ...any) (sql.Result, error) {
+	st, done, err := d.stmt(ctx, db, h)
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		return db.ExecContext(ctx, h.generic, args...)
+	}
+	defer done()
+	return st.ExecContext(ctx, args...)
+}
+
+// scanHot runs the hot query h with args on db and scans its first row
+// into dest (a bun model or scalars, as bun's ScanRow takes them).
+// Errors: sql.ErrNoRows when there is none.
+func (d *DB) scanHot(ctx context.Context, db bun.IDB, h hot, dest []any, args ...any) error {
+	st, done, err := d.stmt(ctx, db, h)
+	if err != nil {
+		return err
+	}
+	var rows *sql.Rows
+	if st == nil {
+		rows, err = db.QueryContext(ctx, h.generic, args...)
+	} else {
+		defer done()
+		rows, err = st.QueryContext(ctx, args...)
+	}
+	if err != nil {
+		return err
+	}
+	defer func() { _ = rows.Close() }()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		return sql.ErrNoRows
+	}
+	if err := d.w.ScanRow(ctx, rows, dest...); err != nil {
+		return err
+	}
+	return rows.Close()
+}
