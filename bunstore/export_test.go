@@ -1,6 +1,10 @@
 package bunstore
 
-import "github.com/uptrace/bun"
+import (
+	"time"
+
+	"github.com/uptrace/bun"
+)
 
 // AddQueryHook adds h to every pool of d, for tests that look at the SQL
 // the store methods run.
@@ -16,3 +20,10 @@ func HotStatements(d *DB) int { return len(d.hot.all()) }
 
 // GroupWaiting is how many transactions wait for d's SQLite writer.
 func GroupWaiting(d *DB) int { return int(d.group.waiting.Load()) }
+
+// SetGroupBounds changes how many successful transactions, and for how
+// long, a group of d's SQLite writer may take; call it before any
+// transaction.
+func SetGroupBounds(d *DB, members int, age time.Duration) {
+	d.group.maxMembers, d.group.maxAge = members, age
+}

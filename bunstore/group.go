@@ -46,6 +46,10 @@ type group struct {
 	turn chan *batch
 	// waiting counts callers blocked on turn.
 	waiting atomic.Int32
+	// maxMembers and maxAge bound a group (groupMaxMembers, groupMaxAge;
+	// tests change them before any transaction).
+	maxMembers int
+	maxAge     time.Duration
 }
 
 // Bounds of one group: a group commits when it has this many successful
@@ -67,7 +71,7 @@ type batch struct {
 }
 
 func newGroup(db *bun.DB) *group {
-	g := &group{db: db, turn: make(chan *batch, 1)}
+	g := &group{db: db, turn: make(chan *batch, 1), maxMembers: groupMaxMembers, maxAge: groupMaxAge}
 	g.turn <- nil
 	return g
 }
@@ -104,7 +108,7 @@ func (g *group) run(ctx context.Context, op string, fn func(ctx context.Context,
 		cur.members++
 		fallthrough
 	default:
-		if g.waiting.Load() == 0 || cur.members >= groupMaxMembers || time.Since(cur.started) >= groupMaxAge {
+		if g.waiting.Load() == 0 || cur.members >= g.maxMembers || time.Since(cur.started) >= g.maxAge {
 			g.end(cur, translate(op, cur.tx.Commit()))
 		} else {
 			// Somebody waits: hand them the open group.
