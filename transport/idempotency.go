@@ -135,6 +135,9 @@ func (s *server) idempotent(h handlerFunc) handlerFunc {
 			case rec.Fingerprint != hex.EncodeToString(sum[:]):
 				return errIdempotencyReused
 			case rec.Status == 0:
+				// Retry-After tells clients this conflict passes (a state
+				// conflict does not carry it).
+				w.Header().Set("Retry-After", "1")
 				return errIdempotencyInFlight
 			}
 			w.Header().Set(HeaderIdempotentReplayed, "true")

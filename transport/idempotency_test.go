@@ -159,6 +159,7 @@ func TestIdempotencyKeyInFlightAndLease(t *testing.T) {
 	<-route.started
 	r := e.do("POST", "/test/slow", `{}`, bearer(a.token), idemKey("k"))
 	requireError(t, r, http.StatusConflict, "Idempotency-Key: a request with this key is still in progress; retry later")
+	require.Equal(t, "1", r.Header.Get("Retry-After"), "the in-flight conflict says when to retry")
 	close(route.release)
 	require.Equal(t, `{"run":1}`, string((<-done).Body))
 	r = e.do("POST", "/test/slow", `{}`, bearer(a.token), idemKey("k"))
