@@ -26,10 +26,16 @@
 // database/sql pools on a SQLite file:
 //
 //   - the writer: exactly one connection. Every write and every InTx runs
-//     on it, so writers of this process queue in database/sql (honouring
-//     their contexts) instead of failing with SQLITE_BUSY. Its transactions
-//     start with BEGIN IMMEDIATE, so a writer in another process waits
-//     (busy_timeout) rather than deadlocking on a lock upgrade.
+//     on it, so writers of this process queue for it instead of failing
+//     with SQLITE_BUSY. Its transactions start with BEGIN IMMEDIATE, so a
+//     writer in another process waits (busy_timeout) rather than
+//     deadlocking on a lock upgrade. The InTx transactions that queue up
+//     while one runs share one SQLite transaction (group commit): each runs
+//     under its own savepoint, rolled back alone when it fails, and the
+//     group commits once, before any of its InTx calls returns (see
+//     group.go for the rules: a started transaction is not interrupted by
+//     its context, and a group commits when nobody waits, or at 64
+//     transactions or 20 ms).
 //   - the reader: one connection per core (at least 2), with query_only
 //     set, for the reads made outside a transaction. In WAL mode they run
 //     in parallel with each other and with the writer and see only
@@ -68,6 +74,17 @@
 // protocol (one round trip, no prepared statement: bun inlines the
 // arguments, so preparing every new text would only add a round trip)
 // unless the DSN names another default_query_exec_mode.
+//
+// # Hot statements
+//
+// The statements of the hottest paths (a job by id, the bearer token, a
+// stake, and the statements of a submission) are not bun queries with
+// inlined arguments but a fixed set of texts with bound parameters,
+// prepared once per connection at Open and reused (prepared.go): SQLite
+// skips its parser, PostgreSQL its parse and plan, in one Bind/Execute
+// round trip. The set is fixed in the code, so the per-connection
+// statement cache is bounded (TestPostgresPoolAndExecMode checks that the
+// session holds exactly those statements).
 //
 // # Lists
 //
