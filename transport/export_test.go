@@ -22,3 +22,7 @@ func RoutePatterns(s Services, o Options) []string {
 func NewHandlerWithAuthedRoute(s Services, o Options, pattern string, h func(http.ResponseWriter, *http.Request) error) http.Handler {
 	return newServer(s, o, func(srv *server) { srv.handle(pattern, srv.authed(h)) }).handler()
 }
+
+// RateLimited reports whether requests to path count against the rate
+// limits (discovery documents and probes do not).
+func RateLimited(path string) bool { return rateLimited(path) }
