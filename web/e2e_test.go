@@ -131,17 +131,20 @@ func app(t *testing.T, srv *openjurytest.Server, wallet *openjurytest.Wallet) *h
 	return front
 }
 
-// loads runs action (a click that submits a form or signs in) and waits for
-// the page it leads to, which must answer 200: the next step then never
-// looks at the page being left.
-func loads(action chromedp.Action) chromedp.Action {
+// loads runs action (a click that submits a form or signs in) and waits,
+// at most a minute, for the page it leads to, which must answer 200: the
+// next step then never looks at the page being left. Errors name the step
+// (what), so a hang says where it was.
+func loads(what string, action chromedp.Action) chromedp.Action {
 	return chromedp.ActionFunc(func(ctx context.Context) error {
+		ctx, cancel := context.WithTimeout(ctx, time.Minute)
+		defer cancel()
 		resp, err := chromedp.RunResponse(ctx, action)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %w", what, err)
 		}
 		if resp == nil || resp.Status != http.StatusOK {
-			return fmt.Errorf("the page after the action did not answer 200: %+v", resp)
+			return fmt.Errorf("%s: the page after the action did not answer 200: %+v", what, resp)
 		}
 		return nil
 	})
@@ -174,14 +177,14 @@ func TestBrowserEndToEnd(t *testing.T) {
 		chromedp.WaitVisible(`a[href="/jobs/`+job.ID+`"]`),
 		screenshot(shots, "jobs"),
 		chromedp.WaitVisible(`#signin`),
-		loads(chromedp.Click(`#signin`)),
+		loads("sign in", chromedp.Click(`#signin`)),
 		chromedp.WaitVisible(`#create-job`),
 		chromedp.Text(`#who`, &who),
 		chromedp.SendKeys(`#nj-title`, posted),
 		chromedp.SendKeys(`#nj-prompt`, "Write it up"),
 		chromedp.SendKeys(`#nj-bounty`, "3.5"),
 		chromedp.SendKeys(`#nj-tags`, "e2e, forms"),
-		loads(chromedp.Click(`#create-job button`)),
+		loads("post a job", chromedp.Click(`#create-job button`)),
 		chromedp.WaitVisible(`//a[text()="`+posted+`"]`, chromedp.BySearch),
 	)
 	require.NoError(t, err)
@@ -204,7 +207,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 		chromedp.Navigate(front.URL+"/jobs/"+newJob.ID),
 		chromedp.WaitVisible(`#boost-form`),
 		chromedp.SendKeys(`#boost-amount`, "5"),
-		loads(chromedp.Click(`#boost-form button`)),
+		loads("boost", chromedp.Click(`#boost-form button`)),
 		chromedp.WaitVisible(`#featured`),
 		chromedp.Navigate(front.URL+"/"),
 		chromedp.WaitVisible(`#create-job`),
@@ -229,17 +232,17 @@ func TestBrowserEndToEnd(t *testing.T) {
 		chromedp.Poll(`document.querySelector('.countdown').textContent !== ''`, nil),
 		chromedp.Text(`.countdown`, &countdown),
 		chromedp.WaitVisible(`.final-vote[data-submission="`+sub.ID+`"]`),
-		loads(chromedp.Click(`.final-vote[data-submission="`+sub.ID+`"]`)),
+		loads("final vote", chromedp.Click(`.final-vote[data-submission="`+sub.ID+`"]`)),
 		chromedp.WaitVisible(`section[aria-labelledby="final"] .tally`),
 		chromedp.Text(`section[aria-labelledby="final"] .tally`, &final),
 		chromedp.WaitVisible(`#comment`),
 		chromedp.SendKeys(`#comment`, "Looks good <b>to me</b>"),
-		loads(chromedp.Click(`#comment-form button`)),
+		loads("comment", chromedp.Click(`#comment-form button`)),
 		chromedp.WaitVisible(`.comment`),
 		chromedp.Text(`.comment .pre`, &comment),
 		chromedp.WaitVisible(`.close-job[data-submission="`+sub.ID+`"]`),
 		screenshot(shots, "job"),
-		loads(chromedp.Click(`.close-job[data-submission="`+sub.ID+`"]`)),
+		loads("close", chromedp.Click(`.close-job[data-submission="`+sub.ID+`"]`)),
 		chromedp.WaitVisible(`#winner`),
 		chromedp.Text(`#winner`, &winner),
 		chromedp.Text(`#job-status`, &status),
@@ -255,7 +258,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 		chromedp.Navigate(front.URL+"/agents/"+agent.Address().String()),
 		chromedp.WaitVisible(`h1`),
 		screenshot(shots, "profile"),
-		loads(chromedp.Click(`#signout`)),
+		loads("sign out", chromedp.Click(`#signout`)),
 		chromedp.WaitVisible(`#signin`),
 	)
 	require.NoError(t, err)
