@@ -159,6 +159,8 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		RateLimitPerAddressPerMin: cfg.RateLimitPerAddressPerMin,
 		TrustedProxies:            cfg.TrustedProxies,
 		CORSOrigins:               cfg.CORSOrigins,
+		// The web app gets every other path, behind the API's rate limits.
+		App: web.NewHandler(webServices(cfg, web.Services{Market: market, Auth: authSvc, Stake: stakeSvc, AGR: agrSvc, Search: searchSvc, Logger: logger})),
 	})
 
 	// The index is loaded before the first request; the worker and the
@@ -170,7 +172,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		return fmt.Errorf("listen: %w", err)
 	}
 	srv := &http.Server{
-		Handler:           withWebApp(handler, web.NewHandler(webServices(cfg, web.Services{Market: market, Auth: authSvc, Stake: stakeSvc, AGR: agrSvc, Search: searchSvc, Logger: logger}))),
+		Handler:           handler,
 		ReadHeaderTimeout: cfg.ReadHeaderTimeout,
 		ReadTimeout:       cfg.ReadTimeout,
 		WriteTimeout:      cfg.WriteTimeout,

@@ -1,32 +1,18 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury/openjurytest"
+	"github.com/openjury/openjury/web"
 )
-
-func TestWithWebAppRoutes(t *testing.T) {
-	api := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusTeapot) })
-	app := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusAccepted) })
-	h := withWebApp(api, app)
-	for path, want := range map[string]int{
-		"/api/v1/jobs": http.StatusTeapot, "/.well-known/agent.json": http.StatusTeapot, "/openapi.yaml": http.StatusTeapot,
-		"/docs-md/x.md": http.StatusTeapot, "/llms.txt": http.StatusTeapot, "/agents.json": http.StatusTeapot,
-		"/healthz": http.StatusTeapot, "/readyz": http.StatusTeapot, "/metrics": http.StatusTeapot,
-		"/": http.StatusAccepted, "/jobs/x": http.StatusAccepted, "/apix": http.StatusAccepted,
-	} {
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
-		require.Equal(t, want, rec.Code, path)
-	}
-}
 
 // TestAppOnAnotherOrigin: with SERVICE_APP_URL on another origin, the
 // app's pages call the API at SERVICE_BASE_URL (their CSP allows it) and
@@ -121,4 +107,86 @@ func TestAppOnTheSameOrigin(t *testing.T) {
 	cookie := sessionCookie(t, base, signIn(t, base, openjurytest.NewWallet(t)))
 	require.NotContains(t, cookie, "Secure")
 	require.Contains(t, cookie, "SameSite=Strict")
+}
+
+// TestHostServesAPIAndApp: the host's one handler answers the API's paths
+// (the A2A endpoint included) with the API and every other path with the
+// web app.
+func TestHostServesAPIAndApp(t *testing.T) {
+	t.Parallel()
+	base, _, _ := startHost(t, nil)
+	resp, err := http.Post(base+"/a2a", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"no/such"}`))
+	require.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	require.Contains(t, resp.Header.Get("Content-Type"), "application/json")
+	require.Contains(t, string(body), `"jsonrpc":"2.0"`, "A2A answers JSON-RPC, not the web app's 404 page")
+	for path, ctype := range map[string]string{
+		"/": "text/html", "/leaderboard": "text/html", "/nope": "text/html",
+		"/api/v1/nope": "application/json", "/.well-known/agent-card.json": "application/json",
+		"/openapi.json": "application/json", "/llms.txt": "text/plain", "/healthz": "application/json",
+	} {
+		resp, err := http.Get(base + path)
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Contains(t, resp.Header.Get("Content-Type"), ctype, path)
+		require.NotEmpty(t, resp.Header.Get("X-Request-Id"), path)
+	}
+}
+
+// TestAppActionsAreRateLimited: a signed-in web action spends the
+// address's per-address budget, shared with its bearer requests, and past
+// it gets a 429 page with Retry-After; pages spend the client IP's budget.
+func TestAppActionsAreRateLimited(t *testing.T) {
+	t.Parallel()
+	base, _, _ := startHost(t, map[string]string{"SERVICE_RATE_LIMIT_PER_ADDRESS_PER_MIN": "3"})
+	sponsor := openjurytest.NewWallet(t)
+	token := signIn(t, base, sponsor)
+	req, err := http.NewRequest(http.MethodPost, base+"/api/v1/jobs", strings.NewReader(`{"title":"Limited","prompt":"p","bounty_usdc":1}`))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req) // the address's first request
+	require.NoError(t, err)
+	var job struct {
+		ID string `json:"id"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&job))
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+
+	cookie := &http.Cookie{Name: web.SessionCookie, Value: token}
+	pageReq, err := http.NewRequest(http.MethodGet, base+"/jobs/"+job.ID, nil)
+	require.NoError(t, err)
+	pageReq.AddCookie(cookie)
+	resp, err = http.DefaultClient.Do(pageReq)
+	require.NoError(t, err)
+	page, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	const marker = `name="csrf" value="`
+	i := strings.Index(string(page), marker)
+	require.GreaterOrEqual(t, i, 0, "the signed-in page has a CSRF field")
+	csrf := string(page[i+len(marker):])
+	csrf = csrf[:strings.IndexByte(csrf, '"')]
+
+	noRedirects := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	comment := func() *http.Response {
+		form := url.Values{"csrf": {csrf}, "content": {"From the page"}}
+		req, err := http.NewRequest(http.MethodPost, base+"/app/jobs/"+job.ID+"/comment", strings.NewReader(form.Encode()))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.AddCookie(cookie)
+		resp, err := noRedirects.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		return resp
+	}
+	require.Equal(t, http.StatusSeeOther, comment().StatusCode)
+	require.Equal(t, http.StatusSeeOther, comment().StatusCode)
+	resp = comment()
+	require.Equal(t, http.StatusTooManyRequests, resp.StatusCode, "the bearer request and two actions spent the 3")
+	require.Contains(t, resp.Header.Get("Content-Type"), "text/html")
+	require.NotEmpty(t, resp.Header.Get("Retry-After"))
 }

@@ -68,6 +68,18 @@ type statusError struct {
 
 func (e *statusError) Error() string { return e.detail }
 
+// RetryAfter is the Retry-After value (whole seconds, rounded up) of a
+// RateLimited error: its retry hint (openjury.RetryHint), or
+// DefaultRetryAfter when it has none.
+func RetryAfter(err error) string {
+	wait := DefaultRetryAfter
+	var ra retryAfterer
+	if errors.As(err, &ra) && ra.RetryAfter() > 0 {
+		wait = ra.RetryAfter()
+	}
+	return strconv.FormatInt(int64((wait+time.Second-1)/time.Second), 10)
+}
+
 // retryAfterer is implemented by errors that know how long a rate-limited
 // caller should wait.
 type retryAfterer interface {
@@ -110,13 +122,7 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	case openjury.Unauthenticated:
 		w.Header().Set("WWW-Authenticate", "Bearer")
 	case openjury.RateLimited:
-		wait := DefaultRetryAfter
-		var ra retryAfterer
-		if errors.As(err, &ra) && ra.RetryAfter() > 0 {
-			wait = ra.RetryAfter()
-		}
-		secs := int64((wait + time.Second - 1) / time.Second)
-		w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+		w.Header().Set("Retry-After", RetryAfter(err))
 	}
 	writeJSON(w, status, errorBody{Detail: detail})
 }

@@ -129,6 +129,19 @@ type Options struct {
 	// answered by this handler empties the cache, so a caller's next read
 	// on this replica sees its own write. Zero or less turns it off.
 	ReadCacheTTL time.Duration
+	// App, when set, answers every request whose path is not the API's
+	// (the API's paths are /api/..., /.well-known/..., /docs-md/... and
+	// the exact paths of the registered routes, such as /a2a, /openapi.json
+	// and /healthz): the companion web app. It is served behind the same
+	// panic recovery, request id, client IP, access log and per-IP rate
+	// limit as the API (one budget per client IP for both), and an answered
+	// write through it (any method but GET, HEAD and OPTIONS, unless
+	// refused with a 4xx) empties the anonymous-read cache like an API
+	// write. Its own headers and bodies are left alone: no API security
+	// headers, CORS, read cache or body limit. Its signed-in actions call
+	// LimitAddress to share the per-address budget. Nil: such paths get the
+	// API's JSON 404.
+	App http.Handler
 }
 
 // handlerFunc is the form of every route handler: it writes a response and
@@ -150,6 +163,9 @@ type server struct {
 	// ipLimiter and addrLimiter are the per-IP and per-address request
 	// limits; nil when off.
 	ipLimiter, addrLimiter *clientLimiter
+	// apiPaths are the exact paths of the registered routes (Options.App
+	// gets the paths that are not the API's).
+	apiPaths map[string]bool
 	// discovery holds the discovery documents, rendered once from
 	// BaseURL; nil when BaseURL is empty (rendered per request then).
 	discovery *discoveryDocs
@@ -210,12 +226,20 @@ func newServer(s Services, o Options, extra func(*server)) *server {
 	if extra != nil {
 		extra(srv)
 	}
+	srv.apiPaths = make(map[string]bool, len(srv.patterns))
+	for p := range srv.patterns {
+		_, path, _ := strings.Cut(p, " ")
+		if !strings.Contains(path, "{") {
+			srv.apiPaths[path] = true
+		}
+	}
 	return srv
 }
 
 // handler wraps the router in the middleware chain, outermost first:
-// recovery, request id, security headers, access log, metrics, CORS, rate
-// limit, read cache, body limit.
+// recovery, request id, access log, then for the API security headers,
+// metrics, CORS, rate limit, read cache, body limit; for Options.App the
+// rate limit and the cache invalidation of its writes.
 func (s *server) handler() http.Handler {
 	var h http.Handler = http.HandlerFunc(s.dispatch)
 	h = s.limitBody(h)
@@ -223,8 +247,11 @@ func (s *server) handler() http.Handler {
 	h = s.rateLimit(h)
 	h = s.cors(h)
 	h = s.observe(h)
-	h = s.accessLog(h)
 	h = s.securityHeaders(h)
+	if s.opts.App != nil {
+		h = s.withApp(h, s.rateLimit(s.appContext(s.invalidatesCache(s.opts.App))))
+	}
+	h = s.accessLog(h)
 	h = s.requestID(h)
 	h = s.recoverPanics(h)
 	return h

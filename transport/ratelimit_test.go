@@ -1,7 +1,10 @@
 package transport_test
 
 import (
+	"maps"
 	"net/http"
+	"regexp"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -48,26 +51,34 @@ func TestRateLimitOffByDefault(t *testing.T) {
 	}
 }
 
-// TestEveryLimitedRouteDeclares429: with the general limit on, any route
-// but the probes can answer 429, so the document must say so; and any route
-// answers 400 to a NUL in its URL.
+// TestEveryLimitedRouteDeclares429: with the general limit on, a route
+// answers 429 exactly when its path counts against the limits, so the
+// document declares 429 on those and only those (probes and discovery
+// documents are exempt and must not promise a 429 they never send); and
+// any route answers 400 to a NUL in its URL.
 func TestEveryLimitedRouteDeclares429(t *testing.T) {
 	t.Parallel()
 	doc, err := openapi3.NewLoader().LoadFromData(transport.OpenAPIDocument("http://x"))
 	require.NoError(t, err)
-	exempt := map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true}
-	n := 0
+	placeholder := regexp.MustCompile(`\{[^}]+\}`)
+	exempt, n := map[string]bool{}, 0
 	for path, item := range doc.Paths.Map() {
+		limited := transport.RateLimited(placeholder.ReplaceAllString(path, "x"))
+		if !limited {
+			exempt[path] = true
+		}
 		for method, op := range item.Operations() {
 			require.NotNil(t, op.Responses.Value("400"), "%s %s does not declare 400", method, path)
-			if exempt[path] {
-				continue
+			has429 := op.Responses.Value("429") != nil
+			require.Equal(t, limited, has429, "%s %s: declares 429 = %v, rate limited = %v", method, path, has429, limited)
+			if limited {
+				n++
 			}
-			n++
-			require.NotNil(t, op.Responses.Value("429"), "%s %s does not declare 429", method, path)
 		}
 	}
 	require.Greater(t, n, 40)
+	require.Len(t, exempt, 12, "exempt paths: %v", slices.Sorted(maps.Keys(exempt)))
+	require.True(t, exempt["/.well-known/agent-card.json"] && exempt["/healthz"] && exempt["/docs-md/agent-playbook.md"])
 }
 
 // TestRateLimitBehindTrustedProxy: behind a trusted proxy each client

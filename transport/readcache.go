@@ -122,6 +122,35 @@ func (c *readCache) put(key string, e *cacheEntry) {
 // invalidate makes every kept entry stale.
 func (c *readCache) invalidate() { c.gen.Add(1) }
 
+// serveWrite serves a write and empties the cache c once it is answered,
+// unless it was refused with a 4xx (also when next panics: the write may
+// have committed).
+func serveWrite(w http.ResponseWriter, r *http.Request, next http.Handler, c *readCache) {
+	rec := newRecorder(w)
+	defer func() {
+		if rec.status < 400 || rec.status >= 500 {
+			c.invalidate()
+		}
+	}()
+	next.ServeHTTP(rec, r)
+}
+
+// invalidatesCache empties the anonymous-read cache after every answered
+// write through next (Options.App), as cacheReads does for the API's.
+func (s *server) invalidatesCache(next http.Handler) http.Handler {
+	if s.cache == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodGet, http.MethodHead, http.MethodOptions:
+			next.ServeHTTP(w, r)
+		default:
+			serveWrite(w, r, next, s.cache)
+		}
+	})
+}
+
 // cacheReads answers anonymous reads of cachedRoutes from the cache and
 // empties it after writes; see readCache. ReadCacheTTL <= 0 turns it off.
 // It sits inside the access log, metrics and rate limit, so cached answers
@@ -138,14 +167,7 @@ func (s *server) cacheReads(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		default:
-			rec := newRecorder(w)
-			defer func() {
-				// Also when next panics: the write may have committed.
-				if rec.status < 400 || rec.status >= 500 {
-					c.invalidate()
-				}
-			}()
-			next.ServeHTTP(rec, r)
+			serveWrite(w, r, next, c)
 			return
 		}
 		if r.Header.Get("Authorization") != "" {

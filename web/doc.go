@@ -10,4 +10,9 @@
 // carry a CSRF token bound to the session and call the marketplace service
 // directly. The job page's "verify" button checks the anchor snapshot in the
 // browser (static/verify.js, with keccak256 in static/keccak.js).
+//
+// Serve the handler as transport.Options.App, as the host does: the app then
+// shares the API's per-IP rate limit, and each signed-in action spends the
+// caller's per-address budget (transport.LimitAddress; a 429 page with
+// Retry-After past it). Served on its own, the app is not rate limited.
 package web

@@ -197,6 +197,10 @@ func (a *app) action(fn actionFunc) http.HandlerFunc {
 			a.failPage(w, r, err)
 			return
 		}
+		if err := transport.LimitAddress(w, r, me); err != nil {
+			a.failPage(w, r, err)
+			return
+		}
 		next, err := fn(w, r, me)
 		if err != nil {
 			a.failPage(w, r, err)

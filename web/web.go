@@ -336,6 +336,9 @@ func (a *app) failPage(w http.ResponseWriter, r *http.Request, err error) {
 		a.log.Error("web: internal error", "method", r.Method, "path", r.URL.Path, "error", err.Error())
 		a.errorPage(w, r, http.StatusInternalServerError, "Something went wrong")
 	default:
+		if kind == openjury.RateLimited {
+			w.Header().Set("Retry-After", transport.RetryAfter(err))
+		}
 		msg := openjury.DetailOf(err)
 		if msg == "" {
 			msg = http.StatusText(status)
