@@ -89,10 +89,16 @@ func (s *seeder) seed(ctx context.Context) (*seedStats, error) {
 			}
 		}
 	})
-	defer func() {
-		close(stop)
-		progress.Wait()
-	}()
+	// The progress printer is stopped before any other line is written to
+	// s.out (the final one below), so the two never write at once.
+	var stopOnce sync.Once
+	stopProgress := func() {
+		stopOnce.Do(func() {
+			close(stop)
+			progress.Wait()
+		})
+	}
+	defer stopProgress()
 	errs := make(chan error, s.writers)
 	var wg sync.WaitGroup
 	for range s.writers {
@@ -119,6 +125,7 @@ func (s *seeder) seed(ctx context.Context) (*seedStats, error) {
 		})
 	}
 	wg.Wait()
+	stopProgress()
 	close(errs)
 	if err := <-errs; err != nil {
 		return nil, err
