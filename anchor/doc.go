@@ -65,6 +65,13 @@
 // what OpenZeppelin's MerkleProof.verify(proof, root, leaf) and
 // processProof take; Verify and ProcessProof are their Go equivalents.
 //
+// Build makes the tree once; Snapshot.Proofs returns the proof of every
+// record and of the salt from it. The service stores them with the batch
+// when the job closes, so Service.Proof serves one record's proof with one
+// key read (Store.AnchorProof), whatever the size of the job; only a batch
+// stored without proofs is proved by parsing its document and rebuilding
+// the tree (Document.Prove), which gives the same proofs.
+//
 // # Receipts
 //
 // The root is posted onchain with the anchor registry's

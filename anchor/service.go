@@ -39,6 +39,13 @@ type Store interface {
 	// AnchorDocument returns the stored document of a job's batch, byte for
 	// byte. Errors: NotFound as AnchorBatch.
 	AnchorDocument(ctx context.Context, jobID string) ([]byte, error)
+	// AnchorProof returns the stored proof of one record of a job's batch
+	// (SaltRecordID for the salt), with the batch's root. stored is false,
+	// with no error, when the batch has no stored proofs at all (a batch
+	// written before proofs were stored); the caller then proves from the
+	// document. Errors: NotFound as AnchorBatch, and "record not found"
+	// when the batch has stored proofs but none of recordID.
+	AnchorProof(ctx context.Context, jobID, recordID string) (p Proof, stored bool, err error)
 	// RecordAnchorReceipt sets the receipt of a job's batch unless one is
 	// recorded already (a conditional update: of racing calls exactly one
 	// stores its receipt), and returns the batch as it is then stored, with
@@ -102,13 +109,30 @@ func (s *Service) Document(ctx context.Context, jobID string) ([]byte, error) {
 }
 
 // Proof returns the Merkle proof of one record of a job's snapshot
-// (SaltRecordID for the salt). Errors: Invalid (empty record id), NotFound
-// (job, anchor, record).
+// (SaltRecordID for the salt). It is the proof stored with the batch when
+// the job closed (one primary-key read, whatever the job's size); a batch
+// stored without proofs is proved from its document instead. Errors:
+// Invalid (empty record id), NotFound (job, anchor, record).
 func (s *Service) Proof(ctx context.Context, jobID, recordID string) (Proof, error) {
 	const op = "anchor.Proof"
 	if recordID == "" {
 		return Proof{}, openjury.E(openjury.Invalid, op, "record: is required")
 	}
+	if !openjury.ValidID(jobID) {
+		return Proof{}, notFound(op)
+	}
+	p, stored, err := s.store.AnchorProof(ctx, jobID, recordID)
+	if err != nil || stored {
+		return p, openjury.Wrap(op, err)
+	}
+	return s.proveFromDocument(ctx, jobID, recordID)
+}
+
+// proveFromDocument proves a record from the stored document of a job's
+// batch: it parses the document and rebuilds the tree (the path of
+// batches stored without proofs). Errors: NotFound (job, anchor, record).
+func (s *Service) proveFromDocument(ctx context.Context, jobID, recordID string) (Proof, error) {
+	const op = "anchor.Proof"
 	doc, err := s.Document(ctx, jobID)
 	if err != nil {
 		return Proof{}, openjury.Wrap(op, err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gowebpki/jcs"
 
@@ -38,6 +39,11 @@ type Snapshot struct {
 	Root openjury.Hash
 	// Salt is the salt, a leaf of the tree.
 	Salt openjury.Hash
+	// ids are the record ids in document order, then SaltRecordID;
+	// leaves[i] is the leaf of ids[i]; tree is the tree Build made.
+	ids    []string
+	leaves []Node
+	tree   *Tree
 }
 
 // documentJSON is the document's shape (see the package doc).
@@ -61,16 +67,21 @@ func Canonical(data []byte) ([]byte, error) {
 }
 
 // Build makes the snapshot of a job from its records and salt, at
-// createdAt. Errors: Invalid for a record that is not JSON, a duplicate or
-// reserved id.
+// createdAt. Errors: Invalid for a record that is not JSON, a duplicate,
+// reserved or not UTF-8 id.
 func Build(jobID string, salt [SaltSize]byte, createdAt time.Time, records []Record) (*Snapshot, error) {
 	const op = "anchor.Build"
 	raws := make([]json.RawMessage, len(records))
+	ids := make([]string, 0, len(records)+1)
 	leaves := make([]Node, 0, len(records)+1)
 	seen := make(map[string]bool, len(records))
 	for i, r := range records {
 		if r.ID == "" || r.ID == SaltRecordID || seen[r.ID] {
 			return nil, openjury.Errorf(openjury.Invalid, op, "record id %q: empty, reserved or repeated", r.ID)
+		}
+		if !utf8.ValidString(r.ID) {
+			// JSON would store another id (with U+FFFD) than the one given.
+			return nil, openjury.Errorf(openjury.Invalid, op, "record id %q: not UTF-8", r.ID)
 		}
 		seen[r.ID] = true
 		obj := make(map[string]any, len(r.Fields)+2)
@@ -83,10 +94,11 @@ func Build(jobID string, salt [SaltSize]byte, createdAt time.Time, records []Rec
 		if raws[i], err = Canonical(raw); err != nil {
 			return nil, openjury.Wrap(op, err)
 		}
-		leaves = append(leaves, Leaf(raws[i]))
+		ids, leaves = append(ids, r.ID), append(leaves, Leaf(raws[i]))
 	}
-	leaves = append(leaves, Leaf(salt[:]))
-	root := openjury.HashFromBytes(NewTree(leaves).Root())
+	ids, leaves = append(ids, SaltRecordID), append(leaves, Leaf(salt[:]))
+	tree := NewTree(leaves)
+	root := openjury.HashFromBytes(tree.Root())
 	doc, err := json.Marshal(documentJSON{
 		SchemaVersion: SchemaVersion,
 		JobID:         jobID,
@@ -101,7 +113,24 @@ func Build(jobID string, salt [SaltSize]byte, createdAt time.Time, records []Rec
 	if doc, err = Canonical(doc); err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
-	return &Snapshot{Document: doc, Root: root, Salt: openjury.HashFromBytes(salt)}, nil
+	return &Snapshot{Document: doc, Root: root, Salt: openjury.HashFromBytes(salt), ids: ids, leaves: leaves, tree: tree}, nil
+}
+
+// Proofs returns the proof of every record of the snapshot, in document
+// order, then the salt's (record id SaltRecordID): each one what
+// Document.Prove returns for that record of the parsed document. They come
+// from the tree Build made, so a snapshot's proofs can be stored with it
+// and served one by one without reading the document again. A Snapshot
+// not made by Build has none.
+func (s *Snapshot) Proofs() []Proof {
+	if s.tree == nil {
+		return nil
+	}
+	out := make([]Proof, len(s.ids))
+	for i, id := range s.ids {
+		out[i] = prove(s.tree, id, s.leaves[i])
+	}
+	return out
 }
 
 // Document is a parsed snapshot document.
@@ -191,13 +220,17 @@ func (d *Document) Prove(recordID string) (Proof, error) {
 	if !ok {
 		return Proof{}, openjury.E(openjury.NotFound, "anchor.Prove", "record not found")
 	}
-	t := d.Tree()
+	return prove(d.Tree(), recordID, leaf), nil
+}
+
+// prove returns the proof of leaf, the leaf of record id recordID in t.
+func prove(t *Tree, recordID string, leaf Node) Proof {
 	nodes, _ := t.Proof(leaf)
 	p := Proof{Record: recordID, Leaf: openjury.HashFromBytes(leaf), Proof: make([]openjury.Hash, len(nodes)), Root: openjury.HashFromBytes(t.Root())}
 	for i, n := range nodes {
 		p.Proof[i] = openjury.HashFromBytes(n)
 	}
-	return p, nil
+	return p
 }
 
 // VerifyDocument checks a fetched snapshot document against the root

@@ -3,7 +3,11 @@ package bunstore
 import (
 	"context"
 	"database/sql"
+	"encoding/hex"
 	"errors"
+	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/uptrace/bun"
 
@@ -60,6 +64,46 @@ type anchorBatchRow struct {
 	JobID     string `bun:"job_id,notnull"`
 	CreatedAt int64  `bun:"created_at,notnull"`
 	Document  []byte `bun:"document,notnull"`
+}
+
+// anchorProofRow is a row of anchor_proofs: the proof of one record of a
+// job's snapshot. Leaf and Proof are packed 32-byte nodes.
+type anchorProofRow struct {
+	bun.BaseModel `bun:"table:anchor_proofs,alias:ap"`
+
+	JobID    string `bun:"job_id,pk"`
+	RecordID string `bun:"record_id,pk"`
+	Leaf     []byte `bun:"leaf,notnull"`
+	Proof    []byte `bun:"proof,notnull"`
+}
+
+// anchorProofChunk bounds the rows of one INSERT of anchor_proofs (bun
+// writes the values into the statement text: about 0.5 KiB a row).
+const anchorProofChunk = 500
+
+// packHashes packs hashes into their 32-byte nodes, end to end (never nil).
+func packHashes(op string, hs ...openjury.Hash) ([]byte, error) {
+	out := make([]byte, 0, 32*len(hs))
+	for _, h := range hs {
+		b, err := hex.DecodeString(strings.TrimPrefix(string(h), "0x"))
+		if err != nil || len(b) != 32 || !strings.HasPrefix(string(h), "0x") {
+			return nil, openjury.Errorf(openjury.Invalid, op, "proof: %q is not a 32-byte hash", h)
+		}
+		out = append(out, b...)
+	}
+	return out, nil
+}
+
+// unpackHashes is packHashes reversed.
+func unpackHashes(op string, b []byte) ([]openjury.Hash, error) {
+	if len(b)%32 != 0 {
+		return nil, openjury.Errorf(openjury.Internal, op, "stored proof of %d bytes", len(b))
+	}
+	out := make([]openjury.Hash, len(b)/32)
+	for i := range out {
+		out[i] = openjury.HashFromBytes([32]byte(b[32*i:]))
+	}
+	return out, nil
 }
 
 // anchorDetails are the details of a missing job or batch.
@@ -129,10 +173,23 @@ func (s anchorStore) AnchorRecords(ctx context.Context, jobID string) (*marketpl
 }
 
 // PutAnchor inserts the batch row (job_id is unique: a second batch of a
-// job is a Conflict) and sets the job's anchor columns, only while they are
-// NULL, in one transaction.
-func (s anchorStore) PutAnchor(ctx context.Context, b *anchor.Batch, document []byte) error {
+// job is a Conflict), sets the job's anchor columns, only while they are
+// NULL, and inserts the proofs, anchorProofChunk rows a statement, in one
+// transaction.
+func (s anchorStore) PutAnchor(ctx context.Context, b *anchor.Batch, document []byte, proofs []anchor.Proof) error {
 	const op = "bunstore.PutAnchor"
+	rows := make([]anchorProofRow, len(proofs))
+	for i, p := range proofs {
+		leaf, err := packHashes(op, p.Leaf)
+		if err != nil {
+			return err
+		}
+		path, err := packHashes(op, p.Proof...)
+		if err != nil {
+			return err
+		}
+		rows[i] = anchorProofRow{JobID: b.JobID, RecordID: p.Record, Leaf: leaf, Proof: path}
+	}
 	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		row := &anchorBatchRow{ID: b.ID, JobID: b.JobID, CreatedAt: millis(b.CreatedAt), Document: document}
 		if _, err := db.NewInsert().Model(row).Exec(ctx); err != nil {
@@ -149,7 +206,15 @@ func (s anchorStore) PutAnchor(ctx context.Context, b *anchor.Batch, document []
 			Where("id = ?", b.JobID).
 			Where("anchor_batch_id IS NULL").
 			Exec(ctx)
-		return exactlyOne(op, res, err, openjury.E(openjury.Conflict, op, "the job has an anchor batch already"))
+		if err := exactlyOne(op, res, err, openjury.E(openjury.Conflict, op, "the job has an anchor batch already")); err != nil {
+			return err
+		}
+		for chunk := range slices.Chunk(rows, anchorProofChunk) {
+			if _, err := db.NewInsert().Model(&chunk).Exec(ctx); err != nil {
+				return translateWith(op, err, details{detailDuplicate: "a record has two proofs"})
+			}
+		}
+		return nil
 	})
 }
 
@@ -188,6 +253,54 @@ func (d *DB) AnchorDocument(ctx context.Context, jobID string) ([]byte, error) {
 		return nil, translate(op, err)
 	}
 	return row.Document, nil
+}
+
+// AnchorProof returns the stored proof of one record of a job's batch with
+// one statement: the job by primary key, joined with the proof row by
+// primary key and whether the job has any proof row (an index probe).
+// Errors: NotFound "job not found", "anchor not found" or "record not
+// found"; stored is false when the batch has no proof rows.
+func (d *DB) AnchorProof(ctx context.Context, jobID, recordID string) (anchor.Proof, bool, error) {
+	const op = "bunstore.AnchorProof"
+	db, err := d.pool().reader(ctx, op)
+	if err != nil {
+		return anchor.Proof{}, false, err
+	}
+	// A record id bun cannot write into SQL text as it is (a NUL, invalid
+	// UTF-8) was never stored: it has no row, and NULL matches none.
+	var record any = recordID
+	if strings.ContainsRune(recordID, 0) || !utf8.ValidString(recordID) {
+		record = nil
+	}
+	var (
+		batchID, root string
+		leaf, path    []byte
+		stored        bool
+	)
+	err = db.NewRaw(`SELECT j.anchor_batch_id, j.anchor_root, ap.leaf, ap.proof,
+	EXISTS (SELECT 1 FROM anchor_proofs AS any_ap WHERE any_ap.job_id = j.id)
+FROM jobs AS j LEFT JOIN anchor_proofs AS ap ON ap.job_id = j.id AND ap.record_id = ?
+WHERE j.id = ?`, record, jobID).Scan(ctx, &batchID, &root, &leaf, &path, &stored)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return anchor.Proof{}, false, openjury.E(openjury.NotFound, op, "job not found")
+	case err != nil:
+		return anchor.Proof{}, false, translate(op, err)
+	case batchID == "":
+		return anchor.Proof{}, false, openjury.E(openjury.NotFound, op, "anchor not found")
+	case !stored:
+		return anchor.Proof{}, false, nil
+	case leaf == nil:
+		return anchor.Proof{}, true, openjury.E(openjury.NotFound, op, "record not found")
+	}
+	if len(leaf) != 32 {
+		return anchor.Proof{}, true, openjury.Errorf(openjury.Internal, op, "stored leaf of %d bytes", len(leaf))
+	}
+	nodes, err := unpackHashes(op, path)
+	if err != nil {
+		return anchor.Proof{}, true, err
+	}
+	return anchor.Proof{Record: recordID, Leaf: openjury.HashFromBytes([32]byte(leaf)), Proof: nodes, Root: openjury.Hash(root)}, true, nil
 }
 
 // RecordAnchorReceipt sets the receipt columns of a job's batch with one

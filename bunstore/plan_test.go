@@ -41,12 +41,13 @@ func planAt(i int) time.Time { return time.UnixMilli(planBase + int64(i)*1000).U
 // and final votes spread over 100 jobs.
 var planSeed = []string{
 	`INSERT INTO jobs (id, title, prompt, bounty_micro, tags, status, sponsor_address, created_at,
-		featured_score, featured_until, final_vote_starts_at, final_vote_ends_at)
+		featured_score, featured_until, final_vote_starts_at, final_vote_ends_at, anchor_batch_id, anchor_root)
 	SELECT 'j' || (100000 + i), 'title', 'prompt', 1000000, '[]',
 		CASE WHEN i % 3 = 0 THEN 'closed' ELSE 'open' END, 'sponsor' || (i % 100), {base} + i * 1000,
 		CASE WHEN i % 500 = 0 THEN i ELSE 0 END,
 		CASE WHEN i % 1000 = 0 THEN {ref} + 3600000 WHEN i % 500 = 0 THEN {ref} - 3600000 END,
-		{base} + i * 1000, {base} + i * 1000 + 86400000
+		{base} + i * 1000, {base} + i * 1000 + 86400000,
+		CASE WHEN i % 100 = 1 THEN 'b' || i END, CASE WHEN i % 100 = 1 THEN '0x' || i END
 	FROM n`,
 	`INSERT INTO job_tags (job_id, tag, status, created_at)
 	SELECT 'j' || (100000 + i), 'tag' || (i % 10), CASE WHEN i % 3 = 0 THEN 'closed' ELSE 'open' END, {base} + i * 1000
@@ -72,6 +73,15 @@ var planSeed = []string{
 	SELECT 'v' || (100000 + i), 'j' || (100000 + i % 100 + 1), 's' || (100000 + i), 'voter' || i, 1 + i % 5, {base} + i * 1000 FROM n`,
 	`INSERT INTO final_votes (id, job_id, submission_id, voter_address, created_at)
 	SELECT 'f' || (100000 + i), 'j' || (100000 + i % 100 + 1), 's' || (100000 + i), 'voter' || i, {base} + i * 1000 FROM n`,
+	`INSERT INTO anchor_proofs (job_id, record_id, leaf, proof)
+	SELECT 'j' || (100000 + (i % 100) * 100 + 1), 'r' || i, {blob32}, {blob320} FROM n`,
+}
+
+// planBlobs are the {blob32} and {blob320} of planSeed per dialect: 32 and
+// 320 zero bytes.
+var planBlobs = map[string][]string{
+	bunstore.DialectSQLite:   {"zeroblob(32)", "zeroblob(320)"},
+	bunstore.DialectPostgres: {"decode(repeat('00', 32), 'hex')", "decode(repeat('00', 320), 'hex')"},
 }
 
 // seedPlan runs planSeed with planRows rows in one transaction, then
@@ -82,7 +92,9 @@ func seedPlan(t testing.TB, db *bunstore.DB) { seedRows(t, db, planRows) }
 func seedRows(t testing.TB, db *bunstore.DB, rows int) {
 	t.Helper()
 	ctx := context.Background()
-	r := strings.NewReplacer("{base}", fmt.Sprint(planBase), "{ref}", fmt.Sprint(planRef.UnixMilli()))
+	blobs := planBlobs[db.Dialect()]
+	r := strings.NewReplacer("{base}", fmt.Sprint(planBase), "{ref}", fmt.Sprint(planRef.UnixMilli()),
+		"{blob32}", blobs[0], "{blob320}", blobs[1])
 	numbers := fmt.Sprintf("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %d) ", rows)
 	require.NoError(t, db.Bun().RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		for _, q := range planSeed {
@@ -231,6 +243,15 @@ func planCases() []planCase {
 		}},
 		planCase{name: "tally", index: "votes_job_submission_idx|votes_job_id_voter_address_key", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {
 			_, err := db.Votes().Tally(ctx, "j100008")
+			return err
+		}},
+		// A stored anchor proof: the job and the proof by primary key,
+		// and whether the job has any proof (a probe of the same key).
+		planCase{name: "anchor proof", index: "anchor_proofs_pkey|USING PRIMARY KEY", call: func(ctx context.Context, db *bunstore.DB) error {
+			p, stored, err := db.AnchorProof(ctx, "j100101", "r5001")
+			if err == nil && (!stored || p.Record != "r5001") {
+				err = fmt.Errorf("anchor proof: stored %v, %+v", stored, p)
+			}
 			return err
 		}},
 		planCase{name: "final tally", index: "final_votes_job_submission_idx|final_votes_job_id_voter_address_key", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {

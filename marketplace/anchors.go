@@ -30,10 +30,12 @@ type AnchorStore interface {
 	// AnchorRecords returns every record of a job's snapshot besides the
 	// job, each kind in (created_at, id) order.
 	AnchorRecords(ctx context.Context, jobID string) (*AnchorRecords, error)
-	// PutAnchor stores batch b with its document and sets the job's
+	// PutAnchor stores batch b with its document and the proofs of its
+	// records (anchor.Snapshot.Proofs: served one by one by
+	// anchor.Store.AnchorProof; their root is b.Root) and sets the job's
 	// anchor_* fields (root, uri, schema version, salt). Errors: Conflict
 	// when the job has a batch already; NotFound for an unknown job.
-	PutAnchor(ctx context.Context, b *anchor.Batch, document []byte) error
+	PutAnchor(ctx context.Context, b *anchor.Batch, document []byte, proofs []anchor.Proof) error
 }
 
 // saltSource is where salts come from: Config.SaltSource or crypto/rand.
@@ -45,7 +47,7 @@ func (s *Service) saltSource() io.Reader {
 }
 
 // anchorSnapshot builds the snapshot of job, just closed in tx at now, and
-// stores it in tx; it sets job.Anchor.
+// stores it with the proof of every record in tx; it sets job.Anchor.
 func (s *Service) anchorSnapshot(ctx context.Context, tx Tx, job *Job, now time.Time) error {
 	recs, err := tx.Anchors().AnchorRecords(ctx, job.ID)
 	if err != nil {
@@ -68,7 +70,7 @@ func (s *Service) anchorSnapshot(ctx context.Context, tx Tx, job *Job, now time.
 		URI:           anchor.URI(s.cfg.BaseURL, job.ID),
 		CreatedAt:     now,
 	}
-	if err := tx.Anchors().PutAnchor(ctx, b, snap.Document); err != nil {
+	if err := tx.Anchors().PutAnchor(ctx, b, snap.Document, snap.Proofs()); err != nil {
 		return err
 	}
 	job.Anchor = b

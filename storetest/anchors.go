@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"encoding/hex"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +22,8 @@ func (s *suite) anchorTests() []test {
 		{name: "FailedTxLeavesNoBatch", run: testAnchorRollback},
 		{name: "ReceiptRecordedOnce", run: testAnchorReceiptOnce},
 		{name: "ConcurrentReceiptsOneWinner", run: testAnchorConcurrentReceipts},
+		{name: "ProofsStoredWithTheBatch", run: testAnchorProofs},
+		{name: "BatchWithoutProofs", run: testAnchorWithoutProofs},
 	}
 }
 
@@ -33,12 +36,30 @@ func newBatch(n int, jobID string) *anchor.Batch {
 	}
 }
 
-// putAnchor stores b with document in one transaction.
-func putAnchor(t *testing.T, b Backend, batch *anchor.Batch, document []byte) error {
+// putAnchor stores b with document and proofs in one transaction.
+func putAnchor(t *testing.T, b Backend, batch *anchor.Batch, document []byte, proofs ...anchor.Proof) error {
 	t.Helper()
 	return b.InTx(context.Background(), func(ctx context.Context, tx marketplace.Tx) error {
-		return tx.Anchors().PutAnchor(ctx, batch, document)
+		return tx.Anchors().PutAnchor(ctx, batch, document, proofs)
 	})
+}
+
+// builtBatch builds a real snapshot of job jobID with n records besides
+// the job's (a tree of n+2 leaves) and returns its batch, document and
+// proofs.
+func builtBatch(t *testing.T, n int, jobID string) (*anchor.Batch, *anchor.Snapshot) {
+	t.Helper()
+	recs := []anchor.Record{{ID: "job:" + jobID, Type: "job", Fields: map[string]any{"title": "café €"}}}
+	for i := range n {
+		recs = append(recs, anchor.Record{ID: "submission:" + id(1000+i), Type: "submission", Fields: map[string]any{"content": strings.Repeat("x", i%7)}})
+	}
+	var salt [anchor.SaltSize]byte
+	salt[0], salt[31] = 7, byte(n)
+	snap, err := anchor.Build(jobID, salt, base, recs)
+	require.NoError(t, err)
+	batch := newBatch(9, jobID)
+	batch.Root, batch.Salt = snap.Root, snap.Salt
+	return batch, snap
 }
 
 // receiptOf is a complete receipt; tx picks its transaction hash.
@@ -143,6 +164,86 @@ func testAnchorNotFound(t *testing.T, b Backend) {
 		_, err = b.RecordAnchorReceipt(ctx, tc.job, receiptOf("a", 1))
 		requireKind(t, openjury.NotFound, err)
 		require.Equal(t, tc.detail, openjury.DetailOf(err))
+		_, _, err = b.AnchorProof(ctx, tc.job, anchor.SaltRecordID)
+		requireKind(t, openjury.NotFound, err)
+		require.Equal(t, tc.detail, openjury.DetailOf(err))
+	}
+}
+
+// testAnchorProofs: the proofs stored with a batch (more than one insert
+// statement's worth) are read back one by one, equal to the snapshot's and
+// verifying against the batch's root; a record without a proof is
+// NotFound; another job's proofs are not this job's.
+func testAnchorProofs(t *testing.T, b Backend) {
+	ctx := context.Background()
+	create(t, b, newJob(1, base), newJob(2, base))
+	batch, snap := builtBatch(t, 1200, id(1))
+	proofs := snap.Proofs()
+	require.Len(t, proofs, 1202)
+	require.NoError(t, putAnchor(t, b, batch, snap.Document, proofs...))
+	small, smallSnap := builtBatch(t, 1, id(2))
+	small.ID = id(10)
+	require.NoError(t, putAnchor(t, b, small, smallSnap.Document, smallSnap.Proofs()...))
+
+	doc, err := anchor.ParseDocument(snap.Document)
+	require.NoError(t, err)
+	for i, want := range proofs {
+		if i%97 != 0 && i < len(proofs)-3 {
+			continue // a spread of them, and the last ones (the salt's)
+		}
+		got, stored, err := b.AnchorProof(ctx, id(1), want.Record)
+		require.NoError(t, err, want.Record)
+		require.True(t, stored)
+		require.Equal(t, want, got)
+		require.Equal(t, batch.Root, got.Root)
+		data := doc.Records[want.Record]
+		if want.Record == anchor.SaltRecordID {
+			data, err = hex.DecodeString(string(snap.Salt)[2:])
+			require.NoError(t, err)
+		}
+		require.NoError(t, anchor.VerifyProof(data, got.Proof, batch.Root), want.Record)
+	}
+	got, stored, err := b.AnchorProof(ctx, id(2), "job:"+id(2))
+	require.NoError(t, err)
+	require.True(t, stored)
+	require.Equal(t, smallSnap.Proofs()[0], got)
+
+	for _, record := range []string{"submission:" + id(999), "job:" + id(2), "x\x00y", "\xff"} {
+		_, stored, err = b.AnchorProof(ctx, id(1), record)
+		requireKind(t, openjury.NotFound, err)
+		require.Equal(t, "record not found", openjury.DetailOf(err), "%q", record)
+		require.True(t, stored)
+	}
+
+	// A failed transaction leaves no proofs behind.
+	create(t, b, newJob(3, base))
+	b3, snap3 := builtBatch(t, 3, id(3))
+	b3.ID = id(11)
+	err = b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		require.NoError(t, tx.Anchors().PutAnchor(ctx, b3, snap3.Document, snap3.Proofs()))
+		return errBoom
+	})
+	require.Equal(t, errBoom, err)
+	_, _, err = b.AnchorProof(ctx, id(3), anchor.SaltRecordID)
+	require.Equal(t, "anchor not found", openjury.DetailOf(err))
+	// A second batch of a job stores none of its proofs.
+	requireKind(t, openjury.Conflict, putAnchor(t, b, newBatch(12, id(1)), []byte("{}"), anchor.Proof{Record: "extra", Leaf: batch.Root, Root: batch.Root}))
+	_, _, err = b.AnchorProof(ctx, id(1), "extra")
+	require.Equal(t, "record not found", openjury.DetailOf(err))
+}
+
+// testAnchorWithoutProofs: a batch stored without proofs (as before they
+// were stored) reads as not stored, for every record id, without error.
+func testAnchorWithoutProofs(t *testing.T, b Backend) {
+	ctx := context.Background()
+	create(t, b, newJob(1, base))
+	batch, snap := builtBatch(t, 2, id(1))
+	require.NoError(t, putAnchor(t, b, batch, snap.Document))
+	for _, record := range []string{anchor.SaltRecordID, "job:" + id(1), "nope"} {
+		p, stored, err := b.AnchorProof(ctx, id(1), record)
+		require.NoError(t, err)
+		require.False(t, stored)
+		require.Zero(t, p)
 	}
 }
 
@@ -150,7 +251,7 @@ func testAnchorRollback(t *testing.T, b Backend) {
 	ctx := context.Background()
 	create(t, b, newJob(1, base))
 	err := b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-		require.NoError(t, tx.Anchors().PutAnchor(ctx, newBatch(9, id(1)), []byte("{}")))
+		require.NoError(t, tx.Anchors().PutAnchor(ctx, newBatch(9, id(1)), []byte("{}"), nil))
 		got, err := tx.Jobs().Job(ctx, id(1))
 		require.NoError(t, err)
 		require.NotNil(t, got.Anchor, "a transaction reads its own batch")
