@@ -66,9 +66,13 @@
 //
 // # PostgreSQL
 //
-// Transactions run at READ COMMITTED; JobForUpdate takes a row lock
-// (SELECT ... FOR UPDATE) that serialises concurrent state changes of one
-// job. The pool is bounded: WithMaxConns connections (DefaultMaxConns, 4 x
+// Transactions run at READ COMMITTED; JobForUpdate and JobForSubmit take a
+// row lock (SELECT ... FOR UPDATE) that serialises concurrent state changes
+// of one job. A statement reads in the snapshot it began with, before any
+// wait for a lock, so JobForSubmit counts the agent's submissions in the
+// function openjury_submission_count, called above the lock: a VOLATILE
+// function's query takes a fresh snapshot, which includes what the lock's
+// previous holder committed. The pool is bounded: WithMaxConns connections (DefaultMaxConns, 4 x
 // cores, without it), all kept open while idle; keep replicas x pool size
 // under the server's max_connections. Queries go out in pgx's simple
 // protocol (one round trip, no prepared statement: bun inlines the
@@ -78,11 +82,12 @@
 // # Hot statements
 //
 // The statements of the hottest paths (a job by id, the bearer token, a
-// stake, and the statements of a submission) are not bun queries with
-// inlined arguments but a fixed set of texts with bound parameters,
-// prepared once per connection at Open and reused (prepared.go): SQLite
-// skips its parser, PostgreSQL its parse and plan, in one Bind/Execute
-// round trip. The set is fixed in the code, so the per-connection
+// stake, and the statements of a submission: JobForSubmit's one read of
+// the locked job, the stake and the count, then its writes) are not bun
+// queries with inlined arguments but a fixed set of texts with bound
+// parameters, prepared once per connection at Open and reused
+// (prepared.go): SQLite skips its parser, PostgreSQL its parse and plan,
+// in one Bind/Execute round trip. The set is fixed in the code, so the per-connection
 // statement cache is bounded (TestPostgresPoolAndExecMode checks that the
 // session holds exactly those statements).
 //

@@ -27,3 +27,7 @@ func GroupWaiting(d *DB) int { return int(d.group.waiting.Load()) }
 func SetGroupBounds(d *DB, members int, age time.Duration) {
 	d.group.maxMembers, d.group.maxAge = members, age
 }
+
+// JobForSubmitSQL is the text of JobForSubmit's statement with ?
+// parameters (agent, job id, agent), for plan tests.
+func JobForSubmitSQL(d *DB) string { return d.hot.jobForSubmit.generic }

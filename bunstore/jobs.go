@@ -12,6 +12,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/stake"
 )
 
 // jobRow is a row of jobs.
@@ -195,6 +196,40 @@ func (s jobStore) JobForUpdate(ctx context.Context, id string) (*marketplace.Job
 		return s.Job(ctx, id)
 	}
 	return s.get(ctx, op, s.e.write, s.e.d.hot.jobByIDForUpdate, id)
+}
+
+// submitStateRow is the row of JobForSubmit: the job's columns, the
+// agent's stake row with its columns prefixed stake_ (all NULL when the
+// agent has none) and the agent's submission count.
+type submitStateRow struct {
+	jobRow
+	Stake       stakeRow `bun:"embed:stake_"`
+	Submissions int      `bun:"submissions"`
+}
+
+// JobForSubmit returns one job, locked like JobForUpdate, with agent's
+// stake and number of submissions to it, in one statement (the hot
+// statement jobForSubmit, see newHotStatements). Outside a transaction the
+// lock ends with the statement. Errors: NotFound "job not found".
+func (s jobStore) JobForSubmit(ctx context.Context, id string, agent openjury.Address) (*marketplace.SubmitState, error) {
+	const op = "bunstore.JobForSubmit"
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	var row submitStateRow
+	if err := s.e.d.scanHot(ctx, db, s.e.d.hot.jobForSubmit, []any{&row}, string(agent), id, string(agent)); err != nil {
+		return nil, translateWith(op, err, jobDetails)
+	}
+	j, err := row.job()
+	if err != nil {
+		return nil, openjury.Wrap(op, err)
+	}
+	st := stake.Stake{Address: agent}
+	if row.Stake.Address != "" {
+		st = row.Stake.stake()
+	}
+	return &marketplace.SubmitState{Job: j, Stake: st, Submissions: row.Submissions}, nil
 }
 
 // get runs the hot statement h (a job by id) on db.

@@ -38,7 +38,7 @@ func planAt(i int) time.Time { return time.UnixMilli(planBase + int64(i)*1000).U
 // with SQL that generates them in the database (a recursive CTE, which
 // both dialects run): jobs with tags, statuses and boosts, posts with tags,
 // comments, ledger entries, slash events, reputation, submissions and jury
-// and final votes spread over 100 jobs.
+// and final votes spread over 100 jobs, and stakes.
 var planSeed = []string{
 	`INSERT INTO jobs (id, title, prompt, bounty_micro, tags, status, sponsor_address, created_at,
 		featured_score, featured_until, final_vote_starts_at, final_vote_ends_at, anchor_batch_id, anchor_root)
@@ -69,6 +69,8 @@ var planSeed = []string{
 	SELECT 'addr' || (100000 + i), i % 997, {base} FROM n`,
 	`INSERT INTO submissions (id, job_id, agent_address, content, evidence, created_at)
 	SELECT 's' || (100000 + i), 'j' || (100000 + i % 100 + 1), 'agent' || (i % 1000), 'content', '[]', {base} + i * 1000 FROM n`,
+	`INSERT INTO stakes (address, staked_micro, updated_at)
+	SELECT 'agent' || i, i * 1000, {base} + i * 1000 FROM n`,
 	`INSERT INTO votes (id, job_id, submission_id, voter_address, weight, created_at)
 	SELECT 'v' || (100000 + i), 'j' || (100000 + i % 100 + 1), 's' || (100000 + i), 'voter' || i, 1 + i % 5, {base} + i * 1000 FROM n`,
 	`INSERT INTO final_votes (id, job_id, submission_id, voter_address, created_at)
@@ -261,14 +263,15 @@ func planCases() []planCase {
 	)
 }
 
-// explain returns the plan of q, one line per node.
-func explain(t *testing.T, db *bunstore.DB, q string) []string {
+// explain returns the plan of q (with args for its ? parameters), one line
+// per node.
+func explain(t *testing.T, db *bunstore.DB, q string, args ...any) []string {
 	t.Helper()
 	prefix, col := "EXPLAIN ", 0
 	if db.Dialect() == bunstore.DialectSQLite {
 		prefix, col = "EXPLAIN QUERY PLAN ", 3 // id, parent, notused, detail
 	}
-	rows, err := db.Bun().QueryContext(context.Background(), prefix+q)
+	rows, err := db.Bun().QueryContext(context.Background(), prefix+q, args...)
 	require.NoError(t, err, q)
 	defer rows.Close()
 	cols, err := rows.Columns()
@@ -417,6 +420,65 @@ func TestListPlans(t *testing.T) {
 					require.True(t, found, d.call)
 				}
 			})
+		})
+	}
+}
+
+// TestJobForSubmitPlan checks, on both engines with the plan test's data,
+// that JobForSubmit's one statement reads by index only: the job and the
+// stake by primary key, the agent's submissions to the job from
+// submissions (job_id, agent_address) (on PostgreSQL the count runs in
+// openjury_submission_count, whose query is checked on its own). Then it
+// drops that index and checks that the checker fails.
+func TestJobForSubmitPlan(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			db := open(t, be.dsn(t))
+			seedPlan(t, db)
+			ctx := context.Background()
+			const job, agent = "j100008", "agent7" // agent7 submitted to j100008
+			st, err := db.Jobs().JobForSubmit(ctx, job, agent)
+			require.NoError(t, err)
+			require.Equal(t, 10, st.Submissions)
+			require.Equal(t, openjury.MicroUSDC(7000), st.Stake.Staked)
+
+			plan := func(q string, args ...any) []string { return explain(t, db, q, args...) }
+			// count returns the query that counts the agent's submissions.
+			count := func() (string, []any) {
+				if db.Dialect() == bunstore.DialectSQLite {
+					return bunstore.JobForSubmitSQL(db), []any{agent, job, agent}
+				}
+				var body string
+				require.NoError(t, db.Bun().NewRaw("SELECT prosrc FROM pg_proc WHERE proname = 'openjury_submission_count'").Scan(ctx, &body))
+				m := regexp.MustCompile(`(?s)SELECT count\(\*\) INTO n (FROM .*?);`).FindStringSubmatch(body)
+				require.NotNil(t, m, body)
+				q := strings.NewReplacer("p_job_id", "?", "p_agent", "?").Replace("SELECT count(*) " + m[1])
+				return q, []any{job, agent}
+			}
+			check := func(index string) []string {
+				var problems []string
+				main := plan(bunstore.JobForSubmitSQL(db), agent, job, agent)
+				for _, ix := range []string{"jobs_pkey|sqlite_autoindex_jobs_1", "stakes_pkey|sqlite_autoindex_stakes_1"} {
+					problems = append(problems, checkPlan(db.Dialect(), main, ix, false)...)
+				}
+				q, args := count()
+				p := plan(q, args...)
+				problems = append(problems, checkPlan(db.Dialect(), p, index, false)...)
+				if len(problems) > 0 {
+					t.Logf("plans:\n%s\n%s", strings.Join(main, "\n"), strings.Join(p, "\n"))
+				}
+				return problems
+			}
+			require.Empty(t, check("submissions_job_agent_idx"))
+			if db.Dialect() == bunstore.DialectPostgres {
+				require.Contains(t, strings.Join(plan(bunstore.JobForSubmitSQL(db), agent, job, agent), "\n"), "LockRows")
+			}
+
+			_, err = db.Bun().ExecContext(ctx, "DROP INDEX submissions_job_agent_idx")
+			require.NoError(t, err)
+			require.Contains(t, check("submissions_job_agent_idx"), "does not walk submissions_job_agent_idx")
 		})
 	}
 }

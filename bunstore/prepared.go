@@ -3,6 +3,7 @@ package bunstore
 import (
 	"context"
 	"database/sql"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,13 +56,13 @@ func newHot(dialect, q string) hot {
 
 // hotStatements are the texts of the hot statements of one DB.
 type hotStatements struct {
-	jobByID, jobByIDForUpdate, tokenOwner, stakeOf, countSubmissions,
+	jobByID, jobByIDForUpdate, jobForSubmit, tokenOwner, stakeOf,
 	insertSubmission, enqueueSearch, addReputation hot
 }
 
 // all returns every hot statement.
 func (h hotStatements) all() []hot {
-	return []hot{h.jobByID, h.jobByIDForUpdate, h.tokenOwner, h.stakeOf, h.countSubmissions,
+	return []hot{h.jobByID, h.jobByIDForUpdate, h.jobForSubmit, h.tokenOwner, h.stakeOf,
 		h.insertSubmission, h.enqueueSearch, h.addReputation}
 }
 
@@ -77,12 +78,11 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 	return hotStatements{
 		jobByID:          newHot(dialect, jobByID),
 		jobByIDForUpdate: newHot(dialect, forUpdate),
+		jobForSubmit:     newHot(dialect, jobForSubmitQuery(dialect, db)),
 		tokenOwner: newHot(dialect, db.NewSelect().Model((*tokenRow)(nil)).Column("address").
 			Where("t.hash = ?", param).Where("t.expires_at > ?", param).String()),
 		stakeOf: newHot(dialect, db.NewSelect().Model((*stakeRow)(nil)).
 			Where("s.address = ?", param).Limit(1).String()),
-		countSubmissions: newHot(dialect, db.NewSelect().Model((*submissionRow)(nil)).ColumnExpr("count(*)").
-			Where("s.job_id = ?", param).Where("s.agent_address = ?", param).String()),
 		insertSubmission: newHot(dialect, `INSERT INTO submissions (id, job_id, agent_address, content, evidence, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
 		enqueueSearch: newHot(dialect, `INSERT INTO search_pending (kind, doc_id, gen, queued_at, lease_until) VALUES (?, ?, 1, ?, 0)
 ON CONFLICT (kind, doc_id) DO UPDATE SET gen = search_pending.gen + 1, queued_at = excluded.queued_at, lease_until = 0`),
@@ -231,4 +231,34 @@ func (d *DB) scanHot(ctx context.Context, db bun.IDB, h hot, dest []any, args ..
 		return err
 	}
 	return rows.Close()
+}
+
+// jobForSubmitQuery is the statement of JobForSubmit, with the parameters
+// agent, job id, agent: the job by id (locked FOR UPDATE on PostgreSQL; on
+// SQLite the write transaction holds the database's one write lock), the
+// agent's stake row by its primary key (a LEFT JOIN: NULLs when it has
+// none) and the agent's submission count on the job from the index
+// submissions (job_id, agent_address). The job is read in a subquery, which
+// PostgreSQL does not flatten because of its lock, so the outer select
+// list (the count) is computed above the lock, once it is held.
+func jobForSubmitQuery(dialect string, db *bun.DB) string {
+	param := bun.Safe("?")
+	job := db.NewSelect().Model((*jobRow)(nil)).Where("j.id = ?", param)
+	if dialect == DialectPostgres {
+		job = job.For("UPDATE")
+	}
+	q := db.NewSelect().TableExpr("(?) AS j", job).ColumnExpr("j.*")
+	for _, f := range db.Table(reflect.TypeFor[stakeRow]()).Fields {
+		q = q.ColumnExpr("s.? AS ?", bun.Ident(f.Name), bun.Ident("stake_"+f.Name))
+	}
+	count := "(SELECT count(*) FROM submissions AS c WHERE c.job_id = j.id AND c.agent_address = ?)"
+	if dialect == DialectPostgres {
+		// Counted once the lock is held, in a fresh snapshot (migration
+		// 20261124000009): a subquery would count in the statement's
+		// snapshot, taken before it waited for the lock.
+		count = "openjury_submission_count(j.id, ?)"
+	}
+	return q.ColumnExpr(count+" AS submissions", param).
+		Join("LEFT JOIN stakes AS s ON s.address = ?", param).
+		String()
 }

@@ -179,17 +179,3 @@ func (s submissionStore) SubmissionKeys(ctx context.Context, jobID string) ([]ma
 	}
 	return out, nil
 }
-
-// CountSubmissions counts the submissions of agent on a job.
-func (s submissionStore) CountSubmissions(ctx context.Context, jobID string, agent openjury.Address) (int, error) {
-	const op = "bunstore.CountSubmissions"
-	db, err := s.e.reader(ctx, op)
-	if err != nil {
-		return 0, err
-	}
-	var n int
-	if err := s.e.d.scanHot(ctx, db, s.e.d.hot.countSubmissions, []any{&n}, jobID, string(agent)); err != nil {
-		return 0, translate(op, err)
-	}
-	return n, nil
-}

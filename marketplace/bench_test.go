@@ -8,8 +8,10 @@ import (
 	"time"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/openjurytest"
+	"github.com/openjury/openjury/openjurytest/pgtest"
 )
 
 // BenchmarkCreateJob measures one job insert (one transaction) on SQLite.
@@ -57,10 +59,24 @@ func BenchmarkListJobs(b *testing.B) {
 }
 
 // BenchmarkSubmitParallel measures submissions from 32 x GOMAXPROCS agents
-// at once on SQLite (one writer, group commit): the domain and the
-// database without HTTP.
+// at once, on SQLite (one writer, group commit) and on PostgreSQL (row
+// locks, one connection per transaction): the domain and the database
+// without HTTP.
 func BenchmarkSubmitParallel(b *testing.B) {
-	db := openjurytest.NewDB(b)
+	for _, be := range []struct {
+		name string
+		open func(tb testing.TB) *bunstore.DB
+	}{
+		{"sqlite", openjurytest.NewDB},
+		{"postgres", func(tb testing.TB) *bunstore.DB { return openjurytest.OpenDB(tb, pgtest.NewDatabase(tb)) }},
+	} {
+		b.Run(be.name, func(b *testing.B) { benchSubmit(b, be.open(b)) })
+	}
+}
+
+// benchSubmit is BenchmarkSubmitParallel on db: 2,000 jobs, each agent
+// submitting to them in turn.
+func benchSubmit(b *testing.B, db *bunstore.DB) {
 	clk := openjurytest.NewClock()
 	svc := marketplace.NewService(db, clk, marketplace.Config{})
 	const jobs = 2000
@@ -86,5 +102,4 @@ func BenchmarkSubmitParallel(b *testing.B) {
 			}
 		}
 	})
-
 }

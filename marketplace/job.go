@@ -64,6 +64,18 @@ type JobCursor struct {
 	ID        string
 }
 
+// SubmitState is a job locked for a submission and what the submission is
+// checked against, as JobStore.JobForSubmit reads them in one statement.
+type SubmitState struct {
+	// Job is the locked job.
+	Job *Job
+	// Stake is the submitting agent's stake, as stake.Store.Stake returns
+	// it: a zero Stake with Address set when none was ever recorded.
+	Stake stake.Stake
+	// Submissions is how many submissions the agent has on the job.
+	Submissions int
+}
+
 // JobStore keeps jobs.
 type JobStore interface {
 	// CreateJob inserts a job. Errors: Conflict for a duplicate id.
@@ -74,6 +86,13 @@ type JobStore interface {
 	// ends (SELECT ... FOR UPDATE on PostgreSQL; SQLite serialises writers).
 	// Outside a transaction it is Job. Errors: NotFound.
 	JobForUpdate(ctx context.Context, id string) (*Job, error)
+	// JobForSubmit is JobForUpdate plus what a submission of agent to the
+	// job is checked against, read in the same statement: the agent's
+	// stake and how many submissions agent has on the job. The count is
+	// taken once the lock is held, so it includes the submissions of every
+	// transaction that held the lock before. Errors: NotFound "job not
+	// found" (nothing else is read then).
+	JobForSubmit(ctx context.Context, id string, agent openjury.Address) (*SubmitState, error)
 	// UpdateJob writes every mutable field of j (status, winner, closed_at,
 	// close reference, featured score and until). Errors: NotFound.
 	UpdateJob(ctx context.Context, j *Job) error

@@ -546,3 +546,115 @@ func TestConcurrentClosesSharingAgents(t *testing.T) {
 		}
 	})
 }
+
+// TestSubmitErrorOrder pins the order of Submit's checks, all decided from
+// the one statement that reads the job, the stake and the count: stake
+// first (even for an unknown or malformed job id), then job not found,
+// closed job, own job, the per-agent limit; and reputation only for an
+// agent's first submission to a job.
+func TestSubmitErrorOrder(t *testing.T) {
+	t.Parallel()
+	backends(t, func(t *testing.T, db *bunstore.DB) {
+		w := newWorld(t, db)
+		sponsor, worker, poor, broke := w.addr(1), w.addr(2), w.addr(3), w.addr(4)
+		w.stake(worker, 10)
+		w.stake(poor, 9) // below the minimum; broke has no stake row at all
+		submit := func(agent openjury.Address, jobID string) error {
+			_, err := w.svc.Submit(w.ctx, agent, marketplace.SubmitInput{JobID: jobID, Content: "x"})
+			return err
+		}
+		open, closed := w.job(sponsor), w.job(sponsor)
+		winner := w.submit(worker, closed.ID)
+		_, err := w.svc.CloseJob(w.ctx, sponsor, closed.ID, marketplace.CloseInput{WinnerSubmissionID: winner.ID})
+		require.NoError(t, err)
+		unknown := openjury.NewID()
+
+		// Stake comes first, whatever the job.
+		for _, agent := range []openjury.Address{poor, broke} {
+			for _, jobID := range []string{unknown, "not-an-id", open.ID, closed.ID} {
+				requireKind(t, submit(agent, jobID), openjury.Forbidden, "insufficient stake")
+			}
+		}
+		requireKind(t, submit(sponsor, open.ID), openjury.Forbidden, "insufficient stake")
+
+		// Then the job: unknown, closed, own.
+		requireKind(t, submit(worker, unknown), openjury.NotFound, "job not found")
+		requireKind(t, submit(worker, "not-an-id"), openjury.NotFound, "job not found")
+		requireKind(t, submit(worker, closed.ID), openjury.Conflict, "job is closed")
+		w.stake(sponsor, 10)
+		requireKind(t, submit(sponsor, closed.ID), openjury.Conflict, "job is closed")
+		requireKind(t, submit(sponsor, open.ID), openjury.Forbidden, "the sponsor may not submit to their own job")
+
+		// Then the limit; reputation counts the first submission only.
+		before := w.rep(worker)
+		for range marketplace.MaxSubmissionsPerAgent {
+			require.NoError(t, submit(worker, open.ID))
+		}
+		after := w.rep(worker)
+		require.Equal(t, before.Score+1, after.Score)
+		require.Equal(t, before.Submissions+1, after.Submissions)
+		requireKind(t, submit(worker, open.ID), openjury.Conflict, "at most 5 submissions per agent per job")
+		// A stake lowered below the minimum wins over the limit.
+		_, err = db.Stake().RecordSlash(w.ctx, stake.SlashEvent{Agent: worker, Amount: 1, CreatedAt: w.clock.Now()})
+		require.NoError(t, err)
+		requireKind(t, submit(worker, open.ID), openjury.Forbidden, "insufficient stake")
+		require.Equal(t, after, w.rep(worker), "refused submissions change nothing")
+	})
+}
+
+func (w *world) rep(a openjury.Address) marketplace.Reputation {
+	w.t.Helper()
+	r, err := w.svc.Reputation(w.ctx, a.String())
+	require.NoError(w.t, err)
+	return r
+}
+
+// TestSubmitRaceOneAgent: many submissions of one agent to one job at once
+// (with other agents' among them) keep the per-agent limit and add the
+// first-submission reputation once: the count is read under the job's lock
+// and sees what the lock's previous holders committed.
+func TestSubmitRaceOneAgent(t *testing.T) {
+	t.Parallel()
+	backends(t, func(t *testing.T, db *bunstore.DB) {
+		w := newWorld(t, db)
+		agent, others := w.addr(2), []openjury.Address{w.addr(3), w.addr(4)}
+		for _, a := range append(others, agent) {
+			w.stake(a, 10)
+		}
+		job := w.job(w.addr(1))
+		const racers = 16
+		errs := make([]error, racers)
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for i := range racers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				who := agent
+				if i%4 == 3 {
+					who = others[i%2]
+				}
+				<-start
+				_, errs[i] = w.svc.Submit(w.ctx, who, marketplace.SubmitInput{JobID: job.ID, Content: "x"})
+			}()
+		}
+		close(start)
+		wg.Wait()
+		accepted := 0
+		for i, err := range errs {
+			if i%4 == 3 {
+				require.NoError(t, err, "another agent's submission %d", i)
+				continue
+			}
+			if err == nil {
+				accepted++
+				continue
+			}
+			requireKind(t, err, openjury.Conflict, "at most 5 submissions per agent per job")
+		}
+		require.Equal(t, marketplace.MaxSubmissionsPerAgent, accepted)
+		r := w.rep(agent)
+		require.Equal(t, int64(1), r.Score, "one first submission")
+		require.Equal(t, int64(1), r.Submissions)
+	})
+}

@@ -117,8 +117,6 @@ type SubmissionStore interface {
 	// SubmissionKeys lists the id, agent and time of every submission of a
 	// job, oldest first (created_at, id); it never reads their content.
 	SubmissionKeys(ctx context.Context, jobID string) ([]SubmissionKey, error)
-	// CountSubmissions counts the submissions of agent on a job.
-	CountSubmissions(ctx context.Context, jobID string, agent openjury.Address) (int, error)
 }
 
 // VoteStore keeps jury votes and final decision votes.

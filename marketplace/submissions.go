@@ -66,22 +66,29 @@ func (s *Service) Submit(ctx context.Context, agent openjury.Address, in SubmitI
 	now := openjury.Truncate(s.clock.Now())
 	sub := &Submission{ID: openjury.NewID(), JobID: strings.TrimSpace(in.JobID), Agent: agent, Content: in.Content, Evidence: evidence, CreatedAt: now}
 	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
-		if err := stake.Check(ctx, tx.Stake(), agent, s.cfg.MinStake); err != nil {
+		// One statement reads the locked job, the stake and the count; the
+		// checks keep their order: stake, job, status, sponsor, limit.
+		st, err := lockJobForSubmit(ctx, tx, sub.JobID, agent)
+		if openjury.IsKind(err, openjury.NotFound) {
+			// The stake check comes first for an unknown job too; its
+			// stake was not read, so read it now (a failing request only).
+			if serr := stake.Check(ctx, tx.Stake(), agent, s.cfg.MinStake); serr != nil {
+				return serr
+			}
 			return err
 		}
-		job, err := lockJob(ctx, tx, sub.JobID)
 		if err != nil {
 			return err
 		}
+		if err := stake.Require(st.Stake, s.cfg.MinStake); err != nil {
+			return err
+		}
+		job, n := st.Job, st.Submissions
 		if job.Status != StatusOpen {
 			return openjury.E(openjury.Conflict, op, "job is closed")
 		}
 		if job.Sponsor == agent {
 			return openjury.E(openjury.Forbidden, op, "the sponsor may not submit to their own job")
-		}
-		n, err := tx.Submissions().CountSubmissions(ctx, job.ID, agent)
-		if err != nil {
-			return err
 		}
 		if n >= MaxSubmissionsPerAgent {
 			return openjury.Errorf(openjury.Conflict, op, "at most %d submissions per agent per job", MaxSubmissionsPerAgent)
@@ -138,10 +145,27 @@ func (s *Service) Submissions(ctx context.Context, jobID string, in ListInput) (
 // lockJob locks and returns a job inside a transaction. A malformed id is
 // NotFound like an unknown one.
 func lockJob(ctx context.Context, tx Tx, id string) (*Job, error) {
-	if !openjury.ValidID(id) {
-		return nil, openjury.E(openjury.NotFound, "marketplace.lockJob", "job not found")
+	if err := jobIDExists(id); err != nil {
+		return nil, err
 	}
 	return tx.Jobs().JobForUpdate(ctx, id)
+}
+
+// lockJobForSubmit is lockJob for a submission of agent: JobForSubmit.
+func lockJobForSubmit(ctx context.Context, tx Tx, id string, agent openjury.Address) (*SubmitState, error) {
+	if err := jobIDExists(id); err != nil {
+		return nil, err
+	}
+	return tx.Jobs().JobForSubmit(ctx, id, agent)
+}
+
+// jobIDExists returns NotFound "job not found" for an id no job can have
+// (a malformed one), without asking the database.
+func jobIDExists(id string) error {
+	if !openjury.ValidID(id) {
+		return openjury.E(openjury.NotFound, "marketplace.lockJob", "job not found")
+	}
+	return nil
 }
 
 // submissionOf returns a submission and checks it belongs to job.

@@ -76,8 +76,15 @@ func Check(ctx context.Context, store Store, addr openjury.Address, minStake ope
 	if err != nil {
 		return err
 	}
+	return Require(st, minStake)
+}
+
+// Require is Check on a stake already read (as Store.Stake returns it: a
+// zero Stake when none was recorded): Forbidden "insufficient stake"
+// unless st is Eligible.
+func Require(st Stake, minStake openjury.MicroUSDC) error {
 	if !Eligible(st, minStake) {
-		return openjury.E(openjury.Forbidden, "stake.Check", "insufficient stake")
+		return openjury.E(openjury.Forbidden, "stake.Require", "insufficient stake")
 	}
 	return nil
 }

@@ -137,3 +137,41 @@ func hex64(c byte) string {
 	}
 	return string(b)
 }
+
+// TestRequireAndCheck: Require decides on a stake already read exactly as
+// Check does after reading it.
+func TestRequireAndCheck(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	store := openjurytest.NewDB(t).Stake()
+	const minStake = 10 * openjury.MicroPerUSDC
+	for i, tc := range []struct {
+		staked openjury.MicroUSDC
+		put    bool
+		ok     bool
+	}{
+		{put: false, ok: false},           // no stake row
+		{staked: 0, put: true, ok: false}, // a row at zero
+		{staked: minStake - 1, put: true, ok: false},
+		{staked: minStake, put: true, ok: true},
+		{staked: minStake + 1, put: true, ok: true},
+	} {
+		a := openjury.AddressFromBytes([20]byte{19: byte(i + 1)})
+		st := stake.Stake{Address: a}
+		if tc.put {
+			st = stake.Stake{Address: a, Staked: tc.staked}
+			require.NoError(t, store.PutStake(ctx, st))
+		}
+		for name, err := range map[string]error{
+			"Require": stake.Require(st, minStake),
+			"Check":   stake.Check(ctx, store, a, minStake),
+		} {
+			if tc.ok {
+				require.NoError(t, err, "%s case %d", name, i)
+				continue
+			}
+			require.Equal(t, openjury.Forbidden, openjury.KindOf(err), "%s case %d", name, i)
+			require.Equal(t, "insufficient stake", openjury.DetailOf(err), "%s case %d", name, i)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/stake"
 )
 
 // base is the suite's reference time; its milliseconds are not zero so a
@@ -94,7 +95,135 @@ func (s *suite) jobTests() []test {
 		{name: "ListTagFilter", run: testListTag},
 		{name: "ListLimit", run: testListLimit},
 		{name: "ListKeysetPagination", run: testListPages},
+		{name: "JobForSubmit", run: testJobForSubmit},
+		{name: "JobForSubmitLocksAndCountsAfterTheLock", run: testJobForSubmitLock, skip: func(f Features) string {
+			if !f.RowLocks {
+				return "backend has no row locks (Features.RowLocks is false)"
+			}
+			return ""
+		}},
 	}
+}
+
+// forSubmit runs JobForSubmit in a transaction of its own.
+func forSubmit(t *testing.T, b Backend, jobID string, agent openjury.Address) (*marketplace.SubmitState, error) {
+	t.Helper()
+	var st *marketplace.SubmitState
+	err := b.InTx(context.Background(), func(ctx context.Context, tx marketplace.Tx) error {
+		var err error
+		st, err = tx.Jobs().JobForSubmit(ctx, jobID, agent)
+		return err
+	})
+	return st, err
+}
+
+// testJobForSubmit reads a job with an agent's stake and submission count:
+// a missing job, no stake, a stake, counts of 0, 1 and 2 that leave out
+// other agents and other jobs, and a transaction's own writes.
+func testJobForSubmit(t *testing.T, b Backend) {
+	ctx := context.Background()
+	j := newJob(1, base)
+	j.Tags = []string{"Go"}
+	create(t, b, j, newJob(2, base))
+
+	_, err := forSubmit(t, b, id(3), alice)
+	requireKind(t, openjury.NotFound, err)
+	require.Equal(t, "job not found", openjury.DetailOf(err))
+	_, err = b.Jobs().JobForSubmit(ctx, id(3), alice)
+	requireKind(t, openjury.NotFound, err)
+
+	st, err := forSubmit(t, b, j.ID, alice)
+	require.NoError(t, err)
+	require.Equal(t, &marketplace.SubmitState{Job: j, Stake: stake.Stake{Address: alice}}, st, "no stake, no submissions")
+
+	full := stake.Stake{Address: alice, Staked: 12_500_000, Ref: fullRef(1), UpdatedAt: at(3)}
+	putStake(t, b, full)
+	putStake(t, b, stake.Stake{Address: bob, Staked: 99_000_000, UpdatedAt: at(4)})
+	zero := stake.Stake{Address: carol, UpdatedAt: at(5)} // a row, at zero
+	putStake(t, b, zero)
+
+	count := func(jobID string, agent openjury.Address) int {
+		t.Helper()
+		st, err := forSubmit(t, b, jobID, agent)
+		require.NoError(t, err)
+		require.Equal(t, getJob(t, b, jobID), st.Job)
+		require.Equal(t, getStake(t, b, agent), st.Stake)
+		return st.Submissions
+	}
+	require.Equal(t, 0, count(j.ID, alice))
+	st, err = forSubmit(t, b, j.ID, alice)
+	require.NoError(t, err)
+	require.Equal(t, full, st.Stake, "the whole stake row")
+	st, err = forSubmit(t, b, j.ID, carol)
+	require.NoError(t, err)
+	require.Equal(t, zero, st.Stake, "a stake row at zero")
+
+	submit(t, b, newSubmission(101, j.ID, alice, at(10)))
+	require.Equal(t, 1, count(j.ID, alice))
+	submit(t, b,
+		newSubmission(102, j.ID, bob, at(11)),
+		newSubmission(103, j.ID, bob, at(12)),
+		newSubmission(104, j.ID, carol, at(13)),
+		newSubmission(105, id(2), alice, at(14)), // another job
+	)
+	require.Equal(t, 1, count(j.ID, alice), "other agents and jobs are not counted")
+	submit(t, b, newSubmission(106, j.ID, alice, at(15)))
+	require.Equal(t, 2, count(j.ID, alice))
+	require.Equal(t, 2, count(j.ID, bob))
+	require.Equal(t, 1, count(j.ID, carol))
+	require.Equal(t, 1, count(id(2), alice))
+	require.Equal(t, 0, count(id(2), bob))
+	require.Equal(t, 0, count(j.ID, dave))
+
+	// A transaction counts its own writes, and reads the job as it left it.
+	require.Equal(t, errBoom, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		st, err := tx.Jobs().JobForSubmit(ctx, j.ID, alice)
+		require.NoError(t, err)
+		st.Job.Status = marketplace.StatusClosed
+		require.NoError(t, tx.Jobs().UpdateJob(ctx, st.Job))
+		require.NoError(t, tx.Submissions().CreateSubmission(ctx, newSubmission(107, j.ID, alice, at(16))))
+		again, err := tx.Jobs().JobForSubmit(ctx, j.ID, alice)
+		require.NoError(t, err)
+		require.Equal(t, 3, again.Submissions)
+		require.Equal(t, marketplace.StatusClosed, again.Job.Status)
+		return errBoom
+	}))
+	require.Equal(t, 2, count(j.ID, alice), "rolled back")
+}
+
+// testJobForSubmitLock: JobForSubmit takes the job's row lock, waits for a
+// transaction holding it, and its count includes the submissions that
+// transaction committed while it waited (PostgreSQL, READ COMMITTED: a
+// count in the locking statement's own snapshot would miss them, and two
+// concurrent submissions of one agent would both pass the limit).
+func testJobForSubmitLock(t *testing.T, b Backend) {
+	create(t, b, newJob(1, base), newJob(2, base))
+	submit(t, b, newSubmission(100, id(1), alice, at(1)))
+	release := holdLockWith(t, b, func(ctx context.Context, tx marketplace.Tx) (*marketplace.Job, error) {
+		st, err := tx.Jobs().JobForSubmit(ctx, id(1), alice)
+		if err != nil {
+			return nil, err
+		}
+		if st.Submissions != 1 {
+			return nil, fmt.Errorf("holder counted %d submissions, want 1", st.Submissions)
+		}
+		return st.Job, nil
+	}, func(ctx context.Context, tx marketplace.Tx) error {
+		return tx.Submissions().CreateSubmission(ctx, newSubmission(101, id(1), alice, at(2)))
+	})
+
+	// Another job is not locked.
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		_, err := tx.Jobs().JobForSubmit(ctx, id(2), alice)
+		return err
+	}), "a lock on job 1 blocked job 2")
+	st := waitsForLock(t, b, release, "JobForSubmit", func(ctx context.Context, tx marketplace.Tx) (*marketplace.SubmitState, error) {
+		return tx.Jobs().JobForSubmit(ctx, id(1), alice)
+	})
+	require.Equal(t, int64(7), st.Job.FeaturedScore, "the waiter reads the holder's committed change")
+	require.Equal(t, 2, st.Submissions, "the waiter counts the holder's committed submission")
 }
 
 func testJobRoundTrip(t *testing.T, b Backend) {

@@ -372,16 +372,31 @@ func testConcurrentIncrements(t *testing.T, b Backend) {
 // commits, returning the transaction's error.
 func holdLock(t *testing.T, b Backend, jobID string) (release func() error) {
 	t.Helper()
+	return holdLockWith(t, b, func(ctx context.Context, tx marketplace.Tx) (*marketplace.Job, error) {
+		return tx.Jobs().JobForUpdate(ctx, jobID)
+	}, nil)
+}
+
+// holdLockWith is holdLock with the job locked by lock, and then, when not
+// nil, run in the holder's transaction on release before the bump.
+func holdLockWith(t *testing.T, b Backend, lock func(ctx context.Context, tx marketplace.Tx) (*marketplace.Job, error),
+	then func(ctx context.Context, tx marketplace.Tx) error) (release func() error) {
+	t.Helper()
 	locked, unlock := make(chan struct{}), make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
 		done <- b.InTx(context.Background(), func(ctx context.Context, tx marketplace.Tx) error {
-			cur, err := tx.Jobs().JobForUpdate(ctx, jobID)
+			cur, err := lock(ctx, tx)
 			if err != nil {
 				return err
 			}
 			close(locked)
 			<-unlock
+			if then != nil {
+				if err := then(ctx, tx); err != nil {
+					return err
+				}
+			}
 			cur.FeaturedScore += 7
 			return tx.Jobs().UpdateJob(ctx, cur)
 		})
@@ -416,33 +431,47 @@ func testRowLockWaits(t *testing.T, b Backend) {
 	j := newJob(1, base)
 	create(t, b, j)
 	release := holdLock(t, b, j.ID)
+	got := waitsForLock(t, b, release, "JobForUpdate", func(ctx context.Context, tx marketplace.Tx) (*marketplace.Job, error) {
+		return tx.Jobs().JobForUpdate(ctx, j.ID)
+	})
+	require.Equal(t, int64(7), got.FeaturedScore, "the waiter reads the holder's committed change")
+}
 
+// waitsForLock runs lock in a transaction of its own on another goroutine
+// while a holder (holdLock) keeps the row, requires that it still waits
+// 200 ms later, then releases the holder and returns what lock returned
+// once it could go on. what names lock in the failure messages.
+func waitsForLock[T any](t *testing.T, b Backend, release func() error, what string,
+	lock func(ctx context.Context, tx marketplace.Tx) (T, error)) T {
+	t.Helper()
 	type result struct {
-		job *marketplace.Job
+		v   T
 		err error
 	}
 	got := make(chan result, 1)
 	go func() {
 		var r result
 		r.err = b.InTx(context.Background(), func(ctx context.Context, tx marketplace.Tx) error {
-			r.job, r.err = tx.Jobs().JobForUpdate(ctx, j.ID)
+			r.v, r.err = lock(ctx, tx)
 			return r.err
 		})
 		got <- r
 	}()
 	select {
 	case r := <-got:
-		t.Fatalf("JobForUpdate returned (%v) while another transaction held the row", r.err)
+		t.Fatalf("%s returned (%v) while another transaction held the row", what, r.err)
 	case <-time.After(200 * time.Millisecond): // still waiting, as it should
 	}
 	require.NoError(t, release())
 	select {
 	case r := <-got:
 		require.NoError(t, r.err)
-		require.Equal(t, int64(7), r.job.FeaturedScore, "the waiter reads the holder's committed change")
+		return r.v
 	case <-time.After(waitLimit):
-		t.Fatal("JobForUpdate still waits after the holder committed")
+		t.Fatalf("%s still waits after the holder committed", what)
 	}
+	var zero T
+	return zero
 }
 
 func testRowLockOtherRows(t *testing.T, b Backend) {
