@@ -254,7 +254,7 @@ func jobForSubmitQuery(dialect string, db *bun.DB) string {
 	count := "(SELECT count(*) FROM submissions AS c WHERE c.job_id = j.id AND c.agent_address = ?)"
 	if dialect == DialectPostgres {
 		// Counted once the lock is held, in a fresh snapshot (migration
-		// 20261124000009): a subquery would count in the statement's
+		// 20261123000010): a subquery would count in the statement's
 		// snapshot, taken before it waited for the lock.
 		count = "openjury_submission_count(j.id, ?)"
 	}
