@@ -167,7 +167,7 @@ func ParseDocument(data []byte) (*Document, error) {
 	if d.Salt, err = openjury.ParseHash("salt", dj.Salt); err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
-	if d.salt, err = hashBytes(d.Salt); err != nil {
+	if d.salt, err = NodeOf(d.Salt); err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
 	for _, raw := range dj.Records {
@@ -256,13 +256,13 @@ func VerifyDocument(data []byte, root openjury.Hash) error {
 func VerifyProof(record []byte, proof []openjury.Hash, root openjury.Hash) error {
 	nodes := make([]Node, len(proof))
 	for i, h := range proof {
-		b, err := hashBytes(h)
+		b, err := NodeOf(h)
 		if err != nil {
 			return err
 		}
 		nodes[i] = b
 	}
-	r, err := hashBytes(root)
+	r, err := NodeOf(root)
 	if err != nil {
 		return err
 	}
@@ -272,8 +272,9 @@ func VerifyProof(record []byte, proof []openjury.Hash, root openjury.Hash) error
 	return nil
 }
 
-// hashBytes returns the 32 bytes of a hash in canonical or any-case form.
-func hashBytes(h openjury.Hash) (Node, error) {
+// NodeOf returns the 32 bytes of a hash in canonical or any-case form.
+// Errors: Invalid when h is not 0x and 64 hex digits.
+func NodeOf(h openjury.Hash) (Node, error) {
 	p, err := openjury.ParseHash("hash", string(h))
 	if err != nil {
 		return Node{}, err

@@ -3,7 +3,6 @@ package bunstore
 import (
 	"context"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"slices"
 	"strings"
@@ -85,11 +84,11 @@ const anchorProofChunk = 500
 func packHashes(op string, hs ...openjury.Hash) ([]byte, error) {
 	out := make([]byte, 0, 32*len(hs))
 	for _, h := range hs {
-		b, err := hex.DecodeString(strings.TrimPrefix(string(h), "0x"))
-		if err != nil || len(b) != 32 || !strings.HasPrefix(string(h), "0x") {
+		n, err := anchor.NodeOf(h)
+		if err != nil {
 			return nil, openjury.Errorf(openjury.Invalid, op, "proof: %q is not a 32-byte hash", h)
 		}
-		out = append(out, b...)
+		out = append(out, n[:]...)
 	}
 	return out, nil
 }

@@ -72,24 +72,24 @@
 // wait for a lock, so JobForSubmit counts the agent's submissions in the
 // function openjury_submission_count, called above the lock: a VOLATILE
 // function's query takes a fresh snapshot, which includes what the lock's
-// previous holder committed. The pool is bounded: WithMaxConns connections (DefaultMaxConns, 4 x
-// cores, without it), all kept open while idle; keep replicas x pool size
-// under the server's max_connections. Queries go out in pgx's simple
-// protocol (one round trip, no prepared statement: bun inlines the
-// arguments, so preparing every new text would only add a round trip)
-// unless the DSN names another default_query_exec_mode.
+// previous holder committed. The pool is bounded: WithMaxConns connections
+// (DefaultMaxConns, 4 x cores, without it), all kept open while idle; keep
+// replicas x pool size under the server's max_connections. Queries go out
+// in pgx's simple protocol (one round trip, no prepared statement: bun
+// inlines the arguments, so preparing every new text would only add a round
+// trip) unless the DSN names another default_query_exec_mode.
 //
 // # Hot statements
 //
 // The statements of the hottest paths (a job by id, the bearer token, a
-// stake, and the statements of a submission: JobForSubmit's one read of
-// the locked job, the stake and the count, then its writes) are not bun
-// queries with inlined arguments but a fixed set of texts with bound
-// parameters, prepared once per connection at Open and reused
-// (prepared.go): SQLite skips its parser, PostgreSQL its parse and plan,
-// in one Bind/Execute round trip. The set is fixed in the code, so the per-connection
-// statement cache is bounded (TestPostgresPoolAndExecMode checks that the
-// session holds exactly those statements).
+// stake, and the statements of a submission: JobForSubmit's one read of the
+// locked job, the stake and the count, then its writes) are not bun queries
+// with inlined arguments but a fixed set of texts with bound parameters,
+// prepared once per connection at Open and reused (prepared.go): SQLite
+// skips its parser, PostgreSQL its parse and plan, in one Bind/Execute
+// round trip. The set is fixed in the code, so the per-connection statement
+// cache is bounded (TestPostgresPoolAndExecMode checks that the session
+// holds exactly those statements).
 //
 // # Lists
 //

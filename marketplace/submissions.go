@@ -145,7 +145,7 @@ func (s *Service) Submissions(ctx context.Context, jobID string, in ListInput) (
 // lockJob locks and returns a job inside a transaction. A malformed id is
 // NotFound like an unknown one.
 func lockJob(ctx context.Context, tx Tx, id string) (*Job, error) {
-	if err := jobIDExists(id); err != nil {
+	if err := checkJobID(id); err != nil {
 		return nil, err
 	}
 	return tx.Jobs().JobForUpdate(ctx, id)
@@ -153,15 +153,15 @@ func lockJob(ctx context.Context, tx Tx, id string) (*Job, error) {
 
 // lockJobForSubmit is lockJob for a submission of agent: JobForSubmit.
 func lockJobForSubmit(ctx context.Context, tx Tx, id string, agent openjury.Address) (*SubmitState, error) {
-	if err := jobIDExists(id); err != nil {
+	if err := checkJobID(id); err != nil {
 		return nil, err
 	}
 	return tx.Jobs().JobForSubmit(ctx, id, agent)
 }
 
-// jobIDExists returns NotFound "job not found" for an id no job can have
+// checkJobID returns NotFound "job not found" for an id no job can have
 // (a malformed one), without asking the database.
-func jobIDExists(id string) error {
+func checkJobID(id string) error {
 	if !openjury.ValidID(id) {
 		return openjury.E(openjury.NotFound, "marketplace.lockJob", "job not found")
 	}

@@ -9,9 +9,9 @@ import (
 )
 
 // apiPrefixes are the path prefixes the API answers (unknown paths under
-// them get its JSON 404); the exact paths of the registered routes are
-// the API's too.
-var apiPrefixes = []string{"/api/", "/.well-known/", "/docs-md/"}
+// them get its JSON 404): /api/ and the discovery documents' prefixes. The
+// exact paths of the registered routes are the API's too.
+var apiPrefixes = append([]string{"/api/"}, unlimitedPrefixes...)
 
 // servesAPI reports whether path is the API's rather than Options.App's.
 func (s *server) servesAPI(path string) bool {

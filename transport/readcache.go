@@ -122,21 +122,11 @@ func (c *readCache) put(key string, e *cacheEntry) {
 // invalidate makes every kept entry stale.
 func (c *readCache) invalidate() { c.gen.Add(1) }
 
-// serveWrite serves a write and empties the cache c once it is answered,
-// unless it was refused with a 4xx (also when next panics: the write may
-// have committed).
-func serveWrite(w http.ResponseWriter, r *http.Request, next http.Handler, c *readCache) {
-	rec := newRecorder(w)
-	defer func() {
-		if rec.status < 400 || rec.status >= 500 {
-			c.invalidate()
-		}
-	}()
-	next.ServeHTTP(rec, r)
-}
-
-// invalidatesCache empties the anonymous-read cache after every answered
-// write through next (Options.App), as cacheReads does for the API's.
+// invalidatesCache empties the anonymous-read cache once a write through
+// next (any method but GET, HEAD and OPTIONS) is answered, unless it was
+// refused with a 4xx (also when next panics: the write may have
+// committed). cacheReads uses it for the API's writes; Options.App gets it
+// on its own.
 func (s *server) invalidatesCache(next http.Handler) http.Handler {
 	if s.cache == nil {
 		return next
@@ -145,9 +135,15 @@ func (s *server) invalidatesCache(next http.Handler) http.Handler {
 		switch r.Method {
 		case http.MethodGet, http.MethodHead, http.MethodOptions:
 			next.ServeHTTP(w, r)
-		default:
-			serveWrite(w, r, next, s.cache)
+			return
 		}
+		rec := newRecorder(w)
+		defer func() {
+			if rec.status < 400 || rec.status >= 500 {
+				s.cache.invalidate()
+			}
+		}()
+		next.ServeHTTP(rec, r)
 	})
 }
 
@@ -160,14 +156,10 @@ func (s *server) cacheReads(next http.Handler) http.Handler {
 		return next
 	}
 	c := s.cache
+	others := s.invalidatesCache(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.Method {
-		case http.MethodGet:
-		case http.MethodHead, http.MethodOptions:
-			next.ServeHTTP(w, r)
-			return
-		default:
-			serveWrite(w, r, next, c)
+		if r.Method != http.MethodGet {
+			others.ServeHTTP(w, r)
 			return
 		}
 		if r.Header.Get("Authorization") != "" {
