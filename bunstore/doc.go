@@ -91,6 +91,14 @@
 // cache is bounded (TestPostgresPoolAndExecMode checks that the session
 // holds exactly those statements).
 //
+// A submission (SubmissionStore.Submit) is one of them on PostgreSQL: a
+// single statement whose first CTE is JobForSubmit's read and whose
+// writable CTEs insert the submission only where the guard holds (the SQL
+// form of marketplace.SubmitGuard.Check), queue it for search and upsert a
+// first submission's reputation. A statement is atomic on its own, so a
+// submission costs one round trip instead of six (BEGIN, the read, three
+// writes, COMMIT). The store tests hold the SQL guard to Check.
+//
 // # Lists
 //
 // Every list query is an index walk in the list's own order, so a page

@@ -221,6 +221,11 @@ func (s jobStore) JobForSubmit(ctx context.Context, id string, agent openjury.Ad
 	if err := s.e.d.scanHot(ctx, db, s.e.d.hot.jobForSubmit, []any{&row}, string(agent), id, string(agent)); err != nil {
 		return nil, translateWith(op, err, jobDetails)
 	}
+	return row.state(op, agent)
+}
+
+// state is the SubmitState of agent the row holds.
+func (row *submitStateRow) state(op string, agent openjury.Address) (*marketplace.SubmitState, error) {
 	j, err := row.job()
 	if err != nil {
 		return nil, openjury.Wrap(op, err)

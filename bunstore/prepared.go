@@ -58,12 +58,19 @@ func newHot(dialect, q string) hot {
 type hotStatements struct {
 	jobByID, jobByIDForUpdate, jobForSubmit, tokenOwner, stakeOf,
 	insertSubmission, enqueueSearch, addReputation hot
+	// submit is the one statement of a guarded submission on PostgreSQL
+	// (submitQuery); empty on SQLite.
+	submit hot
 }
 
-// all returns every hot statement.
+// all returns every hot statement of the dialect.
 func (h hotStatements) all() []hot {
-	return []hot{h.jobByID, h.jobByIDForUpdate, h.jobForSubmit, h.tokenOwner, h.stakeOf,
+	all := []hot{h.jobByID, h.jobByIDForUpdate, h.jobForSubmit, h.tokenOwner, h.stakeOf,
 		h.insertSubmission, h.enqueueSearch, h.addReputation}
+	if h.submit.native != "" {
+		all = append(all, h.submit)
+	}
+	return all
 }
 
 // newHotStatements builds the hot statements of db's dialect from the
@@ -75,7 +82,7 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 	if dialect == DialectPostgres {
 		forUpdate += " FOR UPDATE"
 	}
-	return hotStatements{
+	h := hotStatements{
 		jobByID:          newHot(dialect, jobByID),
 		jobByIDForUpdate: newHot(dialect, forUpdate),
 		jobForSubmit:     newHot(dialect, jobForSubmitQuery(dialect, db)),
@@ -90,6 +97,39 @@ ON CONFLICT (kind, doc_id) DO UPDATE SET gen = search_pending.gen + 1, queued_at
 ON CONFLICT (address) DO UPDATE SET score = r.score + EXCLUDED.score, wins = r.wins + EXCLUDED.wins, losses = r.losses + EXCLUDED.losses,
 submissions = r.submissions + EXCLUDED.submissions, jury_votes = r.jury_votes + EXCLUDED.jury_votes, updated_at = EXCLUDED.updated_at`),
 	}
+	if dialect == DialectPostgres {
+		h.submit = newHot(dialect, submitQuery(h))
+	}
+	return h
+}
+
+// submitQuery is the one statement of SubmissionStore.Submit on
+// PostgreSQL, built from the hot statements h: JobForSubmit's read (the
+// job locked, the agent's stake and count) as the CTE st, then, as
+// writable CTEs that depend on it, the submission inserted when the guard
+// holds on st (the SQL form of marketplace.SubmitGuard.Check, which the
+// store tests hold it to), its search queue row and, when st counted no
+// submission, the agent's reputation upsert. It returns st's row and
+// whether the submission was inserted. One statement is atomic on its
+// own: no BEGIN or COMMIT round trip. The parameters, in order: agent,
+// job id, agent (st); id, agent, content, evidence, created_at, minimum
+// stake, open status, agent, maximum per agent (ins); search kind,
+// created_at (queue); agent, the reputation delta's score, wins, losses,
+// submissions, jury votes, created_at (reputation).
+func submitQuery(h hotStatements) string {
+	return `WITH st AS (` + h.jobForSubmit.generic + `),
+ins AS (INSERT INTO submissions (id, job_id, agent_address, content, evidence, created_at)
+SELECT ?::text, st.id, ?::text, ?::text, ?::text, ?::bigint FROM st
+WHERE COALESCE(st.stake_staked_micro, 0) >= ?::bigint AND st.status = ?::text AND st.sponsor_address <> ?::text AND st.submissions < ?::bigint
+RETURNING id),
+queued AS (INSERT INTO search_pending (kind, doc_id, gen, queued_at, lease_until)
+SELECT ?::text, ins.id, 1, ?::bigint, 0 FROM ins
+ON CONFLICT (kind, doc_id) DO UPDATE SET gen = search_pending.gen + 1, queued_at = excluded.queued_at, lease_until = 0),
+rep AS (INSERT INTO reputation AS r (address, score, wins, losses, submissions, jury_votes, updated_at)
+SELECT ?::text, ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::bigint FROM ins, st WHERE st.submissions = 0
+ON CONFLICT (address) DO UPDATE SET score = r.score + EXCLUDED.score, wins = r.wins + EXCLUDED.wins, losses = r.losses + EXCLUDED.losses,
+submissions = r.submissions + EXCLUDED.submissions, jury_votes = r.jury_votes + EXCLUDED.jury_votes, updated_at = EXCLUDED.updated_at)
+SELECT st.*, EXISTS (SELECT 1 FROM ins) AS inserted FROM st`
 }
 
 // stmtKey names a statement prepared on a pool.

@@ -108,6 +108,74 @@ func (s submissionStore) CreateSubmission(ctx context.Context, sub *marketplace.
 	return nil
 }
 
+// Submit implements marketplace.SubmissionStore. On PostgreSQL it is one
+// statement (submitQuery: the guard checked in SQL, the writes as
+// writable CTEs), so no BEGIN or COMMIT round trip; when it inserted
+// nothing, g.Check on the row it read names the reason. On SQLite it is a
+// transaction of the hot statements (JobForSubmit's read, g.Check, the
+// insert, the queue row, the reputation), which the one writer serialises.
+func (s submissionStore) Submit(ctx context.Context, sub *marketplace.Submission, g marketplace.SubmitGuard) error {
+	const op = "bunstore.Submit"
+	row, err := toSubmissionRow(sub)
+	if err != nil {
+		return openjury.Wrap(op, err)
+	}
+	d, agent := s.e.d, row.AgentAddress
+	rep := g.FirstReputation
+	if d.dialect == DialectPostgres {
+		db, err := s.e.writer(ctx, op)
+		if err != nil {
+			return err
+		}
+		var res struct {
+			submitStateRow
+			Inserted bool `bun:"inserted"`
+		}
+		if err := d.scanHot(ctx, db, d.hot.submit, []any{&res},
+			agent, row.JobID, agent,
+			row.ID, agent, row.Content, row.Evidence, row.CreatedAt, int64(g.MinStake), string(marketplace.StatusOpen), agent, g.MaxPerAgent,
+			marketplace.DocSubmission, row.CreatedAt,
+			agent, rep.Score, rep.Wins, rep.Losses, rep.Submissions, rep.JuryVotes, row.CreatedAt); err != nil {
+			return translateWith(op, err, details{detailNotFound: "job not found", detailDuplicate: "submission already exists"})
+		}
+		if res.Inserted {
+			return nil
+		}
+		st, err := res.state(op, sub.Agent)
+		if err != nil {
+			return err
+		}
+		if err := g.Check(st, sub.Agent); err != nil {
+			return err
+		}
+		return openjury.E(openjury.Internal, op, "the submission guard refused what SubmitGuard.Check accepts")
+	}
+	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		var r submitStateRow
+		if err := d.scanHot(ctx, db, d.hot.jobForSubmit, []any{&r}, agent, row.JobID, agent); err != nil {
+			return translateWith(op, err, jobDetails)
+		}
+		st, err := r.state(op, sub.Agent)
+		if err != nil {
+			return err
+		}
+		if err := g.Check(st, sub.Agent); err != nil {
+			return err
+		}
+		if _, err := d.execHot(ctx, db, d.hot.insertSubmission, row.ID, row.JobID, agent, row.Content, row.Evidence, row.CreatedAt); err != nil {
+			return translateWith(op, err, details{detailMissingRef: "job not found", detailDuplicate: "submission already exists"})
+		}
+		if _, err := d.execHot(ctx, db, d.hot.enqueueSearch, marketplace.DocSubmission, row.ID, row.CreatedAt); err != nil {
+			return translate(op, err)
+		}
+		if st.Submissions > 0 {
+			return nil
+		}
+		_, err = d.execHot(ctx, db, d.hot.addReputation, agent, rep.Score, rep.Wins, rep.Losses, rep.Submissions, rep.JuryVotes, row.CreatedAt)
+		return translate(op, err)
+	})
+}
+
 // Submission returns one submission; its Evidence is empty, never nil.
 // Errors: NotFound.
 func (s submissionStore) Submission(ctx context.Context, id string) (*marketplace.Submission, error) {

@@ -76,6 +76,41 @@ type SubmitState struct {
 	Submissions int
 }
 
+// SubmitGuard is the rule a submission must pass, checked against the
+// job's SubmitState while the job is locked (SubmissionStore.Submit), and
+// what an accepted submission adds to its agent's reputation.
+type SubmitGuard struct {
+	// MinStake is the stake the agent needs.
+	MinStake openjury.MicroUSDC
+	// MaxPerAgent is how many submissions one agent may have on a job.
+	MaxPerAgent int
+	// FirstReputation is added to the agent's reputation with its first
+	// submission to a job.
+	FirstReputation ReputationDelta
+}
+
+// Check returns why st refuses a submission of agent, checked in this
+// order: Forbidden "insufficient stake", Conflict "job is closed",
+// Forbidden for the job's sponsor, Conflict at g.MaxPerAgent submissions.
+// It returns nil when the submission is accepted. A store that checks the
+// rule in SQL must accept exactly what Check accepts.
+func (g SubmitGuard) Check(st *SubmitState, agent openjury.Address) error {
+	const op = "marketplace.Submit"
+	if err := stake.Require(st.Stake, g.MinStake); err != nil {
+		return err
+	}
+	if st.Job.Status != StatusOpen {
+		return openjury.E(openjury.Conflict, op, "job is closed")
+	}
+	if st.Job.Sponsor == agent {
+		return openjury.E(openjury.Forbidden, op, "the sponsor may not submit to their own job")
+	}
+	if st.Submissions >= g.MaxPerAgent {
+		return openjury.Errorf(openjury.Conflict, op, "at most %d submissions per agent per job", g.MaxPerAgent)
+	}
+	return nil
+}
+
 // JobStore keeps jobs.
 type JobStore interface {
 	// CreateJob inserts a job. Errors: Conflict for a duplicate id.

@@ -108,6 +108,14 @@ type SubmissionStore interface {
 	// CreateSubmission inserts s. Errors: NotFound when the job does not
 	// exist.
 	CreateSubmission(ctx context.Context, s *Submission) error
+	// Submit inserts s if g accepts it, atomically: it locks the job and
+	// reads the SubmitState of s.Agent as JobStore.JobForSubmit does and,
+	// when g.Check(state, s.Agent) passes, inserts s, queues it for the
+	// search index (DocSubmission) and, when it is the agent's first
+	// submission to the job, adds g.FirstReputation to the agent's
+	// reputation at s.CreatedAt. Errors: NotFound "job not found", the
+	// error of g.Check; nothing is written with either.
+	Submit(ctx context.Context, s *Submission, g SubmitGuard) error
 	// Submission returns one submission. Errors: NotFound.
 	Submission(ctx context.Context, id string) (*Submission, error)
 	// Submissions lists up to limit submissions of a job oldest first

@@ -65,42 +65,24 @@ func (s *Service) Submit(ctx context.Context, agent openjury.Address, in SubmitI
 	}
 	now := openjury.Truncate(s.clock.Now())
 	sub := &Submission{ID: openjury.NewID(), JobID: strings.TrimSpace(in.JobID), Agent: agent, Content: in.Content, Evidence: evidence, CreatedAt: now}
-	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
-		// One statement reads the locked job, the stake and the count; the
-		// checks keep their order: stake, job, status, sponsor, limit.
-		st, err := lockJobForSubmit(ctx, tx, sub.JobID, agent)
-		if openjury.IsKind(err, openjury.NotFound) {
-			// The stake check comes first for an unknown job too; its
-			// stake was not read, so read it now (a failing request only).
-			if serr := stake.Check(ctx, tx.Stake(), agent, s.cfg.MinStake); serr != nil {
-				return serr
-			}
-			return err
+	// One atomic store call checks the guard with the job locked and
+	// writes the submission, its search queue row and the reputation of a
+	// first submission (on PostgreSQL one statement).
+	err := checkJobID(sub.JobID)
+	if err == nil {
+		err = s.db.Submissions().Submit(ctx, sub, SubmitGuard{
+			MinStake:        s.cfg.MinStake,
+			MaxPerAgent:     MaxSubmissionsPerAgent,
+			FirstReputation: ReputationDelta{Score: 1, Submissions: 1},
+		})
+	}
+	if openjury.IsKind(err, openjury.NotFound) {
+		// The stake check comes first for an unknown job too; its stake
+		// was not read, so read it now (a failing request only).
+		if serr := stake.Check(ctx, s.db.Stake(), agent, s.cfg.MinStake); serr != nil {
+			return nil, openjury.Wrap(op, serr)
 		}
-		if err != nil {
-			return err
-		}
-		if err := stake.Require(st.Stake, s.cfg.MinStake); err != nil {
-			return err
-		}
-		job, n := st.Job, st.Submissions
-		if job.Status != StatusOpen {
-			return openjury.E(openjury.Conflict, op, "job is closed")
-		}
-		if job.Sponsor == agent {
-			return openjury.E(openjury.Forbidden, op, "the sponsor may not submit to their own job")
-		}
-		if n >= MaxSubmissionsPerAgent {
-			return openjury.Errorf(openjury.Conflict, op, "at most %d submissions per agent per job", MaxSubmissionsPerAgent)
-		}
-		if err := indexed(ctx, tx, DocSubmission, sub.ID, now, tx.Submissions().CreateSubmission(ctx, sub)); err != nil {
-			return err
-		}
-		if n == 0 {
-			return tx.Reputation().AddReputation(ctx, agent, ReputationDelta{Score: 1, Submissions: 1}, now)
-		}
-		return nil
-	})
+	}
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
@@ -149,14 +131,6 @@ func lockJob(ctx context.Context, tx Tx, id string) (*Job, error) {
 		return nil, err
 	}
 	return tx.Jobs().JobForUpdate(ctx, id)
-}
-
-// lockJobForSubmit is lockJob for a submission of agent: JobForSubmit.
-func lockJobForSubmit(ctx context.Context, tx Tx, id string, agent openjury.Address) (*SubmitState, error) {
-	if err := checkJobID(id); err != nil {
-		return nil, err
-	}
-	return tx.Jobs().JobForSubmit(ctx, id, agent)
 }
 
 // checkJobID returns NotFound "job not found" for an id no job can have

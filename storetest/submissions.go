@@ -9,6 +9,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/stake"
 )
 
 func (s *suite) submissionTests() []test {
@@ -19,7 +20,123 @@ func (s *suite) submissionTests() []test {
 		{name: "Order", run: testSubmissionsOrder},
 		{name: "PagesWithTies", run: testSubmissionPages},
 		{name: "KeysOnly", run: testSubmissionKeys},
+		{name: "SubmitGuard", run: testSubmitGuard},
+		{name: "SubmitLocksAndCountsAfterTheLock", run: testSubmitLock, skip: func(f Features) string {
+			if !f.RowLocks {
+				return "backend has no row locks (Features.RowLocks is false)"
+			}
+			return ""
+		}},
 	}
+}
+
+// testGuard is the guard of the Submit tests: a stake of 10, two
+// submissions per agent, and a first submission worth 3 points.
+var testGuard = marketplace.SubmitGuard{
+	MinStake: 10, MaxPerAgent: 2,
+	FirstReputation: marketplace.ReputationDelta{Score: 3, Submissions: 1},
+}
+
+// testSubmitGuard: Submit inserts exactly what SubmitGuard.Check accepts on
+// the state JobForSubmit reads, returns Check's error otherwise and then
+// writes nothing, adds the reputation of a first submission only, and
+// leaves nothing behind in a transaction that rolls back.
+func testSubmitGuard(t *testing.T, b Backend) {
+	ctx := context.Background()
+	closed := newJob(2, base)
+	closed.Status = marketplace.StatusClosed
+	create(t, b, newJob(1, base), closed)
+	putStake(t, b, stake.Stake{Address: bob, Staked: 10, UpdatedAt: at(1)})
+	putStake(t, b, stake.Stake{Address: carol, Staked: 9, UpdatedAt: at(1)})
+	putStake(t, b, stake.Stake{Address: sponsor, Staked: 50, UpdatedAt: at(1)})
+	// dave has no stake row at all.
+
+	n := 200
+	try := func(agent openjury.Address, jobID string) error {
+		t.Helper()
+		n++
+		sub := newSubmission(n, jobID, agent, at(n))
+		st, readErr := forSubmit(t, b, jobID, agent)
+		before := getReputation(t, b, agent)
+		err := b.Submissions().Submit(ctx, sub, testGuard)
+		var want error
+		if readErr != nil {
+			want = readErr
+		} else {
+			want = testGuard.Check(st, agent)
+		}
+		if want != nil {
+			require.Error(t, err, "submission %d of %s to %s", n, agent, jobID)
+			require.Equal(t, openjury.KindOf(want), openjury.KindOf(err))
+			require.Equal(t, openjury.DetailOf(want), openjury.DetailOf(err))
+			_, gerr := b.Submissions().Submission(ctx, sub.ID)
+			requireKind(t, openjury.NotFound, gerr)
+			require.Equal(t, before, getReputation(t, b, agent), "a refused submission changes no reputation")
+			return err
+		}
+		require.NoError(t, err, "submission %d of %s to %s", n, agent, jobID)
+		require.Equal(t, sub, getSubmission(t, b, sub.ID))
+		after := getReputation(t, b, agent)
+		if st.Submissions == 0 {
+			require.Equal(t, before.Score+3, after.Score, "a first submission adds FirstReputation")
+			require.Equal(t, before.Submissions+1, after.Submissions)
+			require.Equal(t, before.Wins, after.Wins)
+		} else {
+			require.Equal(t, before, after, "a later submission adds nothing")
+		}
+		return nil
+	}
+
+	require.NoError(t, try(bob, id(1)))
+	require.NoError(t, try(bob, id(1)))
+	require.Equal(t, "at most 2 submissions per agent per job", openjury.DetailOf(try(bob, id(1))))
+	require.Equal(t, "insufficient stake", openjury.DetailOf(try(carol, id(1))))
+	require.Equal(t, "insufficient stake", openjury.DetailOf(try(dave, id(1))))
+	require.Equal(t, "job is closed", openjury.DetailOf(try(bob, id(2))))
+	requireKind(t, openjury.Forbidden, try(sponsor, id(1)))
+	require.Equal(t, "job not found", openjury.DetailOf(try(bob, id(3))))
+	require.Equal(t, []string{id(201), id(202)}, listSubmissions(t, b, id(1)))
+
+	// Stake exactly at the minimum of another agent, and the limit counts
+	// per agent.
+	putStake(t, b, stake.Stake{Address: carol, Staked: 10, UpdatedAt: at(2)})
+	require.NoError(t, try(carol, id(1)))
+
+	// A duplicate id is a Conflict and writes nothing more.
+	dup := newSubmission(201, id(1), carol, at(300))
+	requireKind(t, openjury.Conflict, b.Submissions().Submit(ctx, dup, testGuard))
+	require.Equal(t, bob, getSubmission(t, b, id(201)).Agent)
+
+	// Inside a transaction that rolls back, nothing is kept.
+	erinSub := newSubmission(301, id(1), erin, at(301))
+	putStake(t, b, stake.Stake{Address: erin, Staked: 10, UpdatedAt: at(3)})
+	require.Equal(t, errBoom, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		require.NoError(t, tx.Submissions().Submit(ctx, erinSub, testGuard))
+		return errBoom
+	}))
+	_, err := b.Submissions().Submission(ctx, erinSub.ID)
+	requireKind(t, openjury.NotFound, err)
+	require.Equal(t, marketplace.Reputation{Address: erin}, getReputation(t, b, erin))
+}
+
+// testSubmitLock: Submit waits for a transaction holding the job's lock
+// and counts the submissions it committed meanwhile, so an agent racing
+// itself cannot pass the limit.
+func testSubmitLock(t *testing.T, b Backend) {
+	create(t, b, newJob(1, base))
+	putStake(t, b, stake.Stake{Address: alice, Staked: 10, UpdatedAt: at(1)})
+	submit(t, b, newSubmission(100, id(1), alice, at(1)))
+	release := holdLockWith(t, b, func(ctx context.Context, tx marketplace.Tx) (*marketplace.Job, error) {
+		return tx.Jobs().JobForUpdate(ctx, id(1))
+	}, func(ctx context.Context, tx marketplace.Tx) error {
+		return tx.Submissions().CreateSubmission(ctx, newSubmission(101, id(1), alice, at(2)))
+	})
+	err := waitsForLock(t, b, release, "Submit", func(ctx context.Context, tx marketplace.Tx) (error, error) {
+		return tx.Submissions().Submit(ctx, newSubmission(102, id(1), alice, at(3)), testGuard), nil
+	})
+	requireKind(t, openjury.Conflict, err)
+	require.Equal(t, "at most 2 submissions per agent per job", openjury.DetailOf(err))
+	require.Equal(t, []string{id(100), id(101)}, listSubmissions(t, b, id(1)))
 }
 
 var (
