@@ -31,3 +31,7 @@ func SetGroupBounds(d *DB, members int, age time.Duration) {
 // JobForSubmitSQL is the text of JobForSubmit's statement with ?
 // parameters (agent, job id, agent), for plan tests.
 func JobForSubmitSQL(d *DB) string { return d.hot.jobForSubmit.generic }
+
+// SubmitSQL is the text of Submit's one statement on PostgreSQL with ?
+// parameters (see submitQuery), for plan tests.
+func SubmitSQL(d *DB) string { return d.hot.submit.generic }

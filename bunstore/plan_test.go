@@ -474,6 +474,17 @@ func TestJobForSubmitPlan(t *testing.T) {
 			require.Empty(t, check("submissions_job_agent_idx"))
 			if db.Dialect() == bunstore.DialectPostgres {
 				require.Contains(t, strings.Join(plan(bunstore.JobForSubmitSQL(db), agent, job, agent), "\n"), "LockRows")
+				// Submit's one statement embeds that read; its writes
+				// (the insert, the queue row, the reputation upsert)
+				// scan no table either.
+				sub := plan(bunstore.SubmitSQL(db), agent, job, agent,
+					"00000000-0000-7000-8000-000000000001", agent, "x", "[]", 1, 0, "open", agent, 5,
+					"submission", 1, agent, 1, 0, 0, 1, 0, 1)
+				joined := strings.Join(sub, "\n")
+				require.NotContains(t, joined, "Seq Scan", joined)
+				require.Contains(t, joined, "LockRows", joined)
+				require.Contains(t, joined, "jobs_pkey", joined)
+				require.Contains(t, joined, "stakes_pkey", joined)
 			}
 
 			_, err = db.Bun().ExecContext(ctx, "DROP INDEX submissions_job_agent_idx")
