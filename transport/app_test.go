@@ -139,3 +139,31 @@ func TestAppWritesEmptyTheReadCache(t *testing.T) {
 	e.serveRaw(http.MethodGet, "/", "")
 	require.Equal(t, 1, count(), "an app read does not")
 }
+
+// TestAppRequestsAreCounted: the app's answers are counted and timed in
+// the HTTP metrics under the one route label RouteApp, whatever their
+// path, so the app's paths never become labels.
+func TestAppRequestsAreCounted(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withApp(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/missing" {
+			http.NotFound(w, r)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	})))
+	for _, path := range []string{"/", "/jobs/a", "/jobs/b"} {
+		require.Equal(t, http.StatusOK, e.serveRaw(http.MethodGet, path, "").StatusCode, path)
+	}
+	require.Equal(t, http.StatusOK, e.serveRaw(http.MethodPost, "/jobs/a/submit", "x=1").StatusCode)
+	require.Equal(t, http.StatusNotFound, e.serveRaw(http.MethodGet, "/missing", "").StatusCode)
+
+	s := e.scrape()
+	s.requireValue(t, requests(transport.RouteApp, "GET", 200), 3)
+	s.requireValue(t, requests(transport.RouteApp, "POST", 200), 1)
+	s.requireValue(t, requests(transport.RouteApp, "GET", 404), 1)
+	s.requireValue(t, series("openjury_http_request_duration_seconds_count", "route", transport.RouteApp, "method", "GET", "status", "200"), 3)
+	for name := range s {
+		require.NotContains(t, name, "/jobs/", "an app path became a label")
+	}
+}

@@ -239,7 +239,8 @@ func newServer(s Services, o Options, extra func(*server)) *server {
 // handler wraps the router in the middleware chain, outermost first:
 // recovery, request id, access log, then for the API security headers,
 // metrics, CORS, rate limit, read cache, body limit; for Options.App the
-// rate limit and the cache invalidation of its writes.
+// metrics (route label RouteApp), the rate limit and the cache
+// invalidation of its writes.
 func (s *server) handler() http.Handler {
 	var h http.Handler = http.HandlerFunc(s.dispatch)
 	h = s.limitBody(h)
@@ -249,7 +250,8 @@ func (s *server) handler() http.Handler {
 	h = s.observe(h)
 	h = s.securityHeaders(h)
 	if s.opts.App != nil {
-		h = s.withApp(h, s.rateLimit(s.appContext(s.invalidatesCache(s.opts.App))))
+		app := s.rateLimit(s.appContext(s.invalidatesCache(s.opts.App)))
+		h = s.withApp(h, s.observeAs(app, func(*http.Request) string { return RouteApp }))
 	}
 	h = s.accessLog(h)
 	h = s.requestID(h)

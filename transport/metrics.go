@@ -17,6 +17,11 @@ import (
 // 405 answers), so unknown paths cannot blow up the label set.
 const RouteUnmatched = "unmatched"
 
+// RouteApp is the route label of the requests Options.App answers (the
+// web app's pages, forms and static files): one label for all of them, so
+// the app's own paths never become labels.
+const RouteApp = "app"
+
 // methodOther is the method label of requests with a method outside the
 // standard ones: the method is caller-chosen text.
 const methodOther = "OTHER"
@@ -169,10 +174,15 @@ func (s *server) metricsRoutes() {
 // observe counts and times every request under its route pattern (see
 // RouteUnmatched) and feeds the domain counters.
 func (s *server) observe(next http.Handler) http.Handler {
+	return s.observeAs(next, s.routeOf)
+}
+
+// observeAs is observe with the route label given by route.
+func (s *server) observeAs(next http.Handler, route func(*http.Request) string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := s.clock.Now()
 		serveRecorded(w, r, next, func(_ *recorder, status int) {
-			c := s.metrics.series(s.routeOf(r), methodLabel(r.Method), status)
+			c := s.metrics.series(route(r), methodLabel(r.Method), status)
 			c.requests.Inc()
 			c.duration.Observe(s.clock.Now().Sub(start).Seconds())
 			if c.event != nil {
