@@ -34,7 +34,7 @@ type fixture struct {
 	store auth.Store
 }
 
-func newFixture(t *testing.T, verifier auth.ContractVerifier) *fixture {
+func newFixture(t testing.TB, verifier auth.ContractVerifier) *fixture {
 	t.Helper()
 	db := openjurytest.NewDB(t)
 	clk := openjurytest.NewClock()
