@@ -97,7 +97,11 @@
 // form of marketplace.SubmitGuard.Check), queue it for search and upsert a
 // first submission's reputation. A statement is atomic on its own, so a
 // submission costs one round trip instead of six (BEGIN, the read, three
-// writes, COMMIT). The store tests hold the SQL guard to Check.
+// writes, COMMIT). A jury vote (VoteStore.CastVote) is built the same way:
+// the job locked and the submission's key read, the vote upserted where
+// marketplace.VoteGuard.Check holds, and a first vote's reputation added
+// when the upsert inserted (xmax = 0 of its row), in one statement instead
+// of seven round trips. The store tests hold each SQL guard to its Check.
 //
 // # Lists
 //

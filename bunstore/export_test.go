@@ -35,3 +35,7 @@ func JobForSubmitSQL(d *DB) string { return d.hot.jobForSubmit.generic }
 // SubmitSQL is the text of Submit's one statement on PostgreSQL with ?
 // parameters (see submitQuery), for plan tests.
 func SubmitSQL(d *DB) string { return d.hot.submit.generic }
+
+// CastVoteSQL is the text of CastVote's one statement on PostgreSQL with ?
+// parameters (see castVoteQuery), for plan tests.
+func CastVoteSQL(d *DB) string { return d.hot.castVote.generic }

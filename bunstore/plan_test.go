@@ -485,6 +485,16 @@ func TestJobForSubmitPlan(t *testing.T) {
 				require.Contains(t, joined, "LockRows", joined)
 				require.Contains(t, joined, "jobs_pkey", joined)
 				require.Contains(t, joined, "stakes_pkey", joined)
+				// So does CastVote's: the job and the submission by
+				// primary key, the vote upserted on its unique key.
+				vote := plan(bunstore.CastVoteSQL(db), job, "s1",
+					"00000000-0000-7000-8000-000000000002", "s1", agent, 1, nil, 1, "open", agent, agent,
+					agent, 0, 0, 0, 0, 1, 1)
+				joined = strings.Join(vote, "\n")
+				require.NotContains(t, joined, "Seq Scan", joined)
+				require.Contains(t, joined, "LockRows", joined)
+				require.Contains(t, joined, "jobs_pkey", joined)
+				require.Contains(t, joined, "submissions_pkey", joined)
 			}
 
 			_, err = db.Bun().ExecContext(ctx, "DROP INDEX submissions_job_agent_idx")

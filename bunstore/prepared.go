@@ -58,9 +58,10 @@ func newHot(dialect, q string) hot {
 type hotStatements struct {
 	jobByID, jobByIDForUpdate, jobForSubmit, tokenOwner, stakeOf,
 	insertSubmission, enqueueSearch, addReputation hot
-	// submit is the one statement of a guarded submission on PostgreSQL
-	// (submitQuery); empty on SQLite.
-	submit hot
+	// submit and castVote are the one statements of a guarded submission
+	// and a guarded jury vote on PostgreSQL (submitQuery, castVoteQuery);
+	// empty on SQLite.
+	submit, castVote hot
 }
 
 // all returns every hot statement of the dialect.
@@ -68,7 +69,7 @@ func (h hotStatements) all() []hot {
 	all := []hot{h.jobByID, h.jobByIDForUpdate, h.jobForSubmit, h.tokenOwner, h.stakeOf,
 		h.insertSubmission, h.enqueueSearch, h.addReputation}
 	if h.submit.native != "" {
-		all = append(all, h.submit)
+		all = append(all, h.submit, h.castVote)
 	}
 	return all
 }
@@ -99,6 +100,7 @@ submissions = r.submissions + EXCLUDED.submissions, jury_votes = r.jury_votes + 
 	}
 	if dialect == DialectPostgres {
 		h.submit = newHot(dialect, submitQuery(h))
+		h.castVote = newHot(dialect, castVoteQuery(h))
 	}
 	return h
 }
@@ -271,6 +273,36 @@ func (d *DB) scanHot(ctx context.Context, db bun.IDB, h hot, dest []any, args ..
 		return err
 	}
 	return rows.Close()
+}
+
+// castVoteQuery is the one statement of VoteStore.CastVote on
+// PostgreSQL, built like submitQuery: the job locked (the CTE j) and the
+// submission's job and agent (s), then, as writable CTEs, the vote
+// upserted where the guard holds on them (the SQL form of
+// marketplace.VoteGuard.Check) and, when the upsert inserted rather than
+// replaced, the voter's reputation upsert. Whether the upsert inserted is
+// (xmax = 0) of the row it returns: ON CONFLICT sees the votes committed
+// while the statement waited for the job's lock, which a read in the
+// statement's snapshot would miss. It returns j's row, the submission's
+// job and agent (NULL when there is none) and the stored vote's id (NULL
+// when nothing was written). The parameters, in order: job id;
+// submission id; vote id, submission id, voter, weight, review,
+// created_at, open status, voter, voter (up); voter, the reputation
+// delta's score, wins, losses, submissions, jury votes, created_at (rep).
+func castVoteQuery(h hotStatements) string {
+	return `WITH j AS (` + h.jobByIDForUpdate.generic + `),
+s AS (SELECT s.job_id, s.agent_address FROM submissions AS s WHERE s.id = ?::text),
+up AS (INSERT INTO votes AS v (id, job_id, submission_id, voter_address, weight, review, created_at)
+SELECT ?::text, j.id, ?::text, ?::text, ?::bigint, ?::text, ?::bigint FROM j, s
+WHERE j.status = ?::text AND s.job_id = j.id AND s.agent_address <> ?::text AND j.sponsor_address <> ?::text
+ON CONFLICT (job_id, voter_address) DO UPDATE SET submission_id = EXCLUDED.submission_id, weight = EXCLUDED.weight,
+review = EXCLUDED.review, created_at = EXCLUDED.created_at
+RETURNING v.id, (v.xmax = 0) AS inserted),
+rep AS (INSERT INTO reputation AS r (address, score, wins, losses, submissions, jury_votes, updated_at)
+SELECT ?::text, ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::bigint FROM up WHERE up.inserted
+ON CONFLICT (address) DO UPDATE SET score = r.score + EXCLUDED.score, wins = r.wins + EXCLUDED.wins, losses = r.losses + EXCLUDED.losses,
+submissions = r.submissions + EXCLUDED.submissions, jury_votes = r.jury_votes + EXCLUDED.jury_votes, updated_at = EXCLUDED.updated_at)
+SELECT j.*, s.job_id AS sub_job_id, s.agent_address AS sub_agent, up.id AS vote_id FROM j LEFT JOIN s ON true LEFT JOIN up ON true`
 }
 
 // jobForSubmitQuery is the statement of JobForSubmit, with the parameters

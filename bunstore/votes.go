@@ -2,7 +2,9 @@ package bunstore
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 
 	"github.com/uptrace/bun"
 
@@ -111,6 +113,97 @@ func (s voteStore) PutVote(ctx context.Context, v *marketplace.Vote) error {
 	}
 	v.ID = row.ID
 	return nil
+}
+
+// castVoteRow is the row of castVoteQuery.
+type castVoteRow struct {
+	jobRow
+	SubJobID *string `bun:"sub_job_id"`
+	SubAgent *string `bun:"sub_agent"`
+	VoteID   *string `bun:"vote_id"`
+}
+
+// CastVote implements marketplace.VoteStore. On PostgreSQL it is one
+// statement (castVoteQuery: the guard checked in SQL, the writes as
+// writable CTEs); when it wrote nothing, g.Check on the row it read names
+// the reason. On SQLite it is a transaction of the job, the submission's
+// key, g.Check, the existing vote, PutVote and the reputation, which the
+// one writer serialises.
+func (s voteStore) CastVote(ctx context.Context, v *marketplace.Vote, g marketplace.VoteGuard) error {
+	const op = "bunstore.CastVote"
+	var review *string
+	if v.Review != nil {
+		raw, err := json.Marshal(v.Review)
+		if err != nil {
+			return openjury.Wrap(op, err)
+		}
+		r := string(raw)
+		review = &r
+	}
+	if v.ID == "" {
+		v.ID = openjury.NewID()
+	}
+	d, voter, rep := s.e.d, string(v.Voter), g.FirstReputation
+	if d.dialect == DialectPostgres {
+		db, err := s.e.writer(ctx, op)
+		if err != nil {
+			return err
+		}
+		var row castVoteRow
+		if err := d.scanHot(ctx, db, d.hot.castVote, []any{&row},
+			v.JobID, v.SubmissionID,
+			v.ID, v.SubmissionID, voter, v.Weight, review, millis(v.CreatedAt), string(marketplace.StatusOpen), voter, voter,
+			voter, rep.Score, rep.Wins, rep.Losses, rep.Submissions, rep.JuryVotes, millis(v.CreatedAt)); err != nil {
+			return translateWith(op, err, jobDetails)
+		}
+		if row.VoteID != nil {
+			v.ID = *row.VoteID
+			return nil
+		}
+		j, err := row.job()
+		if err != nil {
+			return openjury.Wrap(op, err)
+		}
+		st := &marketplace.VoteState{Job: j}
+		if row.SubJobID != nil && row.SubAgent != nil {
+			st.SubmissionJobID, st.SubmissionAgent = *row.SubJobID, openjury.Address(*row.SubAgent)
+		}
+		if err := g.Check(st, v.Voter); err != nil {
+			return err
+		}
+		return openjury.E(openjury.Internal, op, "the vote guard refused what VoteGuard.Check accepts")
+	}
+	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		t := exec{d: d, read: db, write: db, tx: true}
+		j, err := jobStore{t}.get(ctx, op, db, d.hot.jobByID, v.JobID)
+		if err != nil {
+			return err
+		}
+		st := &marketplace.VoteState{Job: j}
+		var sub submissionRow
+		err = db.NewSelect().Model(&sub).Column("job_id", "agent_address").Where("s.id = ?", v.SubmissionID).Scan(ctx)
+		switch {
+		case err == nil:
+			st.SubmissionJobID, st.SubmissionAgent = sub.JobID, openjury.Address(sub.AgentAddress)
+		case !errors.Is(err, sql.ErrNoRows):
+			return translate(op, err)
+		}
+		if err := g.Check(st, v.Voter); err != nil {
+			return err
+		}
+		_, err = voteStore{t}.Vote(ctx, v.JobID, v.Voter)
+		first := openjury.IsKind(err, openjury.NotFound)
+		if err != nil && !first {
+			return err
+		}
+		if err := (voteStore{t}).PutVote(ctx, v); err != nil {
+			return err
+		}
+		if !first {
+			return nil
+		}
+		return reputationStore{t}.AddReputation(ctx, v.Voter, rep, v.CreatedAt)
+	})
 }
 
 // Tally sums the current jury votes of a job per submission.

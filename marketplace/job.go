@@ -111,6 +111,51 @@ func (g SubmitGuard) Check(st *SubmitState, agent openjury.Address) error {
 	return nil
 }
 
+// VoteState is a job locked for a jury vote and the submission voted for,
+// as VoteStore.CastVote reads them in one statement.
+type VoteState struct {
+	// Job is the locked job.
+	Job *Job
+	// SubmissionJobID and SubmissionAgent are the job and the agent of the
+	// submission voted for; SubmissionJobID is "" when no submission has
+	// the id.
+	SubmissionJobID string
+	SubmissionAgent openjury.Address
+}
+
+// VoteGuard is the rule a jury vote must pass once its job is locked
+// (VoteStore.CastVote), and what a voter's first vote on a job adds to the
+// voter's reputation. The checks of the voter alone (stake, reputation)
+// come before it.
+type VoteGuard struct {
+	// FirstReputation is added to the voter's reputation with its first
+	// vote on a job.
+	FirstReputation ReputationDelta
+}
+
+// Check returns why st refuses a jury vote of voter, checked in this
+// order: Conflict "job is closed", NotFound "submission not found",
+// Invalid when the submission is another job's, Forbidden for the
+// submission's agent and for the job's sponsor. It returns nil when the
+// vote is accepted. A store that checks the rule in SQL must accept
+// exactly what Check accepts.
+func (g VoteGuard) Check(st *VoteState, voter openjury.Address) error {
+	const op = "marketplace.Vote"
+	switch {
+	case st.Job.Status != StatusOpen:
+		return openjury.E(openjury.Conflict, op, "job is closed")
+	case st.SubmissionJobID == "":
+		return openjury.E(openjury.NotFound, op, "submission not found")
+	case st.SubmissionJobID != st.Job.ID:
+		return openjury.E(openjury.Invalid, op, "submission_id: not a submission of this job")
+	case st.SubmissionAgent == voter:
+		return openjury.E(openjury.Forbidden, op, "you may not vote for your own submission")
+	case st.Job.Sponsor == voter:
+		return openjury.E(openjury.Forbidden, op, "the sponsor may not vote on their own job")
+	}
+	return nil
+}
+
 // JobStore keeps jobs.
 type JobStore interface {
 	// CreateJob inserts a job. Errors: Conflict for a duplicate id.

@@ -135,6 +135,14 @@ type VoteStore interface {
 	// stored row keeps its id and takes v's submission, weight, review and
 	// created_at. It sets v.ID to the stored id.
 	PutVote(ctx context.Context, v *Vote) error
+	// CastVote casts a jury vote if g accepts it, atomically: it locks the
+	// job v.JobID and reads the submission v.SubmissionID (a VoteState)
+	// and, when g.Check(state, v.Voter) passes, writes v as PutVote does
+	// (v.ID set to the stored id) and, when the voter had no vote on the
+	// job, adds g.FirstReputation to the voter's reputation at
+	// v.CreatedAt. Errors: NotFound "job not found", the error of g.Check;
+	// nothing is written with either.
+	CastVote(ctx context.Context, v *Vote, g VoteGuard) error
 	// Tally sums the current jury votes of a job per submission, only
 	// submissions with votes, ordered by weight desc, earliest current vote,
 	// then submission id.

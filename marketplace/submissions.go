@@ -199,49 +199,26 @@ func (s *Service) Vote(ctx context.Context, voter openjury.Address, in VoteInput
 		}
 	}
 	now := openjury.Truncate(s.clock.Now())
-	var vote *Vote
-	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
-		if err := stake.Check(ctx, tx.Stake(), voter, s.cfg.MinStake); err != nil {
-			return err
-		}
-		rep, err := tx.Reputation().Reputation(ctx, voter)
-		if err != nil {
-			return err
-		}
-		if rep.Score < s.cfg.MinRepScoreToVote {
-			return openjury.E(openjury.Forbidden, op, "insufficient reputation to vote")
-		}
-		job, err := lockJob(ctx, tx, strings.TrimSpace(in.JobID))
-		if err != nil {
-			return err
-		}
-		if job.Status != StatusOpen {
-			return openjury.E(openjury.Conflict, op, "job is closed")
-		}
-		sub, err := submissionOf(ctx, tx, job, strings.TrimSpace(in.SubmissionID), "submission_id")
-		if err != nil {
-			return err
-		}
-		if sub.Agent == voter {
-			return openjury.E(openjury.Forbidden, op, "you may not vote for your own submission")
-		}
-		if job.Sponsor == voter {
-			return openjury.E(openjury.Forbidden, op, "the sponsor may not vote on their own job")
-		}
-		_, err = tx.Votes().Vote(ctx, job.ID, voter)
-		first := openjury.IsKind(err, openjury.NotFound)
-		if err != nil && !first {
-			return err
-		}
-		vote = &Vote{ID: openjury.NewID(), JobID: job.ID, SubmissionID: sub.ID, Voter: voter, Weight: Weight(rep.Score), Review: in.Review, CreatedAt: now}
-		if err := tx.Votes().PutVote(ctx, vote); err != nil {
-			return err
-		}
-		if first {
-			return tx.Reputation().AddReputation(ctx, voter, ReputationDelta{JuryVotes: 1}, now)
-		}
-		return nil
-	})
+	// The voter's own checks read outside the job's lock (neither row is
+	// locked by a vote); then one atomic store call checks the guard with
+	// the job locked and writes the vote and a first vote's reputation (on
+	// PostgreSQL one statement).
+	if err := stake.Check(ctx, s.db.Stake(), voter, s.cfg.MinStake); err != nil {
+		return nil, openjury.Wrap(op, err)
+	}
+	rep, err := s.db.Reputation().Reputation(ctx, voter)
+	if err != nil {
+		return nil, openjury.Wrap(op, err)
+	}
+	if rep.Score < s.cfg.MinRepScoreToVote {
+		return nil, openjury.E(openjury.Forbidden, op, "insufficient reputation to vote")
+	}
+	vote := &Vote{ID: openjury.NewID(), JobID: strings.TrimSpace(in.JobID), SubmissionID: strings.TrimSpace(in.SubmissionID),
+		Voter: voter, Weight: Weight(rep.Score), Review: in.Review, CreatedAt: now}
+	err = checkJobID(vote.JobID)
+	if err == nil {
+		err = s.db.Votes().CastVote(ctx, vote, VoteGuard{FirstReputation: ReputationDelta{JuryVotes: 1}})
+	}
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
 	}

@@ -20,6 +20,116 @@ func (s *suite) voteTests() []test {
 		{name: "FinalTallyOrder", run: testFinalTally},
 		{name: "ConcurrentFirstVotesOneRow", run: testConcurrentVotes},
 		{name: "ConcurrentFirstFinalVotesOneRow", run: testConcurrentFinalVotes},
+		{name: "CastVoteGuard", run: testCastVoteGuard},
+		{name: "ConcurrentCastVotesOneFirst", run: testConcurrentCastVotes},
+	}
+}
+
+// voteGuard is the guard of the CastVote tests: a first vote is worth one
+// jury vote and 2 points.
+var voteGuard = marketplace.VoteGuard{FirstReputation: marketplace.ReputationDelta{Score: 2, JuryVotes: 1}}
+
+// testCastVoteGuard: CastVote writes exactly what VoteGuard.Check accepts
+// on the locked job and the submission's key, returns Check's error
+// otherwise and then writes nothing, keeps the stored id when it replaces
+// a vote, adds the reputation of a voter's first vote on a job only, and
+// leaves nothing behind in a transaction that rolls back.
+func testCastVoteGuard(t *testing.T, b Backend) {
+	ctx := context.Background()
+	voteFixture(t, b) // job 1: submissions 101..105 of carol; job 2: 201
+	closed := newJob(3, base)
+	closed.Status = marketplace.StatusClosed
+	create(t, b, closed)
+	submit(t, b, newSubmission(301, id(3), carol, base))
+
+	n := 400
+	cast := func(voter openjury.Address, jobID string, sub string) error {
+		t.Helper()
+		n++
+		v := &marketplace.Vote{ID: id(n), JobID: jobID, SubmissionID: sub, Voter: voter, Weight: 2, CreatedAt: at(n)}
+		want := voteWant(t, b, jobID, sub, voter)
+		before := getReputation(t, b, voter)
+		prior, priorErr := b.Votes().Vote(ctx, jobID, voter)
+		err := b.Votes().CastVote(ctx, v, voteGuard)
+		if want != nil {
+			require.Error(t, err, "vote %d of %s on %s for %s", n, voter, jobID, sub)
+			require.Equal(t, openjury.KindOf(want), openjury.KindOf(err))
+			require.Equal(t, openjury.DetailOf(want), openjury.DetailOf(err))
+			require.Equal(t, before, getReputation(t, b, voter), "a refused vote changes no reputation")
+			if priorErr == nil {
+				require.Equal(t, prior, getVote(t, b, jobID, voter), "a refused vote leaves the vote")
+			}
+			return err
+		}
+		require.NoError(t, err, "vote %d of %s on %s for %s", n, voter, jobID, sub)
+		got := getVote(t, b, jobID, voter)
+		require.Equal(t, sub, got.SubmissionID)
+		require.Equal(t, v.ID, got.ID, "v.ID is the stored id")
+		after := getReputation(t, b, voter)
+		if priorErr == nil {
+			require.Equal(t, prior.ID, got.ID, "a replaced vote keeps its id")
+			require.Equal(t, before, after, "a replaced vote adds nothing")
+		} else {
+			require.Equal(t, before.JuryVotes+1, after.JuryVotes, "a first vote adds FirstReputation")
+			require.Equal(t, before.Score+2, after.Score)
+		}
+		return nil
+	}
+
+	require.NoError(t, cast(alice, id(1), id(101)))
+	require.NoError(t, cast(alice, id(1), id(102)), "a replacement")
+	require.NoError(t, cast(alice, id(2), id(201)), "another job is another first vote")
+	require.Equal(t, "job is closed", openjury.DetailOf(cast(bob, id(3), id(301))))
+	require.Equal(t, "submission not found", openjury.DetailOf(cast(bob, id(1), id(999))))
+	require.Equal(t, "submission not found", openjury.DetailOf(cast(bob, id(1), "not-an-id")))
+	require.Equal(t, "submission_id: not a submission of this job", openjury.DetailOf(cast(bob, id(1), id(201))))
+	requireKind(t, openjury.Forbidden, cast(carol, id(1), id(101)))
+	requireKind(t, openjury.Forbidden, cast(sponsor, id(1), id(101)))
+	require.Equal(t, "job not found", openjury.DetailOf(cast(bob, id(9), id(101))))
+	require.Equal(t, "submission_id: not a submission of this job", openjury.DetailOf(cast(alice, id(1), id(301))),
+		"a refused replacement keeps the vote")
+
+	// Inside a transaction that rolls back, nothing is kept.
+	require.Equal(t, errBoom, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		require.NoError(t, tx.Votes().CastVote(ctx, newVote(499, id(1), 103, erin, 1, at(499)), voteGuard))
+		return errBoom
+	}))
+	_, err := b.Votes().Vote(ctx, id(1), erin)
+	requireKind(t, openjury.NotFound, err)
+	require.Equal(t, marketplace.Reputation{Address: erin}, getReputation(t, b, erin))
+}
+
+// voteWant is what VoteGuard.Check says of a vote, on the state as the
+// ports read it: NotFound for an unknown job.
+func voteWant(t *testing.T, b Backend, jobID, subID string, voter openjury.Address) error {
+	t.Helper()
+	ctx := context.Background()
+	j, err := b.Jobs().Job(ctx, jobID)
+	if err != nil {
+		return err
+	}
+	st := &marketplace.VoteState{Job: j}
+	if sub, err := b.Submissions().Submission(ctx, subID); err == nil {
+		st.SubmissionJobID, st.SubmissionAgent = sub.JobID, sub.Agent
+	}
+	return voteGuard.Check(st, voter)
+}
+
+// testConcurrentCastVotes: one voter's racing first votes on a job (on
+// the DB, inside InTx, or half and half) end with one vote and one first
+// vote's reputation.
+func testConcurrentCastVotes(t *testing.T, b Backend) {
+	voteFixture(t, b)
+	for mode, voter := range racingVoters {
+		stored := concurrentUpserts(t, b, mode, func(ctx context.Context, s marketplace.Stores, i int) (string, error) {
+			v := newVote(100*(mode+1)+i, id(1), 101+i%5, voter, int64(1+i%5), at(i))
+			err := s.Votes().CastVote(ctx, v, voteGuard)
+			return v.ID, err
+		})
+		require.Equal(t, stored, getVote(t, b, id(1), voter).ID, "mode %d", mode)
+		r := getReputation(t, b, voter)
+		require.Equal(t, int64(1), r.JuryVotes, "mode %d: one first vote", mode)
+		require.Equal(t, int64(2), r.Score, "mode %d", mode)
 	}
 }
 
