@@ -79,6 +79,10 @@ func testCastVoteGuard(t *testing.T, b Backend) {
 	require.NoError(t, cast(alice, id(1), id(101)))
 	require.NoError(t, cast(alice, id(1), id(102)), "a replacement")
 	require.NoError(t, cast(alice, id(2), id(201)), "another job is another first vote")
+	reviewed := &marketplace.Vote{ID: id(450), JobID: id(2), SubmissionID: id(201), Voter: bob, Weight: 3,
+		Review: map[string]any{"score": 0.5, "note": "ünïcode ✓"}, CreatedAt: at(450)}
+	require.NoError(t, b.Votes().CastVote(ctx, reviewed, voteGuard))
+	require.Equal(t, reviewed, getVote(t, b, id(2), bob), "the whole vote, review included, reads back")
 	require.Equal(t, "job is closed", openjury.DetailOf(cast(bob, id(3), id(301))))
 	require.Equal(t, "submission not found", openjury.DetailOf(cast(bob, id(1), id(999))))
 	require.Equal(t, "submission not found", openjury.DetailOf(cast(bob, id(1), "not-an-id")))
