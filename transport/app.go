@@ -61,3 +61,39 @@ func LimitAddress(w http.ResponseWriter, r *http.Request, addr openjury.Address)
 	}
 	return s.limitAddress(w, r, addr)
 }
+
+// Event is a domain event that the metrics' domain counters count when
+// the app, not an API route, caused it (see CountEvent).
+type Event int
+
+// The events an app can cause, with the counter each feeds.
+const (
+	// EventFinalVote is an accepted final decision vote
+	// (openjury_votes_total{kind="final"}).
+	EventFinalVote Event = iota + 1
+	// EventSponsorClose is a job closed by its sponsor
+	// (openjury_job_closes_total{via="sponsor"}).
+	EventSponsorClose
+)
+
+// eventRoutes maps an Event to the API route whose successful answers
+// count the same event.
+var eventRoutes = map[Event]string{
+	EventFinalVote:    routeFinalVote,
+	EventSponsorClose: routeCloseJob,
+}
+
+// CountEvent counts e in the domain counters of the handler that served r
+// through Options.App, as that handler counts a successful answer of the
+// API route that does the same, so the counters do not depend on whether
+// a person acted in the app or an agent through the API. It does nothing
+// for a request that did not come through a handler with Options.App.
+func CountEvent(r *http.Request, e Event) {
+	s, ok := r.Context().Value(appServerKey{}).(*server)
+	if !ok {
+		return
+	}
+	if c := s.metrics.events[eventRoutes[e]]; c != nil {
+		c.Inc()
+	}
+}

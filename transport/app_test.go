@@ -167,3 +167,29 @@ func TestAppRequestsAreCounted(t *testing.T) {
 		require.NotContains(t, name, "/jobs/", "an app path became a label")
 	}
 }
+
+// TestAppEventsFeedTheDomainCounters: CountEvent from the app counts its
+// event in the same domain counter as the API route that does the same,
+// and is a no-op for a request that did not come through Options.App.
+func TestAppEventsFeedTheDomainCounters(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withApp(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/final":
+			transport.CountEvent(r, transport.EventFinalVote)
+		case "/close":
+			transport.CountEvent(r, transport.EventSponsorClose)
+		}
+		w.WriteHeader(http.StatusOK)
+	})))
+	for _, path := range []string{"/final", "/final", "/close", "/other"} {
+		require.Equal(t, http.StatusOK, e.serveRaw(http.MethodPost, path, "").StatusCode, path)
+	}
+	// Outside a handler with Options.App nothing is counted (and nothing fails).
+	transport.CountEvent(httptest.NewRequest(http.MethodPost, "/final", nil), transport.EventFinalVote)
+
+	s := e.scrape()
+	s.requireValue(t, series("openjury_votes_total", "kind", "final"), 2)
+	s.requireValue(t, series("openjury_job_closes_total", "via", "sponsor"), 1)
+	s.requireValue(t, series("openjury_votes_total", "kind", "jury"), 0)
+}

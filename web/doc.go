@@ -14,5 +14,7 @@
 // Serve the handler as transport.Options.App, as the host does: the app then
 // shares the API's per-IP rate limit, and each signed-in action spends the
 // caller's per-address budget (transport.LimitAddress; a 429 page with
-// Retry-After past it). Served on its own, the app is not rate limited.
+// Retry-After past it), and its final votes and closes feed the API's
+// domain counters (transport.CountEvent). Served on its own, the app is not
+// rate limited or counted.
 package web

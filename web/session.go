@@ -274,6 +274,7 @@ func (a *app) routeActions(mux *http.ServeMux) {
 		if _, err := a.s.Market.FinalVote(r.Context(), me, marketplace.FinalVoteInput{JobID: r.PathValue("id"), SubmissionID: sub}); err != nil {
 			return "", err
 		}
+		transport.CountEvent(r, transport.EventFinalVote)
 		return jobPath(r.PathValue("id"), "final"), nil
 	}))
 	mux.HandleFunc("POST /app/jobs/{id}/comment", a.action(func(_ http.ResponseWriter, r *http.Request, me openjury.Address) (string, error) {
@@ -305,6 +306,7 @@ func (a *app) routeActions(mux *http.ServeMux) {
 		if _, err := a.s.Market.CloseJob(r.Context(), me, r.PathValue("id"), marketplace.CloseInput{WinnerSubmissionID: sub}); err != nil {
 			return "", err
 		}
+		transport.CountEvent(r, transport.EventSponsorClose)
 		return jobPath(r.PathValue("id"), ""), nil
 	}))
 }
