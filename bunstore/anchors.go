@@ -324,7 +324,7 @@ func (d *DB) RecordAnchorReceipt(ctx context.Context, jobID string, ref openjury
 		if err != nil {
 			return translate(op, err)
 		}
-		j, err := jobStore{exec{d: d, read: db, write: db, tx: true}}.get(ctx, op, db, d.hot.jobByID, jobID)
+		j, err := jobStore{d.txExec(db)}.get(ctx, op, db, d.hot.jobByID, jobID)
 		if err != nil {
 			return err
 		}

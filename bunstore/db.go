@@ -382,7 +382,7 @@ func (d *DB) runTxOnce(ctx context.Context, op string, fn func(ctx context.Conte
 // Bun() and commits or rolls back itself. It lets embedders make OpenJury's
 // changes part of their own transactions.
 func (d *DB) WithTx(tx bun.Tx) marketplace.Tx {
-	return txStores{exec{d: d, read: tx, write: tx, tx: true}}
+	return txStores{d.txExec(tx)}
 }
 
 // txStores is the set of stores of one transaction.
@@ -425,6 +425,10 @@ type exec struct {
 }
 
 func (d *DB) pool() exec { return exec{d: d, read: d.r, write: d.w} }
+
+// txExec is where the stores of the transaction db (a bun.Tx, or the db
+// an inTx callback gets) run.
+func (d *DB) txExec(db bun.IDB) exec { return exec{d: d, read: db, write: db, tx: true} }
 
 // reader returns where to read.
 func (e exec) reader(ctx context.Context, op string) (bun.IDB, error) {

@@ -91,12 +91,9 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 			Where("t.hash = ?", param).Where("t.expires_at > ?", param).String()),
 		stakeOf: newHot(dialect, db.NewSelect().Model((*stakeRow)(nil)).
 			Where("s.address = ?", param).Limit(1).String()),
-		insertSubmission: newHot(dialect, `INSERT INTO submissions (id, job_id, agent_address, content, evidence, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
-		enqueueSearch: newHot(dialect, `INSERT INTO search_pending (kind, doc_id, gen, queued_at, lease_until) VALUES (?, ?, 1, ?, 0)
-ON CONFLICT (kind, doc_id) DO UPDATE SET gen = search_pending.gen + 1, queued_at = excluded.queued_at, lease_until = 0`),
-		addReputation: newHot(dialect, `INSERT INTO reputation AS r (address, score, wins, losses, submissions, jury_votes, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (address) DO UPDATE SET score = r.score + EXCLUDED.score, wins = r.wins + EXCLUDED.wins, losses = r.losses + EXCLUDED.losses,
-submissions = r.submissions + EXCLUDED.submissions, jury_votes = r.jury_votes + EXCLUDED.jury_votes, updated_at = EXCLUDED.updated_at`),
+		insertSubmission: newHot(dialect, insertSubmissionInto+` VALUES (?, ?, ?, ?, ?, ?)`),
+		enqueueSearch:    newHot(dialect, enqueueSearchInto+" VALUES (?, ?, 1, ?, 0)\n"+enqueueSearchOnConflict),
+		addReputation:    newHot(dialect, addReputationInto+" VALUES (?, ?, ?, ?, ?, ?, ?)\n"+addReputationOnConflict),
 	}
 	if dialect == DialectPostgres {
 		h.submit = newHot(dialect, submitQuery(h))
@@ -104,6 +101,19 @@ submissions = r.submissions + EXCLUDED.submissions, jury_votes = r.jury_votes + 
 	}
 	return h
 }
+
+// The write statements of a submission and a vote, in parts, so that the
+// hot statements (with VALUES) and the one-statement forms of PostgreSQL
+// (with SELECT ... FROM a CTE) share their column lists and conflict
+// clauses.
+const (
+	insertSubmissionInto    = `INSERT INTO submissions (id, job_id, agent_address, content, evidence, created_at)`
+	enqueueSearchInto       = `INSERT INTO search_pending (kind, doc_id, gen, queued_at, lease_until)`
+	enqueueSearchOnConflict = `ON CONFLICT (kind, doc_id) DO UPDATE SET gen = search_pending.gen + 1, queued_at = excluded.queued_at, lease_until = 0`
+	addReputationInto       = `INSERT INTO reputation AS r (address, score, wins, losses, submissions, jury_votes, updated_at)`
+	addReputationOnConflict = `ON CONFLICT (address) DO UPDATE SET score = r.score + EXCLUDED.score, wins = r.wins + EXCLUDED.wins, losses = r.losses + EXCLUDED.losses,
+submissions = r.submissions + EXCLUDED.submissions, jury_votes = r.jury_votes + EXCLUDED.jury_votes, updated_at = EXCLUDED.updated_at`
+)
 
 // submitQuery is the one statement of SubmissionStore.Submit on
 // PostgreSQL, built from the hot statements h: JobForSubmit's read (the
@@ -120,17 +130,16 @@ submissions = r.submissions + EXCLUDED.submissions, jury_votes = r.jury_votes + 
 // submissions, jury votes, created_at (reputation).
 func submitQuery(h hotStatements) string {
 	return `WITH st AS (` + h.jobForSubmit.generic + `),
-ins AS (INSERT INTO submissions (id, job_id, agent_address, content, evidence, created_at)
+ins AS (` + insertSubmissionInto + `
 SELECT ?::text, st.id, ?::text, ?::text, ?::text, ?::bigint FROM st
 WHERE COALESCE(st.stake_staked_micro, 0) >= ?::bigint AND st.status = ?::text AND st.sponsor_address <> ?::text AND st.submissions < ?::bigint
 RETURNING id),
-queued AS (INSERT INTO search_pending (kind, doc_id, gen, queued_at, lease_until)
+queued AS (` + enqueueSearchInto + `
 SELECT ?::text, ins.id, 1, ?::bigint, 0 FROM ins
-ON CONFLICT (kind, doc_id) DO UPDATE SET gen = search_pending.gen + 1, queued_at = excluded.queued_at, lease_until = 0),
-rep AS (INSERT INTO reputation AS r (address, score, wins, losses, submissions, jury_votes, updated_at)
+` + enqueueSearchOnConflict + `),
+rep AS (` + addReputationInto + `
 SELECT ?::text, ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::bigint FROM ins, st WHERE st.submissions = 0
-ON CONFLICT (address) DO UPDATE SET score = r.score + EXCLUDED.score, wins = r.wins + EXCLUDED.wins, losses = r.losses + EXCLUDED.losses,
-submissions = r.submissions + EXCLUDED.submissions, jury_votes = r.jury_votes + EXCLUDED.jury_votes, updated_at = EXCLUDED.updated_at)
+` + addReputationOnConflict + `)
 SELECT st.*, EXISTS (SELECT 1 FROM ins) AS inserted FROM st`
 }
 
@@ -298,10 +307,9 @@ WHERE j.status = ?::text AND s.job_id = j.id AND s.agent_address <> ?::text AND 
 ON CONFLICT (job_id, voter_address) DO UPDATE SET submission_id = EXCLUDED.submission_id, weight = EXCLUDED.weight,
 review = EXCLUDED.review, created_at = EXCLUDED.created_at
 RETURNING v.id, (v.xmax = 0) AS inserted),
-rep AS (INSERT INTO reputation AS r (address, score, wins, losses, submissions, jury_votes, updated_at)
+rep AS (` + addReputationInto + `
 SELECT ?::text, ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::bigint FROM up WHERE up.inserted
-ON CONFLICT (address) DO UPDATE SET score = r.score + EXCLUDED.score, wins = r.wins + EXCLUDED.wins, losses = r.losses + EXCLUDED.losses,
-submissions = r.submissions + EXCLUDED.submissions, jury_votes = r.jury_votes + EXCLUDED.jury_votes, updated_at = EXCLUDED.updated_at)
+` + addReputationOnConflict + `)
 SELECT j.*, s.job_id AS sub_job_id, s.agent_address AS sub_agent, up.id AS vote_id FROM j LEFT JOIN s ON true LEFT JOIN up ON true`
 }
 

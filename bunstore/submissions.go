@@ -108,7 +108,8 @@ func (s submissionStore) CreateSubmission(ctx context.Context, sub *marketplace.
 	return nil
 }
 
-// Submit implements marketplace.SubmissionStore. On PostgreSQL it is one
+// Submit implements marketplace.SubmissionStore; an empty s.ID gets a new
+// id, set on s, as with CreateSubmission. On PostgreSQL it is one
 // statement (submitQuery: the guard checked in SQL, the writes as
 // writable CTEs), so no BEGIN or COMMIT round trip; when it inserted
 // nothing, g.Check on the row it read names the reason. On SQLite it is a
@@ -116,13 +117,16 @@ func (s submissionStore) CreateSubmission(ctx context.Context, sub *marketplace.
 // insert, the queue row, the reputation), which the one writer serialises.
 func (s submissionStore) Submit(ctx context.Context, sub *marketplace.Submission, g marketplace.SubmitGuard) error {
 	const op = "bunstore.Submit"
-	row, err := toSubmissionRow(sub)
-	if err != nil {
-		return openjury.Wrap(op, err)
-	}
-	d, agent := s.e.d, row.AgentAddress
-	rep := g.FirstReputation
+	d, rep := s.e.d, g.FirstReputation
 	if d.dialect == DialectPostgres {
+		if sub.ID == "" {
+			sub.ID = openjury.NewID()
+		}
+		row, err := toSubmissionRow(sub)
+		if err != nil {
+			return openjury.Wrap(op, err)
+		}
+		agent := row.AgentAddress
 		db, err := s.e.writer(ctx, op)
 		if err != nil {
 			return err
@@ -151,28 +155,24 @@ func (s submissionStore) Submit(ctx context.Context, sub *marketplace.Submission
 		return openjury.E(openjury.Internal, op, "the submission guard refused what SubmitGuard.Check accepts")
 	}
 	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
-		var r submitStateRow
-		if err := d.scanHot(ctx, db, d.hot.jobForSubmit, []any{&r}, agent, row.JobID, agent); err != nil {
-			return translateWith(op, err, jobDetails)
-		}
-		st, err := r.state(op, sub.Agent)
+		t := d.txExec(db)
+		st, err := jobStore{t}.JobForSubmit(ctx, sub.JobID, sub.Agent)
 		if err != nil {
 			return err
 		}
 		if err := g.Check(st, sub.Agent); err != nil {
 			return err
 		}
-		if _, err := d.execHot(ctx, db, d.hot.insertSubmission, row.ID, row.JobID, agent, row.Content, row.Evidence, row.CreatedAt); err != nil {
-			return translateWith(op, err, details{detailMissingRef: "job not found", detailDuplicate: "submission already exists"})
+		if err := (submissionStore{t}).CreateSubmission(ctx, sub); err != nil {
+			return err
 		}
-		if _, err := d.execHot(ctx, db, d.hot.enqueueSearch, marketplace.DocSubmission, row.ID, row.CreatedAt); err != nil {
-			return translate(op, err)
+		if err := (searchStore{t}).Enqueue(ctx, marketplace.DocSubmission, sub.ID, sub.CreatedAt); err != nil {
+			return err
 		}
 		if st.Submissions > 0 {
 			return nil
 		}
-		_, err = d.execHot(ctx, db, d.hot.addReputation, agent, rep.Score, rep.Wins, rep.Losses, rep.Submissions, rep.JuryVotes, row.CreatedAt)
-		return translate(op, err)
+		return reputationStore{t}.AddReputation(ctx, sub.Agent, rep, sub.CreatedAt)
 	})
 }
 

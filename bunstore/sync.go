@@ -117,7 +117,7 @@ func (s syncStore) ApplySync(ctx context.Context, b stake.SyncBatch) error {
 		if err := exactlyOne(op, res, err, openjury.E(openjury.Conflict, op, "the sync cursor moved")); err != nil {
 			return err
 		}
-		stakes := stakeStore{exec{d: s.e.d, read: db, write: db, tx: true}}
+		stakes := stakeStore{s.e.d.txExec(db)}
 		for _, st := range b.Stakes {
 			old, err := getStake(ctx, op, s.e.d, db, st.Address)
 			if err != nil {

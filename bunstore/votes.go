@@ -131,20 +131,20 @@ type castVoteRow struct {
 // one writer serialises.
 func (s voteStore) CastVote(ctx context.Context, v *marketplace.Vote, g marketplace.VoteGuard) error {
 	const op = "bunstore.CastVote"
-	var review *string
-	if v.Review != nil {
-		raw, err := json.Marshal(v.Review)
-		if err != nil {
-			return openjury.Wrap(op, err)
-		}
-		r := string(raw)
-		review = &r
-	}
-	if v.ID == "" {
-		v.ID = openjury.NewID()
-	}
 	d, voter, rep := s.e.d, string(v.Voter), g.FirstReputation
 	if d.dialect == DialectPostgres {
+		if v.ID == "" {
+			v.ID = openjury.NewID()
+		}
+		var review *string
+		if v.Review != nil {
+			raw, err := json.Marshal(v.Review)
+			if err != nil {
+				return openjury.Wrap(op, err)
+			}
+			r := string(raw)
+			review = &r
+		}
 		db, err := s.e.writer(ctx, op)
 		if err != nil {
 			return err
@@ -174,7 +174,7 @@ func (s voteStore) CastVote(ctx context.Context, v *marketplace.Vote, g marketpl
 		return openjury.E(openjury.Internal, op, "the vote guard refused what VoteGuard.Check accepts")
 	}
 	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
-		t := exec{d: d, read: db, write: db, tx: true}
+		t := d.txExec(db)
 		j, err := jobStore{t}.get(ctx, op, db, d.hot.jobByID, v.JobID)
 		if err != nil {
 			return err
