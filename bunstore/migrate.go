@@ -43,6 +43,9 @@ func (d *DB) migrate(ctx context.Context) error {
 	if err := ms.Discover(sub); err != nil {
 		return openjury.Wrap(op, err)
 	}
+	if ms, err = d.withConversion(ms, sub); err != nil {
+		return openjury.Wrap(op, err)
+	}
 	m := migrate.NewMigrator(d.w, ms,
 		migrate.WithTableName(MigrationsTable),
 		migrate.WithLocksTableName(MigrationLocksTable),

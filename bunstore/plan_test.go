@@ -59,8 +59,8 @@ var planSeed = []string{
 	SELECT 'p' || (100000 + i), 'title', 'content', 'author' || (i % 100), '[]', {base} + i * 1000 FROM n`,
 	`INSERT INTO post_tags (post_id, tag, created_at)
 	SELECT 'p' || (100000 + i), 'tag' || (i % 10), {base} + i * 1000 FROM n`,
-	`INSERT INTO comments (id, target_type, target_id, author_address, content, created_at)
-	SELECT 'c' || (100000 + i), 'job', 'j' || (100000 + i % 100 + 1), 'author' || (i % 100), 'content', {base} + i * 1000 FROM n`,
+	`INSERT INTO comments (id, target_type, target_id, job_id, rev, author_address, content, created_at)
+	SELECT 'c' || (100000 + i), 'job', 'j' || (100000 + i % 100 + 1), 'j' || (100000 + i % 100 + 1), i, 'author' || (i % 100), 'content', {base} + i * 1000 FROM n`,
 	`INSERT INTO agr_ledger (id, address, delta, reason, created_at)
 	SELECT 'l' || (100000 + i), 'addr' || (i % 100), 5, 'dev_mint', {base} + i * 1000 FROM n`,
 	`INSERT INTO slash_events (id, agent_address, amount_micro, job_id, created_at)
@@ -75,8 +75,14 @@ var planSeed = []string{
 	SELECT 'v' || (100000 + i), 'j' || (100000 + i % 100 + 1), 's' || (100000 + i), 'voter' || i, 1 + i % 5, {base} + i * 1000 FROM n`,
 	`INSERT INTO final_votes (id, job_id, submission_id, voter_address, created_at)
 	SELECT 'f' || (100000 + i), 'j' || (100000 + i % 100 + 1), 's' || (100000 + i), 'voter' || i, {base} + i * 1000 FROM n`,
-	`INSERT INTO anchor_proofs (job_id, record_id, leaf, proof)
-	SELECT 'j' || (100000 + (i % 100) * 100 + 1), 'r' || i, {blob32}, {blob320} FROM n`,
+	`INSERT INTO anchor_records (batch_id, ord, record_id, object_id, body)
+	SELECT 'b' || (i % 100), i / 100, 'submission:r' || i, 'r' || i, {blob320} FROM n`,
+	`INSERT INTO anchor_nodes (batch_id, level, idx, hash, ord)
+	SELECT 'b' || (i % 100), 0, i / 100, {blob32}, i / 100 FROM n`,
+	`INSERT INTO anchor_nodes (batch_id, level, idx, hash)
+	SELECT 'b' || (i % 100), 1, i / 100, {blob32} FROM n`,
+	`INSERT INTO anchor_builds (batch_id, job_id, started_at)
+	SELECT 'x' || i, 'j' || (100000 + i), {base} + i * 1000 FROM n`,
 }
 
 // planBlobs are the {blob32} and {blob320} of planSeed per dialect: 32 and
@@ -245,15 +251,6 @@ func planCases() []planCase {
 		}},
 		planCase{name: "tally", index: "votes_job_submission_idx|votes_job_id_voter_address_key", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {
 			_, err := db.Votes().Tally(ctx, "j100008")
-			return err
-		}},
-		// A stored anchor proof: the job and the proof by primary key,
-		// and whether the job has any proof (a probe of the same key).
-		planCase{name: "anchor proof", index: "anchor_proofs_pkey|USING PRIMARY KEY", call: func(ctx context.Context, db *bunstore.DB) error {
-			p, stored, err := db.AnchorProof(ctx, "j100101", "r5001")
-			if err == nil && (!stored || p.Record != "r5001") {
-				err = fmt.Errorf("anchor proof: stored %v, %+v", stored, p)
-			}
 			return err
 		}},
 		planCase{name: "final tally", index: "final_votes_job_submission_idx|final_votes_job_id_voter_address_key", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {

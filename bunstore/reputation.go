@@ -115,6 +115,34 @@ func (s reputationStore) add(ctx context.Context, op string, changes []marketpla
 	return translate(op, err)
 }
 
+// AddJobOutcome adds win to the winner's record and loss to every other
+// distinct agent with a submission to the job, in one INSERT ... SELECT
+// DISTINCT ... ORDER BY address ... ON CONFLICT DO UPDATE: the agents are
+// read from the index submissions (job_id, agent_address) by the
+// database, never into memory, and their rows inserted or locked in
+// address order, like AddReputations.
+func (s reputationStore) AddJobOutcome(ctx context.Context, jobID string, winner openjury.Address, win, loss marketplace.ReputationDelta, now time.Time) error {
+	const op = "bunstore.AddJobOutcome"
+	db, err := s.e.writer(ctx, op)
+	if err != nil {
+		return err
+	}
+	pick := func() string { return "CASE WHEN a.agent_address = ? THEN ? ELSE ? END" }
+	args := []any{}
+	for _, pair := range [][2]int64{{win.Score, loss.Score}, {win.Wins, loss.Wins}, {win.Losses, loss.Losses},
+		{win.Submissions, loss.Submissions}, {win.JuryVotes, loss.JuryVotes}} {
+		args = append(args, string(winner), pair[0], pair[1])
+	}
+	args = append(args, millis(now), jobID)
+	_, err = db.NewRaw(addReputationInto+`
+SELECT a.agent_address, `+pick()+`, `+pick()+`, `+pick()+`, `+pick()+`, `+pick()+`, ?
+FROM (SELECT DISTINCT s.agent_address FROM submissions AS s WHERE s.job_id = ?) AS a
+WHERE true
+ORDER BY a.agent_address
+`+addReputationOnConflict, args...).Exec(ctx)
+	return translate(op, err)
+}
+
 // sumByAddress merges adjacent rows of one address (rows sorted by
 // address) into one: an INSERT ... ON CONFLICT DO UPDATE may not touch a
 // row twice.

@@ -1,0 +1,570 @@
+package bunstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/uptrace/bun"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/anchor"
+	"github.com/openjury/openjury/marketplace"
+)
+
+// Closing at any size (docs/rules.md): the closing lease on the job row,
+// the records of a snapshot read by keyset pages, the staged build
+// (anchor_builds, anchor_records, anchor_nodes) written in short
+// transactions, and the reads that serve a stored batch.
+
+var _ marketplace.SnapshotStore = snapshotStore{}
+
+// Bounds of the deletes of a build's staged rows: rows per statement,
+// each its own transaction, and builds per cleanup run.
+const (
+	dropRecordsChunk = 500
+	dropNodesChunk   = 5000
+	cleanupBuilds    = 20
+)
+
+// Rows per INSERT statement of staged rows (their values are bound
+// parameters: 5 or 4 a row, under both engines' limits).
+const (
+	insertRecordsChunk = 500
+	insertNodesChunk   = 1000
+)
+
+// sqlExec runs a statement with bound parameters.
+type sqlExec interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// rawSQL returns where to run a statement of db with its arguments bound
+// by the driver rather than written into the text by bun: large staged
+// bodies then go to the database as they are.
+func rawSQL(db bun.IDB) sqlExec {
+	switch v := db.(type) {
+	case *bun.DB:
+		return v.DB
+	case bun.Tx:
+		return v.Tx
+	case bun.Conn:
+		return v.Conn
+	}
+	return db
+}
+
+// insertRows runs INSERT INTO head VALUES (?, ...), one tuple of width
+// placeholders per row, with args (width per row), on db with bound
+// parameters.
+func (d *DB) insertRows(ctx context.Context, db bun.IDB, head string, width, rows int, args []any) error {
+	tuple := "(" + strings.Repeat("?, ", width-1) + "?)"
+	var b strings.Builder
+	b.Grow(len(head) + rows*(len(tuple)+2) + 8)
+	b.WriteString(head)
+	b.WriteString(" VALUES ")
+	for i := range rows {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(tuple)
+	}
+	_, err := rawSQL(db).ExecContext(ctx, newHot(d.dialect, b.String()).native, args...)
+	return err
+}
+
+// ClaimClosing implements marketplace.AnchorStore: one conditional update
+// of the job row (the caller holds its lock) and the build's row.
+func (s anchorStore) ClaimClosing(ctx context.Context, jobID, batchID string, now, until time.Time) error {
+	const op = "bunstore.ClaimClosing"
+	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		res, err := db.NewUpdate().Model((*jobRow)(nil)).
+			Set("closing_id = ?", batchID).
+			Set("closing_until = ?", millis(until)).
+			Where("id = ?", jobID).
+			Exec(ctx)
+		if err := exactlyOne(op, res, err, openjury.E(openjury.NotFound, op, "job not found")); err != nil {
+			return err
+		}
+		_, err = db.NewInsert().Model(&anchorBuildRow{BatchID: batchID, JobID: jobID, StartedAt: millis(now)}).Exec(ctx)
+		return translate(op, err)
+	})
+}
+
+// anchorBuildRow is a row of anchor_builds: a build in progress.
+type anchorBuildRow struct {
+	bun.BaseModel `bun:"table:anchor_builds,alias:abd"`
+
+	BatchID   string `bun:"batch_id,pk"`
+	JobID     string `bun:"job_id,notnull"`
+	StartedAt int64  `bun:"started_at,notnull"`
+}
+
+// errLeaseLost is the Conflict of a lease that is no longer the caller's.
+func errLeaseLost(op string) error {
+	return openjury.E(openjury.Conflict, op, "closing lease lost; try again")
+}
+
+// RenewClosing implements marketplace.AnchorStore: UPDATE ... WHERE
+// closing_id = batchID AND closing_until > now.
+func (s anchorStore) RenewClosing(ctx context.Context, jobID, batchID string, now, until time.Time) error {
+	const op = "bunstore.RenewClosing"
+	db, err := s.e.writer(ctx, op)
+	if err != nil {
+		return err
+	}
+	res, err := db.NewUpdate().Model((*jobRow)(nil)).
+		Set("closing_until = ?", millis(until)).
+		Where("id = ?", jobID).
+		Where("closing_id = ?", batchID).
+		Where("closing_until > ?", millis(now)).
+		Exec(ctx)
+	return exactlyOne(op, res, err, errLeaseLost(op))
+}
+
+// AbandonClosing implements marketplace.AnchorStore: the lease is cleared
+// by a conditional update, then the build's rows go, a chunk per
+// transaction (dropBuild).
+func (s anchorStore) AbandonClosing(ctx context.Context, jobID, batchID string) error {
+	const op = "bunstore.AbandonClosing"
+	db, err := s.e.writer(ctx, op)
+	if err != nil {
+		return err
+	}
+	_, err = db.NewUpdate().Model((*jobRow)(nil)).
+		Set("closing_id = NULL").
+		Set("closing_until = NULL").
+		Where("id = ?", jobID).
+		Where("closing_id = ?", batchID).
+		Exec(ctx)
+	if err != nil {
+		return translate(op, err)
+	}
+	_, err = s.dropBuild(ctx, op, batchID)
+	return err
+}
+
+// dropBuild deletes the staged rows of the build batchID and its build
+// row, unless it became a batch (then nothing), each statement deleting at
+// most a chunk (each its own transaction outside one), and returns how
+// many rows went.
+func (s anchorStore) dropBuild(ctx context.Context, op, batchID string) (int64, error) {
+	rdb, err := s.e.reader(ctx, op)
+	if err != nil {
+		return 0, err
+	}
+	committed, err := rdb.NewSelect().Model((*anchorBatchRow)(nil)).Where("ab.id = ?", batchID).Exists(ctx)
+	if err != nil || committed {
+		return 0, translate(op, err)
+	}
+	var total int64
+	for _, q := range []string{
+		`DELETE FROM anchor_records WHERE batch_id = ? AND ord IN
+		(SELECT r.ord FROM anchor_records AS r WHERE r.batch_id = ? ORDER BY r.ord LIMIT ?)`,
+		`DELETE FROM anchor_nodes WHERE batch_id = ? AND (level, idx) IN
+		(SELECT n.level, n.idx FROM anchor_nodes AS n WHERE n.batch_id = ? ORDER BY n.level, n.idx LIMIT ?)`,
+	} {
+		chunk := dropRecordsChunk
+		if strings.Contains(q, "anchor_nodes") {
+			chunk = dropNodesChunk
+		}
+		for {
+			var n int64
+			err := s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+				res, err := db.ExecContext(ctx, q, batchID, batchID, chunk)
+				if err != nil {
+					return translate(op, err)
+				}
+				n, err = res.RowsAffected()
+				return translate(op, err)
+			})
+			if err != nil {
+				return total, err
+			}
+			total += n
+			if n < int64(chunk) {
+				break
+			}
+		}
+	}
+	db, err := s.e.writer(ctx, op)
+	if err != nil {
+		return total, err
+	}
+	res, err := db.NewDelete().Model((*anchorBuildRow)(nil)).Where("batch_id = ?", batchID).Exec(ctx)
+	if err != nil {
+		return total, translate(op, err)
+	}
+	n, err := res.RowsAffected()
+	return total + n, translate(op, err)
+}
+
+// StageRecords implements marketplace.AnchorStore: multi-row INSERTs of
+// insertRecordsChunk rows with bound parameters, in one transaction.
+func (s anchorStore) StageRecords(ctx context.Context, batchID string, recs []marketplace.StagedRecord) error {
+	const op = "bunstore.StageRecords"
+	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		for from := 0; from < len(recs); from += insertRecordsChunk {
+			part := recs[from:min(from+insertRecordsChunk, len(recs))]
+			args := make([]any, 0, 5*len(part))
+			for _, r := range part {
+				args = append(args, batchID, r.Ord, r.RecordID, r.ObjectID, r.Body)
+			}
+			if err := s.e.d.insertRows(ctx, db, "INSERT INTO anchor_records (batch_id, ord, record_id, object_id, body)", 5, len(part), args); err != nil {
+				return translateWith(op, err, details{detailDuplicate: "a record is staged twice"})
+			}
+		}
+		return nil
+	})
+}
+
+// StageLeaves implements marketplace.AnchorStore: level 0 rows of
+// anchor_nodes, with their records' ords.
+func (s anchorStore) StageLeaves(ctx context.Context, batchID string, leaves []marketplace.StagedLeaf) error {
+	const op = "bunstore.StageLeaves"
+	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		for from := 0; from < len(leaves); from += insertNodesChunk {
+			part := leaves[from:min(from+insertNodesChunk, len(leaves))]
+			args := make([]any, 0, 5*len(part))
+			for _, l := range part {
+				args = append(args, batchID, 0, l.Index, l.Leaf[:], l.Ord)
+			}
+			if err := s.e.d.insertRows(ctx, db, "INSERT INTO anchor_nodes (batch_id, level, idx, hash, ord)", 5, len(part), args); err != nil {
+				return translateWith(op, err, details{detailDuplicate: "a leaf is staged twice"})
+			}
+		}
+		return nil
+	})
+}
+
+// StageNodes implements marketplace.AnchorStore.
+func (s anchorStore) StageNodes(ctx context.Context, batchID string, level int, from int64, nodes []anchor.Node) error {
+	const op = "bunstore.StageNodes"
+	if level < 1 {
+		return openjury.E(openjury.Internal, op, "level 0 holds the leaves: StageLeaves")
+	}
+	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		for i := 0; i < len(nodes); i += insertNodesChunk {
+			part := nodes[i:min(i+insertNodesChunk, len(nodes))]
+			args := make([]any, 0, 4*len(part))
+			for j := range part {
+				args = append(args, batchID, level, from+int64(i+j), part[j][:])
+			}
+			if err := s.e.d.insertRows(ctx, db, "INSERT INTO anchor_nodes (batch_id, level, idx, hash)", 4, len(part), args); err != nil {
+				return translateWith(op, err, details{detailDuplicate: "a node is staged twice"})
+			}
+		}
+		return nil
+	})
+}
+
+// PutBatch implements marketplace.AnchorStore: the batch row (job_id is
+// unique: a second batch of a job is a Conflict), the job's anchor
+// columns, set only while they are NULL, with its lease cleared, and the
+// build row deleted, in one transaction.
+func (s anchorStore) PutBatch(ctx context.Context, b *anchor.Batch) error {
+	const op = "bunstore.PutBatch"
+	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		row := &anchorBatchRow{ID: b.ID, JobID: b.JobID, CreatedAt: millis(b.CreatedAt)}
+		if _, err := db.NewInsert().Model(row).Exec(ctx); err != nil {
+			return translateWith(op, err, anchorDetails)
+		}
+		res, err := db.NewUpdate().Model((*jobRow)(nil)).
+			Set("anchor_batch_id = ?", b.ID).
+			Set("anchor_root = ?", string(b.Root)).
+			Set("anchor_uri = ?", b.URI).
+			Set("anchor_schema_version = ?", int64(b.SchemaVersion)).
+			Set("anchor_salt = ?", string(b.Salt)).
+			Set("anchor_created_at = ?", millis(b.CreatedAt)).
+			Set("anchor_records = ?", b.Records).
+			Set("anchor_size = ?", b.Size).
+			Set("closing_id = NULL").
+			Set("closing_until = NULL").
+			Where("id = ?", b.JobID).
+			Where("anchor_batch_id IS NULL").
+			Exec(ctx)
+		if err := exactlyOne(op, res, err, openjury.E(openjury.Conflict, op, "the job has an anchor batch already")); err != nil {
+			return err
+		}
+		_, err = db.NewDelete().Model((*anchorBuildRow)(nil)).Where("batch_id = ?", b.ID).Exec(ctx)
+		return translate(op, err)
+	})
+}
+
+// CleanupBuilds implements marketplace.AnchorStore: the oldest builds
+// started before `before` (from anchor_builds' started_at index) whose
+// job's lease is not theirs and live at now, up to cleanupBuilds of them
+// a run, each dropped by dropBuild.
+func (s anchorStore) CleanupBuilds(ctx context.Context, before, now time.Time) (int64, error) {
+	const op = "bunstore.CleanupBuilds"
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return 0, err
+	}
+	var ids []string
+	err = db.NewSelect().Model((*anchorBuildRow)(nil)).ColumnExpr("abd.batch_id").
+		Join("JOIN jobs AS j ON j.id = abd.job_id").
+		Where("abd.started_at < ?", millis(before)).
+		Where("NOT (COALESCE(j.closing_id = abd.batch_id, FALSE) AND COALESCE(j.closing_until > ?, FALSE))", millis(now)).
+		OrderExpr("abd.started_at").
+		Limit(cleanupBuilds).
+		Scan(ctx, &ids)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, translate(op, err)
+	}
+	var total int64
+	for _, id := range ids {
+		n, err := s.dropBuild(ctx, op, id)
+		total += n
+		if err != nil {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
+// Snapshots returns the snapshot reader outside any transaction: each page
+// is one statement on the read pool.
+func (d *DB) Snapshots() marketplace.SnapshotStore { return snapshotStore{d.pool()} }
+
+// Snapshots returns the snapshot reader of the transaction.
+func (t txStores) Snapshots() marketplace.SnapshotStore { return snapshotStore{t.e} }
+
+// snapshotStore implements marketplace.SnapshotStore: each page is one
+// SELECT walking an index in (created_at, id) order from the cursor, its
+// rows handed over as they are read.
+type snapshotStore struct{ e exec }
+
+// scanPage runs q (a page of rows R), calling fn with each row until it
+// returns false.
+func scanPage[R any](ctx context.Context, d *DB, op string, q *bun.SelectQuery, fn func(*R) bool) error {
+	rows, err := q.Rows(ctx)
+	if err != nil {
+		return translate(op, err)
+	}
+	defer func() { _ = rows.Close() }()
+	for rows.Next() {
+		var r R
+		if err := d.w.ScanRow(ctx, rows, &r); err != nil {
+			return translate(op, err)
+		}
+		if !fn(&r) {
+			return nil
+		}
+	}
+	return translate(op, rows.Err())
+}
+
+// page is the keyset page of alias a: its job's rows after the cursor,
+// oldest first.
+func page(q *bun.SelectQuery, a, jobID string, after *marketplace.Cursor, limit int) *bun.SelectQuery {
+	q = q.Where("?.job_id = ?", bun.Ident(a), jobID)
+	if after != nil {
+		q = q.Where("(?.created_at, ?.id) > (?, ?)", bun.Ident(a), bun.Ident(a), millis(after.At), after.ID)
+	}
+	return q.OrderExpr("?.created_at ASC", bun.Ident(a)).OrderExpr("?.id ASC", bun.Ident(a)).Limit(int64(max(limit, 1)))
+}
+
+// ScanSubmissions walks submissions (job_id, created_at, id).
+func (s snapshotStore) ScanSubmissions(ctx context.Context, jobID string, after *marketplace.Cursor, limit int, fn func(*marketplace.Submission) bool) error {
+	const op = "bunstore.ScanSubmissions"
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return err
+	}
+	var convErr error
+	err = scanPage(ctx, s.e.d, op, page(db.NewSelect().Model((*submissionRow)(nil)), "s", jobID, after, limit), func(r *submissionRow) bool {
+		sub, err := r.submission()
+		if err != nil {
+			convErr = openjury.Wrap(op, err)
+			return false
+		}
+		return fn(sub)
+	})
+	if err == nil {
+		err = convErr
+	}
+	return err
+}
+
+// ScanVotes walks votes (job_id, created_at, id).
+func (s snapshotStore) ScanVotes(ctx context.Context, jobID string, after *marketplace.Cursor, limit int, fn func(*marketplace.Vote) bool) error {
+	const op = "bunstore.ScanVotes"
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return err
+	}
+	var convErr error
+	err = scanPage(ctx, s.e.d, op, page(db.NewSelect().Model((*voteRow)(nil)), "v", jobID, after, limit), func(r *voteRow) bool {
+		v, err := r.vote()
+		if err != nil {
+			convErr = openjury.Wrap(op, err)
+			return false
+		}
+		return fn(v)
+	})
+	if err == nil {
+		err = convErr
+	}
+	return err
+}
+
+// ScanFinalVotes walks final_votes (job_id, created_at, id).
+func (s snapshotStore) ScanFinalVotes(ctx context.Context, jobID string, after *marketplace.Cursor, limit int, fn func(*marketplace.FinalVote) bool) error {
+	const op = "bunstore.ScanFinalVotes"
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return err
+	}
+	return scanPage(ctx, s.e.d, op, page(db.NewSelect().Model((*finalVoteRow)(nil)), "fv", jobID, after, limit), func(r *finalVoteRow) bool {
+		return fn(r.finalVote())
+	})
+}
+
+// ScanComments walks comments (job_id, created_at, id), keeping those of
+// rev at most rev.
+func (s snapshotStore) ScanComments(ctx context.Context, jobID string, rev int64, after *marketplace.Cursor, limit int, fn func(*marketplace.Comment) bool) error {
+	const op = "bunstore.ScanComments"
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return err
+	}
+	q := page(db.NewSelect().Model((*commentRow)(nil)), "c", jobID, after, limit).Where("c.rev <= ?", rev)
+	return scanPage(ctx, s.e.d, op, q, func(r *commentRow) bool { return fn(r.comment()) })
+}
+
+// AnchorRecords implements anchor.Store: the primary key (batch_id, ord)
+// walked from after.
+func (d *DB) AnchorRecords(ctx context.Context, batchID string, after int64, limit, maxBytes int) ([]anchor.StoredRecord, error) {
+	const op = "bunstore.AnchorRecords"
+	db, err := d.pool().reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.QueryContext(ctx, `SELECT r.ord, r.body FROM anchor_records AS r
+WHERE r.batch_id = ? AND r.ord > ? ORDER BY r.ord LIMIT ?`, batchID, after, max(limit, 1))
+	if err != nil {
+		return nil, translate(op, err)
+	}
+	defer func() { _ = rows.Close() }()
+	var out []anchor.StoredRecord
+	size := 0
+	for size < maxBytes && rows.Next() {
+		var r anchor.StoredRecord
+		if err := rows.Scan(&r.Ord, &r.Body); err != nil {
+			return nil, translate(op, err)
+		}
+		out = append(out, r)
+		size += len(r.Body)
+	}
+	return out, translate(op, rows.Err())
+}
+
+// AnchorLeaves implements anchor.Store: a record by its unique key
+// (batch_id, record_id) or by (batch_id, object_id), joined with its leaf
+// by the partial unique key (batch_id, ord) of level 0; the salt's leaf by
+// that key at ord -1.
+func (d *DB) AnchorLeaves(ctx context.Context, batchID, key string) ([]anchor.LeafRef, error) {
+	const op = "bunstore.AnchorLeaves"
+	if strings.ContainsRune(key, 0) || !utf8.ValidString(key) {
+		// bun cannot write it into SQL text as it is; no record has it.
+		return nil, nil
+	}
+	db, err := d.pool().reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	var rows *sql.Rows
+	switch {
+	case key == anchor.SaltRecordID:
+		rows, err = db.QueryContext(ctx, `SELECT ?, n.idx, n.hash FROM anchor_nodes AS n
+WHERE n.batch_id = ? AND n.level = 0 AND n.ord = -1`, anchor.SaltRecordID, batchID)
+	case strings.Contains(key, ":"):
+		rows, err = db.QueryContext(ctx, leafQuery("r.record_id"), batchID, key)
+	default:
+		rows, err = db.QueryContext(ctx, leafQuery("r.object_id"), batchID, key)
+	}
+	if err != nil {
+		return nil, translate(op, err)
+	}
+	defer func() { _ = rows.Close() }()
+	var out []anchor.LeafRef
+	for rows.Next() {
+		var (
+			ref  anchor.LeafRef
+			hash []byte
+		)
+		if err := rows.Scan(&ref.Record, &ref.Index, &hash); err != nil {
+			return nil, translate(op, err)
+		}
+		if len(hash) != len(ref.Leaf) {
+			return nil, openjury.Errorf(openjury.Internal, op, "stored leaf of %d bytes", len(hash))
+		}
+		ref.Leaf = anchor.Node(hash)
+		out = append(out, ref)
+	}
+	return out, translate(op, rows.Err())
+}
+
+// leafQuery is the statement of AnchorLeaves by the column col (record_id
+// or object_id), with parameters batch id, key: at most two records, in
+// document order.
+func leafQuery(col string) string {
+	return `SELECT r.record_id, n.idx, n.hash FROM anchor_records AS r
+JOIN anchor_nodes AS n ON n.batch_id = r.batch_id AND n.level = 0 AND n.ord = r.ord
+WHERE r.batch_id = ? AND ` + col + ` = ? ORDER BY r.ord LIMIT 2`
+}
+
+// AnchorNodes implements anchor.Store: one statement reading the nodes
+// by primary key.
+func (d *DB) AnchorNodes(ctx context.Context, batchID string, at []anchor.NodeAt) (map[anchor.NodeAt]anchor.Node, error) {
+	const op = "bunstore.AnchorNodes"
+	out := make(map[anchor.NodeAt]anchor.Node, len(at))
+	if len(at) == 0 {
+		return out, nil
+	}
+	db, err := d.pool().reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	q, args := nodesQuery(batchID, at)
+	rows, err := db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, translate(op, err)
+	}
+	defer func() { _ = rows.Close() }()
+	for rows.Next() {
+		var (
+			pos  anchor.NodeAt
+			hash []byte
+		)
+		if err := rows.Scan(&pos.Level, &pos.Index, &hash); err != nil {
+			return nil, translate(op, err)
+		}
+		if len(hash) != 32 {
+			return nil, openjury.Errorf(openjury.Internal, op, "stored node of %d bytes", len(hash))
+		}
+		out[pos] = anchor.Node(hash)
+	}
+	return out, translate(op, rows.Err())
+}
+
+// nodesQuery is the statement of AnchorNodes and its arguments.
+func nodesQuery(batchID string, at []anchor.NodeAt) (string, []any) {
+	var b strings.Builder
+	b.WriteString("SELECT n.level, n.idx, n.hash FROM anchor_nodes AS n WHERE n.batch_id = ? AND (")
+	args := make([]any, 0, 1+2*len(at))
+	args = append(args, batchID)
+	for i, p := range at {
+		if i > 0 {
+			b.WriteString(" OR ")
+		}
+		b.WriteString("(n.level = ? AND n.idx = ?)")
+		args = append(args, p.Level, p.Index)
+	}
+	b.WriteString(")")
+	return b.String(), args
+}
