@@ -419,7 +419,9 @@ func (s *Service) build(ctx context.Context, snaps SnapshotStore, anchors Anchor
 	if err == nil {
 		err = scanKind(ctx, bd, func(after *Cursor, limit int, fn func(*FinalVote) bool) error {
 			return snaps.ScanFinalVotes(ctx, jobID, after, limit, fn)
-		}, func(v *FinalVote) (anchor.Record, Cursor) { return finalVoteRecord(v), Cursor{At: v.CreatedAt, ID: v.ID} })
+		}, func(v *FinalVote) (anchor.Record, Cursor) {
+			return finalVoteRecord(v), Cursor{At: v.CreatedAt, ID: v.ID}
+		})
 	}
 	if err == nil {
 		err = scanKind(ctx, bd, func(after *Cursor, limit int, fn func(*Comment) bool) error {

@@ -644,4 +644,3 @@ func testAnchorConcurrentReceipts(t *testing.T, b Backend) {
 		require.Equal(t, stored.Receipt, told[i], "goroutine %d was told another receipt", i)
 	}
 }
-
