@@ -161,12 +161,7 @@ func (s anchorStore) dropBuild(ctx context.Context, op, batchID string) (int64, 
 		return 0, translate(op, err)
 	}
 	var total int64
-	for _, q := range []string{
-		`DELETE FROM anchor_records WHERE batch_id = ? AND ord IN
-		(SELECT r.ord FROM anchor_records AS r WHERE r.batch_id = ? ORDER BY r.ord LIMIT ?)`,
-		`DELETE FROM anchor_nodes WHERE batch_id = ? AND (level, idx) IN
-		(SELECT n.level, n.idx FROM anchor_nodes AS n WHERE n.batch_id = ? ORDER BY n.level, n.idx LIMIT ?)`,
-	} {
+	for _, q := range dropBuildQueries {
 		chunk := dropRecordsChunk
 		if strings.Contains(q, "anchor_nodes") {
 			chunk = dropNodesChunk
@@ -200,6 +195,15 @@ func (s anchorStore) dropBuild(ctx context.Context, op, batchID string) (int64, 
 	}
 	n, err := res.RowsAffected()
 	return total + n, translate(op, err)
+}
+
+// dropBuildQueries delete a chunk of a build's staged rows, in primary
+// key order; parameters: batch id, batch id, chunk size.
+var dropBuildQueries = []string{
+	`DELETE FROM anchor_records WHERE batch_id = ? AND ord IN
+(SELECT r.ord FROM anchor_records AS r WHERE r.batch_id = ? ORDER BY r.ord LIMIT ?)`,
+	`DELETE FROM anchor_nodes WHERE batch_id = ? AND (level, idx) IN
+(SELECT n.level, n.idx FROM anchor_nodes AS n WHERE n.batch_id = ? ORDER BY n.level, n.idx LIMIT ?)`,
 }
 
 // StageRecords implements marketplace.AnchorStore: multi-row INSERTs of
@@ -483,9 +487,9 @@ func (d *DB) AnchorLeaves(ctx context.Context, batchID, key string) ([]anchor.Le
 		rows, err = db.QueryContext(ctx, `SELECT ?, n.idx, n.hash FROM anchor_nodes AS n
 WHERE n.batch_id = ? AND n.level = 0 AND n.ord = -1`, anchor.SaltRecordID, batchID)
 	case strings.Contains(key, ":"):
-		rows, err = db.QueryContext(ctx, leafQuery("r.record_id"), batchID, key)
+		rows, err = db.QueryContext(ctx, leafQuery+"r.record_id = ?", batchID, key)
 	default:
-		rows, err = db.QueryContext(ctx, leafQuery("r.object_id"), batchID, key)
+		rows, err = db.QueryContext(ctx, leafQuery+"r.object_id = ? ORDER BY r.ord LIMIT 2", batchID, key)
 	}
 	if err != nil {
 		return nil, translate(op, err)
@@ -509,14 +513,12 @@ WHERE n.batch_id = ? AND n.level = 0 AND n.ord = -1`, anchor.SaltRecordID, batch
 	return out, translate(op, rows.Err())
 }
 
-// leafQuery is the statement of AnchorLeaves by the column col (record_id
-// or object_id), with parameters batch id, key: at most two records, in
-// document order.
-func leafQuery(col string) string {
-	return `SELECT r.record_id, n.idx, n.hash FROM anchor_records AS r
+// leafQuery is the statement of AnchorLeaves but for its last condition,
+// on record_id (unique) or object_id (at most two, in document order):
+// parameters batch id, key.
+const leafQuery = `SELECT r.record_id, n.idx, n.hash FROM anchor_records AS r
 JOIN anchor_nodes AS n ON n.batch_id = r.batch_id AND n.level = 0 AND n.ord = r.ord
-WHERE r.batch_id = ? AND ` + col + ` = ? ORDER BY r.ord LIMIT 2`
-}
+WHERE r.batch_id = ? AND `
 
 // AnchorNodes implements anchor.Store: one statement reading the nodes
 // by primary key.

@@ -53,6 +53,9 @@ type Option func(*options)
 type options struct {
 	migrate  bool
 	maxConns int
+	// until, when set, stops the migrations after the one of that
+	// version (tests of upgrades from an older schema).
+	until string
 }
 
 // WithMaxConns bounds the PostgreSQL pool to n connections (n >= 1; a
@@ -121,7 +124,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 		return nil, openjury.Wrap(op, err)
 	}
 	if o.migrate {
-		if err := d.migrate(ctx); err != nil {
+		if err := d.migrate(ctx, o.until); err != nil {
 			_ = d.Close()
 			return nil, openjury.Wrap(op, err)
 		}

@@ -32,8 +32,9 @@ const migrationLockKey int64 = 0x6f6a6d6967726174
 // sqliteLockWait bounds the wait for another process's SQLite migration.
 const sqliteLockWait = 15 * time.Second
 
-// migrate applies the migrations of d's dialect that are not applied yet.
-func (d *DB) migrate(ctx context.Context) error {
+// migrate applies the migrations of d's dialect that are not applied yet
+// (those up to version until when it is not empty).
+func (d *DB) migrate(ctx context.Context, until string) error {
 	const op = "bunstore.migrate"
 	sub, err := fs.Sub(migrationFS, "migrations/"+d.dialect)
 	if err != nil {
@@ -45,6 +46,15 @@ func (d *DB) migrate(ctx context.Context) error {
 	}
 	if ms, err = d.withConversion(ms, sub); err != nil {
 		return openjury.Wrap(op, err)
+	}
+	if until != "" {
+		upTo := migrate.NewMigrations()
+		for _, m := range ms.Sorted() {
+			if m.Name <= until {
+				upTo.Add(m)
+			}
+		}
+		ms = upTo
 	}
 	m := migrate.NewMigrator(d.w, ms,
 		migrate.WithTableName(MigrationsTable),

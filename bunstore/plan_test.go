@@ -14,6 +14,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/agr"
+	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/stake"
@@ -236,7 +237,7 @@ func planCases() []planCase {
 				return err
 			}})
 	}
-	return append(cases,
+	return append(append(cases,
 		planCase{name: "ledger", index: "agr_ledger_address_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
 			_, err := db.AGR().Ledger(ctx, "addr7", limit, nil)
 			return err
@@ -249,15 +250,99 @@ func planCases() []planCase {
 			_, err := db.Submissions().SubmissionKeys(ctx, "j100008")
 			return err
 		}},
-		planCase{name: "tally", index: "votes_job_submission_idx|votes_job_id_voter_address_key", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {
+		planCase{name: "tally", index: "votes_job_submission_idx|votes_job_id_voter_address_key|votes_job_created_at_id_idx", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {
 			_, err := db.Votes().Tally(ctx, "j100008")
 			return err
 		}},
-		planCase{name: "final tally", index: "final_votes_job_submission_idx|final_votes_job_id_voter_address_key", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {
+		planCase{name: "final tally", index: "final_votes_job_submission_idx|final_votes_job_id_voter_address_key|final_votes_job_created_at_id_idx", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {
 			_, err := db.Votes().FinalTally(ctx, "j100008")
 			return err
 		}},
+	), closingPlanCases()...)
+}
+
+// closingPlanCases are the reads of a close and of a stored batch: the
+// snapshot scans from the start and from a deep cursor, a page of a
+// batch's records, a leaf by record id, by bare object id and the salt's,
+// the nodes of a proof and the cleanup's pick of old builds.
+func closingPlanCases() []planCase {
+	const limit = 21
+	var cases []planCase
+	for _, after := range []*marketplace.Cursor{nil, {At: planAt(5000), ID: "x105000"}} {
+		sfx := map[bool]string{true: "", false: " deep"}[after == nil]
+		all := func(any) bool { return true }
+		cases = append(cases,
+			planCase{name: "scan submissions" + sfx, index: "submissions_job_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
+				return db.Snapshots().ScanSubmissions(ctx, "j100008", after, limit, func(s *marketplace.Submission) bool { return all(s) })
+			}},
+			planCase{name: "scan votes" + sfx, index: "votes_job_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
+				return db.Snapshots().ScanVotes(ctx, "j100008", after, limit, func(v *marketplace.Vote) bool { return all(v) })
+			}},
+			planCase{name: "scan final votes" + sfx, index: "final_votes_job_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
+				return db.Snapshots().ScanFinalVotes(ctx, "j100008", after, limit, func(v *marketplace.FinalVote) bool { return all(v) })
+			}},
+			planCase{name: "scan comments" + sfx, index: "comments_job_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
+				return db.Snapshots().ScanComments(ctx, "j100008", 1<<40, after, limit, func(c *marketplace.Comment) bool { return all(c) })
+			}},
+		)
+	}
+	leaves := func(key string, want int) func(ctx context.Context, db *bunstore.DB) error {
+		return func(ctx context.Context, db *bunstore.DB) error {
+			refs, err := db.AnchorLeaves(ctx, "b7", key)
+			if err == nil && len(refs) != want {
+				err = fmt.Errorf("%d leaves of %q", len(refs), key)
+			}
+			return err
+		}
+	}
+	return append(cases,
+		planCase{name: "anchor records page", index: "anchor_records_pkey|sqlite_autoindex_anchor_records_1", call: func(ctx context.Context, db *bunstore.DB) error {
+			page, err := db.AnchorRecords(ctx, "b7", 40, limit, 1<<20)
+			if err == nil && len(page) != limit {
+				err = fmt.Errorf("%d records", len(page))
+			}
+			return err
+		}},
+		planCase{name: "anchor leaf by record id", index: "anchor_records_record_key", call: leaves("submission:r707", 1)},
+		planCase{name: "anchor leaf by object id", index: "anchor_records_object_idx", call: leaves("r707", 1)},
+		planCase{name: "anchor salt leaf", index: "anchor_nodes_leaf_key", call: leaves(anchor.SaltRecordID, 0)},
+		// A proof's nodes: a handful of primary-key probes (PostgreSQL may
+		// combine them in a bitmap).
+		planCase{name: "anchor nodes", index: "anchor_nodes_pkey|PRIMARY KEY", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {
+			nodes, err := db.AnchorNodes(ctx, "b7", anchor.ProofPath(5, 101))
+			if err == nil && len(nodes) < 2 {
+				err = fmt.Errorf("%d nodes", len(nodes))
+			}
+			return err
+		}},
+		planCase{name: "cleanup builds", index: "anchor_builds_started_at_idx", call: func(ctx context.Context, db *bunstore.DB) error {
+			_, err := db.Anchors().CleanupBuilds(ctx, planAt(1), planRef)
+			return err
+		}},
 	)
+}
+
+// TestClosingWritePlans checks the plans of the writes of a close that
+// read rows: the reputation outcome reads the job's distinct submitters
+// from submissions (job_id, agent_address), and the deletes of a build's
+// staged rows walk their primary keys; no full scan.
+func TestClosingWritePlans(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			db := open(t, be.dsn(t))
+			seedPlan(t, db)
+			outcome := explain(t, db, bunstore.JobOutcomeSQL(), "agent7", 10, 0, "agent7", 1, 0, "agent7", 0, 1,
+				"agent7", 0, 0, "agent7", 0, 0, 1, "j100008")
+			require.Empty(t, checkPlan(db.Dialect(), outcome, "submissions_job_agent_idx", true), strings.Join(outcome, "\n"))
+			for i, q := range bunstore.DropBuildSQL() {
+				index := []string{"anchor_records_pkey|sqlite_autoindex_anchor_records_1", "anchor_nodes_pkey|PRIMARY KEY"}[i]
+				p := explain(t, db, q, "b7", "b7", 500)
+				require.Empty(t, checkPlan(db.Dialect(), p, index, true), strings.Join(p, "\n"))
+			}
+		})
+	}
 }
 
 // explain returns the plan of q (with args for its ? parameters), one line
@@ -475,7 +560,7 @@ func TestJobForSubmitPlan(t *testing.T) {
 				// (the insert, the queue row, the reputation upsert)
 				// scan no table either.
 				sub := plan(bunstore.SubmitSQL(db), agent, job, agent,
-					"00000000-0000-7000-8000-000000000001", agent, "x", "[]", 1, 0, "open", agent, 5,
+					"00000000-0000-7000-8000-000000000001", agent, "x", "[]", 1, 0, "open", agent, 5, 1,
 					"submission", 1, agent, 1, 0, 0, 1, 0, 1)
 				joined := strings.Join(sub, "\n")
 				require.NotContains(t, joined, "Seq Scan", joined)
@@ -485,7 +570,7 @@ func TestJobForSubmitPlan(t *testing.T) {
 				// So does CastVote's: the job and the submission by
 				// primary key, the vote upserted on its unique key.
 				vote := plan(bunstore.CastVoteSQL(db), job, "s1",
-					"00000000-0000-7000-8000-000000000002", "s1", agent, 1, nil, 1, "open", agent, agent,
+					"00000000-0000-7000-8000-000000000002", "s1", agent, 1, nil, 1, "open", 1, agent, agent,
 					agent, 0, 0, 0, 0, 1, 1)
 				joined = strings.Join(vote, "\n")
 				require.NotContains(t, joined, "Seq Scan", joined)

@@ -30,6 +30,21 @@ const (
 	ClosingRenewEvery = 10 * time.Second
 )
 
+// OrphanBuildAge is how old a build must be, with its lease dead, before
+// CleanupAnchors deletes its staged rows: a close that failed deletes
+// them itself, so this only catches closers that crashed.
+const OrphanBuildAge = time.Hour
+
+// CleanupAnchors deletes the staged rows of builds whose closer crashed
+// (started more than OrphanBuildAge ago, lease dead), a bounded number of
+// builds a call; hosts call it periodically. It returns how many rows
+// went.
+func (s *Service) CleanupAnchors(ctx context.Context) (int64, error) {
+	now := openjury.Truncate(s.clock.Now())
+	n, err := s.db.Anchors().CleanupBuilds(ctx, now.Add(-OrphanBuildAge), now)
+	return n, openjury.Wrap("marketplace.CleanupAnchors", err)
+}
+
 // Bounds of one staged chunk of records (and of tree nodes): a close
 // writes its snapshot in short transactions of at most this much, so
 // SQLite's one writer is never held long, and holds at most one chunk of

@@ -81,7 +81,7 @@ CREATE TABLE anchor_records (
 --bun:split
 CREATE UNIQUE INDEX anchor_records_record_key ON anchor_records (batch_id, record_id);
 --bun:split
-CREATE INDEX anchor_records_object_idx ON anchor_records (batch_id, object_id);
+CREATE INDEX anchor_records_object_idx ON anchor_records (batch_id, object_id, ord);
 --bun:split
 
 -- The Merkle tree of a batch, level by level (level 0: the sorted leaves,
