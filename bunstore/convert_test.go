@@ -153,4 +153,3 @@ func TestLegacyConversionRefusesWhatItCannotServe(t *testing.T) {
 		})
 	}
 }
-
