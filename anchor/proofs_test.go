@@ -139,19 +139,20 @@ func (s *treeStore) AnchorRecords(_ context.Context, batchID string, after int64
 	return out, nil
 }
 
-func (s *treeStore) AnchorLeaves(_ context.Context, batchID, key string) ([]anchor.LeafRef, error) {
+func (s *treeStore) AnchorLeaves(_ context.Context, batchID string, recordIDs []string) ([]anchor.LeafRef, error) {
 	var out []anchor.LeafRef
-	for idx, ord := range s.leafOrd {
+	for ord := -1; ord < len(s.ids) && len(out) < 2; ord++ {
 		id := anchor.SaltRecordID
 		if ord >= 0 {
 			id = s.ids[ord]
 		}
-		_, object, _ := strings.Cut(id, ":")
-		if id == key || (!strings.Contains(key, ":") && key != anchor.SaltRecordID && object == key) {
-			out = append(out, anchor.LeafRef{Record: id, Index: int64(idx), Leaf: s.levels[0][idx]})
+		if batchID != s.batch.ID || !slices.Contains(recordIDs, id) {
+			continue
 		}
+		idx := slices.Index(s.leafOrd, ord)
+		out = append(out, anchor.LeafRef{Record: id, Index: int64(idx)})
 	}
-	return out[:min(len(out), 2)], nil
+	return out, nil
 }
 
 func (s *treeStore) AnchorNodes(_ context.Context, _ string, at []anchor.NodeAt) (map[anchor.NodeAt]anchor.Node, error) {

@@ -45,12 +45,11 @@ type StoredRecord struct {
 	Body []byte
 }
 
-// LeafRef is where a record's leaf is in a stored tree: the record's id,
-// the leaf and its index among the sorted leaves (level 0).
+// LeafRef is where a record's leaf is in a stored tree: the record's id
+// and the leaf's index among the sorted leaves (level 0).
 type LeafRef struct {
 	Record string
 	Index  int64
-	Leaf   Node
 }
 
 // Store keeps the batches: each one's records (canonical bytes, in
@@ -66,11 +65,11 @@ type Store interface {
 	// that brings their bodies to maxBytes or more (so at least one while
 	// any is left). None after the last.
 	AnchorRecords(ctx context.Context, batchID string, after int64, limit, maxBytes int) ([]StoredRecord, error)
-	// AnchorLeaves finds the leaf of a record of a batch by key: a record
-	// id ("<type>:<id>"), SaltRecordID for the salt, or else a bare object
-	// id (what follows the type), which may match several records: it
-	// returns up to two of them. None matches: an empty list.
-	AnchorLeaves(ctx context.Context, batchID, key string) ([]LeafRef, error)
+	// AnchorLeaves finds where the leaves of records of a batch are: of
+	// the records whose id is one of recordIDs (SaltRecordID: the salt),
+	// at most two, in document order (the salt first). None: an empty
+	// list.
+	AnchorLeaves(ctx context.Context, batchID string, recordIDs []string) ([]LeafRef, error)
 	// AnchorNodes returns the stored nodes of a batch's tree at the given
 	// positions (those that exist), in one read.
 	AnchorNodes(ctx context.Context, batchID string, at []NodeAt) (map[NodeAt]Node, error)
@@ -256,7 +255,7 @@ func (s *Service) Proof(ctx context.Context, jobID, recordID string) (Proof, err
 		// Never stored: no record has such an id.
 		return Proof{}, openjury.E(openjury.NotFound, op, "record not found")
 	}
-	refs, err := s.store.AnchorLeaves(ctx, b.ID, recordID)
+	refs, err := s.store.AnchorLeaves(ctx, b.ID, recordKeys(recordID))
 	switch {
 	case err != nil:
 		return Proof{}, openjury.Wrap(op, err)
@@ -266,24 +265,50 @@ func (s *Service) Proof(ctx context.Context, jobID, recordID string) (Proof, err
 		return Proof{}, openjury.E(openjury.Invalid, op, "record: several records carry this id; give the record id (<type>:<id>)")
 	}
 	ref := refs[0]
+	at := NodeAt{Level: 0, Index: ref.Index}
 	path := ProofPath(ref.Index, b.Records+1)
-	nodes, err := s.store.AnchorNodes(ctx, b.ID, path)
+	nodes, err := s.store.AnchorNodes(ctx, b.ID, append([]NodeAt{at}, path...))
 	if err != nil {
 		return Proof{}, openjury.Wrap(op, err)
 	}
-	p := Proof{Record: ref.Record, Leaf: openjury.HashFromBytes(ref.Leaf), Proof: make([]openjury.Hash, len(path)), Root: b.Root}
+	missing := func(at NodeAt) error {
+		return openjury.Errorf(openjury.Internal, op, "the stored tree of job %s has no node at level %d index %d", b.JobID, at.Level, at.Index)
+	}
+	leaf, ok := nodes[at]
+	if !ok {
+		return Proof{}, missing(at)
+	}
+	p := Proof{Record: ref.Record, Leaf: openjury.HashFromBytes(leaf), Proof: make([]openjury.Hash, len(path)), Root: b.Root}
 	proof := make([]Node, len(path))
 	for i, at := range path {
 		n, ok := nodes[at]
 		if !ok {
-			return Proof{}, openjury.Errorf(openjury.Internal, op, "the stored tree of job %s has no node at level %d index %d", b.JobID, at.Level, at.Index)
+			return Proof{}, missing(at)
 		}
 		proof[i], p.Proof[i] = n, openjury.HashFromBytes(n)
 	}
-	if got := openjury.HashFromBytes(ProcessProof(proof, ref.Leaf)); got != b.Root {
+	if got := openjury.HashFromBytes(ProcessProof(proof, leaf)); got != b.Root {
 		return Proof{}, openjury.Errorf(openjury.Internal, op, "the stored tree of job %s leads %s to %s, not its root", b.JobID, ref.Record, got)
 	}
 	return p, nil
+}
+
+// RecordTypes are the record types of schema version 1, the "<type>:"
+// prefixes of record ids (see the package doc).
+var RecordTypes = []string{"job", "submission", "vote", "final_vote", "comment"}
+
+// recordKeys are the record ids a proof's record parameter may name: a
+// record id or the salt's as given, or, for a bare object id (no ":"),
+// that id under every record type.
+func recordKeys(record string) []string {
+	if record == SaltRecordID || strings.Contains(record, ":") {
+		return []string{record}
+	}
+	keys := make([]string, len(RecordTypes))
+	for i, t := range RecordTypes {
+		keys[i] = t + ":" + record
+	}
+	return keys
 }
 
 // IsOperator reports whether addr is an operator.

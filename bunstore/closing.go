@@ -3,6 +3,7 @@ package bunstore
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"strings"
 	"time"
@@ -26,15 +27,18 @@ var _ marketplace.SnapshotStore = snapshotStore{}
 // each its own transaction, and builds per cleanup run.
 const (
 	dropRecordsChunk = 500
-	dropNodesChunk   = 5000
+	dropNodesChunk   = 1000
 	cleanupBuilds    = 20
 )
 
-// Rows per INSERT statement of staged rows (their values are bound
-// parameters: 5 or 4 a row, under both engines' limits).
+// Rows per INSERT statement of staged records (their values are bound
+// parameters, 4 a row, under both engines' limits), and how the tree is
+// packed: nodes per anchor_nodes row, leaf indexes per anchor_leaf_index
+// row (marketplace.NodesPiece and LeafIndexPiece are multiples of them).
 const (
 	insertRecordsChunk = 500
-	insertNodesChunk   = 1000
+	nodesPerRow        = 128
+	indexesPerRow      = 1024
 )
 
 // sqlExec runs a statement with bound parameters.
@@ -163,7 +167,7 @@ func (s anchorStore) dropBuild(ctx context.Context, op, batchID string) (int64, 
 	var total int64
 	for _, q := range dropBuildQueries {
 		chunk := dropRecordsChunk
-		if strings.Contains(q, "anchor_nodes") {
+		if !strings.Contains(q, "anchor_records") {
 			chunk = dropNodesChunk
 		}
 		for {
@@ -202,8 +206,10 @@ func (s anchorStore) dropBuild(ctx context.Context, op, batchID string) (int64, 
 var dropBuildQueries = []string{
 	`DELETE FROM anchor_records WHERE batch_id = ? AND ord IN
 (SELECT r.ord FROM anchor_records AS r WHERE r.batch_id = ? ORDER BY r.ord LIMIT ?)`,
-	`DELETE FROM anchor_nodes WHERE batch_id = ? AND (level, idx) IN
-(SELECT n.level, n.idx FROM anchor_nodes AS n WHERE n.batch_id = ? ORDER BY n.level, n.idx LIMIT ?)`,
+	`DELETE FROM anchor_nodes WHERE batch_id = ? AND (level, chunk) IN
+(SELECT n.level, n.chunk FROM anchor_nodes AS n WHERE n.batch_id = ? ORDER BY n.level, n.chunk LIMIT ?)`,
+	`DELETE FROM anchor_leaf_index WHERE batch_id = ? AND chunk IN
+(SELECT li.chunk FROM anchor_leaf_index AS li WHERE li.batch_id = ? ORDER BY li.chunk LIMIT ?)`,
 }
 
 // StageRecords implements marketplace.AnchorStore: multi-row INSERTs of
@@ -213,11 +219,11 @@ func (s anchorStore) StageRecords(ctx context.Context, batchID string, recs []ma
 	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		for from := 0; from < len(recs); from += insertRecordsChunk {
 			part := recs[from:min(from+insertRecordsChunk, len(recs))]
-			args := make([]any, 0, 5*len(part))
+			args := make([]any, 0, 4*len(part))
 			for _, r := range part {
-				args = append(args, batchID, r.Ord, r.RecordID, r.ObjectID, r.Body)
+				args = append(args, batchID, r.Ord, r.RecordID, r.Body)
 			}
-			if err := s.e.d.insertRows(ctx, db, "INSERT INTO anchor_records (batch_id, ord, record_id, object_id, body)", 5, len(part), args); err != nil {
+			if err := s.e.d.insertRows(ctx, db, "INSERT INTO anchor_records (batch_id, ord, record_id, body)", 4, len(part), args); err != nil {
 				return translateWith(op, err, details{detailDuplicate: "a record is staged twice"})
 			}
 		}
@@ -225,43 +231,56 @@ func (s anchorStore) StageRecords(ctx context.Context, batchID string, recs []ma
 	})
 }
 
-// StageLeaves implements marketplace.AnchorStore: level 0 rows of
-// anchor_nodes, with their records' ords.
-func (s anchorStore) StageLeaves(ctx context.Context, batchID string, leaves []marketplace.StagedLeaf) error {
-	const op = "bunstore.StageLeaves"
-	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
-		for from := 0; from < len(leaves); from += insertNodesChunk {
-			part := leaves[from:min(from+insertNodesChunk, len(leaves))]
-			args := make([]any, 0, 5*len(part))
-			for _, l := range part {
-				args = append(args, batchID, 0, l.Index, l.Leaf[:], l.Ord)
-			}
-			if err := s.e.d.insertRows(ctx, db, "INSERT INTO anchor_nodes (batch_id, level, idx, hash, ord)", 5, len(part), args); err != nil {
-				return translateWith(op, err, details{detailDuplicate: "a leaf is staged twice"})
-			}
+// StageNodes implements marketplace.AnchorStore: the nodes packed
+// nodesPerRow to a row of anchor_nodes, in one statement.
+func (s anchorStore) StageNodes(ctx context.Context, batchID string, level int, from int64, nodes []anchor.Node) error {
+	const op = "bunstore.StageNodes"
+	if from%nodesPerRow != 0 || len(nodes) == 0 {
+		return openjury.Errorf(openjury.Internal, op, "nodes from %d: not a whole row's start", from)
+	}
+	var args []any
+	rows := 0
+	for i := 0; i < len(nodes); i += nodesPerRow {
+		part := nodes[i:min(i+nodesPerRow, len(nodes))]
+		packed := make([]byte, 0, 32*len(part))
+		for _, n := range part {
+			packed = append(packed, n[:]...)
 		}
-		return nil
+		args = append(args, batchID, level, (from+int64(i))/nodesPerRow, packed)
+		rows++
+	}
+	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		err := s.e.d.insertRows(ctx, db, "INSERT INTO anchor_nodes (batch_id, level, chunk, hashes)", 4, rows, args)
+		return translateWith(op, err, details{detailDuplicate: "a node is staged twice"})
 	})
 }
 
-// StageNodes implements marketplace.AnchorStore.
-func (s anchorStore) StageNodes(ctx context.Context, batchID string, level int, from int64, nodes []anchor.Node) error {
-	const op = "bunstore.StageNodes"
-	if level < 1 {
-		return openjury.E(openjury.Internal, op, "level 0 holds the leaves: StageLeaves")
+// StageLeafIndex implements marketplace.AnchorStore: the indexes packed
+// indexesPerRow to a row of anchor_leaf_index (4 bytes big-endian each),
+// the salt's in row -1, in one statement.
+func (s anchorStore) StageLeafIndex(ctx context.Context, batchID string, from int64, index []uint32) error {
+	const op = "bunstore.StageLeafIndex"
+	if (from != -1 && from%indexesPerRow != 0) || (from == -1 && len(index) != 1) || len(index) == 0 {
+		return openjury.Errorf(openjury.Internal, op, "leaf indexes from %d: not a whole row's start", from)
+	}
+	var args []any
+	rows := 0
+	for i := 0; i < len(index); i += indexesPerRow {
+		part := index[i:min(i+indexesPerRow, len(index))]
+		packed := make([]byte, 0, 4*len(part))
+		for _, x := range part {
+			packed = binary.BigEndian.AppendUint32(packed, x)
+		}
+		chunk := int64(-1)
+		if from >= 0 {
+			chunk = (from + int64(i)) / indexesPerRow
+		}
+		args = append(args, batchID, chunk, packed)
+		rows++
 	}
 	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
-		for i := 0; i < len(nodes); i += insertNodesChunk {
-			part := nodes[i:min(i+insertNodesChunk, len(nodes))]
-			args := make([]any, 0, 4*len(part))
-			for j := range part {
-				args = append(args, batchID, level, from+int64(i+j), part[j][:])
-			}
-			if err := s.e.d.insertRows(ctx, db, "INSERT INTO anchor_nodes (batch_id, level, idx, hash)", 4, len(part), args); err != nil {
-				return translateWith(op, err, details{detailDuplicate: "a node is staged twice"})
-			}
-		}
-		return nil
+		err := s.e.d.insertRows(ctx, db, "INSERT INTO anchor_leaf_index (batch_id, chunk, idxs)", 3, rows, args)
+		return translateWith(op, err, details{detailDuplicate: "a leaf index is staged twice"})
 	})
 }
 
@@ -342,9 +361,39 @@ func (t txStores) Snapshots() marketplace.SnapshotStore { return snapshotStore{t
 // rows handed over as they are read.
 type snapshotStore struct{ e exec }
 
-// scanPage runs q (a page of rows R), calling fn with each row until it
-// returns false.
-func scanPage[R any](ctx context.Context, d *DB, op string, q *bun.SelectQuery, fn func(*R) bool) error {
+// scanPage runs the query q makes of db (a page of rows R), calling fn
+// with each row until it returns false. On PostgreSQL it runs with
+// enable_sort off (SET LOCAL, in a read-only transaction of its own, or
+// in a savepoint rolled back after it inside the caller's): the page must
+// walk its index in order whatever the planner's statistics say, since a
+// large job's rows may be too new for them, and a top-N sort of all the
+// rest of the job's rows on each page would make the scan quadratic.
+func scanPage[R any](ctx context.Context, s snapshotStore, op string, q func(db bun.IDB) *bun.SelectQuery, fn func(*R) bool) error {
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return err
+	}
+	if s.e.d.dialect != DialectPostgres {
+		return scanRows(ctx, s.e.d, op, q(db), fn)
+	}
+	var tx bun.Tx
+	if s.e.tx {
+		tx, err = s.e.write.BeginTx(ctx, nil) // a savepoint
+	} else {
+		tx, err = s.e.d.w.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	}
+	if err != nil {
+		return translate(op, err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	if _, err := tx.ExecContext(ctx, "SET LOCAL enable_sort = off"); err != nil {
+		return translate(op, err)
+	}
+	return scanRows(ctx, s.e.d, op, q(tx), fn)
+}
+
+// scanRows runs q, calling fn with each row until it returns false.
+func scanRows[R any](ctx context.Context, d *DB, op string, q *bun.SelectQuery, fn func(*R) bool) error {
 	rows, err := q.Rows(ctx)
 	if err != nil {
 		return translate(op, err)
@@ -375,12 +424,10 @@ func page(q *bun.SelectQuery, a, jobID string, after *marketplace.Cursor, limit 
 // ScanSubmissions walks submissions (job_id, created_at, id).
 func (s snapshotStore) ScanSubmissions(ctx context.Context, jobID string, after *marketplace.Cursor, limit int, fn func(*marketplace.Submission) bool) error {
 	const op = "bunstore.ScanSubmissions"
-	db, err := s.e.reader(ctx, op)
-	if err != nil {
-		return err
-	}
 	var convErr error
-	err = scanPage(ctx, s.e.d, op, page(db.NewSelect().Model((*submissionRow)(nil)), "s", jobID, after, limit), func(r *submissionRow) bool {
+	err := scanPage(ctx, s, op, func(db bun.IDB) *bun.SelectQuery {
+		return page(db.NewSelect().Model((*submissionRow)(nil)), "s", jobID, after, limit)
+	}, func(r *submissionRow) bool {
 		sub, err := r.submission()
 		if err != nil {
 			convErr = openjury.Wrap(op, err)
@@ -397,12 +444,10 @@ func (s snapshotStore) ScanSubmissions(ctx context.Context, jobID string, after 
 // ScanVotes walks votes (job_id, created_at, id).
 func (s snapshotStore) ScanVotes(ctx context.Context, jobID string, after *marketplace.Cursor, limit int, fn func(*marketplace.Vote) bool) error {
 	const op = "bunstore.ScanVotes"
-	db, err := s.e.reader(ctx, op)
-	if err != nil {
-		return err
-	}
 	var convErr error
-	err = scanPage(ctx, s.e.d, op, page(db.NewSelect().Model((*voteRow)(nil)), "v", jobID, after, limit), func(r *voteRow) bool {
+	err := scanPage(ctx, s, op, func(db bun.IDB) *bun.SelectQuery {
+		return page(db.NewSelect().Model((*voteRow)(nil)), "v", jobID, after, limit)
+	}, func(r *voteRow) bool {
 		v, err := r.vote()
 		if err != nil {
 			convErr = openjury.Wrap(op, err)
@@ -419,11 +464,9 @@ func (s snapshotStore) ScanVotes(ctx context.Context, jobID string, after *marke
 // ScanFinalVotes walks final_votes (job_id, created_at, id).
 func (s snapshotStore) ScanFinalVotes(ctx context.Context, jobID string, after *marketplace.Cursor, limit int, fn func(*marketplace.FinalVote) bool) error {
 	const op = "bunstore.ScanFinalVotes"
-	db, err := s.e.reader(ctx, op)
-	if err != nil {
-		return err
-	}
-	return scanPage(ctx, s.e.d, op, page(db.NewSelect().Model((*finalVoteRow)(nil)), "fv", jobID, after, limit), func(r *finalVoteRow) bool {
+	return scanPage(ctx, s, op, func(db bun.IDB) *bun.SelectQuery {
+		return page(db.NewSelect().Model((*finalVoteRow)(nil)), "fv", jobID, after, limit)
+	}, func(r *finalVoteRow) bool {
 		return fn(r.finalVote())
 	})
 }
@@ -432,12 +475,9 @@ func (s snapshotStore) ScanFinalVotes(ctx context.Context, jobID string, after *
 // rev at most rev.
 func (s snapshotStore) ScanComments(ctx context.Context, jobID string, rev int64, after *marketplace.Cursor, limit int, fn func(*marketplace.Comment) bool) error {
 	const op = "bunstore.ScanComments"
-	db, err := s.e.reader(ctx, op)
-	if err != nil {
-		return err
-	}
-	q := page(db.NewSelect().Model((*commentRow)(nil)), "c", jobID, after, limit).Where("c.rev <= ?", rev)
-	return scanPage(ctx, s.e.d, op, q, func(r *commentRow) bool { return fn(r.comment()) })
+	return scanPage(ctx, s, op, func(db bun.IDB) *bun.SelectQuery {
+		return page(db.NewSelect().Model((*commentRow)(nil)), "c", jobID, after, limit).Where("c.rev <= ?", rev)
+	}, func(r *commentRow) bool { return fn(r.comment()) })
 }
 
 // AnchorRecords implements anchor.Store: the primary key (batch_id, ord)
@@ -467,61 +507,75 @@ WHERE r.batch_id = ? AND r.ord > ? ORDER BY r.ord LIMIT ?`, batchID, after, max(
 	return out, translate(op, rows.Err())
 }
 
-// AnchorLeaves implements anchor.Store: a record by its unique key
-// (batch_id, record_id) or by (batch_id, object_id), joined with its leaf
-// by the partial unique key (batch_id, ord) of level 0; the salt's leaf by
-// that key at ord -1.
-func (d *DB) AnchorLeaves(ctx context.Context, batchID, key string) ([]anchor.LeafRef, error) {
+// AnchorLeaves implements anchor.Store: the records by the unique key
+// (batch_id, record_id), each joined with the row of anchor_leaf_index
+// holding its ord's leaf index (by primary key); the salt's from row -1.
+func (d *DB) AnchorLeaves(ctx context.Context, batchID string, recordIDs []string) ([]anchor.LeafRef, error) {
 	const op = "bunstore.AnchorLeaves"
-	if strings.ContainsRune(key, 0) || !utf8.ValidString(key) {
-		// bun cannot write it into SQL text as it is; no record has it.
-		return nil, nil
-	}
 	db, err := d.pool().reader(ctx, op)
 	if err != nil {
 		return nil, err
 	}
-	var rows *sql.Rows
-	switch {
-	case key == anchor.SaltRecordID:
-		rows, err = db.QueryContext(ctx, `SELECT ?, n.idx, n.hash FROM anchor_nodes AS n
-WHERE n.batch_id = ? AND n.level = 0 AND n.ord = -1`, anchor.SaltRecordID, batchID)
-	case strings.Contains(key, ":"):
-		rows, err = db.QueryContext(ctx, leafQuery+"r.record_id = ?", batchID, key)
-	default:
-		rows, err = db.QueryContext(ctx, leafQuery+"r.object_id = ? ORDER BY r.ord LIMIT 2", batchID, key)
+	var out []anchor.LeafRef
+	var ids []string
+	for _, id := range recordIDs {
+		switch {
+		case strings.ContainsRune(id, 0) || !utf8.ValidString(id):
+			// bun cannot write it into SQL text as it is; no record has it.
+		case id == anchor.SaltRecordID:
+			var idxs []byte
+			err := db.NewRaw(`SELECT li.idxs FROM anchor_leaf_index AS li WHERE li.batch_id = ? AND li.chunk = -1`, batchID).Scan(ctx, &idxs)
+			switch {
+			case errors.Is(err, sql.ErrNoRows):
+			case err != nil:
+				return nil, translate(op, err)
+			case len(idxs) != 4:
+				return nil, openjury.Errorf(openjury.Internal, op, "stored salt index of %d bytes", len(idxs))
+			default:
+				out = append(out, anchor.LeafRef{Record: anchor.SaltRecordID, Index: int64(binary.BigEndian.Uint32(idxs))})
+			}
+		default:
+			ids = append(ids, id)
+		}
 	}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	q := `SELECT r.record_id, r.ord, li.idxs FROM anchor_records AS r
+JOIN anchor_leaf_index AS li ON li.batch_id = r.batch_id AND li.chunk = r.ord / ?
+WHERE r.batch_id = ? AND `
+	args := []any{indexesPerRow, batchID}
+	if len(ids) == 1 {
+		q, args = q+"r.record_id = ?", append(args, ids[0])
+	} else {
+		q, args = q+"r.record_id IN (?) ORDER BY r.ord LIMIT 2", append(args, bun.In(ids))
+	}
+	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, translate(op, err)
 	}
 	defer func() { _ = rows.Close() }()
-	var out []anchor.LeafRef
 	for rows.Next() {
 		var (
 			ref  anchor.LeafRef
-			hash []byte
+			ord  int64
+			idxs []byte
 		)
-		if err := rows.Scan(&ref.Record, &ref.Index, &hash); err != nil {
+		if err := rows.Scan(&ref.Record, &ord, &idxs); err != nil {
 			return nil, translate(op, err)
 		}
-		if len(hash) != len(ref.Leaf) {
-			return nil, openjury.Errorf(openjury.Internal, op, "stored leaf of %d bytes", len(hash))
+		at := 4 * (ord % indexesPerRow)
+		if int64(len(idxs)) < at+4 {
+			return nil, openjury.Errorf(openjury.Internal, op, "no stored leaf index of record %s", ref.Record)
 		}
-		ref.Leaf = anchor.Node(hash)
+		ref.Index = int64(binary.BigEndian.Uint32(idxs[at:]))
 		out = append(out, ref)
 	}
 	return out, translate(op, rows.Err())
 }
 
-// leafQuery is the statement of AnchorLeaves but for its last condition,
-// on record_id (unique) or object_id (at most two, in document order):
-// parameters batch id, key.
-const leafQuery = `SELECT r.record_id, n.idx, n.hash FROM anchor_records AS r
-JOIN anchor_nodes AS n ON n.batch_id = r.batch_id AND n.level = 0 AND n.ord = r.ord
-WHERE r.batch_id = ? AND `
-
-// AnchorNodes implements anchor.Store: one statement reading the nodes
-// by primary key.
+// AnchorNodes implements anchor.Store: the rows holding the positions, by
+// primary key, in one statement.
 func (d *DB) AnchorNodes(ctx context.Context, batchID string, at []anchor.NodeAt) (map[anchor.NodeAt]anchor.Node, error) {
 	const op = "bunstore.AnchorNodes"
 	out := make(map[anchor.NodeAt]anchor.Node, len(at))
@@ -538,34 +592,51 @@ func (d *DB) AnchorNodes(ctx context.Context, batchID string, at []anchor.NodeAt
 		return nil, translate(op, err)
 	}
 	defer func() { _ = rows.Close() }()
+	type rowKey struct {
+		level int
+		chunk int64
+	}
+	packed := map[rowKey][]byte{}
 	for rows.Next() {
 		var (
-			pos  anchor.NodeAt
-			hash []byte
+			k      rowKey
+			hashes []byte
 		)
-		if err := rows.Scan(&pos.Level, &pos.Index, &hash); err != nil {
+		if err := rows.Scan(&k.level, &k.chunk, &hashes); err != nil {
 			return nil, translate(op, err)
 		}
-		if len(hash) != 32 {
-			return nil, openjury.Errorf(openjury.Internal, op, "stored node of %d bytes", len(hash))
-		}
-		out[pos] = anchor.Node(hash)
+		packed[k] = hashes
 	}
-	return out, translate(op, rows.Err())
+	if err := rows.Err(); err != nil {
+		return nil, translate(op, err)
+	}
+	for _, p := range at {
+		hashes := packed[rowKey{p.Level, p.Index / nodesPerRow}]
+		if off := 32 * (p.Index % nodesPerRow); p.Index >= 0 && int64(len(hashes)) >= off+32 {
+			out[p] = anchor.Node(hashes[off : off+32])
+		}
+	}
+	return out, nil
 }
 
-// nodesQuery is the statement of AnchorNodes and its arguments.
+// nodesQuery is the statement of AnchorNodes and its arguments: the rows
+// of the positions' chunks.
 func nodesQuery(batchID string, at []anchor.NodeAt) (string, []any) {
 	var b strings.Builder
-	b.WriteString("SELECT n.level, n.idx, n.hash FROM anchor_nodes AS n WHERE n.batch_id = ? AND (")
-	args := make([]any, 0, 1+2*len(at))
-	args = append(args, batchID)
-	for i, p := range at {
-		if i > 0 {
+	b.WriteString("SELECT n.level, n.chunk, n.hashes FROM anchor_nodes AS n WHERE n.batch_id = ? AND (")
+	args := []any{batchID}
+	seen := map[anchor.NodeAt]bool{}
+	for _, p := range at {
+		row := anchor.NodeAt{Level: p.Level, Index: p.Index / nodesPerRow}
+		if seen[row] {
+			continue
+		}
+		if len(seen) > 0 {
 			b.WriteString(" OR ")
 		}
-		b.WriteString("(n.level = ? AND n.idx = ?)")
-		args = append(args, p.Level, p.Index)
+		seen[row] = true
+		b.WriteString("(n.level = ? AND n.chunk = ?)")
+		args = append(args, row.Level, row.Index)
 	}
 	b.WriteString(")")
 	return b.String(), args

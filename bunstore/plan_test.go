@@ -76,21 +76,21 @@ var planSeed = []string{
 	SELECT 'v' || (100000 + i), 'j' || (100000 + i % 100 + 1), 's' || (100000 + i), 'voter' || i, 1 + i % 5, {base} + i * 1000 FROM n`,
 	`INSERT INTO final_votes (id, job_id, submission_id, voter_address, created_at)
 	SELECT 'f' || (100000 + i), 'j' || (100000 + i % 100 + 1), 's' || (100000 + i), 'voter' || i, {base} + i * 1000 FROM n`,
-	`INSERT INTO anchor_records (batch_id, ord, record_id, object_id, body)
-	SELECT 'b' || (i % 100), i / 100, 'submission:r' || i, 'r' || i, {blob320} FROM n`,
-	`INSERT INTO anchor_nodes (batch_id, level, idx, hash, ord)
-	SELECT 'b' || (i % 100), 0, i / 100, {blob32}, i / 100 FROM n`,
-	`INSERT INTO anchor_nodes (batch_id, level, idx, hash)
-	SELECT 'b' || (i % 100), 1, i / 100, {blob32} FROM n`,
+	`INSERT INTO anchor_records (batch_id, ord, record_id, body)
+	SELECT 'b' || (i % 100), i / 100, 'submission:r' || i, {blob320} FROM n`,
+	`INSERT INTO anchor_nodes (batch_id, level, chunk, hashes)
+	SELECT 'b' || (i % 100), i / 100 % 10, i / 1000, {blob320} FROM n`,
+	`INSERT INTO anchor_leaf_index (batch_id, chunk, idxs)
+	SELECT 'b' || (i % 100), i / 100 - 1, CASE WHEN i < 100 THEN {blob4} ELSE {blob32} END FROM n`,
 	`INSERT INTO anchor_builds (batch_id, job_id, started_at)
 	SELECT 'x' || i, 'j' || (100000 + i), {base} + i * 1000 FROM n`,
 }
 
-// planBlobs are the {blob32} and {blob320} of planSeed per dialect: 32 and
-// 320 zero bytes.
+// planBlobs are the {blob32}, {blob320} and {blob4} of planSeed per
+// dialect: 32, 320 and 4 zero bytes.
 var planBlobs = map[string][]string{
-	bunstore.DialectSQLite:   {"zeroblob(32)", "zeroblob(320)"},
-	bunstore.DialectPostgres: {"decode(repeat('00', 32), 'hex')", "decode(repeat('00', 320), 'hex')"},
+	bunstore.DialectSQLite:   {"zeroblob(32)", "zeroblob(320)", "zeroblob(4)"},
+	bunstore.DialectPostgres: {"decode(repeat('00', 32), 'hex')", "decode(repeat('00', 320), 'hex')", "decode(repeat('00', 4), 'hex')"},
 }
 
 // seedPlan runs planSeed with planRows rows in one transaction, then
@@ -103,7 +103,7 @@ func seedRows(t testing.TB, db *bunstore.DB, rows int) {
 	ctx := context.Background()
 	blobs := planBlobs[db.Dialect()]
 	r := strings.NewReplacer("{base}", fmt.Sprint(planBase), "{ref}", fmt.Sprint(planRef.UnixMilli()),
-		"{blob32}", blobs[0], "{blob320}", blobs[1])
+		"{blob32}", blobs[0], "{blob320}", blobs[1], "{blob4}", blobs[2])
 	numbers := fmt.Sprintf("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %d) ", rows)
 	require.NoError(t, db.Bun().RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		for _, q := range planSeed {
@@ -286,11 +286,11 @@ func closingPlanCases() []planCase {
 			}},
 		)
 	}
-	leaves := func(key string, want int) func(ctx context.Context, db *bunstore.DB) error {
+	leaves := func(want int, keys ...string) func(ctx context.Context, db *bunstore.DB) error {
 		return func(ctx context.Context, db *bunstore.DB) error {
-			refs, err := db.AnchorLeaves(ctx, "b7", key)
+			refs, err := db.AnchorLeaves(ctx, "b7", keys)
 			if err == nil && len(refs) != want {
-				err = fmt.Errorf("%d leaves of %q", len(refs), key)
+				err = fmt.Errorf("%d leaves of %q", len(refs), keys)
 			}
 			return err
 		}
@@ -303,13 +303,16 @@ func closingPlanCases() []planCase {
 			}
 			return err
 		}},
-		planCase{name: "anchor leaf by record id", index: "anchor_records_record_key", call: leaves("submission:r707", 1)},
-		planCase{name: "anchor leaf by object id", index: "anchor_records_object_idx", call: leaves("r707", 1)},
-		planCase{name: "anchor salt leaf", index: "anchor_nodes_leaf_key", call: leaves(anchor.SaltRecordID, 0)},
+		planCase{name: "anchor leaf by record id", index: "anchor_records_record_key", call: leaves(1, "submission:r707")},
+		// A bare id: its record id under each type, a few probes of the
+		// unique key, sorted into document order.
+		planCase{name: "anchor leaf by bare id", index: "anchor_records_record_key", whole: true,
+			call: leaves(1, "job:r707", "submission:r707", "vote:r707", "final_vote:r707", "comment:r707")},
+		planCase{name: "anchor salt leaf", index: "anchor_leaf_index_pkey|sqlite_autoindex_anchor_leaf_index_1", call: leaves(1, anchor.SaltRecordID)},
 		// A proof's nodes: a handful of primary-key probes (PostgreSQL may
 		// combine them in a bitmap).
-		planCase{name: "anchor nodes", index: "anchor_nodes_pkey|PRIMARY KEY", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {
-			nodes, err := db.AnchorNodes(ctx, "b7", anchor.ProofPath(5, 101))
+		planCase{name: "anchor nodes", index: "anchor_nodes_pkey|sqlite_autoindex_anchor_nodes_1", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {
+			nodes, err := db.AnchorNodes(ctx, "b7", anchor.ProofPath(5, 9000))
 			if err == nil && len(nodes) < 2 {
 				err = fmt.Errorf("%d nodes", len(nodes))
 			}
@@ -337,7 +340,8 @@ func TestClosingWritePlans(t *testing.T) {
 				"agent7", 0, 0, "agent7", 0, 0, 1, "j100008")
 			require.Empty(t, checkPlan(db.Dialect(), outcome, "submissions_job_agent_idx", true), strings.Join(outcome, "\n"))
 			for i, q := range bunstore.DropBuildSQL() {
-				index := []string{"anchor_records_pkey|sqlite_autoindex_anchor_records_1", "anchor_nodes_pkey|PRIMARY KEY"}[i]
+				index := []string{"anchor_records_pkey|sqlite_autoindex_anchor_records_1", "anchor_nodes_pkey|sqlite_autoindex_anchor_nodes_1",
+					"anchor_leaf_index_pkey|sqlite_autoindex_anchor_leaf_index_1"}[i]
 				p := explain(t, db, q, "b7", "b7", 500)
 				require.Empty(t, checkPlan(db.Dialect(), p, index, true), strings.Join(p, "\n"))
 			}

@@ -26,23 +26,21 @@ type AnchorRecords struct {
 }
 
 // StagedRecord is one record of a snapshot being built, as it is staged:
-// its place in the document (Ord, from 0: the job), its record id, its
-// object id (the record id without its "<type>:" prefix, for proofs by a
-// bare id) and its canonical bytes.
+// its place in the document (Ord, from 0: the job), its record id and its
+// canonical bytes.
 type StagedRecord struct {
 	Ord      int64
 	RecordID string
-	ObjectID string
 	Body     []byte
 }
 
-// StagedLeaf is a leaf of a snapshot being built at its index among the
-// sorted leaves, with the Ord of its record (-1 for the salt).
-type StagedLeaf struct {
-	Index int64
-	Leaf  anchor.Node
-	Ord   int64
-}
+// Pieces of a staged tree: StageNodes and StageLeafIndex take their
+// nodes and indexes in pieces that start at multiples of these (a store
+// packs them in rows of these many, or of a divisor).
+const (
+	NodesPiece     = 4096
+	LeafIndexPiece = 4096
+)
 
 // AnchorStore keeps the closing leases and the snapshots being built and
 // stores the finished batch. A build's rows (staged under its batch id,
@@ -66,11 +64,15 @@ type AnchorStore interface {
 	// StageRecords stores records of the build batchID (their Ords unique
 	// in the build).
 	StageRecords(ctx context.Context, batchID string, recs []StagedRecord) error
-	// StageLeaves stores leaves of the build batchID: level 0 of its tree.
-	StageLeaves(ctx context.Context, batchID string, leaves []StagedLeaf) error
-	// StageNodes stores nodes of level (>= 1) of the build batchID's tree,
-	// nodes[i] at index from+i.
+	// StageNodes stores nodes of a level of the build batchID's tree (level
+	// 0: the sorted leaves), nodes[i] at index from+i; from is a multiple
+	// of NodesPiece and nodes at most NodesPiece long.
 	StageNodes(ctx context.Context, batchID string, level int, from int64, nodes []anchor.Node) error
+	// StageLeafIndex stores where the leaves of the build batchID's
+	// records are among its sorted leaves: index[i] is the leaf index of
+	// the record of Ord from+i (from a multiple of LeafIndexPiece, index at
+	// most LeafIndexPiece long); from -1 with one index is the salt's.
+	StageLeafIndex(ctx context.Context, batchID string, from int64, index []uint32) error
 	// PutBatch makes the build b.ID the job's batch, in the closing
 	// transaction: it inserts the batch row, sets the job's anchor_*
 	// fields (root, uri, schema version, salt, created_at, records, size),

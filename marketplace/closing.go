@@ -52,7 +52,6 @@ func (s *Service) CleanupAnchors(ctx context.Context) (int64, error) {
 const (
 	stageRows  = 500
 	stageBytes = 4 << 20
-	stageNodes = 4000
 )
 
 // CloseInput is the sponsor's choice of winner, with an optional onchain
@@ -597,8 +596,7 @@ func (b *Stager) addRecord(r anchor.Record) error {
 
 // addAt adds a record's canonical bytes to the chunk at ord.
 func (b *Stager) addAt(ord int64, recordID string, body []byte) {
-	_, object, _ := strings.Cut(recordID, ":")
-	b.chunk = append(b.chunk, StagedRecord{Ord: ord, RecordID: recordID, ObjectID: object, Body: body})
+	b.chunk = append(b.chunk, StagedRecord{Ord: ord, RecordID: recordID, Body: body})
 	b.leaves = append(b.leaves, leafOrd{leaf: anchor.Leaf(body), ord: ord})
 	b.size += len(body)
 	b.bodies += int64(len(body))
@@ -621,8 +619,9 @@ func (b *Stager) flush(ctx context.Context) error {
 }
 
 // Tree stages what is left of the records, then adds the salt's leaf,
-// sorts the leaves and stages the tree level by level, in chunks; it
-// returns the root. The Stager takes no more records after it.
+// sorts the leaves and stages the tree level by level and where each
+// record's leaf went, in pieces; it returns the root. The Stager takes no
+// more records after it.
 func (b *Stager) Tree(ctx context.Context, salt [anchor.SaltSize]byte) (openjury.Hash, error) {
 	if err := b.flush(ctx); err != nil {
 		return "", err
@@ -630,31 +629,40 @@ func (b *Stager) Tree(ctx context.Context, salt [anchor.SaltSize]byte) (openjury
 	leaves := append(b.leaves, leafOrd{leaf: anchor.Leaf(salt[:]), ord: -1})
 	b.leaves = nil
 	slices.SortFunc(leaves, func(x, y leafOrd) int { return bytes.Compare(x.leaf[:], y.leaf[:]) })
-	staged := make([]StagedLeaf, 0, min(len(leaves), stageNodes))
+	index := make([]uint32, len(leaves)-1) // by ord
 	level := make([]anchor.Node, len(leaves))
+	var saltIndex uint32
 	for i, l := range leaves {
 		level[i] = l.leaf
-		staged = append(staged, StagedLeaf{Index: int64(i), Leaf: l.leaf, Ord: l.ord})
-		if len(staged) == stageNodes || i == len(leaves)-1 {
-			if err := b.anchors.StageLeaves(ctx, b.batchID, staged); err != nil {
+		if l.ord < 0 {
+			saltIndex = uint32(i)
+		} else {
+			index[l.ord] = uint32(i)
+		}
+	}
+	for from := 0; from < len(index); from += LeafIndexPiece {
+		if err := b.anchors.StageLeafIndex(ctx, b.batchID, int64(from), index[from:min(from+LeafIndexPiece, len(index))]); err != nil {
+			return "", err
+		}
+		if err := b.flush(ctx); err != nil {
+			return "", err
+		}
+	}
+	if err := b.anchors.StageLeafIndex(ctx, b.batchID, -1, []uint32{saltIndex}); err != nil {
+		return "", err
+	}
+	for n := 0; ; n++ {
+		for from := 0; from < len(level); from += NodesPiece {
+			if err := b.anchors.StageNodes(ctx, b.batchID, n, int64(from), level[from:min(from+NodesPiece, len(level))]); err != nil {
 				return "", err
 			}
-			staged = staged[:0]
 			if err := b.flush(ctx); err != nil {
 				return "", err
 			}
 		}
-	}
-	for n := 1; len(level) > 1; n++ {
+		if len(level) == 1 {
+			return openjury.HashFromBytes(level[0]), nil
+		}
 		level = anchor.NextLevel(level)
-		for from := 0; from < len(level); from += stageNodes {
-			if err := b.anchors.StageNodes(ctx, b.batchID, n, int64(from), level[from:min(from+stageNodes, len(level))]); err != nil {
-				return "", err
-			}
-			if err := b.flush(ctx); err != nil {
-				return "", err
-			}
-		}
 	}
-	return openjury.HashFromBytes(level[0]), nil
 }

@@ -368,15 +368,19 @@ func testStagedBatch(t *testing.T, b Backend) {
 	require.Equal(t, batch, getJob(t, b, id(1)).Anchor)
 
 	// The nodes read back by position; absent positions are left out.
-	nodes, err := b.AnchorNodes(ctx, batch.ID, []anchor.NodeAt{{Level: 0, Index: 0}, {Level: 1, Index: 0}, {Level: 0, Index: 1 << 40}, {Level: 30, Index: 0}})
+	nodes, err := b.AnchorNodes(ctx, batch.ID, []anchor.NodeAt{{Level: 0, Index: 0}, {Level: 1, Index: 0}, {Level: 0, Index: 1 << 40}, {Level: 30, Index: 0}, {Level: 0, Index: 1201}})
 	require.NoError(t, err)
-	require.Len(t, nodes, 2)
+	require.Len(t, nodes, 3, "1201 records and the salt: level 0 ends at index 1201")
+	_, ok := nodes[anchor.NodeAt{Level: 0, Index: 1201}]
+	require.True(t, ok)
 }
 
-// testAnchorLeaves: a leaf is found by record id, by the salt's id, and
-// by a bare object id that one record carries; a bare id two records
-// carry gives both; nothing else matches (a NUL or invalid UTF-8 key
-// included), nor another batch's records.
+// testAnchorLeaves: a leaf is found by record id and by the salt's id, at
+// its index among the sorted leaves; several ids give the records that
+// carry them in document order (at most two, the salt first); nothing
+// else matches (a NUL or invalid UTF-8 id included), nor another batch's
+// records. Through anchor.Service, a bare object id that one record
+// carries proves that record, one that two carry is Invalid.
 func testAnchorLeaves(t *testing.T, b Backend) {
 	ctx := context.Background()
 	create(t, b, newJob(1, base), newJob(2, base))
@@ -388,31 +392,38 @@ func testAnchorLeaves(t *testing.T, b Backend) {
 	for _, p := range snap.Proofs() {
 		leafOf[p.Record] = p.Leaf
 	}
-	find := func(batchID, key string) []string {
+	find := func(batchID string, keys ...string) []string {
 		t.Helper()
-		refs, err := b.AnchorLeaves(ctx, batchID, key)
-		require.NoError(t, err, key)
+		refs, err := b.AnchorLeaves(ctx, batchID, keys)
+		require.NoError(t, err, keys)
 		out := []string{}
 		for _, r := range refs {
-			require.Equal(t, leafOf[r.Record], openjury.HashFromBytes(r.Leaf), key)
+			at := anchor.NodeAt{Level: 0, Index: r.Index}
+			nodes, err := b.AnchorNodes(ctx, batchID, []anchor.NodeAt{at})
+			require.NoError(t, err)
+			require.Equal(t, leafOf[r.Record], openjury.HashFromBytes(nodes[at]), "the leaf at the index of %s", r.Record)
 			out = append(out, r.Record)
 		}
 		return out
 	}
 	require.Equal(t, []string{"job:" + id(1)}, find(batch.ID, "job:"+id(1)))
-	require.Equal(t, []string{"job:" + id(1)}, find(batch.ID, id(1)), "a bare id")
-	require.Equal(t, []string{"submission:" + id(1003)}, find(batch.ID, id(1003)))
-	require.Equal(t, []string{"submission:" + id(1000), "vote:" + id(1000)}, find(batch.ID, id(1000)), "two carry it")
+	require.Equal(t, []string{"submission:" + id(1003)}, find(batch.ID, "submission:"+id(1003)))
 	require.Equal(t, []string{anchor.SaltRecordID}, find(batch.ID, anchor.SaltRecordID))
-	for _, key := range []string{"submission:" + id(999), "job:" + id(2), id(2), "x\x00y", "\xff", "comment:"} {
+	require.Equal(t, []string{"submission:" + id(1000), "vote:" + id(1000)}, find(batch.ID, "vote:"+id(1000), "job:"+id(1000), "submission:"+id(1000)))
+	require.Equal(t, []string{anchor.SaltRecordID, "job:" + id(1)}, find(batch.ID, "job:"+id(1), anchor.SaltRecordID))
+	for _, key := range []string{"submission:" + id(999), "job:" + id(2), id(1), "x\x00y", "\xff", "comment:"} {
 		require.Empty(t, find(batch.ID, key), "%q", key)
 	}
-	// The leaf's index is its place among the sorted leaves.
-	refs, err := b.AnchorLeaves(ctx, batch.ID, "job:"+id(1))
+	require.Empty(t, find(id(77), "job:"+id(1)), "an unknown batch")
+
+	svc := anchor.NewService(b, anchor.Config{})
+	p, err := svc.Proof(ctx, id(1), id(1003))
 	require.NoError(t, err)
-	nodes, err := b.AnchorNodes(ctx, batch.ID, []anchor.NodeAt{{Level: 0, Index: refs[0].Index}})
-	require.NoError(t, err)
-	require.Equal(t, refs[0].Leaf, nodes[anchor.NodeAt{Level: 0, Index: refs[0].Index}])
+	require.Equal(t, "submission:"+id(1003), p.Record, "a bare id names its record")
+	_, err = svc.Proof(ctx, id(1), id(1000))
+	requireKind(t, openjury.Invalid, err)
+	_, err = svc.Proof(ctx, id(1), id(2))
+	requireKind(t, openjury.NotFound, err)
 }
 
 // testPutBatchOnce: one batch per job (a second is a Conflict and changes
@@ -564,7 +575,7 @@ func testCleanupBuilds(t *testing.T, b Backend) {
 
 	n, err := b.Anchors().CleanupBuilds(ctx, at(hour/2), at(2*hour))
 	require.NoError(t, err)
-	require.Greater(t, n, int64(701+702), "its records, its nodes and its build row")
+	require.Greater(t, n, int64(701), "its records, its tree's rows and its build row")
 	require.Zero(t, stagedRows(t, b, id(11)), "crashed long ago: deleted")
 	for _, kept := range []int{12, 13, 14} {
 		require.Equal(t, before[kept], stagedRows(t, b, id(kept)), "build %d kept", kept)

@@ -3,8 +3,8 @@
 --
 -- A close no longer builds its snapshot inside the job's lock: it takes a
 -- closing lease on the job, streams the records into staged rows
--- (anchor_records, anchor_nodes) outside any long transaction, and makes
--- them the job's batch in a short last transaction (docs/rules.md,
+-- (anchor_records, anchor_nodes, anchor_leaf_index) outside any long
+-- transaction, and makes them the job's batch in a short last transaction (docs/rules.md,
 -- "Closing at any size"). Batches written before keep being served byte
 -- for byte: this migration converts their stored documents and proofs
 -- into the new tables (bunstore/migrate.go runs the marked step in Go, in
@@ -66,44 +66,48 @@ CREATE INDEX anchor_builds_started_at_idx ON anchor_builds (started_at);
 --bun:split
 
 -- The records of a batch in document order (ord from 0, the job): each
--- one's record id, object id (the record id without its "<type>:" prefix,
--- for proofs by a bare id) and canonical bytes. A batch's document is its
--- frame (created_at, job_id, root, salt, schema_version) around these
--- bodies joined by commas.
+-- one's record id and canonical bytes. A batch's document is its frame
+-- (created_at, job_id, root, salt, schema_version) around these bodies
+-- joined by commas.
 CREATE TABLE anchor_records (
     batch_id  TEXT    NOT NULL,
     ord       INTEGER NOT NULL,
     record_id TEXT    NOT NULL,
-    object_id TEXT    NOT NULL,
     body      BLOB    NOT NULL,
     PRIMARY KEY (batch_id, ord)
 ) STRICT;
 --bun:split
 CREATE UNIQUE INDEX anchor_records_record_key ON anchor_records (batch_id, record_id);
 --bun:split
-CREATE INDEX anchor_records_object_idx ON anchor_records (batch_id, object_id, ord);
---bun:split
 
--- The Merkle tree of a batch, level by level (level 0: the sorted leaves,
--- each with the ord of its record, -1 for the salt), so a proof is the
--- sibling of each level: O(log n) primary-key reads.
+-- The Merkle tree of a batch, level by level (level 0: the sorted
+-- leaves), packed: row (level, chunk) holds the nodes chunk*128 ..
+-- chunk*128+127 of the level, 32 bytes each, so a proof is O(log n)
+-- primary-key reads and a close writes one row per 128 nodes.
 CREATE TABLE anchor_nodes (
     batch_id TEXT    NOT NULL,
     level    INTEGER NOT NULL CHECK (level >= 0),
-    idx      INTEGER NOT NULL CHECK (idx >= 0),
-    hash     BLOB    NOT NULL CHECK (length(hash) = 32),
-    ord      INTEGER,
-    PRIMARY KEY (batch_id, level, idx),
-    CHECK ((level = 0) = (ord IS NOT NULL))
-) STRICT, WITHOUT ROWID;
+    chunk    INTEGER NOT NULL CHECK (chunk >= 0),
+    hashes   BLOB    NOT NULL CHECK (length(hashes) BETWEEN 32 AND 4096 AND length(hashes) % 32 = 0),
+    PRIMARY KEY (batch_id, level, chunk)
+) STRICT;
 --bun:split
-CREATE UNIQUE INDEX anchor_nodes_leaf_key ON anchor_nodes (batch_id, ord) WHERE level = 0;
+
+-- Where each record's leaf is among the sorted leaves: row chunk holds,
+-- for the records of ords chunk*1024 .. chunk*1024+1023, the index of
+-- their leaf as 4 bytes big-endian each; row -1 holds the salt's.
+CREATE TABLE anchor_leaf_index (
+    batch_id TEXT    NOT NULL,
+    chunk    INTEGER NOT NULL CHECK (chunk >= -1),
+    idxs     BLOB    NOT NULL CHECK (length(idxs) BETWEEN 4 AND 4096 AND length(idxs) % 4 = 0),
+    PRIMARY KEY (batch_id, chunk)
+) STRICT;
 --bun:split
 
 -- Here every batch written before this migration is converted: its
--- document parsed into anchor_records and its tree into anchor_nodes
--- (checked to give the document back byte for byte), and the job's
--- anchor_records and anchor_size set.
+-- document parsed into anchor_records and its tree into anchor_nodes and
+-- anchor_leaf_index (checked to give the document back byte for byte),
+-- and the job's anchor_records and anchor_size set.
 --openjury:convert-legacy-anchors
 --bun:split
 DROP TABLE anchor_proofs;
