@@ -3,6 +3,7 @@ package transport
 import (
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/anchor"
@@ -77,6 +78,19 @@ func (s *server) getAnchor(w http.ResponseWriter, r *http.Request) error {
 	return respond(w, newAnchorBatchJSON(b))
 }
 
+// snapshotPageTimeout is how long a snapshot download may take for each
+// write of a page of records.
+const snapshotPageTimeout = time.Minute
+
+// deadlineWriter moves the connection's write deadline on before each
+// write.
+type deadlineWriter struct{ w http.ResponseWriter }
+
+func (d deadlineWriter) Write(p []byte) (int, error) {
+	allowLongWrite(d.w, snapshotPageTimeout)
+	return d.w.Write(p)
+}
+
 // snapshotCacheControl: a stored document never changes.
 const snapshotCacheControl = "public, max-age=86400"
 
@@ -101,7 +115,9 @@ func (s *server) getAnchorSnapshot(w http.ResponseWriter, r *http.Request) error
 	if r.Method == http.MethodHead {
 		return nil
 	}
-	if _, err := doc.Stream(r.Context(), w); err != nil {
+	// Each page written moves the write deadline on: a download of any
+	// size goes on while the client keeps reading.
+	if _, err := doc.Stream(r.Context(), deadlineWriter{w: w}); err != nil {
 		// The status is sent: the client sees a short body.
 		level := slog.LevelError
 		if r.Context().Err() != nil {
