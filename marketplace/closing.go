@@ -50,8 +50,8 @@ func (s *Service) CleanupAnchors(ctx context.Context) (int64, error) {
 // SQLite's one writer is never held long, and holds at most one chunk of
 // record bodies at a time.
 const (
-	stageRows  = 500
-	stageBytes = 4 << 20
+	stageRows  = 250
+	stageBytes = 1 << 20
 )
 
 // CloseInput is the sponsor's choice of winner, with an optional onchain
