@@ -29,7 +29,8 @@ import (
 // -close-bytes are seeded straight through the store; with the target
 // running, the sponsor closes the first and a final voter finalizes the
 // second (its final-vote window ended) while -c workers keep writing to
-// other jobs (submissions, jury votes, comments). It reports each close's
+// other jobs (submissions, jury votes, comments) at -close-write-rate
+// requests a second. It reports each close's
 // duration, the target's resident memory (VmRSS from /proc every 50 ms,
 // and VmHWM) above its idle level, the other writes' p50/p99, then
 // streams the first snapshot through anchor.VerifyReader against the
@@ -318,6 +319,26 @@ func closeStep(t *target, fix *fixtures, c config, cf *closeFixture, rep *report
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	var seq atomic.Int64
+	// The writes come at a steady rate (-close-write-rate): each new
+	// submission or comment also grows the target's in-memory search
+	// index for good, which an unbounded stream would make the figure
+	// of, not the close.
+	tokens := make(chan struct{})
+	go func() {
+		t := time.NewTicker(time.Second / time.Duration(c.closeWriteRate))
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				select {
+				case tokens <- struct{}{}:
+				default: // every worker busy: the write is skipped
+				}
+			}
+		}
+	}()
 	started := time.Now()
 	for range c.workers {
 		wg.Go(func() {
@@ -329,7 +350,7 @@ func closeStep(t *target, fix *fixtures, c config, cf *closeFixture, rep *report
 					writes.merge(res)
 					mu.Unlock()
 					return
-				default:
+				case <-tokens:
 				}
 				s := seq.Add(1) - 1
 				part := []string{"submit", "vote", "comment"}[s%3]

@@ -88,8 +88,9 @@ type config struct {
 	progress    time.Duration
 	// closeRecords and closeBytes size each big job of the close
 	// scenario.
-	closeRecords int
-	closeBytes   int64
+	closeRecords   int
+	closeBytes     int64
+	closeWriteRate int
 }
 
 // Bounds of the flags.
@@ -127,6 +128,7 @@ func parse(args []string) (config, error) {
 	fs.DurationVar(&c.progress, "progress", 5*time.Second, "how often long phases (seeding) report progress")
 	fs.IntVar(&c.closeRecords, "close-records", 100_000, "records of each big job of the close scenario (job, submissions, votes, final votes, comments)")
 	fs.Int64Var(&c.closeBytes, "close-bytes", 1<<30, "bytes of text of each big job of the close scenario")
+	fs.IntVar(&c.closeWriteRate, "close-write-rate", 100, "requests a second the close scenario's workers send to other jobs while it closes")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -166,8 +168,8 @@ func parse(args []string) (config, error) {
 			if c.url != "" {
 				return c, errors.New("the close scenario seeds its jobs: it needs -host or the in-process target, not -url")
 			}
-			if c.closeRecords < 10 || c.closeBytes < 1 {
-				return c, errors.New("need -close-records >= 10 and -close-bytes >= 1")
+			if c.closeRecords < 10 || c.closeBytes < 1 || c.closeWriteRate < 1 || c.closeWriteRate > 100_000 {
+				return c, errors.New("need -close-records >= 10, -close-bytes >= 1 and 1 <= -close-write-rate <= 100000")
 			}
 			continue
 		}
