@@ -411,73 +411,58 @@ func scanRows[R any](ctx context.Context, d *DB, op string, q *bun.SelectQuery, 
 	return translate(op, rows.Err())
 }
 
-// page is the keyset page of alias a: its job's rows after the cursor,
-// oldest first.
-func page(q *bun.SelectQuery, a, jobID string, after *marketplace.Cursor, limit int) *bun.SelectQuery {
-	q = q.Where("?.job_id = ?", bun.Ident(a), jobID)
-	if after != nil {
-		q = q.Where("(?.created_at, ?.id) > (?, ?)", bun.Ident(a), bun.Ident(a), millis(after.At), after.ID)
+// scanJob walks the rows R (alias a) of a job after the cursor, oldest
+// first (its (job_id, created_at, id) index), up to limit, with where
+// added, calling fn with each row converted by conv until it returns
+// false.
+func scanJob[R, T any](ctx context.Context, s snapshotStore, op, a, jobID string, after *marketplace.Cursor, limit int,
+	where func(q *bun.SelectQuery) *bun.SelectQuery, conv func(*R) (T, error), fn func(T) bool) error {
+	var convErr error
+	err := scanPage(ctx, s, op, func(db bun.IDB) *bun.SelectQuery {
+		q := db.NewSelect().Model((*R)(nil)).Where("?.job_id = ?", bun.Ident(a), jobID)
+		if after != nil {
+			q = q.Where("(?.created_at, ?.id) > (?, ?)", bun.Ident(a), bun.Ident(a), millis(after.At), after.ID)
+		}
+		if where != nil {
+			q = where(q)
+		}
+		return q.OrderExpr("?.created_at ASC", bun.Ident(a)).OrderExpr("?.id ASC", bun.Ident(a)).Limit(int64(max(limit, 1)))
+	}, func(r *R) bool {
+		x, err := conv(r)
+		if err != nil {
+			convErr = openjury.Wrap(op, err)
+			return false
+		}
+		return fn(x)
+	})
+	if err == nil {
+		err = convErr
 	}
-	return q.OrderExpr("?.created_at ASC", bun.Ident(a)).OrderExpr("?.id ASC", bun.Ident(a)).Limit(int64(max(limit, 1)))
+	return err
 }
 
 // ScanSubmissions walks submissions (job_id, created_at, id).
 func (s snapshotStore) ScanSubmissions(ctx context.Context, jobID string, after *marketplace.Cursor, limit int, fn func(*marketplace.Submission) bool) error {
-	const op = "bunstore.ScanSubmissions"
-	var convErr error
-	err := scanPage(ctx, s, op, func(db bun.IDB) *bun.SelectQuery {
-		return page(db.NewSelect().Model((*submissionRow)(nil)), "s", jobID, after, limit)
-	}, func(r *submissionRow) bool {
-		sub, err := r.submission()
-		if err != nil {
-			convErr = openjury.Wrap(op, err)
-			return false
-		}
-		return fn(sub)
-	})
-	if err == nil {
-		err = convErr
-	}
-	return err
+	return scanJob(ctx, s, "bunstore.ScanSubmissions", "s", jobID, after, limit, nil, (*submissionRow).submission, fn)
 }
 
 // ScanVotes walks votes (job_id, created_at, id).
 func (s snapshotStore) ScanVotes(ctx context.Context, jobID string, after *marketplace.Cursor, limit int, fn func(*marketplace.Vote) bool) error {
-	const op = "bunstore.ScanVotes"
-	var convErr error
-	err := scanPage(ctx, s, op, func(db bun.IDB) *bun.SelectQuery {
-		return page(db.NewSelect().Model((*voteRow)(nil)), "v", jobID, after, limit)
-	}, func(r *voteRow) bool {
-		v, err := r.vote()
-		if err != nil {
-			convErr = openjury.Wrap(op, err)
-			return false
-		}
-		return fn(v)
-	})
-	if err == nil {
-		err = convErr
-	}
-	return err
+	return scanJob(ctx, s, "bunstore.ScanVotes", "v", jobID, after, limit, nil, (*voteRow).vote, fn)
 }
 
 // ScanFinalVotes walks final_votes (job_id, created_at, id).
 func (s snapshotStore) ScanFinalVotes(ctx context.Context, jobID string, after *marketplace.Cursor, limit int, fn func(*marketplace.FinalVote) bool) error {
-	const op = "bunstore.ScanFinalVotes"
-	return scanPage(ctx, s, op, func(db bun.IDB) *bun.SelectQuery {
-		return page(db.NewSelect().Model((*finalVoteRow)(nil)), "fv", jobID, after, limit)
-	}, func(r *finalVoteRow) bool {
-		return fn(r.finalVote())
-	})
+	return scanJob(ctx, s, "bunstore.ScanFinalVotes", "fv", jobID, after, limit, nil,
+		func(r *finalVoteRow) (*marketplace.FinalVote, error) { return r.finalVote(), nil }, fn)
 }
 
 // ScanComments walks comments (job_id, created_at, id), keeping those of
 // rev at most rev.
 func (s snapshotStore) ScanComments(ctx context.Context, jobID string, rev int64, after *marketplace.Cursor, limit int, fn func(*marketplace.Comment) bool) error {
-	const op = "bunstore.ScanComments"
-	return scanPage(ctx, s, op, func(db bun.IDB) *bun.SelectQuery {
-		return page(db.NewSelect().Model((*commentRow)(nil)), "c", jobID, after, limit).Where("c.rev <= ?", rev)
-	}, func(r *commentRow) bool { return fn(r.comment()) })
+	return scanJob(ctx, s, "bunstore.ScanComments", "c", jobID, after, limit,
+		func(q *bun.SelectQuery) *bun.SelectQuery { return q.Where("c.rev <= ?", rev) },
+		func(r *commentRow) (*marketplace.Comment, error) { return r.comment(), nil }, fn)
 }
 
 // AnchorRecords implements anchor.Store: the primary key (batch_id, ord)

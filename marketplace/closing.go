@@ -109,20 +109,29 @@ func (s *Service) CloseJob(ctx context.Context, caller openjury.Address, jobID s
 	if err != nil {
 		return nil, err
 	}
+	res, err := s.leased(ctx, func(ctx context.Context, tx Tx, now time.Time) (*closing, error) {
+		return s.startClose(ctx, tx, caller, jobID, winnerID, in.Ref, now)
+	})
+	return res, openjury.Wrap(op, err)
+}
+
+// leased carries out a close or finalize under a closing lease: start
+// checks its rules with the job locked in a first transaction, which also
+// takes the lease; then the build and the outcome (finish).
+func (s *Service) leased(ctx context.Context, start func(ctx context.Context, tx Tx, now time.Time) (*closing, error)) (*CloseResult, error) {
 	now := openjury.Truncate(s.clock.Now())
 	var c *closing
-	err = s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
+	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
 		var err error
-		if c, err = s.startClose(ctx, tx, caller, jobID, winnerID, in.Ref, now); err != nil {
+		if c, err = start(ctx, tx, now); err != nil {
 			return err
 		}
 		return tx.Anchors().ClaimClosing(ctx, c.job.ID, c.id, now, now.Add(ClosingLease))
 	})
 	if err != nil {
-		return nil, openjury.Wrap(op, err)
+		return nil, err
 	}
-	res, err := s.finish(ctx, c)
-	return res, openjury.Wrap(op, err)
+	return s.finish(ctx, c)
 }
 
 // CloseJobTx is CloseJob inside the caller's transaction (for embedders
@@ -213,19 +222,9 @@ func lockOpenJob(ctx context.Context, tx Tx, op, jobID string, now time.Time) (*
 // Conflict "closing lease lost" as CloseJob. It runs like CloseJob.
 func (s *Service) FinalizeJob(ctx context.Context, caller openjury.Address, jobID string) (*CloseResult, error) {
 	const op = "marketplace.FinalizeJob"
-	now := openjury.Truncate(s.clock.Now())
-	var c *closing
-	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
-		var err error
-		if c, err = s.startFinalize(ctx, tx, caller, jobID, now); err != nil {
-			return err
-		}
-		return tx.Anchors().ClaimClosing(ctx, c.job.ID, c.id, now, now.Add(ClosingLease))
+	res, err := s.leased(ctx, func(ctx context.Context, tx Tx, now time.Time) (*closing, error) {
+		return s.startFinalize(ctx, tx, caller, jobID, now)
 	})
-	if err != nil {
-		return nil, openjury.Wrap(op, err)
-	}
-	res, err := s.finish(ctx, c)
 	return res, openjury.Wrap(op, err)
 }
 
