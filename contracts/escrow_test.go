@@ -476,6 +476,37 @@ func TestEscrowSlotPerSponsor(t *testing.T) {
 	require.Equal(t, int64(3), e.balance(squatter.Address))
 }
 
+// signedAuth is a ReceiveWithAuthorization for the escrow and the
+// payer's signature; a test may change the fields and keep the signature.
+type signedAuth struct {
+	a      simchain.Authorization
+	v      uint8
+	r, s   [32]byte
+	refund uint64 // the refundAfter sent with it
+	jobKey [32]byte
+}
+
+// signAuth has from sign amount for the escrow's slot (key, from) with
+// refundAfter, valid until validBefore (after validAfter).
+func (e *escrowEnv) signAuth(from simchain.Account, key [32]byte, amount int64, refundAfter, validAfter, validBefore uint64) signedAuth {
+	e.t.Helper()
+	nonce, err := e.escrow.AuthorizationNonce(nil, key, refundAfter)
+	require.NoError(e.t, err)
+	a := simchain.Authorization{From: from.Address, To: e.ch.EscrowAddr, Value: bi(amount),
+		ValidAfter: new(big.Int).SetUint64(validAfter), ValidBefore: new(big.Int).SetUint64(validBefore), Nonce: nonce}
+	sa := signedAuth{a: a, refund: refundAfter, jobKey: key}
+	sa.v, sa.r, sa.s = e.ch.SignAuthorization(from, "ReceiveWithAuthorization", a)
+	return sa
+}
+
+// relay sends sa through fundWithAuthorization.
+func (e *escrowEnv) relay(sa signedAuth) func(*bind.TransactOpts) (*types.Transaction, error) {
+	return func(o *bind.TransactOpts) (*types.Transaction, error) {
+		return e.escrow.FundWithAuthorization(o, sa.jobKey, sa.a.From, sa.a.Value, sa.refund,
+			sa.a.ValidAfter, sa.a.ValidBefore, sa.a.Nonce, sa.v, sa.r, sa.s)
+	}
+}
+
 // fundWithAuthorization: a stranger relays the sponsor's EIP-3009
 // signature into the sponsor's slot; the signature cannot be replayed,
 // redirected to another job, refund time, amount or payer, nor used by
@@ -491,44 +522,51 @@ func TestEscrowFundWithAuthorization(t *testing.T) {
 	const amount = 50_000_000
 	ch.Mint(sponsor.Address, amount)
 	ch.Mint(other.Address, amount)
+	sa := e.signAuth(sponsor, key, amount, refundAfter, 0, now+3600)
 
-	nonce, err := e.escrow.AuthorizationNonce(nil, key, refundAfter)
-	require.NoError(t, err)
-	a := simchain.Authorization{From: sponsor.Address, To: ch.EscrowAddr, Value: bi(amount),
-		ValidAfter: bi(0), ValidBefore: new(big.Int).SetUint64(now + 3600), Nonce: nonce}
-	v, r, s := ch.SignAuthorization(sponsor, "ReceiveWithAuthorization", a)
-	relay := func(key [32]byte, from common.Address, amount int64, refundAfter uint64, nonce [32]byte) func(*bind.TransactOpts) (*types.Transaction, error) {
-		return func(o *bind.TransactOpts) (*types.Transaction, error) {
-			return e.escrow.FundWithAuthorization(o, key, from, bi(amount), refundAfter, a.ValidAfter, a.ValidBefore, nonce, v, r, s)
-		}
-	}
-
-	// Redirections before the real relay.
+	// Redirections before the real relay: the signature stays, what is
+	// sent with it changes.
 	otherNonce, err := e.escrow.AuthorizationNonce(nil, otherKey, refundAfter)
 	require.NoError(t, err)
-	expected := hexutil.Encode(otherNonce[:])
-	e.reverts(relayer, relay(otherKey, sponsor.Address, amount, refundAfter, nonce), "NonceMismatch", expected, hexutil.Encode(nonce[:]))
-	e.reverts(relayer, relay(otherKey, sponsor.Address, amount, refundAfter, otherNonce), "InvalidSignature")
 	laterNonce, err := e.escrow.AuthorizationNonce(nil, key, refundAfter+1)
 	require.NoError(t, err)
-	e.reverts(relayer, relay(key, sponsor.Address, amount, refundAfter+1, laterNonce), "InvalidSignature")
-	e.reverts(relayer, relay(key, sponsor.Address, amount, refundAfter+1, nonce), "NonceMismatch")
-	e.reverts(relayer, relay(key, sponsor.Address, amount+1, refundAfter, nonce), "InvalidSignature")
-	e.reverts(relayer, relay(key, other.Address, amount, refundAfter, nonce), "InvalidSignature")
+	for _, tc := range []struct {
+		what   string
+		change func(*signedAuth)
+		err    string
+		args   []any
+	}{
+		{"another job", func(x *signedAuth) { x.jobKey = otherKey }, "NonceMismatch",
+			[]any{hexutil.Encode(otherNonce[:]), hexutil.Encode(sa.a.Nonce[:])}},
+		{"another job and its nonce", func(x *signedAuth) { x.jobKey, x.a.Nonce = otherKey, otherNonce }, "InvalidSignature", nil},
+		{"a later refund time", func(x *signedAuth) { x.refund++ }, "NonceMismatch", nil},
+		{"a later refund time and its nonce", func(x *signedAuth) { x.refund, x.a.Nonce = refundAfter+1, laterNonce }, "InvalidSignature", nil},
+		{"more money", func(x *signedAuth) { x.a.Value = bi(amount + 1) }, "InvalidSignature", nil},
+		{"another payer", func(x *signedAuth) { x.a.From = other.Address }, "InvalidSignature", nil},
+		{"a longer validity", func(x *signedAuth) { x.a.ValidBefore = new(big.Int).SetUint64(now + 7200) }, "InvalidSignature", nil},
+	} {
+		x := sa
+		tc.change(&x)
+		t.Log(tc.what)
+		e.reverts(relayer, e.relay(x), tc.err, tc.args...)
+	}
 	// Nobody can take the signature to the token directly: receive is
 	// for the payee only, and it is no transfer signature.
+	a := sa.a
 	e.reverts(relayer, func(o *bind.TransactOpts) (*types.Transaction, error) {
-		return e.usdc.ReceiveWithAuthorization(o, sponsor.Address, ch.EscrowAddr, bi(amount), a.ValidAfter, a.ValidBefore, nonce, v, r, s)
+		return e.usdc.ReceiveWithAuthorization(o, a.From, a.To, a.Value, a.ValidAfter, a.ValidBefore, a.Nonce, sa.v, sa.r, sa.s)
 	}, "CallerNotPayee")
 	e.reverts(relayer, func(o *bind.TransactOpts) (*types.Transaction, error) {
-		return e.usdc.TransferWithAuthorization(o, sponsor.Address, ch.EscrowAddr, bi(amount), a.ValidAfter, a.ValidBefore, nonce, v, r, s)
+		return e.usdc.TransferWithAuthorization(o, a.From, a.To, a.Value, a.ValidAfter, a.ValidBefore, a.Nonce, sa.v, sa.r, sa.s)
 	}, "InvalidSignature")
 	require.Equal(t, int64(amount), e.balance(sponsor.Address), "nothing moved")
 
-	rcpt := e.send(relay(key, sponsor.Address, amount, refundAfter, nonce)(relayer.Opts))
+	rcpt := e.send(e.relay(sa)(relayer.Opts))
 	t.Logf("gas used: fundWithAuthorization %d", rcpt.GasUsed)
 	ev := event(e, rcpt, "BountyFunded", e.escrow.ParseBountyFunded)
+	require.Equal(t, key, [32]byte(ev.JobKey))
 	require.Equal(t, sponsor.Address, ev.Sponsor, "the signer's slot, not the relayer's")
+	require.Equal(t, int64(amount), ev.Amount.Int64())
 	require.Equal(t, int64(amount), ev.Total.Int64())
 	require.Equal(t, refundAfter, ev.RefundAfter)
 	require.Zero(t, e.balance(sponsor.Address))
@@ -536,59 +574,38 @@ func TestEscrowFundWithAuthorization(t *testing.T) {
 	f, err := e.escrow.FundedOf(nil, key, relayer.Address)
 	require.NoError(t, err)
 	require.Zero(t, f.Int64(), "the relayer has no slot")
-	used, err := e.usdc.AuthorizationState(nil, sponsor.Address, nonce)
+	used, err := e.usdc.AuthorizationState(nil, sponsor.Address, sa.a.Nonce)
 	require.NoError(t, err)
 	require.True(t, used)
 
-	// Replays fail.
-	e.reverts(relayer, relay(key, sponsor.Address, amount, refundAfter, nonce), "AuthorizationUsedOrCanceled")
-	e.reverts(sponsor, relay(key, sponsor.Address, amount, refundAfter, nonce), "AuthorizationUsedOrCanceled")
+	// Replays fail, whoever sends them.
+	e.reverts(relayer, e.relay(sa), "AuthorizationUsedOrCanceled")
+	e.reverts(sponsor, e.relay(sa), "AuthorizationUsedOrCanceled")
 
 	// Another payer's authorization outside its time window, and one the
 	// payer canceled, are refused.
-	for _, tc := range []struct {
-		name                   string
-		validAfter, validBefor uint64
-	}{
-		{"AuthorizationExpired", 0, now},
-		{"AuthorizationNotYetValid", now + 600, now + 3600},
-	} {
-		b := simchain.Authorization{From: other.Address, To: ch.EscrowAddr, Value: bi(1), Nonce: nonce,
-			ValidAfter: new(big.Int).SetUint64(tc.validAfter), ValidBefore: new(big.Int).SetUint64(tc.validBefor)}
-		bv, br, bs := ch.SignAuthorization(other, "ReceiveWithAuthorization", b)
-		e.reverts(relayer, func(o *bind.TransactOpts) (*types.Transaction, error) {
-			return e.escrow.FundWithAuthorization(o, key, other.Address, bi(1), refundAfter, b.ValidAfter, b.ValidBefore, b.Nonce, bv, br, bs)
-		}, tc.name)
+	e.reverts(relayer, e.relay(e.signAuth(other, key, 1, refundAfter, 0, now)), "AuthorizationExpired")
+	e.reverts(relayer, e.relay(e.signAuth(other, key, 1, refundAfter, now+600, now+3600)), "AuthorizationNotYetValid")
+	canceled := e.signAuth(other, key, 1, refundAfter, 0, now+3600)
+	cancelMsg := map[string]any{"authorizer": other.Address.Hex(), "nonce": hexutil.Encode(canceled.a.Nonce[:])}
+	cancel := func(signer simchain.Account) func(*bind.TransactOpts) (*types.Transaction, error) {
+		v, r, s := ch.SignUSDC(signer, "CancelAuthorization", cancelMsg)
+		return func(o *bind.TransactOpts) (*types.Transaction, error) {
+			return e.usdc.CancelAuthorization(o, other.Address, canceled.a.Nonce, v, r, s)
+		}
 	}
-	b := simchain.Authorization{From: other.Address, To: ch.EscrowAddr, Value: bi(1), Nonce: nonce,
-		ValidAfter: bi(0), ValidBefore: new(big.Int).SetUint64(now + 3600)}
-	bv, br, bs := ch.SignAuthorization(other, "ReceiveWithAuthorization", b)
-	cv, cr, cs := ch.SignUSDC(other, "CancelAuthorization", map[string]any{"authorizer": other.Address.Hex(), "nonce": hexutil.Encode(b.Nonce[:])})
-	// A cancel signed by someone else is refused; the payer's own works.
-	xv, xr, xs := ch.SignUSDC(relayer, "CancelAuthorization", map[string]any{"authorizer": other.Address.Hex(), "nonce": hexutil.Encode(b.Nonce[:])})
-	e.reverts(relayer, func(o *bind.TransactOpts) (*types.Transaction, error) {
-		return e.usdc.CancelAuthorization(o, other.Address, b.Nonce, xv, xr, xs)
-	}, "InvalidSignature")
-	cancel := e.send(e.usdc.CancelAuthorization(relayer.Opts, other.Address, b.Nonce, cv, cr, cs))
-	require.Len(t, cancel.Logs, 1)
-	e.reverts(relayer, func(o *bind.TransactOpts) (*types.Transaction, error) {
-		return e.escrow.FundWithAuthorization(o, key, other.Address, bi(1), refundAfter, b.ValidAfter, b.ValidBefore, b.Nonce, bv, br, bs)
-	}, "AuthorizationUsedOrCanceled")
+	e.reverts(relayer, cancel(relayer), "InvalidSignature") // only the payer cancels
+	rcpt = e.send(cancel(other)(relayer.Opts))
+	require.Len(t, rcpt.Logs, 1)
+	e.reverts(relayer, e.relay(canceled), "AuthorizationUsedOrCanceled")
 	require.Equal(t, int64(amount), e.balance(other.Address))
 
 	// A slot funded by authorization settles and refunds like any other;
-	// afterwards an authorization cannot fund it.
+	// once settled, no authorization funds it.
 	tree := newPayoutTree(key, payout{relayer.Address, 1})
 	e.send(e.escrow.Settle(ch.Deployer.Opts, key, sponsor.Address, tree.root(), bi(1)))
-	nonce3, err := e.escrow.AuthorizationNonce(nil, key, refundAfter+1)
-	require.NoError(t, err)
-	c := simchain.Authorization{From: sponsor.Address, To: ch.EscrowAddr, Value: bi(1), Nonce: nonce3,
-		ValidAfter: bi(0), ValidBefore: new(big.Int).SetUint64(now + 3600)}
 	ch.Mint(sponsor.Address, 1)
-	c3v, c3r, c3s := ch.SignAuthorization(sponsor, "ReceiveWithAuthorization", c)
-	e.reverts(relayer, func(o *bind.TransactOpts) (*types.Transaction, error) {
-		return e.escrow.FundWithAuthorization(o, key, sponsor.Address, bi(1), refundAfter+1, c.ValidAfter, c.ValidBefore, c.Nonce, c3v, c3r, c3s)
-	}, "AlreadySettled")
+	e.reverts(relayer, e.relay(e.signAuth(sponsor, key, 1, refundAfter+1, 0, now+3600)), "AlreadySettled")
 	e.send(e.escrow.Refund(sponsor.Opts, key))
 	require.Equal(t, int64(amount), e.balance(sponsor.Address), "the excess back, plus the 1 just minted")
 }
