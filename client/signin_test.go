@@ -40,7 +40,7 @@ func newCountingSigner(t *testing.T) *countingSigner {
 // siwe is the fields of a sign-in message a test server sends.
 type siwe struct {
 	scheme, domain, address, statement, uri, version, chainID, nonce string
-	issuedAt, expires, notBefore                                      string
+	issuedAt, expires, notBefore                                     string
 }
 
 // render writes the message in the EIP-4361 layout.
