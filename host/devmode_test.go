@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -84,6 +85,7 @@ func TestLocalDevModeServes(t *testing.T) {
 	_, port, err := net.SplitHostPort(strings.TrimPrefix(base, "http://"))
 	require.NoError(t, err)
 
+	require.Eventually(t, func() bool { return strings.Contains(stdout.String(), "OpenJury is running at") }, 10*time.Second, 10*time.Millisecond)
 	out := stdout.String()
 	require.Contains(t, out, "OpenJury: opening the database sqlite:")
 	require.Regexp(t, `OpenJury: applying \d+ database migrations\n`, out)
@@ -123,6 +125,7 @@ func TestLocalDevModeServes(t *testing.T) {
 func TestOutsideDevModeDevEndpointsOff(t *testing.T) {
 	t.Parallel()
 	base, stdout, _, _ := startHostOut(t, nil)
+	require.Eventually(t, func() bool { return strings.Contains(stdout.String(), "OpenJury is running at") }, 10*time.Second, 10*time.Millisecond)
 	code, body := callJSON(t, http.MethodPost, base+"/api/v1/stake/dev_set", "", map[string]any{"address": addrA, "staked_amount": 10})
 	require.Equal(t, http.StatusUnauthorized, code)
 	require.Equal(t, "dev endpoints disabled: set SERVICE_DEV_SECRET (or run locally with the defaults for local development mode)", body["detail"])

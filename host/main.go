@@ -50,8 +50,8 @@ func main() {
 // stderr) when the configuration is invalid, nil after a clean shutdown.
 // Logs go to stderr. stdout gets what a person starting the host wants to
 // see: the database's migration progress, a "listening on" line per
-// listener, "OpenJury is running at BASE_URL/" once it serves and, in
-// local development mode, what that mode turns on and how to leave it.
+// listener, in local development mode what that mode turns on and how to
+// leave it, and last "OpenJury is running at BASE_URL/" once it serves.
 func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writer) error {
 	cfg, err := loadConfig(getenv)
 	if err != nil {
@@ -201,11 +201,11 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		fmt.Fprintf(stdout, "listening on %s\n", addr)
 		logger.Info("listening", slog.String("url", addr))
 	}
-	fmt.Fprintf(stdout, "OpenJury is running at %s/\n", cfg.BaseURL)
 	if cfg.LocalDev {
 		printLocalDev(stdout)
 		logger.Info("local development mode: loopback only, dev endpoints open without X-Dev-Secret")
 	}
+	fmt.Fprintf(stdout, "OpenJury is running at %s/\n", cfg.BaseURL) // the last line of the start
 
 	cleanupCtx, stopCleanup := context.WithCancel(ctx)
 	cleanupDone := make(chan struct{})
