@@ -1,10 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"net/netip"
 	"strings"
 	"syscall"
@@ -146,6 +148,28 @@ func localBaseURL(ln net.Listener) string {
 		}
 	}
 	return fmt.Sprintf("http://%s:%d", host, a.Port)
+}
+
+// loopbackHostsOnly answers 403 to a request whose Host is not a
+// loopback name (localhost, 127.0.0.0/8, [::1]): in local development mode
+// a web page the user visits could otherwise reach the open dev endpoints
+// through DNS rebinding (a name of its own resolving to 127.0.0.1).
+func loopbackHostsOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := r.Host
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		if !loopbackHost(strings.Trim(host, "[]")) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusForbidden)
+			_ = json.NewEncoder(w).Encode(map[string]string{
+				"detail": "local development mode answers only requests for localhost, 127.0.0.1 or [::1]",
+			})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // printLocalDev tells the person who started the host what local

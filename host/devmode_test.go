@@ -116,6 +116,10 @@ func TestLocalDevModeServes(t *testing.T) {
 	msg := ch["message_to_sign"].(string)
 	require.True(t, strings.HasPrefix(msg, "localhost:"+port+" wants you to sign in"), msg)
 	require.Contains(t, msg, "\nURI: http://localhost:"+port+"\n")
+
+	// DNS rebinding: a request for another name is refused.
+	require.Equal(t, http.StatusForbidden, postWithHost(t, base+"/api/v1/stake/dev_set", "rebind.example:"+port))
+	require.Equal(t, http.StatusOK, postWithHost(t, base+"/api/v1/stake/dev_set", "[::1]:"+port))
 	stop()
 }
 
@@ -129,10 +133,24 @@ func TestOutsideDevModeDevEndpointsOff(t *testing.T) {
 	code, body := callJSON(t, http.MethodPost, base+"/api/v1/stake/dev_set", "", map[string]any{"address": addrA, "staked_amount": 10})
 	require.Equal(t, http.StatusUnauthorized, code)
 	require.Equal(t, "dev endpoints disabled: set SERVICE_DEV_SECRET (or run locally with the defaults for local development mode)", body["detail"])
+	require.Equal(t, http.StatusUnauthorized, postWithHost(t, base+"/api/v1/stake/dev_set", "jury.example.com"), "any Host outside local development mode")
 	out := stdout.String()
 	require.Contains(t, out, "OpenJury is running at http://localhost:8080/\n")
 	require.NotContains(t, out, "Local development mode")
 	u, err := url.Parse(base)
 	require.NoError(t, err)
 	require.Len(t, listeningLines.FindAllStringSubmatch(out, -1), 1, "one listener: %s", u.Host)
+}
+
+// postWithHost posts a stake to rawURL with the given Host header and
+// returns the status.
+func postWithHost(t *testing.T, rawURL, host string) int {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, rawURL, strings.NewReader(`{"address":"`+addrB+`","staked_amount":1}`))
+	require.NoError(t, err)
+	req.Host = host
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	return resp.StatusCode
 }

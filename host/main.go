@@ -185,6 +185,9 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 	}
 	defer startSearch(ctx)()
 
+	if cfg.LocalDev {
+		handler = loopbackHostsOnly(handler)
+	}
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: cfg.ReadHeaderTimeout,
