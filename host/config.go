@@ -155,6 +155,17 @@ type Config struct {
 	// MaxHeaderBytes bounds the size of a request's headers
 	// (SERVICE_MAX_HEADER_BYTES, 65536; 4096..1048576); larger ones get 431.
 	MaxHeaderBytes int
+	// DevMode is SERVICE_DEV_MODE: "auto" (default), "0" (off) or "1" (on);
+	// see LocalDev.
+	DevMode string
+	// LocalDev is local development mode, decided by FromEnv: on with
+	// SERVICE_DEV_MODE=1, or with "auto" when SERVICE_ADDR,
+	// SERVICE_BASE_URL and SERVICE_DEV_SECRET are all unset. The host then
+	// listens on loopback only (LocalDevAddr unless SERVICE_ADDR is set;
+	// Validate refuses another address), an empty BaseURL means
+	// http://localhost:PORT for the port it listens on, and the dev
+	// endpoints need no X-Dev-Secret (docs/operations.md).
+	LocalDev bool
 	// CORSOrigins are the browser origins allowed to call the API
 	// (SERVICE_CORS_ORIGINS, comma-separated, e.g.
 	// "https://app.example.com"); the origin of AppURL is added when it
@@ -172,7 +183,8 @@ const (
 	MaxFinalVoteWindow = marketplace.MaxFinalVoteWindow
 )
 
-// Defaults returns the configuration used when no variable is set.
+// Defaults returns every setting's default outside local development mode
+// (FromEnv with no variable set turns that mode on: see LocalDev).
 func Defaults() Config {
 	return Config{
 		Addr:                  ":8080",
@@ -203,6 +215,7 @@ func Defaults() Config {
 		WriteTimeout:              time.Minute,
 		IdleTimeout:               2 * time.Minute,
 		MaxHeaderBytes:            64 << 10,
+		DevMode:                   DevModeAuto,
 	}
 }
 
@@ -246,6 +259,7 @@ func (p problems) err() error {
 func FromEnv(getenv func(string) string) (Config, error) {
 	c := Defaults()
 	var p problems
+	getenv = readOnce(getenv)
 	get := func(name string) (string, bool) {
 		v := strings.TrimSpace(getenv(name))
 		return v, v != ""
@@ -399,6 +413,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 			}
 		}
 	}
+	readDevMode(&c, getenv, &p)
 	return c, p.err()
 }
 
@@ -417,7 +432,7 @@ func (c Config) Validate() error {
 	if strings.TrimSpace(c.DatabaseURL) == "" {
 		p.add("SERVICE_DATABASE_URL: is required")
 	}
-	if msg := checkHTTPURL(c.BaseURL, true); msg != "" {
+	if msg := checkHTTPURL(c.BaseURL, true); msg != "" && !(c.LocalDev && c.BaseURL == "") {
 		p.add("SERVICE_BASE_URL: %s", msg)
 	}
 	if c.AppURL != "" {
@@ -536,6 +551,7 @@ func (c Config) Validate() error {
 	if c.ReadCacheTTL < 0 || c.ReadCacheTTL > transport.MaxReadCacheTTL || c.ReadCacheTTL%time.Millisecond != 0 {
 		p.add("SERVICE_READ_CACHE_MS: must be whole milliseconds in 0..%d, got %s", transport.MaxReadCacheTTL.Milliseconds(), c.ReadCacheTTL)
 	}
+	c.validateDevMode(&p)
 	return p.err()
 }
 
@@ -642,6 +658,8 @@ func (c Config) attrs() []slog.Attr {
 		slog.Int64("idle_timeout_seconds", int64(c.IdleTimeout/time.Second)),
 		slog.Int("max_header_bytes", c.MaxHeaderBytes),
 		slog.String("cors_origins", strings.Join(c.AllowedOrigins(), ",")),
+		slog.String("dev_mode", c.DevMode),
+		slog.Bool("local_dev", c.LocalDev),
 	}
 }
 

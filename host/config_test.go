@@ -33,9 +33,12 @@ func lower(s string) openjury.Address { return openjury.Address(strings.ToLower(
 
 func TestDefaults(t *testing.T) {
 	t.Parallel()
-	c, err := FromEnv(env(nil))
+	// With nothing set: local development mode (devmode_test.go).
+	c, err := FromEnv(env(map[string]string{"SERVICE_DEV_MODE": "0"}))
 	require.NoError(t, err)
-	require.Equal(t, Defaults(), c)
+	want := Defaults()
+	want.DevMode = DevModeOff
+	require.Equal(t, want, c)
 	require.NoError(t, c.Validate())
 
 	require.Equal(t, ":8080", c.Addr)
@@ -109,6 +112,7 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		"SERVICE_IDLE_TIMEOUT_SECONDS":           "40",
 		"SERVICE_MAX_HEADER_BYTES":               "16384",
 		"SERVICE_CORS_ORIGINS":                   "https://other.example.com",
+		"SERVICE_DEV_MODE":                       "auto",
 	}
 	var read []string
 	c, err := FromEnv(func(name string) string {
@@ -161,6 +165,7 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		IdleTimeout:               40 * time.Second,
 		MaxHeaderBytes:            16384,
 		CORSOrigins:               []string{"https://other.example.com"},
+		DevMode:                   DevModeAuto,
 	}, c)
 	require.NoError(t, c.Validate())
 	require.Equal(t, "https://app.example.com", c.PublicAppURL())

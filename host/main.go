@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -49,7 +48,10 @@ func main() {
 // run reads the configuration, serves until ctx is cancelled and shuts down
 // gracefully. It returns a *ConfigError (after printing every problem to
 // stderr) when the configuration is invalid, nil after a clean shutdown.
-// Logs go to stderr; the "listening on" line also goes to stdout.
+// Logs go to stderr. stdout gets what a person starting the host wants to
+// see: the database's migration progress, a "listening on" line per
+// listener, in local development mode what that mode turns on and how to
+// leave it, and last "OpenJury is running at BASE_URL/" once it serves.
 func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writer) error {
 	cfg, err := loadConfig(getenv)
 	if err != nil {
@@ -64,9 +66,8 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 	}
 	level, _ := parseLevel(cfg.LogLevel)
 	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
-	logger.Info("starting", slog.Any("config", cfg))
 
-	db, err := bunstore.Open(ctx, cfg.DatabaseURL, bunstore.WithMaxConns(cfg.DBMaxConns))
+	db, err := openDatabase(ctx, cfg, stdout)
 	if err != nil {
 		return fmt.Errorf("open database: %w", err)
 	}
@@ -75,6 +76,19 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 			logger.Warn("closing the database", slog.String("error", err.Error()))
 		}
 	}()
+	listeners, err := listen(cfg)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		for _, ln := range listeners {
+			_ = ln.Close() // already closed after a Serve; an early return needs it
+		}
+	}()
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = localBaseURL(listeners[0])
+	}
+	logger.Info("starting", slog.Any("config", cfg))
 
 	clock := openjury.SystemClock{}
 	// The chain adapter, when a setting needs it. Dialling does not reach
@@ -150,6 +164,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		AppURL:          cfg.PublicAppURL(),
 		Clock:           clock,
 		DevSecret:       cfg.DevSecret,
+		DevOpen:         cfg.LocalDev,
 		Operators:       cfg.OperatorAddresses,
 		AGRTokenAddress: cfg.AGRTokenAddress,
 		Registry:        registry,
@@ -165,11 +180,13 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 
 	// The index is loaded before the first request; the worker and the
 	// follower stop after the server (deferred before db.Close runs).
+	if cfg.SemanticSearchEnabled {
+		fmt.Fprintln(stdout, "OpenJury: loading the search index")
+	}
 	defer startSearch(ctx)()
 
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("listen: %w", err)
+	if cfg.LocalDev {
+		handler = loopbackHostsOnly(handler)
 	}
 	srv := &http.Server{
 		Handler:           handler,
@@ -180,12 +197,18 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		MaxHeaderBytes:    cfg.MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
-	serveErr := make(chan error, 1)
-	go func() { serveErr <- srv.Serve(ln) }()
-
-	addr := "http://" + ln.Addr().String()
-	fmt.Fprintf(stdout, "listening on %s\n", addr)
-	logger.Info("listening", slog.String("url", addr))
+	serveErr := make(chan error, len(listeners))
+	for _, ln := range listeners {
+		go func() { serveErr <- srv.Serve(ln) }()
+		addr := "http://" + ln.Addr().String()
+		fmt.Fprintf(stdout, "listening on %s\n", addr)
+		logger.Info("listening", slog.String("url", addr))
+	}
+	if cfg.LocalDev {
+		printLocalDev(stdout)
+		logger.Info("local development mode: loopback only, dev endpoints open without X-Dev-Secret")
+	}
+	fmt.Fprintf(stdout, "OpenJury is running at %s/\n", cfg.BaseURL) // the last line of the start
 
 	cleanupCtx, stopCleanup := context.WithCancel(ctx)
 	cleanupDone := make(chan struct{})
@@ -242,6 +265,29 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		logger.Info("stopped")
 	}
 	return runErr
+}
+
+// openDatabase opens and migrates the database of cfg, telling stdout
+// what it does: a start that migrates a large database can take minutes.
+func openDatabase(ctx context.Context, cfg Config, stdout io.Writer) (*bunstore.DB, error) {
+	began := time.Now()
+	fmt.Fprintf(stdout, "OpenJury: opening the database %s\n", redactURL(cfg.DatabaseURL))
+	applied := 0
+	db, err := bunstore.Open(ctx, cfg.DatabaseURL, bunstore.WithMaxConns(cfg.DBMaxConns),
+		bunstore.WithMigrationProgress(func(p bunstore.MigrationProgress) {
+			switch {
+			case p.Applying == 0 && p.Total > 0:
+				fmt.Fprintf(stdout, "OpenJury: applying %d database migrations\n", p.Total)
+			case p.Applying > 0:
+				applied = p.Applying
+				fmt.Fprintf(stdout, "OpenJury:   %d/%d %s (at %s)\n", p.Applying, p.Total, p.Name, time.Since(began).Round(time.Millisecond))
+			}
+		}))
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(stdout, "OpenJury: database ready (%d migrations applied) in %s\n", applied, time.Since(began).Round(time.Millisecond))
+	return db, nil
 }
 
 // loadConfig reads and validates the configuration, reporting the problems

@@ -73,8 +73,14 @@ type Options struct {
 	// DevSecret guards the dev endpoints (stake, slashing, reputation and
 	// AGR dev_* routes), compared in constant time with the X-Dev-Secret
 	// header. Empty turns the dev endpoints off: they answer 401 "dev
-	// endpoints disabled". It is never logged.
+	// endpoints disabled: ..." (with how to turn them on). It is never
+	// logged.
 	DevSecret string
+	// DevOpen lets every caller use the dev endpoints without
+	// X-Dev-Secret: the host's local development mode, which listens on
+	// loopback only (docs/operations.md). Never set it on a server that
+	// another machine can reach.
+	DevOpen bool
 	// Operators are the operator wallets (anchor receipts). Comment
 	// moderation is decided by the marketplace, from
 	// marketplace.Config.Operators; the two lists should be equal and
