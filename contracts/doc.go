@@ -6,7 +6,7 @@
 // (OpenZeppelin's MerkleProof, for anchor proofs).
 //
 // The events and functions the service relies on are the ABIs of
-// CONTRACT.md "Chain": any vault or registry with those signatures works
+// docs/onchain.md#contracts: any vault or registry with those signatures works
 // with the service, not only these.
 //
 // build.sh compiles src/ with a pinned solcjs (npm solc) and OpenZeppelin
