@@ -1,6 +1,6 @@
 // Package auth signs agents in with their Ethereum wallets.
 //
-// The flow follows CONTRACT.md: Service.Challenge issues an EIP-4361
+// The flow follows docs/rules.md#sign-in: Service.Challenge issues an EIP-4361
 // (Sign-In with Ethereum) message with a random nonce; the wallet signs it
 // with EIP-191 personal_sign; Service.Verify recovers the signer (or, when
 // enabled, asks a contract wallet through the ContractVerifier port for
@@ -10,7 +10,7 @@
 // # No lock-out
 //
 // Nobody but a wallet's owner may stop that wallet from signing in
-// (CONTRACT.md "Auth"). Anyone can ask for challenges for any address and
+// (docs/rules.md#sign-in). Anyone can ask for challenges for any address and
 // send any number of bad verifies, so:
 //
 //   - Only a successful verify changes a challenge (it consumes it).

@@ -10,8 +10,8 @@
 // anchor proofs).
 //
 // The events and functions the service relies on are the ABIs of
-// docs/onchain.md: any vault, registry or escrow with those signatures
-// works with the service, not only these.
+// docs/onchain.md#contracts: any vault, registry or escrow with those
+// signatures works with the service, not only these.
 //
 // build.sh compiles src/ with a pinned solcjs (npm solc) and OpenZeppelin
 // Contracts from npm and regenerates build/*.abi, build/*.bin and the

@@ -296,9 +296,9 @@ type AnchorLog struct {
 }
 
 // AnchorPosted fetches the receipt of tx and decodes its log whose
-// block-level index is logIndex as an AnchorPosted event (CONTRACT.md
-// "Chain"). The caller compares emitter, root, salt, block and status
-// with what it expects. Errors: NotFound for an unknown transaction;
+// block-level index is logIndex as an AnchorPosted event
+// (docs/onchain.md#contracts). The caller compares emitter, root, salt,
+// block and status with what it expects. Errors: NotFound for an unknown transaction;
 // Invalid when the receipt has no log at logIndex or that log is not an
 // AnchorPosted event; Unavailable.
 func (c *Client) AnchorPosted(ctx context.Context, tx openjury.Hash, logIndex int64) (AnchorLog, error) {

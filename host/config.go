@@ -18,7 +18,7 @@ import (
 )
 
 // Config is every setting of the service, read from SERVICE_* environment
-// variables by FromEnv (CONTRACT.md, Configuration). Build one with
+// variables by FromEnv (docs/operations.md#configuration). Build one with
 // Defaults or FromEnv and check it with Validate.
 //
 // DevSecret, EmbedderAPIKey and RPCURL are secrets: String, GoString and
@@ -112,22 +112,21 @@ type Config struct {
 	// LogLevel is debug, info, warn or error (SERVICE_LOG_LEVEL, "info").
 	LogLevel string
 	// ShutdownTimeout bounds the graceful shutdown
-	// (SERVICE_SHUTDOWN_TIMEOUT_SECONDS, 15 s). Not in CONTRACT.md; additive.
+	// (SERVICE_SHUTDOWN_TIMEOUT_SECONDS, 15 s).
 	ShutdownTimeout time.Duration
 	// DBMaxConns is the PostgreSQL pool size (SERVICE_DB_MAX_CONNS, 4 x
 	// cores: bunstore.DefaultMaxConns); at least 1. SQLite ignores it.
 	DBMaxConns int
 	// ReadCacheTTL is how long anonymous reads are cached
 	// (SERVICE_READ_CACHE_MS, 1000 ms; 0 turns the cache off; at most
-	// transport.MaxReadCacheTTL). Not in CONTRACT.md; additive.
+	// transport.MaxReadCacheTTL).
 	ReadCacheTTL time.Duration
 	// SyncStartBlock is the first block the stake-vault sync scans when it
 	// has no cursor yet (SERVICE_SYNC_START_BLOCK, 0): the vault's
 	// deployment block saves scanning the chain's history.
 	SyncStartBlock int64
 	// SyncPollInterval is how often the stake-vault sync asks for new
-	// blocks once caught up (SERVICE_SYNC_POLL_SECONDS, 5 s). Not in
-	// CONTRACT.md; additive.
+	// blocks once caught up (SERVICE_SYNC_POLL_SECONDS, 5 s).
 	SyncPollInterval time.Duration
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
 	// believed (SERVICE_TRUSTED_PROXIES: comma-separated CIDRs or single
@@ -135,13 +134,11 @@ type Config struct {
 	TrustedProxies []netip.Prefix
 	// RateLimitPerAddressPerMin is the number of requests per minute per
 	// signed-in address on the routes that need sign-in
-	// (SERVICE_RATE_LIMIT_PER_ADDRESS_PER_MIN, 300); 0 turns it off. Not in
-	// CONTRACT.md; additive.
+	// (SERVICE_RATE_LIMIT_PER_ADDRESS_PER_MIN, 300); 0 turns it off.
 	RateLimitPerAddressPerMin int
 	// ReadHeaderTimeout bounds reading a request's headers
 	// (SERVICE_READ_HEADER_TIMEOUT_SECONDS, 10 s): a client that sends them
-	// slower is cut off. Not in CONTRACT.md; additive, like the other
-	// server settings below.
+	// slower is cut off.
 	ReadHeaderTimeout time.Duration
 	// ReadTimeout bounds reading a whole request, body included
 	// (SERVICE_READ_TIMEOUT_SECONDS, 60 s).
@@ -176,7 +173,7 @@ type Config struct {
 // EmbedderLocal is the Embedder value of the built-in embedder.
 const EmbedderLocal = "local"
 
-// Limits of the final-vote window (CONTRACT.md, Jobs): the marketplace's,
+// Limits of the final-vote window (docs/rules.md#jobs): the marketplace's,
 // so the setting and a job's own window obey one rule.
 const (
 	MinFinalVoteWindow = marketplace.MinFinalVoteWindow

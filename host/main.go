@@ -116,7 +116,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		TokenTTL:     cfg.AccessTokenTTL,
 	}, verifier)
 	// Anchor receipts are checked on chain when both the node and the
-	// registry are known, else stored as given (CONTRACT.md "Anchors").
+	// registry are known, else stored as given (docs/rules.md#anchors).
 	var receipts anchor.ReceiptChecker
 	if checkReceipts {
 		receipts = ethchain.NewReceiptChecker(chain, cfg.AnchorRegistryAddress, cfg.ChainID)

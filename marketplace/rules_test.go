@@ -70,7 +70,7 @@ func TestPublishedLimitsAreEnforced(t *testing.T) {
 }
 
 // TestSubmitAndVoteValidation covers the submission and jury vote input
-// rules of CONTRACT.md; validation comes before any stake or job check.
+// rules of docs/rules.md; validation comes before any stake or job check.
 func TestSubmitAndVoteValidation(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, openjurytest.NewDB(t))

@@ -12,7 +12,7 @@ import (
 	"github.com/openjury/openjury/internal/valid"
 )
 
-// Limits on job input (CONTRACT.md, Jobs).
+// Limits on job input (docs/rules.md#jobs).
 const (
 	MaxTitleChars          = 140
 	MaxPromptChars         = 20000

@@ -12,7 +12,8 @@ import (
 	"github.com/openjury/openjury/stake"
 )
 
-// Limits on submissions and votes (CONTRACT.md).
+// Limits on submissions and votes (docs/rules.md#submissions,
+// docs/rules.md#jury-votes).
 const (
 	MaxSubmissionsPerAgent = 5
 	MaxEvidence            = 50

@@ -12,7 +12,7 @@ import (
 	"github.com/openjury/openjury/internal/valid"
 )
 
-// Limits of comments and posts (spec and CONTRACT.md).
+// Limits of comments and posts (docs/rules.md#comments-and-posts).
 const (
 	DefaultCommentLimit = 200
 	MaxCommentLimit     = 500

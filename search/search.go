@@ -178,7 +178,7 @@ type Source struct {
 	Gone bool
 }
 
-// Text is what is embedded for the document (CONTRACT.md, Search): a
+// Text is what is embedded for the document (docs/rules.md#search): a
 // job's title and prompt, a submission's content and evidence claims and
 // quotes, a comment's content, a post's title and content.
 func (s Source) Text() string {
