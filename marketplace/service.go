@@ -31,10 +31,16 @@ type Config struct {
 	// DefaultFinalVoteWindow is the final-vote window of a job created
 	// without final_vote_window_seconds.
 	DefaultFinalVoteWindow time.Duration
-	// MinStake is the stake needed to submit and to cast jury votes.
+	// MinStake is the stake needed to submit, to cast jury votes and,
+	// unless FinalVoteOpen, to cast final votes.
 	MinStake openjury.MicroUSDC
 	// MinRepScoreToVote is the reputation score needed to cast jury votes.
 	MinRepScoreToVote int64
+	// FinalVoteOpen lets any signed-in address cast final votes
+	// (SERVICE_FINAL_VOTE_OPEN=1). False, the default, asks a final voter
+	// for the stake a submission needs (MinStake): without it, a handful
+	// of fresh wallets could decide any job (docs/rules.md, final votes).
+	FinalVoteOpen bool
 	// AGRMintPerWin is credited to the winner of a job (0: none).
 	AGRMintPerWin int64
 	// Economy is the published USDC split.

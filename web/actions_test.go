@@ -241,11 +241,14 @@ func TestActions(t *testing.T) {
 		require.Contains(t, getPage(t, front, "/", "").body, `<span class="featured">Featured</span>`)
 		require.Contains(t, getPage(t, front, "/jobs/"+job.ID, "").body, `id="featured"`)
 
-		// Final vote and close.
+		// Final vote and close. The app's final vote goes through the
+		// domain rule: a voter without stake gets the 403 page.
 		srv.SetStake(t, agent.Address(), 10)
 		sub, err := srv.Market.Submit(bg, agent.Address(), marketplace.SubmitInput{JobID: job.ID, Content: "Done"})
 		require.NoError(t, err)
 		requireErrorPage(t, postForm(t, front, "/app/jobs/"+job.ID+"/final-vote", voterToken, url.Values{"csrf": {voterCSRF}}), http.StatusBadRequest, "submission_id is required")
+		requireErrorPage(t, postForm(t, front, "/app/jobs/"+job.ID+"/final-vote", voterToken, url.Values{"csrf": {voterCSRF}, "submission_id": {sub.ID}}), http.StatusForbidden, "insufficient stake")
+		srv.SetStake(t, voter.Address(), 10)
 		a = postForm(t, front, "/app/jobs/"+job.ID+"/final-vote", voterToken, url.Values{"csrf": {voterCSRF}, "submission_id": {sub.ID}})
 		require.Equal(t, http.StatusSeeOther, a.status, a.body)
 		require.Equal(t, "/jobs/"+job.ID+"#final", a.header.Get("Location"))
