@@ -135,6 +135,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		DefaultFinalVoteWindow: cfg.FinalVoteWindow,
 		MinStake:               cfg.MinStakeUSDC,
 		MinRepScoreToVote:      cfg.MinRepScoreToVote,
+		FinalVoteOpen:          cfg.FinalVoteOpen,
 		AGRMintPerWin:          cfg.AGRMintPerWin,
 		Operators:              cfg.OperatorAddresses,
 		BaseURL:                cfg.BaseURL,
@@ -172,6 +173,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		ReadCacheTTL:    cfg.ReadCacheTTL,
 
 		RateLimitPerAddressPerMin: cfg.RateLimitPerAddressPerMin,
+		AuthRateLimitPerMin:       cfg.AuthRateLimitPerMin,
 		TrustedProxies:            cfg.TrustedProxies,
 		CORSOrigins:               cfg.CORSOrigins,
 		// The web app gets every other path, behind the API's rate limits.
