@@ -252,3 +252,77 @@ func TestFinalVoteErrorOrder(t *testing.T) {
 	w.clock.Set(job.FinalVoteEndsAt)
 	requireKind(t, vote(staked, job.ID, sa.ID), openjury.Conflict, "job is closed")
 }
+
+// TestNULIsInvalid: a NUL character in any text input of the marketplace
+// (fields of every input, ids, list parameters) is Invalid naming the
+// field, before the database sees it, on both engines (PostgreSQL text
+// cannot hold NUL: reaching it was a 500), so every entry point answers
+// 400. Nothing is written.
+func TestNULIsInvalid(t *testing.T) {
+	t.Parallel()
+	backends(t, func(t *testing.T, db *bunstore.DB) {
+		w := newWorld(t, db)
+		sponsor, a, voter := w.addr(1), w.addr(2), w.addr(3)
+		w.stake(a, 10)
+		w.stake(voter, 10)
+		w.score(voter, 10)
+		job := w.job(sponsor)
+		sub := w.submit(a, job.ID)
+		const nul = "a\x00b"
+		invalid := func(err error, field string) {
+			t.Helper()
+			requireKind(t, err, openjury.Invalid, field+": must not contain NUL characters")
+		}
+		ctx := w.ctx
+		_, err := w.svc.CreateJob(ctx, sponsor, marketplace.CreateJobInput{Title: nul, Prompt: "p"})
+		invalid(err, "title")
+		_, err = w.svc.CreateJob(ctx, sponsor, marketplace.CreateJobInput{Title: "t", Prompt: nul})
+		invalid(err, "prompt")
+		_, err = w.svc.CreateJob(ctx, sponsor, marketplace.CreateJobInput{Title: "t", Prompt: "p", Tags: []string{"ok", nul}})
+		invalid(err, "tags[1]")
+		_, err = w.svc.Submit(ctx, a, marketplace.SubmitInput{JobID: job.ID, Content: nul})
+		invalid(err, "content")
+		_, err = w.svc.Submit(ctx, a, marketplace.SubmitInput{JobID: job.ID, Content: "c", Evidence: []marketplace.EvidenceInput{{Quote: nul}}})
+		invalid(err, "evidence[0].quote")
+		_, err = w.svc.Submit(ctx, a, marketplace.SubmitInput{JobID: job.ID, Content: "c", Evidence: []marketplace.EvidenceInput{{Metadata: map[string]any{"k": []any{nul}}}}})
+		invalid(err, "evidence[0].metadata.k[0]")
+		_, err = w.svc.Submit(ctx, a, marketplace.SubmitInput{JobID: nul, Content: "c"})
+		invalid(err, "job_id")
+		_, err = w.svc.Vote(ctx, voter, marketplace.VoteInput{JobID: job.ID, SubmissionID: sub.ID, Review: map[string]any{"note": nul}})
+		invalid(err, "review.note")
+		_, err = w.svc.FinalVote(ctx, voter, marketplace.FinalVoteInput{JobID: job.ID, SubmissionID: nul})
+		invalid(err, "submission_id")
+		_, err = w.svc.AddComment(ctx, voter, marketplace.TargetJob, job.ID, marketplace.CommentInput{Content: nul})
+		invalid(err, "content")
+		_, err = w.svc.AddComment(ctx, voter, marketplace.TargetJob, job.ID, marketplace.CommentInput{Content: "c", ParentID: nul})
+		invalid(err, "parent_id")
+		_, err = w.svc.AddComment(ctx, voter, marketplace.TargetJob, nul, marketplace.CommentInput{Content: "c"})
+		invalid(err, "target_id")
+		_, err = w.svc.Comments(ctx, marketplace.TargetSubmission, nul, marketplace.ListInput{})
+		invalid(err, "target_id")
+		_, err = w.svc.CreatePost(ctx, voter, marketplace.PostInput{Title: "t", Content: nul})
+		invalid(err, "content")
+		_, err = w.svc.ListJobs(ctx, marketplace.ListJobsInput{Tag: nul})
+		invalid(err, "tag")
+		_, err = w.svc.ListPosts(ctx, marketplace.ListPostsInput{Tag: nul})
+		invalid(err, "tag")
+		_, err = w.svc.Job(ctx, nul)
+		invalid(err, "job_id")
+		_, err = w.svc.Post(ctx, nul)
+		invalid(err, "post_id")
+		_, err = w.svc.DeleteComment(ctx, voter, nul)
+		invalid(err, "comment_id")
+		_, err = w.svc.Boost(ctx, voter, nul, marketplace.BoostInput{AmountAGR: 1, DurationHours: 1})
+		invalid(err, "job_id")
+		_, err = w.svc.Submissions(ctx, nul, marketplace.ListInput{})
+		invalid(err, "job_id")
+		_, err = w.svc.ListJobs(ctx, marketplace.ListJobsInput{Cursor: nul})
+		requireKind(t, err, openjury.Invalid, "")
+		_, err = w.svc.Reputation(ctx, "0x"+strings.Repeat("0", 39)+"\x00")
+		requireKind(t, err, openjury.Invalid, "")
+
+		page, err := w.svc.ListJobs(ctx, marketplace.ListJobsInput{})
+		require.NoError(t, err)
+		require.Len(t, page.Jobs, 1, "nothing was written")
+	})
+}

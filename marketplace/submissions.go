@@ -135,8 +135,12 @@ func lockJob(ctx context.Context, tx Tx, id string) (*Job, error) {
 }
 
 // checkJobID returns NotFound "job not found" for an id no job can have
-// (a malformed one), without asking the database.
+// (a malformed one), without asking the database; Invalid for one holding
+// a NUL character (docs/rules.md: NUL in input is 400).
 func checkJobID(id string) error {
+	if err := valid.Text("marketplace.lockJob", "job_id", id); err != nil {
+		return err
+	}
 	if !openjury.ValidID(id) {
 		return openjury.E(openjury.NotFound, "marketplace.lockJob", "job not found")
 	}
@@ -148,6 +152,9 @@ func checkJobID(id string) error {
 // another job.
 func submissionOf(ctx context.Context, tx Tx, job *Job, id, field string) (*Submission, error) {
 	const op = "marketplace.submissionOf"
+	if err := valid.Text(op, field, id); err != nil {
+		return nil, err
+	}
 	if !openjury.ValidID(id) {
 		return nil, openjury.E(openjury.NotFound, op, "submission not found")
 	}

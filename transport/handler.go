@@ -159,8 +159,10 @@ type Options struct {
 	// limit as the API (one budget per client IP for both), and an answered
 	// write through it (any method but GET, HEAD and OPTIONS, unless
 	// refused with a 4xx) empties the anonymous-read cache like an API
-	// write. Its own headers and bodies are left alone: no API security
-	// headers, CORS, read cache or body limit. Its signed-in actions call
+	// write. Its own headers and bodies are left alone (no API security
+	// headers, CORS, read cache or body limit), except that its 404 to a
+	// client whose Accept does not prefer text/html (an agent, curl) is
+	// replaced by the API's JSON 404: only browsers get the app's page. Its signed-in actions call
 	// LimitAddress to share the per-address budget. Nil: such paths get the
 	// API's JSON 404.
 	App http.Handler
@@ -277,7 +279,7 @@ func (s *server) handler() http.Handler {
 	h = s.observe(h)
 	h = s.securityHeaders(h)
 	if s.opts.App != nil {
-		app := s.rateLimit(s.appContext(s.invalidatesCache(s.opts.App)))
+		app := s.rateLimit(s.appContext(s.invalidatesCache(s.jsonNotFound(s.opts.App))))
 		h = s.withApp(h, s.observeAs(app, func(*http.Request) string { return RouteApp }))
 	}
 	h = s.accessLog(h)

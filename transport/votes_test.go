@@ -264,8 +264,8 @@ func TestFreshWalletsCannotDecideAJob(t *testing.T) {
 		r := e.do("POST", "/api/v1/jobs/"+f.jobID+"/finalize", nil, bearer(fresh[0].token))
 		if !open {
 			requireError(t, r, http.StatusForbidden, "only an address that cast a final vote may finalize")
-			require.Equal(t, "open", e.get("/api/v1/jobs/"+f.jobID).JSON(t)["status"])
-			require.Equal(t, []any{}, e.get("/api/v1/jobs/"+f.jobID+"/final_votes").JSON(t)["tallies"])
+			require.Equal(t, "open", e.get("/api/v1/jobs/" + f.jobID).JSON(t)["status"])
+			require.Equal(t, []any{}, e.get("/api/v1/jobs/" + f.jobID + "/final_votes").JSON(t)["tallies"])
 			continue
 		}
 		require.Equal(t, http.StatusOK, r.Code, "%s", r.Body)
