@@ -138,3 +138,31 @@ func TestRateKey(t *testing.T) {
 		require.Equal(t, want, rateKey(in), in)
 	}
 }
+
+// BenchmarkClientLimiter measures one allow: a client seen before (the
+// steady state) and a flood of new clients into a full limiter (every
+// call evicts).
+func BenchmarkClientLimiter(b *testing.B) {
+	clk := newMovingClock(time.Unix(1_800_000_000, 0))
+	keys := make([]string, 1<<16)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("10.%d.%d.%d", i>>16&0xff, i>>8&0xff, i&0xff)
+	}
+	b.Run("known", func(b *testing.B) {
+		l := newClientLimiter(1<<30, 0, clk)
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			l.allow(keys[i&1023])
+		}
+	})
+	b.Run("flood", func(b *testing.B) {
+		l := newClientLimiter(300, 4096, clk)
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			l.allow(keys[i&(len(keys)-1)])
+		}
+		if l.size() > 4096 {
+			b.Fatal("unbounded")
+		}
+	})
+}
