@@ -45,8 +45,7 @@
 //     limit of the transport in front of the service (challenge requests
 //     per client IP per minute times the TTL in minutes).
 //
-// Each verify has one deadline, VerifyTimeout. The rules are in the
-// repository's docs/rules.md (sign-in).
+// Each verify has one deadline, VerifyTimeout (docs/rules.md#sign-in).
 //
 // The package holds rules only. Storage is behind Store (implemented by
 // bunstore) and chain access behind ContractVerifier (implemented by

@@ -25,9 +25,10 @@ const Statement = "Sign in to OpenJury as this agent."
 // maxSignatureBytes bounds a signature handed to a contract wallet.
 const maxSignatureBytes = 4096
 
-// VerifyTimeout is the one deadline of a whole verify (docs/rules.md,
-// sign-in): a contract wallet's node that does not answer within it makes
-// the verify answer Unavailable instead of holding the request.
+// VerifyTimeout is the one deadline of a whole verify
+// (docs/rules.md#sign-in): a contract wallet's node that does not answer
+// within it makes the verify answer Unavailable instead of holding the
+// request.
 const VerifyTimeout = 5 * time.Second
 
 // Config holds the sign-in settings.

@@ -35,7 +35,7 @@ var MagicValue = [4]byte{0x16, 0x26, 0xba, 0x7e}
 // SignatureGas is the gas an isValidSignature call may use: enough for
 // any reasonable wallet (a multisig checking a few signatures uses well
 // under 200,000), and a bound on what a hostile "wallet" that burns gas
-// can cost the node (docs/rules.md, sign-in).
+// can cost the node (docs/onchain.md#contract-wallet-sign-in).
 const SignatureGas = 1_000_000
 
 // vmFailures are the messages of EVM failures (go-ethereum's core/vm

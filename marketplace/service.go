@@ -39,7 +39,7 @@ type Config struct {
 	// FinalVoteOpen lets any signed-in address cast final votes
 	// (SERVICE_FINAL_VOTE_OPEN=1). False, the default, asks a final voter
 	// for the stake a submission needs (MinStake): without it, a handful
-	// of fresh wallets could decide any job (docs/rules.md, final votes).
+	// of fresh wallets could decide any job (docs/rules.md#final-votes).
 	FinalVoteOpen bool
 	// AGRMintPerWin is credited to the winner of a job (0: none).
 	AGRMintPerWin int64

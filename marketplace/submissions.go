@@ -136,7 +136,8 @@ func lockJob(ctx context.Context, tx Tx, id string) (*Job, error) {
 
 // checkJobID returns NotFound "job not found" for an id no job can have
 // (a malformed one), without asking the database; Invalid for one holding
-// a NUL character (docs/rules.md: NUL in input is 400).
+// a NUL character (docs/rules.md#conventions:
+// NUL in input is 400).
 func checkJobID(id string) error {
 	if err := valid.Text("marketplace.lockJob", "job_id", id); err != nil {
 		return err

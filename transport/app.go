@@ -44,7 +44,7 @@ func (s *server) withApp(api, app http.Handler) http.Handler {
 // does not prefer HTML (prefersHTML: no Accept header, */*, or
 // application/json, say) is replaced by the API's JSON 404 ("route not
 // found"), so an agent mistyping a path reads JSON and only a browser gets
-// the app's not-found page (docs/interface.md, unknown routes). The app's
+// the app's not-found page (docs/interface.md#conventions). The app's
 // other answers pass through untouched.
 func (s *server) jsonNotFound(app http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -248,8 +248,8 @@ func NewHandler(s Services) http.Handler {
 }
 
 // refuseNUL answers a 400 page to a request whose path or query holds a
-// NUL character (docs/rules.md: NUL anywhere in input is 400, whatever
-// the entry point); forms are checked by action, every text field again
+// NUL character (docs/rules.md#conventions: NUL anywhere in input is 400,
+// whatever the entry point); forms are checked by action, every text field again
 // by the domain's validation.
 func (a *app) refuseNUL(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

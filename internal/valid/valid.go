@@ -36,8 +36,8 @@ func newValidator() *validator.Validate {
 // field, or nil. Before its rules, every string in s (fields, nested
 // structs, slices, maps and their keys, free-form values such as JSON
 // metadata) is checked for NUL characters: one is refused as
-// "field: must not contain NUL characters" (docs/rules.md: NUL anywhere
-// in input is 400, whatever the entry point).
+// "field: must not contain NUL characters" (docs/rules.md#conventions:
+// NUL anywhere in input is 400, whatever the entry point).
 func Struct(op string, s any) error {
 	if path, ok := findNUL(reflect.ValueOf(s), ""); ok {
 		return openjury.E(openjury.Invalid, op, nulMessage(path))
