@@ -54,6 +54,11 @@ type Config struct {
 	// MinRepScoreToVote is the reputation needed to sit on a jury
 	// (SERVICE_MIN_REP_SCORE_TO_VOTE, 10).
 	MinRepScoreToVote int64
+	// FinalVoteOpen lets any signed-in address cast final votes
+	// (SERVICE_FINAL_VOTE_OPEN, false). By default a final voter needs
+	// the stake of a submission (MinStakeUSDC); see
+	// marketplace.Config.FinalVoteOpen.
+	FinalVoteOpen bool
 	// FinalVoteWindow is the default final-vote window of a job
 	// (SERVICE_FINAL_VOTE_WINDOW_SECONDS, 86400 s; 60..2592000 s).
 	FinalVoteWindow time.Duration
@@ -109,6 +114,11 @@ type Config struct {
 	// RateLimitPerMin is the number of requests per minute per client
 	// (SERVICE_RATE_LIMIT_PER_MIN, 300); 0 turns the limit off.
 	RateLimitPerMin int
+	// AuthRateLimitPerMin is the number of requests per minute that the
+	// unauthenticated sign-in routes (challenge and verify) take together
+	// on one replica, from all clients (SERVICE_AUTH_RATE_LIMIT_PER_MIN,
+	// 600); 0 turns it off. See transport.Options.AuthRateLimitPerMin.
+	AuthRateLimitPerMin int
 	// LogLevel is debug, info, warn or error (SERVICE_LOG_LEVEL, "info").
 	LogLevel string
 	// ShutdownTimeout bounds the graceful shutdown
@@ -200,6 +210,7 @@ func Defaults() Config {
 		SemanticSearchEnabled: true,
 		Embedder:              EmbedderLocal,
 		RateLimitPerMin:       300,
+		AuthRateLimitPerMin:   transport.DefaultAuthRateLimitPerMin,
 		LogLevel:              "info",
 		ShutdownTimeout:       15 * time.Second,
 		DBMaxConns:            bunstore.DefaultMaxConns(),
@@ -340,6 +351,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		}
 	}
 	integer("SERVICE_MIN_REP_SCORE_TO_VOTE", &c.MinRepScoreToVote)
+	boolean("SERVICE_FINAL_VOTE_OPEN", &c.FinalVoteOpen)
 	seconds("SERVICE_FINAL_VOTE_WINDOW_SECONDS", &c.FinalVoteWindow)
 	seconds("SERVICE_CHALLENGE_TTL_SECONDS", &c.ChallengeTTL)
 	seconds("SERVICE_ACCESS_TOKEN_TTL_SECONDS", &c.AccessTokenTTL)
@@ -377,6 +389,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		c.EmbedderAPIKey = v
 	}
 	smallInt("SERVICE_RATE_LIMIT_PER_MIN", &c.RateLimitPerMin)
+	smallInt("SERVICE_AUTH_RATE_LIMIT_PER_MIN", &c.AuthRateLimitPerMin)
 	str("SERVICE_LOG_LEVEL", &c.LogLevel)
 	c.LogLevel = strings.ToLower(c.LogLevel)
 	seconds("SERVICE_SHUTDOWN_TIMEOUT_SECONDS", &c.ShutdownTimeout)
@@ -509,6 +522,9 @@ func (c Config) Validate() error {
 	if c.RateLimitPerMin < 0 {
 		p.add("SERVICE_RATE_LIMIT_PER_MIN: must not be negative (0 turns the limit off)")
 	}
+	if c.AuthRateLimitPerMin < 0 {
+		p.add("SERVICE_AUTH_RATE_LIMIT_PER_MIN: must not be negative (0 turns the limit off)")
+	}
 	if _, ok := parseLevel(c.LogLevel); !ok {
 		p.add("SERVICE_LOG_LEVEL: must be debug, info, warn or error, got %q", c.LogLevel)
 	}
@@ -623,6 +639,7 @@ func (c Config) attrs() []slog.Attr {
 		slog.String("agr_token_address", string(c.AGRTokenAddress)),
 		slog.String("min_stake_usdc", c.MinStakeUSDC.String()),
 		slog.Int64("min_rep_score_to_vote", c.MinRepScoreToVote),
+		slog.Bool("final_vote_open", c.FinalVoteOpen),
 		slog.Int64("final_vote_window_seconds", int64(c.FinalVoteWindow/time.Second)),
 		slog.Int64("challenge_ttl_seconds", int64(c.ChallengeTTL/time.Second)),
 		slog.Int64("access_token_ttl_seconds", int64(c.AccessTokenTTL/time.Second)),
@@ -641,6 +658,7 @@ func (c Config) attrs() []slog.Attr {
 		slog.String("embedder_model", c.EmbedderModel),
 		slog.Bool("embedder_api_key_set", c.EmbedderAPIKey != ""),
 		slog.Int("rate_limit_per_min", c.RateLimitPerMin),
+		slog.Int("auth_rate_limit_per_min", c.AuthRateLimitPerMin),
 		slog.String("log_level", c.LogLevel),
 		slog.Int64("shutdown_timeout_seconds", int64(c.ShutdownTimeout/time.Second)),
 		slog.Int("db_max_conns", c.DBMaxConns),

@@ -91,17 +91,27 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 	logger.Info("starting", slog.Any("config", cfg))
 
 	clock := openjury.SystemClock{}
-	// The chain adapter, when a setting needs it. Dialling does not reach
-	// the node yet: a node that is down makes calls answer 503 (sign-in)
-	// or back off (the sync), never stops the service.
+	// The chain adapter, when a setting needs it. Its node must serve
+	// SERVICE_CHAIN_ID: another chain is a configuration error, listed
+	// like the others. A node that is down at start does not stop the
+	// service: calls answer 503 (sign-in) or back off (the sync), and the
+	// adapter checks the chain id before its first call that reads the
+	// chain.
 	var chain *ethchain.Client
 	checkReceipts := cfg.RPCURL != "" && !cfg.AnchorRegistryAddress.IsZero()
 	if cfg.RPCURL != "" && (cfg.AuthEIP1271Enabled || cfg.OnchainSyncEnabled || checkReceipts) {
-		chain, err = ethchain.Dial(ctx, cfg.RPCURL, ethchain.Options{StakeVault: cfg.StakeContractAddress})
+		chain, err = ethchain.Dial(ctx, cfg.RPCURL, ethchain.Options{StakeVault: cfg.StakeContractAddress, ChainID: cfg.ChainID})
 		if err != nil {
 			return fmt.Errorf("chain: %w", err) // never holds the URL
 		}
 		defer chain.Close()
+		if err := checkChain(ctx, chain, logger); err != nil {
+			fmt.Fprintln(stderr, "openjury: invalid configuration:")
+			for _, p := range err.Problems {
+				fmt.Fprintf(stderr, "  - %s\n", p)
+			}
+			return err
+		}
 	}
 	var verifier auth.ContractVerifier
 	if cfg.AuthEIP1271Enabled {
@@ -135,6 +145,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		DefaultFinalVoteWindow: cfg.FinalVoteWindow,
 		MinStake:               cfg.MinStakeUSDC,
 		MinRepScoreToVote:      cfg.MinRepScoreToVote,
+		FinalVoteOpen:          cfg.FinalVoteOpen,
 		AGRMintPerWin:          cfg.AGRMintPerWin,
 		Operators:              cfg.OperatorAddresses,
 		BaseURL:                cfg.BaseURL,
@@ -172,6 +183,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		ReadCacheTTL:    cfg.ReadCacheTTL,
 
 		RateLimitPerAddressPerMin: cfg.RateLimitPerAddressPerMin,
+		AuthRateLimitPerMin:       cfg.AuthRateLimitPerMin,
 		TrustedProxies:            cfg.TrustedProxies,
 		CORSOrigins:               cfg.CORSOrigins,
 		// The web app gets every other path, behind the API's rate limits.
@@ -288,6 +300,23 @@ func openDatabase(ctx context.Context, cfg Config, stdout io.Writer) (*bunstore.
 	}
 	fmt.Fprintf(stdout, "OpenJury: database ready (%d migrations applied) in %s\n", applied, time.Since(began).Round(time.Millisecond))
 	return db, nil
+}
+
+// checkChain makes sure the chain node serves SERVICE_CHAIN_ID for every
+// user of it (contract-wallet sign-in, the stake sync, anchor receipts):
+// another chain is a *ConfigError; a node that cannot be asked now is
+// logged and checked again before the adapter's first call.
+func checkChain(ctx context.Context, chain *ethchain.Client, logger *slog.Logger) *ConfigError {
+	err := chain.CheckChainID(ctx)
+	switch openjury.KindOf(err) {
+	case openjury.Invalid:
+		// The detail names both chain ids, never the URL.
+		return &ConfigError{Problems: []string{"SERVICE_CHAIN_ID: " + openjury.DetailOf(err) + " (at SERVICE_RPC_URL)"}}
+	case openjury.Unavailable:
+		logger.Warn("the chain node cannot be asked for its chain id at start; it is checked before its first use",
+			slog.String("error", err.Error()))
+	}
+	return nil
 }
 
 // loadConfig reads and validates the configuration, reporting the problems

@@ -15,6 +15,7 @@ import (
 	"net"
 	"sync"
 
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -304,6 +305,32 @@ func (c *Chain) DeployWallet(owner common.Address) common.Address {
 	c.t.Helper()
 	addr, tx, _, err := contracts.DeployTestWallet(c.Deployer.Opts, c.Client, owner)
 	c.mined(tx, err)
+	return addr
+}
+
+// DeployCode deploys a contract whose runtime code is runtime (raw EVM
+// bytecode, at most 65535 bytes), for tests that need a contract no
+// Solidity source describes (a hostile wallet, say). It returns its
+// address.
+func (c *Chain) DeployCode(runtime []byte) common.Address {
+	c.t.Helper()
+	require.LessOrEqual(c.t, len(runtime), 0xffff)
+	// Init code: CODECOPY the runtime that follows it to memory 0, then
+	// RETURN it.
+	initCode := []byte{
+		0x61, byte(len(runtime) >> 8), byte(len(runtime)), // PUSH2 len
+		0x80,       // DUP1
+		0x60, 0x0c, // PUSH1 12: the init code's length
+		0x60, 0x00, // PUSH1 0
+		0x39,       // CODECOPY
+		0x60, 0x00, // PUSH1 0
+		0xf3, // RETURN
+	}
+	addr, tx, _, err := bind.DeployContract(c.Deployer.Opts, abi.ABI{}, append(initCode, runtime...), c.Client)
+	c.mined(tx, err)
+	code, err := c.Client.CodeAt(context.Background(), addr, nil)
+	require.NoError(c.t, err)
+	require.Equal(c.t, runtime, code, "the deployed code is the runtime given")
 	return addr
 }
 
