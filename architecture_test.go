@@ -9,8 +9,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestDomainDependencyRule enforces ARCHITECTURE.md: domain packages never
-// depend on bun, net/http or go-ethereum's RPC clients, directly or not.
+// TestDomainDependencyRule enforces the dependency rule of
+// docs/architecture.md#packages-and-the-dependency-rule: domain packages
+// never depend on bun, net/http or go-ethereum's RPC clients, directly or
+// not.
 func TestDomainDependencyRule(t *testing.T) {
 	t.Parallel()
 	domain := []string{"auth", "marketplace", "stake", "agr", "anchor", "search"}

@@ -2,7 +2,6 @@ package agr
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/openjury/openjury"
@@ -33,7 +32,7 @@ func NewService(store Store, clock openjury.Clock) *Service {
 // Errors: Invalid.
 func (s *Service) Status(ctx context.Context, address string) (Status, error) {
 	const op = "agr.Status"
-	addr, err := openjury.ParseAddress("address", strings.TrimSpace(address))
+	addr, err := openjury.ParseAddress("address", address)
 	if err != nil {
 		return Status{}, openjury.Wrap(op, err)
 	}
@@ -59,7 +58,7 @@ type LedgerPage struct {
 // Ledger lists an address's ledger newest first. Errors: Invalid.
 func (s *Service) Ledger(ctx context.Context, in LedgerInput) (LedgerPage, error) {
 	const op = "agr.Ledger"
-	addr, err := openjury.ParseAddress("address", strings.TrimSpace(in.Address))
+	addr, err := openjury.ParseAddress("address", in.Address)
 	if err != nil {
 		return LedgerPage{}, openjury.Wrap(op, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"math/big"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -90,7 +91,7 @@ func FuzzNormalizeSignature(f *testing.F) {
 
 // FuzzVerify sends arbitrary signatures and nonces for an address with a
 // live challenge: none signs in, every refusal is Unauthenticated (or
-// Invalid naming a malformed nonce), and the owner's signature still works
+// Invalid naming a malformed nonce or a NUL), and the owner's signature still works
 // afterwards.
 func FuzzVerify(f *testing.F) {
 	ctx := context.Background()
@@ -109,6 +110,10 @@ func FuzzVerify(f *testing.F) {
 		_, err := svc.Verify(ctx, auth.VerifyInput{Address: owner.Address().String(), Signature: sig, Nonce: nonce})
 		require.Error(t, err)
 		if openjury.KindOf(err) == openjury.Invalid {
+			if strings.ContainsRune(sig+nonce, 0) {
+				require.Contains(t, openjury.DetailOf(err), ": must not contain NUL characters")
+				return
+			}
 			require.Equal(t, "nonce: must be the hex nonce of a challenge", openjury.DetailOf(err))
 			return
 		}

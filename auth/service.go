@@ -16,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/internal/valid"
 )
 
 // Statement is the human-readable line of every sign-in message.
@@ -23,6 +24,12 @@ const Statement = "Sign in to OpenJury as this agent."
 
 // maxSignatureBytes bounds a signature handed to a contract wallet.
 const maxSignatureBytes = 4096
+
+// VerifyTimeout is the one deadline of a whole verify
+// (docs/rules.md#sign-in): a contract wallet's node that does not answer
+// within it makes the verify answer Unavailable instead of holding the
+// request.
+const VerifyTimeout = 5 * time.Second
 
 // Config holds the sign-in settings.
 type Config struct {
@@ -59,10 +66,11 @@ func (s *Service) Config() Config { return s.cfg }
 // Challenge returns a challenge for the address given as text: a new one,
 // or, when the address already has FreshPerAddress challenges with more
 // than half their life left, the newest of those (see the package doc).
-// Errors: Invalid for a malformed address.
+// Errors: Invalid for a malformed address (white space around it
+// included: addresses are never trimmed).
 func (s *Service) Challenge(ctx context.Context, address string) (Challenge, error) {
 	const op = "auth.Challenge"
-	addr, err := openjury.ParseAddress("address", strings.TrimSpace(address))
+	addr, err := openjury.ParseAddress("address", address)
 	if err != nil {
 		return Challenge{}, openjury.Wrap(op, err)
 	}
@@ -103,19 +111,32 @@ func (s *Service) Message(c Challenge) string {
 // VerifyInput is a verify request: the address, its signature over a
 // challenge message and, optionally, the nonce of that challenge.
 type VerifyInput struct {
-	Address   string
-	Signature string
-	Nonce     string
+	Address   string `name:"address"`
+	Signature string `name:"signature"`
+	Nonce     string `name:"nonce"`
 }
 
 // Verify checks a signature against the address's live challenges and, on
 // success, consumes the matching challenge and returns a new bearer token.
-// Errors: Invalid for a malformed address, Unauthenticated when the
-// signature is malformed or does not verify or the challenge is gone, Unavailable when a contract
-// wallet cannot be asked.
+// A plain (EOA) signature is recovered against each live challenge, the
+// one named by in.Nonce or up to MaxCandidates of them (cheap, local);
+// when none recovers to the address and contract wallets are on, the
+// wallet is asked once (EIP-1271), about the challenge named by in.Nonce
+// or else the newest live one: whatever the number of challenges, a
+// verify makes at most one contract call. The whole verify has one
+// deadline, VerifyTimeout.
+// Errors: Invalid for a malformed address or nonce (or a NUL in the
+// signature), Unauthenticated when the signature is malformed or does not
+// verify or the challenge is gone, Unavailable when a contract wallet
+// cannot be asked in time.
 func (s *Service) Verify(ctx context.Context, in VerifyInput) (string, error) {
 	const op = "auth.Verify"
-	addr, err := openjury.ParseAddress("address", strings.TrimSpace(in.Address))
+	ctx, cancel := context.WithTimeout(ctx, VerifyTimeout)
+	defer cancel()
+	if err := valid.Struct(op, in); err != nil {
+		return "", err
+	}
+	addr, err := openjury.ParseAddress("address", in.Address)
 	if err != nil {
 		return "", openjury.Wrap(op, err)
 	}
@@ -149,18 +170,17 @@ func (s *Service) Verify(ctx context.Context, in VerifyInput) (string, error) {
 		}
 	}
 	if match == nil && s.verifier != nil {
-		for i := range candidates {
-			c := &candidates[i]
-			var digest [32]byte
-			copy(digest[:], accounts.TextHash([]byte(c.Message)))
-			ok, err := s.verifier.IsValidSignature(ctx, addr, digest, raw)
-			if err != nil {
-				return "", openjury.Wrap(op, err)
-			}
-			if ok {
-				match = c
-				break
-			}
+		// One call at most: the named challenge, else the newest
+		// (LiveChallenges answers newest first).
+		c := &candidates[0]
+		var digest [32]byte
+		copy(digest[:], accounts.TextHash([]byte(c.Message)))
+		ok, err := s.verifier.IsValidSignature(ctx, addr, digest, raw)
+		if err != nil {
+			return "", openjury.Wrap(op, err)
+		}
+		if ok {
+			match = c
 		}
 	}
 	if match == nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"math/big"
 	"regexp"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/accounts"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/require"
 
@@ -168,7 +170,11 @@ func TestVerifyRejects(t *testing.T) {
 		{"short", auth.VerifyInput{Address: w.Address().String(), Signature: "0x" + hex.EncodeToString(good[:64])}, openjury.Unauthenticated, "signature must be 65 bytes"},
 		{"bad v", auth.VerifyInput{Address: w.Address().String(), Signature: "0x" + hex.EncodeToString(append(append([]byte(nil), good[:64]...), 29))}, openjury.Unauthenticated, "signature v must be 0, 1, 27 or 28"},
 		{"high s", auth.VerifyInput{Address: w.Address().String(), Signature: "0x" + hex.EncodeToString(highS)}, openjury.Unauthenticated, "signature s value is too high (malleable signature)"},
-		{"malformed nonce", auth.VerifyInput{Address: w.Address().String(), Signature: "0x" + hex.EncodeToString(good), Nonce: "zz\x00"}, openjury.Invalid, "nonce: must be the hex nonce of a challenge"},
+		{"malformed nonce", auth.VerifyInput{Address: w.Address().String(), Signature: "0x" + hex.EncodeToString(good), Nonce: "zz"}, openjury.Invalid, "nonce: must be the hex nonce of a challenge"},
+		{"NUL in nonce", auth.VerifyInput{Address: w.Address().String(), Signature: "0x" + hex.EncodeToString(good), Nonce: "ab\x00"}, openjury.Invalid, "nonce: must not contain NUL characters"},
+		{"NUL in signature", auth.VerifyInput{Address: w.Address().String(), Signature: "0x\x00" + hex.EncodeToString(good)}, openjury.Invalid, "signature: must not contain NUL characters"},
+		{"padded address", auth.VerifyInput{Address: " " + w.Address().String(), Signature: "0x" + hex.EncodeToString(good)}, openjury.Invalid, "address: must be 0x followed by 40 hex digits"},
+		{"address padded after", auth.VerifyInput{Address: w.Address().String() + "\t", Signature: "0x" + hex.EncodeToString(good)}, openjury.Invalid, "address: must be 0x followed by 40 hex digits"},
 		{"no challenge", auth.VerifyInput{Address: other.Address().String(), Signature: other.Sign(t, c.Message)}, openjury.Unauthenticated, "no live challenge for this address: request a new one"},
 	}
 	for _, tc := range cases {
@@ -310,4 +316,79 @@ func TestContractWallet(t *testing.T) {
 	_, err = f.svc.Verify(ctx, auth.VerifyInput{Address: wallet.String(), Signature: "0x" + hex.EncodeToString(approved)})
 	require.Equal(t, openjury.Unauthenticated, openjury.KindOf(err))
 	require.False(t, errors.Is(err, context.Canceled))
+}
+
+// countingWallet is a contract wallet that approves nothing and records
+// each call: the digest asked about and the deadline of its context.
+type countingWallet struct {
+	mu        sync.Mutex
+	digests   [][32]byte
+	deadlines []time.Duration
+}
+
+func (c *countingWallet) IsValidSignature(ctx context.Context, _ openjury.Address, digest [32]byte, _ []byte) (bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.digests = append(c.digests, digest)
+	d, ok := ctx.Deadline()
+	if !ok {
+		c.deadlines = append(c.deadlines, -1)
+	} else {
+		c.deadlines = append(c.deadlines, time.Until(d))
+	}
+	return false, nil
+}
+
+func (c *countingWallet) calls() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.digests)
+}
+
+// TestContractWalletOneCallPerVerify: with 40 live challenges, a bad
+// signature costs one contract call per verify, not one per challenge:
+// about the newest challenge without a nonce, about the named one with
+// it; each call runs under the verify's deadline (at most VerifyTimeout).
+// A plain signature is still recovered against every live challenge.
+func TestContractWalletOneCallPerVerify(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cw := &countingWallet{}
+	f := newFixture(t, cw)
+	owner := openjurytest.NewWallet(t)
+	addr := owner.Address()
+	var challenges []auth.Challenge
+	for i := range 40 {
+		now := f.clock.Now()
+		c := auth.Challenge{Nonce: fmt.Sprintf("%032x", i+1), Address: addr, IssuedAt: now, ExpiresAt: now.Add(5 * time.Minute)}
+		c.Message = f.svc.Message(c)
+		require.NoError(t, f.store.PutChallenge(ctx, c))
+		challenges = append(challenges, c)
+		f.clock.Advance(time.Millisecond)
+	}
+	digest := func(c auth.Challenge) [32]byte { return [32]byte(accounts.TextHash([]byte(c.Message))) }
+	bad := []string{"0x" + strings.Repeat("ab", 65), "0x" + strings.Repeat("cd", 200), "0x01"}
+	for i, sig := range bad {
+		_, err := f.svc.Verify(ctx, auth.VerifyInput{Address: addr.String(), Signature: sig})
+		require.Equal(t, openjury.Unauthenticated, openjury.KindOf(err), "%v", err)
+		require.Equal(t, i+1, cw.calls(), "one contract call per verify")
+	}
+	for _, d := range cw.digests {
+		require.Equal(t, digest(challenges[39]), d, "about the newest live challenge")
+	}
+	named := challenges[7]
+	_, err := f.svc.Verify(ctx, auth.VerifyInput{Address: addr.String(), Signature: bad[0], Nonce: named.Nonce})
+	require.Equal(t, openjury.Unauthenticated, openjury.KindOf(err))
+	require.Equal(t, 4, cw.calls())
+	require.Equal(t, digest(named), cw.digests[3], "about the challenge the nonce names")
+	for _, d := range cw.deadlines {
+		require.Positive(t, d, "the call has a deadline")
+		require.LessOrEqual(t, d, auth.VerifyTimeout)
+	}
+
+	// The owner's plain signature of an older challenge is found without
+	// a nonce, and asks no contract.
+	_, err = f.svc.Verify(ctx, auth.VerifyInput{Address: addr.String(), Signature: owner.Sign(t, challenges[30].Message)})
+	require.NoError(t, err)
+	require.Equal(t, 4, cw.calls())
 }

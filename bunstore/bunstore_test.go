@@ -560,3 +560,31 @@ func TestOptimize(t *testing.T) {
 		})
 	}
 }
+
+// TestMigrationProgress: a fresh database reports its pending migrations,
+// then each one in order as it starts; a migrated one reports none.
+func TestMigrationProgress(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			dsn := be.dsn(t)
+			var got []bunstore.MigrationProgress
+			db := open(t, dsn, bunstore.WithMigrationProgress(func(p bunstore.MigrationProgress) { got = append(got, p) }))
+			n := int(countMigrations(t, db))
+			require.Len(t, got, n+1)
+			require.Equal(t, bunstore.MigrationProgress{Total: n}, got[0])
+			for i, p := range got[1:] {
+				require.Equal(t, i+1, p.Applying)
+				require.Equal(t, n, p.Total)
+				require.NotEmpty(t, p.Name)
+				if i > 0 {
+					require.Greater(t, p.Name, got[i].Name, "in version order")
+				}
+			}
+			got = nil
+			open(t, dsn, bunstore.WithMigrationProgress(func(p bunstore.MigrationProgress) { got = append(got, p) }))
+			require.Equal(t, []bunstore.MigrationProgress{{Total: 0}}, got)
+		})
+	}
+}

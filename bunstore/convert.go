@@ -29,17 +29,23 @@ const (
 // withConversion returns ms with the closing migration run by runClosing
 // instead of bun's SQL runner: its statements and, at the marker, the
 // conversion, all in one transaction, so a failure leaves the database as
-// it was and the migration is tried again at the next start. Errors: the
-// migration is missing (the marker would otherwise be skipped and the old
-// storage dropped unconverted).
-func (d *DB) withConversion(ms *migrate.Migrations, fsys fs.FS) (*migrate.Migrations, error) {
+// it was and the migration is tried again at the next start. before, when
+// not nil, is called first, as bun calls its BeforeMigration hook. Errors:
+// the migration is missing (the marker would otherwise be skipped and the
+// old storage dropped unconverted).
+func (d *DB) withConversion(ms *migrate.Migrations, fsys fs.FS, before func(context.Context, bun.IConn, *migrate.Migration) error) (*migrate.Migrations, error) {
 	out := migrate.NewMigrations()
 	found := false
 	for _, m := range ms.Sorted() {
 		if m.Name == closingMigration {
 			found = true
 			file := m.Name + "_" + m.Comment + ".tx.up.sql"
-			m.Up = func(ctx context.Context, _ *migrate.Migrator, _ *migrate.Migration) error {
+			m.Up = func(ctx context.Context, _ *migrate.Migrator, mg *migrate.Migration) error {
+				if before != nil {
+					if err := before(ctx, nil, mg); err != nil {
+						return err
+					}
+				}
 				return d.runClosing(ctx, fsys, file)
 			}
 		}

@@ -53,9 +53,27 @@ type Option func(*options)
 type options struct {
 	migrate  bool
 	maxConns int
+	progress func(MigrationProgress)
 	// until, when set, stops the migrations after the one of that
 	// version (tests of upgrades from an older schema).
 	until string
+}
+
+// MigrationProgress is what Open reports while it migrates
+// (WithMigrationProgress): Total migrations are pending, and Applying (from
+// 1) is the one starting now, named Name. The first report, made before any
+// runs, has Applying 0 and no Name.
+type MigrationProgress struct {
+	Applying, Total int
+	Name            string
+}
+
+// WithMigrationProgress makes Open call fn with the number of pending
+// migrations before it applies any, then before each one, so a start that
+// migrates a large database (which can take minutes) can say what it is
+// doing. fn runs on Open's goroutine and must not block.
+func WithMigrationProgress(fn func(MigrationProgress)) Option {
+	return func(o *options) { o.progress = fn }
 }
 
 // WithMaxConns bounds the PostgreSQL pool to n connections (n >= 1; a
@@ -124,7 +142,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 		return nil, openjury.Wrap(op, err)
 	}
 	if o.migrate {
-		if err := d.migrate(ctx, o.until); err != nil {
+		if err := d.migrate(ctx, o.progress, o.until); err != nil {
 			_ = d.Close()
 			return nil, openjury.Wrap(op, err)
 		}

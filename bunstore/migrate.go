@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/migrate"
 
 	"github.com/openjury/openjury"
@@ -33,8 +34,9 @@ const migrationLockKey int64 = 0x6f6a6d6967726174
 const sqliteLockWait = 15 * time.Second
 
 // migrate applies the migrations of d's dialect that are not applied yet
-// (those up to version until when it is not empty).
-func (d *DB) migrate(ctx context.Context, until string) error {
+// (those up to version until when it is not empty), reporting to progress
+// when it is not nil.
+func (d *DB) migrate(ctx context.Context, progress func(MigrationProgress), until string) error {
 	const op = "bunstore.migrate"
 	sub, err := fs.Sub(migrationFS, "migrations/"+d.dialect)
 	if err != nil {
@@ -44,7 +46,8 @@ func (d *DB) migrate(ctx context.Context, until string) error {
 	if err := ms.Discover(sub); err != nil {
 		return openjury.Wrap(op, err)
 	}
-	if ms, err = d.withConversion(ms, sub); err != nil {
+	r := &migrationRun{progress: progress}
+	if ms, err = d.withConversion(ms, sub, r.before); err != nil {
 		return openjury.Wrap(op, err)
 	}
 	if until != "" {
@@ -56,22 +59,55 @@ func (d *DB) migrate(ctx context.Context, until string) error {
 		}
 		ms = upTo
 	}
-	m := migrate.NewMigrator(d.w, ms,
+	r.m = migrate.NewMigrator(d.w, ms,
 		migrate.WithTableName(MigrationsTable),
 		migrate.WithLocksTableName(MigrationLocksTable),
 		migrate.WithMarkAppliedOnSuccess(true),
+		migrate.BeforeMigration(r.before),
 	)
 	if d.dialect == DialectPostgres {
-		return d.migratePostgres(ctx, m)
+		return d.migratePostgres(ctx, r)
 	}
-	return d.migrateSQLite(ctx, m)
+	return d.migrateSQLite(ctx, r)
+}
+
+// migrationRun is one Migrate call with its progress reports.
+type migrationRun struct {
+	m        *migrate.Migrator
+	progress func(MigrationProgress)
+	total    int
+	applying int
+}
+
+// before is the migrator's hook: it reports the migration starting.
+func (r *migrationRun) before(_ context.Context, _ bun.IConn, mg *migrate.Migration) error {
+	r.applying++
+	if r.progress != nil {
+		r.progress(MigrationProgress{Applying: r.applying, Total: r.total, Name: mg.String()})
+	}
+	return nil
+}
+
+// run applies the pending migrations; the caller holds the lock.
+func (r *migrationRun) run(ctx context.Context) error {
+	if r.progress != nil {
+		all, err := r.m.MigrationsWithStatus(ctx)
+		if err != nil {
+			return err
+		}
+		r.total = len(all.Unapplied())
+		r.progress(MigrationProgress{Total: r.total})
+	}
+	_, err := r.m.Migrate(ctx)
+	return err
 }
 
 // migratePostgres holds a session advisory lock on a dedicated connection
 // while it migrates, so concurrent replicas migrate one after the other
 // (the later ones find nothing to do). The lock goes with the session if
 // the process dies, unlike bun's lock row, so it is used instead of it.
-func (d *DB) migratePostgres(ctx context.Context, m *migrate.Migrator) error {
+func (d *DB) migratePostgres(ctx context.Context, r *migrationRun) error {
+	m := r.m
 	const op = "bunstore.migrate"
 	// The lock's connection comes on top of the migration's: a pool of one
 	// (WithMaxConns(1)) would wait for itself.
@@ -93,7 +129,7 @@ func (d *DB) migratePostgres(ctx context.Context, m *migrate.Migrator) error {
 	if err := m.Init(ctx); err != nil {
 		return translate(op, err)
 	}
-	if _, err := m.Migrate(ctx); err != nil {
+	if err := r.run(ctx); err != nil {
 		return translate(op, err)
 	}
 	return nil
@@ -101,7 +137,8 @@ func (d *DB) migratePostgres(ctx context.Context, m *migrate.Migrator) error {
 
 // migrateSQLite guards the migration with bun's lock row, waiting a while
 // for another process that holds it.
-func (d *DB) migrateSQLite(ctx context.Context, m *migrate.Migrator) error {
+func (d *DB) migrateSQLite(ctx context.Context, r *migrationRun) error {
+	m := r.m
 	const op = "bunstore.migrate"
 	if err := m.Init(ctx); err != nil {
 		return translate(op, err)
@@ -126,7 +163,7 @@ func (d *DB) migrateSQLite(ctx context.Context, m *migrate.Migrator) error {
 		}
 	}
 	defer func() { _ = m.Unlock(context.WithoutCancel(ctx)) }()
-	if _, err := m.Migrate(ctx); err != nil {
+	if err := r.run(ctx); err != nil {
 		return translate(op, err)
 	}
 	return nil

@@ -218,7 +218,7 @@ func TestKeystoreSigner(t *testing.T) {
 	s, err := client.KeystoreSigner(filepath.Clean(acct.URL.Path), "pw")
 	require.NoError(t, err)
 	require.Equal(t, crypto.PubkeyToAddress(key.PublicKey), s.Address())
-	c, err := client.New(srv.URL, client.WithSigner(s))
+	c, err := client.New(srv.URL, client.WithSigner(s), client.WithClock(srv.Clock.Now))
 	require.NoError(t, err)
 	v, err := c.Login(context.Background())
 	require.NoError(t, err)

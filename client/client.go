@@ -44,6 +44,9 @@ type Client struct {
 	noRetries    bool
 	maxBody      int64
 	userAgent    string
+	chainID      int64
+	insecureHTTP bool
+	now          func() time.Time
 
 	mu    sync.Mutex
 	token string
@@ -104,6 +107,8 @@ func ContextWithIdempotencyKey(ctx context.Context, key string) context.Context 
 }
 
 // New returns a client of the server at baseURL (e.g. http://localhost:8080).
+// A plain http:// URL is refused (ErrInsecureURL) unless its host is
+// loopback (localhost, 127.0.0.0/8, ::1) or WithInsecureHTTP is given.
 func New(baseURL string, opts ...Option) (*Client, error) {
 	u, err := url.Parse(baseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -116,9 +121,13 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 		maxRetryWait: DefaultMaxRetryWait,
 		maxBody:      DefaultMaxResponseBytes,
 		userAgent:    "openjury-go-client/1",
+		now:          time.Now,
 	}
 	for _, o := range opts {
 		o(c)
+	}
+	if err := checkBaseURL(u, c.insecureHTTP); err != nil {
+		return nil, err
 	}
 	return c, nil
 }
@@ -141,9 +150,14 @@ func (c *Client) Address() string {
 	return strings.ToLower(c.signer.Address().Hex())
 }
 
-// Login signs in with the client's signer: it asks for a challenge, signs
-// its message and exchanges the signature for a bearer token, which the
-// client keeps for its next calls.
+// Login signs in with the client's signer: it asks for a challenge, checks
+// its message, signs it and exchanges the signature for a bearer token,
+// which the client keeps for its next calls. The signer is asked only for
+// an EIP-4361 message naming this server (its domain and URI are the base
+// URL's), this signer's address, the challenge's nonce and the chain id of
+// WithChainID (any chain without it), that has not expired; any other
+// message fails with an error wrapping ErrSignInRefused that says what did
+// not match.
 func (c *Client) Login(ctx context.Context) (AuthVerifyResponse, error) {
 	if c.signer == nil {
 		return AuthVerifyResponse{}, errors.New("client: sign-in needs a signer (WithSigner)")
@@ -151,6 +165,9 @@ func (c *Client) Login(ctx context.Context) (AuthVerifyResponse, error) {
 	addr := c.Address()
 	ch, err := c.CreateAuthChallenge(ctx, AuthChallengeRequest{Address: addr})
 	if err != nil {
+		return AuthVerifyResponse{}, err
+	}
+	if err := c.checkSignIn(ch.MessageToSign, ch.Nonce, c.now()); err != nil {
 		return AuthVerifyResponse{}, err
 	}
 	sig, err := c.signer.SignPersonal(ctx, []byte(ch.MessageToSign))
@@ -315,7 +332,9 @@ func (c *Client) send(ctx context.Context, cl call, payload []byte, idemKey stri
 			req.Header.Set("Authorization", "Bearer "+tok)
 		}
 	case dev:
-		req.Header.Set("X-Dev-Secret", c.devSecret)
+		if c.devSecret != "" {
+			req.Header.Set("X-Dev-Secret", c.devSecret)
+		}
 	}
 	if idemKey != "" {
 		req.Header.Set("Idempotency-Key", idemKey)

@@ -72,7 +72,7 @@ func newClient(t *testing.T, srv *openjurytest.Server, rec *recorder, key string
 	t.Helper()
 	s, err := client.KeySignerFromHex(key)
 	require.NoError(t, err)
-	base := []client.Option{client.WithSigner(s), client.WithDevSecret(openjurytest.DevSecret), client.WithHTTPClient(&http.Client{Transport: rec})}
+	base := []client.Option{client.WithSigner(s), client.WithDevSecret(openjurytest.DevSecret), client.WithHTTPClient(&http.Client{Transport: rec}), client.WithClock(srv.Clock.Now)}
 	c, err := client.New(srv.URL, append(base, opts...)...)
 	require.NoError(t, err)
 	return c

@@ -17,6 +17,7 @@ import (
 // bindings maps each artifact name to the metadata abigen embedded.
 var bindings = map[string]*bind.MetaData{
 	"AnchorRegistry": contracts.AnchorRegistryMetaData,
+	"BountyEscrow":   contracts.BountyEscrowMetaData,
 	"MerkleVerifier": contracts.MerkleVerifierMetaData,
 	"StakeVault":     contracts.StakeVaultMetaData,
 	"TestUSDC":       contracts.TestUSDCMetaData,

@@ -1,5 +1,6 @@
 // Compiles src/*.sol with solcjs (standard JSON, imports from node_modules) and writes
-// <out>/<Contract>.abi (JSON) and <out>/<Contract>.bin (hex creation bytecode) per contract.
+// <out>/<Contract>.abi (JSON) and <out>/<Contract>.bin (hex creation bytecode) per deployable
+// contract (interfaces such as IERC3009 get no artifact).
 // Usage: NODE_PATH=<dir>/node_modules node compile.js <src dir> <out dir>
 'use strict';
 const fs = require('fs');
@@ -38,6 +39,7 @@ if (errors.length) process.exit(1);
 fs.mkdirSync(outDir, { recursive: true });
 for (const file of Object.keys(sources)) {
   for (const [name, c] of Object.entries(out.contracts[file])) {
+    if (!c.evm.bytecode.object) continue; // an interface or abstract contract: nothing to deploy or bind
     fs.writeFileSync(path.join(outDir, name + '.abi'), JSON.stringify(c.abi) + '\n');
     fs.writeFileSync(path.join(outDir, name + '.bin'), c.evm.bytecode.object + '\n');
   }

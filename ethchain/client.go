@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	ethereum "github.com/ethereum/go-ethereum"
@@ -27,8 +28,23 @@ import (
 const DefaultTimeout = 10 * time.Second
 
 // MagicValue is what an ERC-1271 wallet's isValidSignature returns for a
-// signature it approves.
+// signature it approves. On the wire it is one ABI word: these 4 bytes
+// followed by 28 zero bytes, the only answer IsValidSignature accepts.
 var MagicValue = [4]byte{0x16, 0x26, 0xba, 0x7e}
+
+// SignatureGas is the gas an isValidSignature call may use: enough for
+// any reasonable wallet (a multisig checking a few signatures uses well
+// under 200,000), and a bound on what a hostile "wallet" that burns gas
+// can cost the node (docs/onchain.md#contract-wallet-sign-in).
+const SignatureGas = 1_000_000
+
+// vmFailures are the messages of EVM failures (go-ethereum's core/vm
+// errors and the usual wordings of other nodes): an eth_call failing with
+// one of them was run by the node, and the wallet said no.
+var vmFailures = []string{
+	"revert", "invalid opcode", "out of gas", "invalid jump", "stack underflow", "stack limit",
+	"write protection", "return data out of bounds", "max call depth", "gas uint64 overflow",
+}
 
 var (
 	_ auth.ContractVerifier = (*Client)(nil)
@@ -43,6 +59,7 @@ type Backend interface {
 	FilterLogs(ctx context.Context, q ethereum.FilterQuery) ([]types.Log, error)
 	TransactionReceipt(ctx context.Context, txHash common.Hash) (*types.Receipt, error)
 	ChainID(ctx context.Context) (*big.Int, error)
+	CodeAt(ctx context.Context, account common.Address, blockNumber *big.Int) ([]byte, error)
 }
 
 // Options configures a Client.
@@ -52,6 +69,12 @@ type Options struct {
 	StakeVault openjury.Address
 	// Timeout bounds each call (default DefaultTimeout).
 	Timeout time.Duration
+	// ChainID is the chain the node must serve (SERVICE_CHAIN_ID); 0
+	// checks nothing. The host checks it at start (CheckChainID); the
+	// Client also checks it before its first call that reads the chain,
+	// and refuses every such call (Unavailable) while the node reports
+	// another chain, so a node swapped behind the URL is never believed.
+	ChainID int64
 }
 
 // Client is OpenJury's chain adapter. It is safe for concurrent use.
@@ -63,6 +86,9 @@ type Client struct {
 	vault   *abi.ABI
 	wallet  *abi.ABI
 	anchors *abi.ABI
+	// chainOK is set once the node has reported Options.ChainID (a
+	// chain's id never changes).
+	chainOK atomic.Bool
 }
 
 // Dial connects to the JSON-RPC endpoint rawURL (http(s) or ws(s)). The
@@ -124,6 +150,37 @@ func (c *Client) Close() {
 	}
 }
 
+// CheckChainID asks the node for its chain id and compares it with
+// Options.ChainID (nothing to check when that is 0). Errors: Invalid
+// naming both ids when the node serves another chain (a configuration
+// error: the host exits listing it), Unavailable when the node cannot be
+// asked.
+func (c *Client) CheckChainID(ctx context.Context) error {
+	const op = "ethchain.CheckChainID"
+	if c.opts.ChainID == 0 || c.chainOK.Load() {
+		return nil
+	}
+	id, err := c.ChainID(ctx)
+	if err != nil {
+		return openjury.Wrap(op, err)
+	}
+	if id != c.opts.ChainID {
+		return openjury.Errorf(openjury.Invalid, op, "the chain node serves chain %d, not the configured chain %d", id, c.opts.ChainID)
+	}
+	c.chainOK.Store(true)
+	return nil
+}
+
+// ensureChain is CheckChainID before a call that reads the chain: a node
+// on another chain is Unavailable (and asked again next time).
+func (c *Client) ensureChain(ctx context.Context, op string) error {
+	err := c.CheckChainID(ctx)
+	if openjury.KindOf(err) == openjury.Invalid {
+		return &openjury.Error{Kind: openjury.Unavailable, Op: op, Detail: "the chain node serves another chain", Err: err}
+	}
+	return openjury.Wrap(op, err)
+}
+
 // ChainID returns the chain id the endpoint reports. Errors: Unavailable.
 func (c *Client) ChainID(ctx context.Context) (int64, error) {
 	const op = "ethchain.ChainID"
@@ -140,9 +197,14 @@ func (c *Client) ChainID(ctx context.Context) (int64, error) {
 }
 
 // IsValidSignature asks the contract wallet whether it approves sig for
-// digest (EIP-1271 isValidSignature returning 0x1626ba7e), at the newest
-// block. An address without code, a revert or any other answer is false.
-// Errors: Unavailable when the chain cannot be asked.
+// digest (EIP-1271), at the newest block. Only an address with code is
+// asked, with at most SignatureGas of gas, and only an answer of exactly
+// 32 bytes, MagicValue followed by 28 zero bytes, is a yes: no code, a
+// revert or any other EVM failure (out of gas included), a longer or
+// shorter answer or other padding are a no. So an address that echoes its
+// input (the identity precompile, which has no code) approves nothing.
+// Errors: Unavailable when the chain cannot be asked or serves another
+// chain than Options.ChainID.
 func (c *Client) IsValidSignature(ctx context.Context, wallet openjury.Address, digest [32]byte, sig []byte) (bool, error) {
 	const op = "ethchain.IsValidSignature"
 	data, err := c.wallet.Pack("isValidSignature", digest, sig)
@@ -152,15 +214,39 @@ func (c *Client) IsValidSignature(ctx context.Context, wallet openjury.Address, 
 	to := common.Address(wallet.Bytes())
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
-	out, err := c.b.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, nil)
+	if err := c.ensureChain(ctx, op); err != nil {
+		return false, err
+	}
+	code, err := c.b.CodeAt(ctx, to, nil)
+	if err != nil {
+		return false, unavailable(op, err, c.secrets)
+	}
+	if len(code) == 0 {
+		return false, nil // an EOA or a precompile: not a contract wallet
+	}
+	out, err := c.b.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data, Gas: SignatureGas}, nil)
 	if err != nil {
 		if answered(err) {
-			return false, nil // the node ran the call: a revert is a "no"
+			return false, nil // the node ran the call: a failure is a "no"
 		}
 		return false, unavailable(op, err, c.secrets)
 	}
-	// A bytes4 return is one left-aligned 32-byte word.
-	return len(out) >= 4 && [4]byte(out[:4]) == MagicValue, nil
+	return IsMagicWord(out), nil
+}
+
+// IsMagicWord reports whether out is exactly the ABI encoding of the
+// bytes4 MagicValue: 32 bytes, the magic value left-aligned, 28 zero
+// bytes after it.
+func IsMagicWord(out []byte) bool {
+	if len(out) != 32 || [4]byte(out[:4]) != MagicValue {
+		return false
+	}
+	for _, b := range out[4:] {
+		if b != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // Head returns the number of the newest block. Errors: Unavailable.
@@ -168,6 +254,9 @@ func (c *Client) Head(ctx context.Context) (int64, error) {
 	const op = "ethchain.Head"
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
+	if err := c.ensureChain(ctx, op); err != nil {
+		return 0, err
+	}
 	n, err := c.b.BlockNumber(ctx)
 	if err != nil {
 		return 0, unavailable(op, err, c.secrets)
@@ -192,6 +281,9 @@ func (c *Client) VaultEvents(ctx context.Context, from, to int64) ([]stake.Vault
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
+	if err := c.ensureChain(ctx, op); err != nil {
+		return nil, err
+	}
 	logs, err := c.b.FilterLogs(ctx, q)
 	if err != nil {
 		return nil, unavailable(op, err, c.secrets)
@@ -266,6 +358,9 @@ func (c *Client) StakeOf(ctx context.Context, agent openjury.Address, block int6
 	to := common.Address(c.opts.StakeVault.Bytes())
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
+	if err := c.ensureChain(ctx, op); err != nil {
+		return 0, err
+	}
 	out, err := c.b.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, big.NewInt(block))
 	if err != nil {
 		return 0, unavailable(op, err, c.secrets)
@@ -296,15 +391,18 @@ type AnchorLog struct {
 }
 
 // AnchorPosted fetches the receipt of tx and decodes its log whose
-// block-level index is logIndex as an AnchorPosted event (CONTRACT.md
-// "Chain"). The caller compares emitter, root, salt, block and status
-// with what it expects. Errors: NotFound for an unknown transaction;
+// block-level index is logIndex as an AnchorPosted event
+// (docs/onchain.md#contracts). The caller compares emitter, root, salt,
+// block and status with what it expects. Errors: NotFound for an unknown transaction;
 // Invalid when the receipt has no log at logIndex or that log is not an
 // AnchorPosted event; Unavailable.
 func (c *Client) AnchorPosted(ctx context.Context, tx openjury.Hash, logIndex int64) (AnchorLog, error) {
 	const op = "ethchain.AnchorPosted"
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
+	if err := c.ensureChain(ctx, op); err != nil {
+		return AnchorLog{}, err
+	}
 	h := common.HexToHash(string(tx))
 	rcpt, err := c.b.TransactionReceipt(ctx, h)
 	if errors.Is(err, ethereum.NotFound) {
@@ -344,15 +442,25 @@ func (c *Client) AnchorPosted(ctx context.Context, tx openjury.Hash, logIndex in
 }
 
 // answered reports whether err is the node's report that the call itself
-// failed (a revert or an invalid opcode: JSON-RPC code 3 or such a
-// message), as opposed to a failure to ask the node.
+// failed (a revert, running out of gas or another EVM failure: a JSON-RPC
+// error of code 3 or with a vmFailures message), as opposed to a failure
+// to ask the node (no JSON-RPC error, or another one: a provider's rate
+// limit, a missing block).
 func answered(err error) bool {
 	var re rpc.Error
 	if !errors.As(err, &re) {
 		return false
 	}
+	if re.ErrorCode() == 3 {
+		return true
+	}
 	msg := strings.ToLower(re.Error())
-	return re.ErrorCode() == 3 || strings.Contains(msg, "revert") || strings.Contains(msg, "invalid opcode")
+	for _, m := range vmFailures {
+		if strings.Contains(msg, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // unavailable wraps an RPC failure as Unavailable without the RPC URL: the

@@ -20,8 +20,8 @@ type AnchorReader interface {
 }
 
 // ReceiptChecker is the anchor.ReceiptChecker of a deployment: it checks
-// an anchor receipt against the chain (CONTRACT.md "Anchors") before it is
-// recorded. It is safe for concurrent use.
+// an anchor receipt against the chain (docs/onchain.md#anchors-on-chain)
+// before it is recorded. It is safe for concurrent use.
 type ReceiptChecker struct {
 	r        AnchorReader
 	registry openjury.Address

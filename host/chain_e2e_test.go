@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -104,6 +106,7 @@ func (p *hostProc) signIn(address openjury.Address, signer *openjurytest.Wallet)
 	require.Equal(p.t, http.StatusOK, st, "%v", ch)
 	st, v := p.call("POST", "/api/v1/agents/auth/verify", "", map[string]string{
 		"address": address.String(), "signature": signer.Sign(p.t, ch["message_to_sign"].(string)),
+		"nonce": ch["nonce"].(string), // a contract wallet is asked about this challenge only
 	})
 	tok, _ := v["access_token"].(string)
 	return st, tok
@@ -328,4 +331,36 @@ func TestChainEndToEnd(t *testing.T) {
 	require.Equal(t, http.StatusOK, st)
 	require.NotContains(t, a.logs.String(), ch.URL, "the RPC URL is never logged")
 	require.NotContains(t, a.logs.String(), ch.Proxy().Addr(), "nor its host")
+}
+
+// TestRunRefusesAnotherChain: for every user of the RPC node (contract-
+// wallet sign-in, the stake sync, anchor receipts), a node serving another
+// chain than SERVICE_CHAIN_ID stops the start with a configuration error
+// (the binary exits 2) that names both chain ids and not the RPC URL.
+func TestRunRefusesAnotherChain(t *testing.T) {
+	t.Parallel()
+	ch := simchain.New(t, simchain.WithHTTP())
+	users := map[string]map[string]string{
+		"sign-in": {"SERVICE_AUTH_EIP1271_ENABLED": "1"},
+		"sync": {
+			"SERVICE_ONCHAIN_STAKE_ENABLED":  "1",
+			"SERVICE_ONCHAIN_SYNC_ENABLED":   "1",
+			"SERVICE_STAKE_CONTRACT_ADDRESS": openjury.AddressFromBytes(ch.VaultAddr).String(),
+		},
+		"receipts": {"SERVICE_ANCHOR_REGISTRY_ADDRESS": openjury.AddressFromBytes(ch.RegistryAddr).String()},
+	}
+	for name, vars := range users {
+		vars["SERVICE_ADDR"] = "127.0.0.1:0"
+		vars["SERVICE_DATABASE_URL"] = "sqlite:" + filepath.Join(t.TempDir(), "openjury.db")
+		vars["SERVICE_RPC_URL"] = ch.URL
+		vars["SERVICE_CHAIN_ID"] = "8453" // the node serves simchain.ChainID
+		var stdout, stderr bytes.Buffer
+		err := run(t.Context(), env(vars), &stdout, &stderr)
+		var ce *ConfigError
+		require.ErrorAs(t, err, &ce, "%s: %s", name, stderr.String())
+		require.Equal(t, []string{fmt.Sprintf("SERVICE_CHAIN_ID: the chain node serves chain %d, not the configured chain 8453 (at SERVICE_RPC_URL)", simchain.ChainID)}, ce.Problems, name)
+		require.Contains(t, stderr.String(), "invalid configuration", name)
+		require.NotContains(t, stderr.String(), ch.Proxy().Addr(), "%s: the RPC URL is never printed", name)
+		require.NotContains(t, stdout.String(), "listening", name)
+	}
 }

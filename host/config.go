@@ -18,7 +18,7 @@ import (
 )
 
 // Config is every setting of the service, read from SERVICE_* environment
-// variables by FromEnv (CONTRACT.md, Configuration). Build one with
+// variables by FromEnv (docs/operations.md#configuration). Build one with
 // Defaults or FromEnv and check it with Validate.
 //
 // DevSecret, EmbedderAPIKey and RPCURL are secrets: String, GoString and
@@ -54,6 +54,11 @@ type Config struct {
 	// MinRepScoreToVote is the reputation needed to sit on a jury
 	// (SERVICE_MIN_REP_SCORE_TO_VOTE, 10).
 	MinRepScoreToVote int64
+	// FinalVoteOpen lets any signed-in address cast final votes
+	// (SERVICE_FINAL_VOTE_OPEN, false). By default a final voter needs
+	// the stake of a submission (MinStakeUSDC); see
+	// marketplace.Config.FinalVoteOpen.
+	FinalVoteOpen bool
 	// FinalVoteWindow is the default final-vote window of a job
 	// (SERVICE_FINAL_VOTE_WINDOW_SECONDS, 86400 s; 60..2592000 s).
 	FinalVoteWindow time.Duration
@@ -109,25 +114,29 @@ type Config struct {
 	// RateLimitPerMin is the number of requests per minute per client
 	// (SERVICE_RATE_LIMIT_PER_MIN, 300); 0 turns the limit off.
 	RateLimitPerMin int
+	// AuthRateLimitPerMin is the number of requests per minute that the
+	// unauthenticated sign-in routes (challenge and verify) take together
+	// on one replica, from all clients (SERVICE_AUTH_RATE_LIMIT_PER_MIN,
+	// 600); 0 turns it off. See transport.Options.AuthRateLimitPerMin.
+	AuthRateLimitPerMin int
 	// LogLevel is debug, info, warn or error (SERVICE_LOG_LEVEL, "info").
 	LogLevel string
 	// ShutdownTimeout bounds the graceful shutdown
-	// (SERVICE_SHUTDOWN_TIMEOUT_SECONDS, 15 s). Not in CONTRACT.md; additive.
+	// (SERVICE_SHUTDOWN_TIMEOUT_SECONDS, 15 s).
 	ShutdownTimeout time.Duration
 	// DBMaxConns is the PostgreSQL pool size (SERVICE_DB_MAX_CONNS, 4 x
 	// cores: bunstore.DefaultMaxConns); at least 1. SQLite ignores it.
 	DBMaxConns int
 	// ReadCacheTTL is how long anonymous reads are cached
 	// (SERVICE_READ_CACHE_MS, 1000 ms; 0 turns the cache off; at most
-	// transport.MaxReadCacheTTL). Not in CONTRACT.md; additive.
+	// transport.MaxReadCacheTTL).
 	ReadCacheTTL time.Duration
 	// SyncStartBlock is the first block the stake-vault sync scans when it
 	// has no cursor yet (SERVICE_SYNC_START_BLOCK, 0): the vault's
 	// deployment block saves scanning the chain's history.
 	SyncStartBlock int64
 	// SyncPollInterval is how often the stake-vault sync asks for new
-	// blocks once caught up (SERVICE_SYNC_POLL_SECONDS, 5 s). Not in
-	// CONTRACT.md; additive.
+	// blocks once caught up (SERVICE_SYNC_POLL_SECONDS, 5 s).
 	SyncPollInterval time.Duration
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
 	// believed (SERVICE_TRUSTED_PROXIES: comma-separated CIDRs or single
@@ -135,13 +144,11 @@ type Config struct {
 	TrustedProxies []netip.Prefix
 	// RateLimitPerAddressPerMin is the number of requests per minute per
 	// signed-in address on the routes that need sign-in
-	// (SERVICE_RATE_LIMIT_PER_ADDRESS_PER_MIN, 300); 0 turns it off. Not in
-	// CONTRACT.md; additive.
+	// (SERVICE_RATE_LIMIT_PER_ADDRESS_PER_MIN, 300); 0 turns it off.
 	RateLimitPerAddressPerMin int
 	// ReadHeaderTimeout bounds reading a request's headers
 	// (SERVICE_READ_HEADER_TIMEOUT_SECONDS, 10 s): a client that sends them
-	// slower is cut off. Not in CONTRACT.md; additive, like the other
-	// server settings below.
+	// slower is cut off.
 	ReadHeaderTimeout time.Duration
 	// ReadTimeout bounds reading a whole request, body included
 	// (SERVICE_READ_TIMEOUT_SECONDS, 60 s).
@@ -155,6 +162,17 @@ type Config struct {
 	// MaxHeaderBytes bounds the size of a request's headers
 	// (SERVICE_MAX_HEADER_BYTES, 65536; 4096..1048576); larger ones get 431.
 	MaxHeaderBytes int
+	// DevMode is SERVICE_DEV_MODE: "auto" (default), "0" (off) or "1" (on);
+	// see LocalDev.
+	DevMode string
+	// LocalDev is local development mode, decided by FromEnv: on with
+	// SERVICE_DEV_MODE=1, or with "auto" when SERVICE_ADDR,
+	// SERVICE_BASE_URL and SERVICE_DEV_SECRET are all unset. The host then
+	// listens on loopback only (LocalDevAddr unless SERVICE_ADDR is set;
+	// Validate refuses another address), an empty BaseURL means
+	// http://localhost:PORT for the port it listens on, and the dev
+	// endpoints need no X-Dev-Secret (docs/operations.md).
+	LocalDev bool
 	// CORSOrigins are the browser origins allowed to call the API
 	// (SERVICE_CORS_ORIGINS, comma-separated, e.g.
 	// "https://app.example.com"); the origin of AppURL is added when it
@@ -165,14 +183,15 @@ type Config struct {
 // EmbedderLocal is the Embedder value of the built-in embedder.
 const EmbedderLocal = "local"
 
-// Limits of the final-vote window (CONTRACT.md, Jobs): the marketplace's,
+// Limits of the final-vote window (docs/rules.md#jobs): the marketplace's,
 // so the setting and a job's own window obey one rule.
 const (
 	MinFinalVoteWindow = marketplace.MinFinalVoteWindow
 	MaxFinalVoteWindow = marketplace.MaxFinalVoteWindow
 )
 
-// Defaults returns the configuration used when no variable is set.
+// Defaults returns every setting's default outside local development mode
+// (FromEnv with no variable set turns that mode on: see LocalDev).
 func Defaults() Config {
 	return Config{
 		Addr:                  ":8080",
@@ -191,6 +210,7 @@ func Defaults() Config {
 		SemanticSearchEnabled: true,
 		Embedder:              EmbedderLocal,
 		RateLimitPerMin:       300,
+		AuthRateLimitPerMin:   transport.DefaultAuthRateLimitPerMin,
 		LogLevel:              "info",
 		ShutdownTimeout:       15 * time.Second,
 		DBMaxConns:            bunstore.DefaultMaxConns(),
@@ -203,6 +223,7 @@ func Defaults() Config {
 		WriteTimeout:              time.Minute,
 		IdleTimeout:               2 * time.Minute,
 		MaxHeaderBytes:            64 << 10,
+		DevMode:                   DevModeAuto,
 	}
 }
 
@@ -246,6 +267,7 @@ func (p problems) err() error {
 func FromEnv(getenv func(string) string) (Config, error) {
 	c := Defaults()
 	var p problems
+	getenv = readOnce(getenv)
 	get := func(name string) (string, bool) {
 		v := strings.TrimSpace(getenv(name))
 		return v, v != ""
@@ -329,6 +351,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		}
 	}
 	integer("SERVICE_MIN_REP_SCORE_TO_VOTE", &c.MinRepScoreToVote)
+	boolean("SERVICE_FINAL_VOTE_OPEN", &c.FinalVoteOpen)
 	seconds("SERVICE_FINAL_VOTE_WINDOW_SECONDS", &c.FinalVoteWindow)
 	seconds("SERVICE_CHALLENGE_TTL_SECONDS", &c.ChallengeTTL)
 	seconds("SERVICE_ACCESS_TOKEN_TTL_SECONDS", &c.AccessTokenTTL)
@@ -366,6 +389,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		c.EmbedderAPIKey = v
 	}
 	smallInt("SERVICE_RATE_LIMIT_PER_MIN", &c.RateLimitPerMin)
+	smallInt("SERVICE_AUTH_RATE_LIMIT_PER_MIN", &c.AuthRateLimitPerMin)
 	str("SERVICE_LOG_LEVEL", &c.LogLevel)
 	c.LogLevel = strings.ToLower(c.LogLevel)
 	seconds("SERVICE_SHUTDOWN_TIMEOUT_SECONDS", &c.ShutdownTimeout)
@@ -399,6 +423,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 			}
 		}
 	}
+	readDevMode(&c, getenv, &p)
 	return c, p.err()
 }
 
@@ -417,7 +442,7 @@ func (c Config) Validate() error {
 	if strings.TrimSpace(c.DatabaseURL) == "" {
 		p.add("SERVICE_DATABASE_URL: is required")
 	}
-	if msg := checkHTTPURL(c.BaseURL, true); msg != "" {
+	if msg := checkHTTPURL(c.BaseURL, true); msg != "" && !(c.LocalDev && c.BaseURL == "") {
 		p.add("SERVICE_BASE_URL: %s", msg)
 	}
 	if c.AppURL != "" {
@@ -497,6 +522,9 @@ func (c Config) Validate() error {
 	if c.RateLimitPerMin < 0 {
 		p.add("SERVICE_RATE_LIMIT_PER_MIN: must not be negative (0 turns the limit off)")
 	}
+	if c.AuthRateLimitPerMin < 0 {
+		p.add("SERVICE_AUTH_RATE_LIMIT_PER_MIN: must not be negative (0 turns the limit off)")
+	}
 	if _, ok := parseLevel(c.LogLevel); !ok {
 		p.add("SERVICE_LOG_LEVEL: must be debug, info, warn or error, got %q", c.LogLevel)
 	}
@@ -536,6 +564,7 @@ func (c Config) Validate() error {
 	if c.ReadCacheTTL < 0 || c.ReadCacheTTL > transport.MaxReadCacheTTL || c.ReadCacheTTL%time.Millisecond != 0 {
 		p.add("SERVICE_READ_CACHE_MS: must be whole milliseconds in 0..%d, got %s", transport.MaxReadCacheTTL.Milliseconds(), c.ReadCacheTTL)
 	}
+	c.validateDevMode(&p)
 	return p.err()
 }
 
@@ -610,6 +639,7 @@ func (c Config) attrs() []slog.Attr {
 		slog.String("agr_token_address", string(c.AGRTokenAddress)),
 		slog.String("min_stake_usdc", c.MinStakeUSDC.String()),
 		slog.Int64("min_rep_score_to_vote", c.MinRepScoreToVote),
+		slog.Bool("final_vote_open", c.FinalVoteOpen),
 		slog.Int64("final_vote_window_seconds", int64(c.FinalVoteWindow/time.Second)),
 		slog.Int64("challenge_ttl_seconds", int64(c.ChallengeTTL/time.Second)),
 		slog.Int64("access_token_ttl_seconds", int64(c.AccessTokenTTL/time.Second)),
@@ -628,6 +658,7 @@ func (c Config) attrs() []slog.Attr {
 		slog.String("embedder_model", c.EmbedderModel),
 		slog.Bool("embedder_api_key_set", c.EmbedderAPIKey != ""),
 		slog.Int("rate_limit_per_min", c.RateLimitPerMin),
+		slog.Int("auth_rate_limit_per_min", c.AuthRateLimitPerMin),
 		slog.String("log_level", c.LogLevel),
 		slog.Int64("shutdown_timeout_seconds", int64(c.ShutdownTimeout/time.Second)),
 		slog.Int("db_max_conns", c.DBMaxConns),
@@ -642,6 +673,8 @@ func (c Config) attrs() []slog.Attr {
 		slog.Int64("idle_timeout_seconds", int64(c.IdleTimeout/time.Second)),
 		slog.Int("max_header_bytes", c.MaxHeaderBytes),
 		slog.String("cors_origins", strings.Join(c.AllowedOrigins(), ",")),
+		slog.String("dev_mode", c.DevMode),
+		slog.Bool("local_dev", c.LocalDev),
 	}
 }
 

@@ -33,9 +33,12 @@ func lower(s string) openjury.Address { return openjury.Address(strings.ToLower(
 
 func TestDefaults(t *testing.T) {
 	t.Parallel()
-	c, err := FromEnv(env(nil))
+	// With nothing set: local development mode (devmode_test.go).
+	c, err := FromEnv(env(map[string]string{"SERVICE_DEV_MODE": "0"}))
 	require.NoError(t, err)
-	require.Equal(t, Defaults(), c)
+	want := Defaults()
+	want.DevMode = DevModeOff
+	require.Equal(t, want, c)
 	require.NoError(t, c.Validate())
 
 	require.Equal(t, ":8080", c.Addr)
@@ -46,6 +49,8 @@ func TestDefaults(t *testing.T) {
 	require.Equal(t, "base", c.Network)
 	require.Equal(t, openjury.MicroUSDC(10_000_000), c.MinStakeUSDC)
 	require.EqualValues(t, 10, c.MinRepScoreToVote)
+	require.False(t, c.FinalVoteOpen, "final votes need stake by default")
+	require.Equal(t, 600, c.AuthRateLimitPerMin)
 	require.Equal(t, 24*time.Hour, c.FinalVoteWindow)
 	require.Equal(t, 5*time.Minute, c.ChallengeTTL)
 	require.Equal(t, 24*time.Hour, c.AccessTokenTTL)
@@ -103,12 +108,15 @@ func TestFromEnvEveryVariable(t *testing.T) {
 
 		"SERVICE_TRUSTED_PROXIES":                "10.0.0.0/8",
 		"SERVICE_RATE_LIMIT_PER_ADDRESS_PER_MIN": "30",
+		"SERVICE_FINAL_VOTE_OPEN":                "1",
+		"SERVICE_AUTH_RATE_LIMIT_PER_MIN":        "120",
 		"SERVICE_READ_HEADER_TIMEOUT_SECONDS":    "5",
 		"SERVICE_READ_TIMEOUT_SECONDS":           "20",
 		"SERVICE_WRITE_TIMEOUT_SECONDS":          "30",
 		"SERVICE_IDLE_TIMEOUT_SECONDS":           "40",
 		"SERVICE_MAX_HEADER_BYTES":               "16384",
 		"SERVICE_CORS_ORIGINS":                   "https://other.example.com",
+		"SERVICE_DEV_MODE":                       "auto",
 	}
 	var read []string
 	c, err := FromEnv(func(name string) string {
@@ -146,6 +154,8 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		EmbedderModel:         "text-embedding-3-small",
 		EmbedderAPIKey:        "sk-test",
 		RateLimitPerMin:       60,
+		AuthRateLimitPerMin:   120,
+		FinalVoteOpen:         true,
 		LogLevel:              "debug",
 		ShutdownTimeout:       3 * time.Second,
 		DBMaxConns:            12,
@@ -161,6 +171,7 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		IdleTimeout:               40 * time.Second,
 		MaxHeaderBytes:            16384,
 		CORSOrigins:               []string{"https://other.example.com"},
+		DevMode:                   DevModeAuto,
 	}, c)
 	require.NoError(t, c.Validate())
 	require.Equal(t, "https://app.example.com", c.PublicAppURL())
@@ -176,12 +187,14 @@ func TestFromEnvReportsEveryParseError(t *testing.T) {
 		"SERVICE_SEMANTIC_SEARCH_ENABLED": "on",
 		"SERVICE_SYNC_CONFIRMATIONS":      "1.5",
 		"SERVICE_RATE_LIMIT_PER_MIN":      "many",
+		"SERVICE_FINAL_VOTE_OPEN":         "yes",
 	}))
 	var ce *ConfigError
 	require.ErrorAs(t, err, &ce)
 	require.Equal(t, []string{
 		`SERVICE_CHAIN_ID: must be an integer, got "base"`,
 		`SERVICE_MIN_STAKE_USDC: at most 6 decimals allowed (got "1.0000001")`,
+		`SERVICE_FINAL_VOTE_OPEN: must be 1, 0, true or false, got "yes"`,
 		`SERVICE_CHALLENGE_TTL_SECONDS: must be an integer, got "5m"`,
 		`SERVICE_AUTH_EIP1271_ENABLED: must be 1, 0, true or false, got "yes"`,
 		`SERVICE_SYNC_CONFIRMATIONS: must be an integer, got "1.5"`,
@@ -220,6 +233,7 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 	c.AnchorRegistryAddress = "0x"
 	c.Embedder = "remote"
 	c.RateLimitPerMin = -1
+	c.AuthRateLimitPerMin = -1
 	c.LogLevel = "verbose"
 	c.ShutdownTimeout = 0
 	c.DBMaxConns = 0
@@ -251,6 +265,7 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 		`SERVICE_ANCHOR_REGISTRY_ADDRESS: must be 0x followed by 40 hex digits`,
 		`SERVICE_EMBEDDER: must be "local" or an absolute http(s) URL`,
 		`SERVICE_RATE_LIMIT_PER_MIN: must not be negative (0 turns the limit off)`,
+		`SERVICE_AUTH_RATE_LIMIT_PER_MIN: must not be negative (0 turns the limit off)`,
 		`SERVICE_LOG_LEVEL: must be debug, info, warn or error, got "verbose"`,
 		`SERVICE_SHUTDOWN_TIMEOUT_SECONDS: must be positive`,
 		`SERVICE_DB_MAX_CONNS: must be at least 1`,
@@ -339,6 +354,9 @@ func TestSecretsNeverPrinted(t *testing.T) {
 	require.Contains(t, c.String(), `rpc_url_set="true"`)
 	require.Contains(t, c.String(), `embedder_api_key_set="true"`)
 	require.Contains(t, jsonLog.String(), `"chain_id":8453`)
+	// The new rules show in the start log.
+	require.Contains(t, jsonLog.String(), `"final_vote_open":false`)
+	require.Contains(t, jsonLog.String(), `"auth_rate_limit_per_min":600`)
 
 	// Validate does not echo secrets either.
 	c.RPCURL = "not a url with rpckey"

@@ -4,10 +4,20 @@
 // into the transport handler and serves HTTP until SIGINT or SIGTERM, then shuts
 // down gracefully.
 //
-//	go run ./host                      # SQLite in ./data/openjury.db on :8080
+//	go run ./host                      # local development mode: SQLite in ./data/openjury.db,
+//	                                   # http://localhost:8080 on loopback only, dev endpoints open
+//	SERVICE_ADDR=:8080 go run ./host   # every interface; dev endpoints need SERVICE_DEV_SECRET
 //	SERVICE_ADDR=:0 go run ./host      # any free port; the address is printed
+//
+// With none of SERVICE_ADDR, SERVICE_BASE_URL and SERVICE_DEV_SECRET set
+// (and SERVICE_DEV_MODE not 0) the host runs in local development mode
+// (see Config.LocalDev): it listens on 127.0.0.1:8080 (and [::1]:8080) only
+// and its dev endpoints need no secret, so a new user can stake, submit and
+// close a job with the openjury command alone.
 //
 // An invalid configuration makes it exit with status 2 after listing every
 // problem on stderr; any other failure exits with status 1. Logs are JSON
-// lines on stderr; the "listening on" line also goes to stdout.
+// lines on stderr; stdout tells a person what the start does: the
+// database's migration progress, the "listening on" lines, "OpenJury is
+// running at URL/" and, in local development mode, what it turns on.
 package main

@@ -30,19 +30,25 @@ var listeningRE = regexp.MustCompile(`listening on (http://\S+)`)
 // test has not called it, and a second call does nothing.
 func startHost(t *testing.T, settings map[string]string) (base string, stderr *openjurytest.Buffer, stop func()) {
 	t.Helper()
+	base, _, stderr, stop = startHostOut(t, settings)
+	return base, stderr, stop
+}
+
+// startHostOut is startHost also returning what run printed on stdout.
+func startHostOut(t *testing.T, settings map[string]string) (base string, stdout, stderr *openjurytest.Buffer, stop func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	vars := map[string]string{
 		"SERVICE_ADDR":         "127.0.0.1:0",
 		"SERVICE_DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "openjury.db"),
 	}
 	maps.Copy(vars, settings)
-	var stdout openjurytest.Buffer
-	stderr = &openjurytest.Buffer{}
+	stdout, stderr = &openjurytest.Buffer{}, &openjurytest.Buffer{}
 	exited := make(chan struct{})
 	var runErr error // written before exited is closed
 	go func() {
 		defer close(exited)
-		runErr = run(ctx, env(vars), &stdout, stderr)
+		runErr = run(ctx, env(vars), stdout, stderr)
 	}()
 	var once sync.Once
 	stop = func() {
@@ -82,7 +88,7 @@ func startHost(t *testing.T, settings map[string]string) (base string, stderr *o
 	_, port, err := net.SplitHostPort(u.Host)
 	require.NoError(t, err)
 	require.NotEqual(t, "0", port)
-	return "http://" + net.JoinHostPort("127.0.0.1", port), stderr, stop
+	return "http://" + net.JoinHostPort("127.0.0.1", port), stdout, stderr, stop
 }
 
 // callJSON sends a request to rawURL, with body marshalled to JSON unless

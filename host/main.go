@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -49,7 +48,10 @@ func main() {
 // run reads the configuration, serves until ctx is cancelled and shuts down
 // gracefully. It returns a *ConfigError (after printing every problem to
 // stderr) when the configuration is invalid, nil after a clean shutdown.
-// Logs go to stderr; the "listening on" line also goes to stdout.
+// Logs go to stderr. stdout gets what a person starting the host wants to
+// see: the database's migration progress, a "listening on" line per
+// listener, in local development mode what that mode turns on and how to
+// leave it, and last "OpenJury is running at BASE_URL/" once it serves.
 func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writer) error {
 	cfg, err := loadConfig(getenv)
 	if err != nil {
@@ -64,9 +66,8 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 	}
 	level, _ := parseLevel(cfg.LogLevel)
 	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
-	logger.Info("starting", slog.Any("config", cfg))
 
-	db, err := bunstore.Open(ctx, cfg.DatabaseURL, bunstore.WithMaxConns(cfg.DBMaxConns))
+	db, err := openDatabase(ctx, cfg, stdout)
 	if err != nil {
 		return fmt.Errorf("open database: %w", err)
 	}
@@ -75,19 +76,42 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 			logger.Warn("closing the database", slog.String("error", err.Error()))
 		}
 	}()
+	listeners, err := listen(cfg)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		for _, ln := range listeners {
+			_ = ln.Close() // already closed after a Serve; an early return needs it
+		}
+	}()
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = localBaseURL(listeners[0])
+	}
+	logger.Info("starting", slog.Any("config", cfg))
 
 	clock := openjury.SystemClock{}
-	// The chain adapter, when a setting needs it. Dialling does not reach
-	// the node yet: a node that is down makes calls answer 503 (sign-in)
-	// or back off (the sync), never stops the service.
+	// The chain adapter, when a setting needs it. Its node must serve
+	// SERVICE_CHAIN_ID: another chain is a configuration error, listed
+	// like the others. A node that is down at start does not stop the
+	// service: calls answer 503 (sign-in) or back off (the sync), and the
+	// adapter checks the chain id before its first call that reads the
+	// chain.
 	var chain *ethchain.Client
 	checkReceipts := cfg.RPCURL != "" && !cfg.AnchorRegistryAddress.IsZero()
 	if cfg.RPCURL != "" && (cfg.AuthEIP1271Enabled || cfg.OnchainSyncEnabled || checkReceipts) {
-		chain, err = ethchain.Dial(ctx, cfg.RPCURL, ethchain.Options{StakeVault: cfg.StakeContractAddress})
+		chain, err = ethchain.Dial(ctx, cfg.RPCURL, ethchain.Options{StakeVault: cfg.StakeContractAddress, ChainID: cfg.ChainID})
 		if err != nil {
 			return fmt.Errorf("chain: %w", err) // never holds the URL
 		}
 		defer chain.Close()
+		if err := checkChain(ctx, chain, logger); err != nil {
+			fmt.Fprintln(stderr, "openjury: invalid configuration:")
+			for _, p := range err.Problems {
+				fmt.Fprintf(stderr, "  - %s\n", p)
+			}
+			return err
+		}
 	}
 	var verifier auth.ContractVerifier
 	if cfg.AuthEIP1271Enabled {
@@ -102,7 +126,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		TokenTTL:     cfg.AccessTokenTTL,
 	}, verifier)
 	// Anchor receipts are checked on chain when both the node and the
-	// registry are known, else stored as given (CONTRACT.md "Anchors").
+	// registry are known, else stored as given (docs/rules.md#anchors).
 	var receipts anchor.ReceiptChecker
 	if checkReceipts {
 		receipts = ethchain.NewReceiptChecker(chain, cfg.AnchorRegistryAddress, cfg.ChainID)
@@ -121,6 +145,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		DefaultFinalVoteWindow: cfg.FinalVoteWindow,
 		MinStake:               cfg.MinStakeUSDC,
 		MinRepScoreToVote:      cfg.MinRepScoreToVote,
+		FinalVoteOpen:          cfg.FinalVoteOpen,
 		AGRMintPerWin:          cfg.AGRMintPerWin,
 		Operators:              cfg.OperatorAddresses,
 		BaseURL:                cfg.BaseURL,
@@ -150,6 +175,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		AppURL:          cfg.PublicAppURL(),
 		Clock:           clock,
 		DevSecret:       cfg.DevSecret,
+		DevOpen:         cfg.LocalDev,
 		Operators:       cfg.OperatorAddresses,
 		AGRTokenAddress: cfg.AGRTokenAddress,
 		Registry:        registry,
@@ -157,6 +183,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		ReadCacheTTL:    cfg.ReadCacheTTL,
 
 		RateLimitPerAddressPerMin: cfg.RateLimitPerAddressPerMin,
+		AuthRateLimitPerMin:       cfg.AuthRateLimitPerMin,
 		TrustedProxies:            cfg.TrustedProxies,
 		CORSOrigins:               cfg.CORSOrigins,
 		// The web app gets every other path, behind the API's rate limits.
@@ -165,11 +192,13 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 
 	// The index is loaded before the first request; the worker and the
 	// follower stop after the server (deferred before db.Close runs).
+	if cfg.SemanticSearchEnabled {
+		fmt.Fprintln(stdout, "OpenJury: loading the search index")
+	}
 	defer startSearch(ctx)()
 
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("listen: %w", err)
+	if cfg.LocalDev {
+		handler = loopbackHostsOnly(handler)
 	}
 	srv := &http.Server{
 		Handler:           handler,
@@ -180,12 +209,18 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		MaxHeaderBytes:    cfg.MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
-	serveErr := make(chan error, 1)
-	go func() { serveErr <- srv.Serve(ln) }()
-
-	addr := "http://" + ln.Addr().String()
-	fmt.Fprintf(stdout, "listening on %s\n", addr)
-	logger.Info("listening", slog.String("url", addr))
+	serveErr := make(chan error, len(listeners))
+	for _, ln := range listeners {
+		go func() { serveErr <- srv.Serve(ln) }()
+		addr := "http://" + ln.Addr().String()
+		fmt.Fprintf(stdout, "listening on %s\n", addr)
+		logger.Info("listening", slog.String("url", addr))
+	}
+	if cfg.LocalDev {
+		printLocalDev(stdout)
+		logger.Info("local development mode: loopback only, dev endpoints open without X-Dev-Secret")
+	}
+	fmt.Fprintf(stdout, "OpenJury is running at %s/\n", cfg.BaseURL) // the last line of the start
 
 	cleanupCtx, stopCleanup := context.WithCancel(ctx)
 	cleanupDone := make(chan struct{})
@@ -244,6 +279,46 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		logger.Info("stopped")
 	}
 	return runErr
+}
+
+// openDatabase opens and migrates the database of cfg, telling stdout
+// what it does: a start that migrates a large database can take minutes.
+func openDatabase(ctx context.Context, cfg Config, stdout io.Writer) (*bunstore.DB, error) {
+	began := time.Now()
+	fmt.Fprintf(stdout, "OpenJury: opening the database %s\n", redactURL(cfg.DatabaseURL))
+	applied := 0
+	db, err := bunstore.Open(ctx, cfg.DatabaseURL, bunstore.WithMaxConns(cfg.DBMaxConns),
+		bunstore.WithMigrationProgress(func(p bunstore.MigrationProgress) {
+			switch {
+			case p.Applying == 0 && p.Total > 0:
+				fmt.Fprintf(stdout, "OpenJury: applying %d database migrations\n", p.Total)
+			case p.Applying > 0:
+				applied = p.Applying
+				fmt.Fprintf(stdout, "OpenJury:   %d/%d %s (at %s)\n", p.Applying, p.Total, p.Name, time.Since(began).Round(time.Millisecond))
+			}
+		}))
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(stdout, "OpenJury: database ready (%d migrations applied) in %s\n", applied, time.Since(began).Round(time.Millisecond))
+	return db, nil
+}
+
+// checkChain makes sure the chain node serves SERVICE_CHAIN_ID for every
+// user of it (contract-wallet sign-in, the stake sync, anchor receipts):
+// another chain is a *ConfigError; a node that cannot be asked now is
+// logged and checked again before the adapter's first call.
+func checkChain(ctx context.Context, chain *ethchain.Client, logger *slog.Logger) *ConfigError {
+	err := chain.CheckChainID(ctx)
+	switch openjury.KindOf(err) {
+	case openjury.Invalid:
+		// The detail names both chain ids, never the URL.
+		return &ConfigError{Problems: []string{"SERVICE_CHAIN_ID: " + openjury.DetailOf(err) + " (at SERVICE_RPC_URL)"}}
+	case openjury.Unavailable:
+		logger.Warn("the chain node cannot be asked for its chain id at start; it is checked before its first use",
+			slog.String("error", err.Error()))
+	}
+	return nil
 }
 
 // loadConfig reads and validates the configuration, reporting the problems

@@ -10,20 +10,21 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// configRowRE is a row of the README's configuration table: the variable
-// and its default column.
+// configRowRE is a row of the configuration table of docs/operations.md:
+// the variable and its default column.
 var configRowRE = regexp.MustCompile("(?m)^\\| `(SERVICE_[A-Z0-9_]+)` \\| *([^|]*?) *\\|")
 
-// TestReadmeConfiguration keeps the README's configuration table in step
-// with FromEnv: one row per variable FromEnv reads, no other, and every
-// default written as a value (`...`) is the one Defaults has.
+// TestReadmeConfiguration keeps the configuration table of
+// docs/operations.md in step with FromEnv: one row per variable FromEnv
+// reads, no other, and every default written as a value (`...`) is the one
+// Defaults has.
 func TestReadmeConfiguration(t *testing.T) {
 	t.Parallel()
-	raw, err := os.ReadFile("../README.md")
+	raw, err := os.ReadFile("../docs/operations.md")
 	require.NoError(t, err)
 	readme := string(raw)
 	start := strings.Index(readme, "\n## Configuration\n")
-	require.GreaterOrEqual(t, start, 0, "README.md has no Configuration section")
+	require.GreaterOrEqual(t, start, 0, "docs/operations.md has no Configuration section")
 	section := readme[start+1:]
 	if end := strings.Index(section, "\n## "); end >= 0 {
 		section = section[:end]
@@ -49,10 +50,10 @@ func TestReadmeConfiguration(t *testing.T) {
 	}
 	slices.Sort(names)
 	slices.Sort(read)
-	require.Equal(t, read, names, "README.md's configuration table vs the variables FromEnv reads")
+	require.Equal(t, read, names, "docs/operations.md's configuration table vs the variables FromEnv reads")
 
 	// Setting every variable to its documented default changes nothing.
 	c, err := FromEnv(env(documented))
 	require.NoError(t, err)
-	require.Equal(t, Defaults(), c, "a default in README.md differs from Defaults")
+	require.Equal(t, Defaults(), c, "a default in docs/operations.md differs from Defaults")
 }

@@ -123,7 +123,7 @@ func TestHostServesAPIAndApp(t *testing.T) {
 	require.Contains(t, resp.Header.Get("Content-Type"), "application/json")
 	require.Contains(t, string(body), `"jsonrpc":"2.0"`, "A2A answers JSON-RPC, not the web app's 404 page")
 	for path, ctype := range map[string]string{
-		"/": "text/html", "/leaderboard": "text/html", "/nope": "text/html",
+		"/": "text/html", "/leaderboard": "text/html", "/nope": "application/json",
 		"/api/v1/nope": "application/json", "/.well-known/agent-card.json": "application/json",
 		"/openapi.json": "application/json", "/llms.txt": "text/plain", "/healthz": "application/json",
 	} {
@@ -132,6 +132,25 @@ func TestHostServesAPIAndApp(t *testing.T) {
 		resp.Body.Close()
 		require.Contains(t, resp.Header.Get("Content-Type"), ctype, path)
 		require.NotEmpty(t, resp.Header.Get("X-Request-Id"), path)
+	}
+	// An unknown path: JSON to a client that asks for it (or says nothing),
+	// the web app's page to a browser.
+	for accept, ctype := range map[string]string{
+		"application/json": "application/json",
+		"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8": "text/html",
+	} {
+		req, err := http.NewRequest(http.MethodGet, base+"/nope", nil)
+		require.NoError(t, err)
+		req.Header.Set("Accept", accept)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.Equal(t, http.StatusNotFound, resp.StatusCode, accept)
+		require.Contains(t, resp.Header.Get("Content-Type"), ctype, accept)
+		if ctype == "application/json" {
+			require.JSONEq(t, `{"detail":"route not found"}`, string(body))
+		}
 	}
 }
 

@@ -208,6 +208,7 @@ func TestFinalizeWritesOneSnapshotAndAFailedCloseNone(t *testing.T) {
 		w := newAnchorWorld(t, db, fixedSalt[:anchor.SaltSize-1])
 		sponsor, a, voter := w.addr(1), w.addr(2), w.addr(5)
 		w.stake(a, 10)
+		w.stake(voter, 10)
 		job := w.job(sponsor)
 		sa := w.submit(a, job.ID)
 

@@ -184,8 +184,12 @@ func TestStoryFinalDecision(t *testing.T) {
 		require.Equal(t, sb.ID, tally[1].SubmissionID)
 		require.Equal(t, int64(5), tally[1].Weight)
 
-		// Final votes: before the window, inside, own submission.
+		// Final votes: stake first (even outside the window), then before
+		// the window, inside, own submission.
 		w.clock.Set(job.CreatedAt.Add(-time.Second))
+		_, err = w.svc.FinalVote(w.ctx, outsider, marketplace.FinalVoteInput{JobID: job.ID, SubmissionID: sa.ID})
+		requireKind(t, err, openjury.Forbidden, "insufficient stake")
+		w.stake(outsider, 10)
 		_, err = w.svc.FinalVote(w.ctx, outsider, marketplace.FinalVoteInput{JobID: job.ID, SubmissionID: sa.ID})
 		requireKind(t, err, openjury.Conflict, "final voting has not started")
 		w.clock.Set(job.CreatedAt.Add(10 * time.Minute))
@@ -199,7 +203,7 @@ func TestStoryFinalDecision(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, f1.ID, f1b.ID)
 		_, err = w.svc.FinalVote(w.ctx, sponsor, marketplace.FinalVoteInput{JobID: job.ID, SubmissionID: sb.ID})
-		require.NoError(t, err, "anyone may cast a final vote, the sponsor too")
+		require.NoError(t, err, "any staked address may cast a final vote, the sponsor too")
 		final, err := w.svc.FinalSummary(w.ctx, job.ID)
 		require.NoError(t, err)
 		require.Len(t, final, 2)
@@ -446,6 +450,7 @@ func TestConcurrency(t *testing.T) {
 			sponsor, a, b, voter := w.addr(31), w.addr(32), w.addr(33), w.addr(34)
 			w.stake(a, 10)
 			w.stake(b, 10)
+			w.stake(voter, 10)
 			job := w.job(sponsor)
 			sa, sb := w.submit(a, job.ID), w.submit(b, job.ID)
 			_, err := w.svc.FinalVote(w.ctx, voter, marketplace.FinalVoteInput{JobID: job.ID, SubmissionID: sb.ID})

@@ -2,7 +2,6 @@ package marketplace
 
 import (
 	"context"
-	"strings"
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/internal/cursor"
@@ -54,7 +53,7 @@ func Badges(r Reputation) []string {
 // address has a zero record (and nothing is written). Errors: Invalid.
 func (s *Service) Reputation(ctx context.Context, address string) (Reputation, error) {
 	const op = "marketplace.Reputation"
-	addr, err := openjury.ParseAddress("address", strings.TrimSpace(address))
+	addr, err := openjury.ParseAddress("address", address)
 	if err != nil {
 		return Reputation{}, openjury.Wrap(op, err)
 	}

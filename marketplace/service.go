@@ -12,7 +12,7 @@ import (
 	"github.com/openjury/openjury/internal/valid"
 )
 
-// Limits on job input (CONTRACT.md, Jobs).
+// Limits on job input (docs/rules.md#jobs).
 const (
 	MaxTitleChars          = 140
 	MaxPromptChars         = 20000
@@ -31,10 +31,16 @@ type Config struct {
 	// DefaultFinalVoteWindow is the final-vote window of a job created
 	// without final_vote_window_seconds.
 	DefaultFinalVoteWindow time.Duration
-	// MinStake is the stake needed to submit and to cast jury votes.
+	// MinStake is the stake needed to submit, to cast jury votes and,
+	// unless FinalVoteOpen, to cast final votes.
 	MinStake openjury.MicroUSDC
 	// MinRepScoreToVote is the reputation score needed to cast jury votes.
 	MinRepScoreToVote int64
+	// FinalVoteOpen lets any signed-in address cast final votes
+	// (SERVICE_FINAL_VOTE_OPEN=1). False, the default, asks a final voter
+	// for the stake a submission needs (MinStake): without it, a handful
+	// of fresh wallets could decide any job (docs/rules.md#final-votes).
+	FinalVoteOpen bool
 	// AGRMintPerWin is credited to the winner of a job (0: none).
 	AGRMintPerWin int64
 	// Economy is the published USDC split.
@@ -135,9 +141,12 @@ func (s *Service) CreateJob(ctx context.Context, sponsor openjury.Address, in Cr
 	return j, nil
 }
 
-// Job returns one job. Errors: NotFound.
+// Job returns one job. Errors: NotFound, Invalid (a NUL in id).
 func (s *Service) Job(ctx context.Context, id string) (*Job, error) {
 	const op = "marketplace.Job"
+	if err := valid.Text(op, "job_id", id); err != nil {
+		return nil, err
+	}
 	if !openjury.ValidID(id) {
 		return nil, openjury.E(openjury.NotFound, op, "job not found")
 	}
@@ -238,8 +247,12 @@ func decodeJobCursor(op, s string) (JobCursor, time.Time, error) {
 }
 
 // tagFilter is the tag parameter of a list: trimmed and lowercased for the
-// store's case-insensitive match. Errors: Invalid when longer than a tag.
+// store's case-insensitive match. Errors: Invalid when longer than a tag
+// or holding a NUL character.
 func tagFilter(op, tag string) (string, error) {
+	if err := valid.Text(op, "tag", tag); err != nil {
+		return "", err
+	}
 	tag = strings.ToLower(strings.TrimSpace(tag))
 	if len([]rune(tag)) > MaxTagChars {
 		return "", openjury.Errorf(openjury.Invalid, op, "tag: must be at most %d characters", MaxTagChars)

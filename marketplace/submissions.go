@@ -12,7 +12,8 @@ import (
 	"github.com/openjury/openjury/stake"
 )
 
-// Limits on submissions and votes (CONTRACT.md).
+// Limits on submissions and votes (docs/rules.md#submissions,
+// docs/rules.md#jury-votes).
 const (
 	MaxSubmissionsPerAgent = 5
 	MaxEvidence            = 50
@@ -135,8 +136,13 @@ func lockJob(ctx context.Context, tx Tx, id string) (*Job, error) {
 }
 
 // checkJobID returns NotFound "job not found" for an id no job can have
-// (a malformed one), without asking the database.
+// (a malformed one), without asking the database; Invalid for one holding
+// a NUL character (docs/rules.md#conventions:
+// NUL in input is 400).
 func checkJobID(id string) error {
+	if err := valid.Text("marketplace.lockJob", "job_id", id); err != nil {
+		return err
+	}
 	if !openjury.ValidID(id) {
 		return openjury.E(openjury.NotFound, "marketplace.lockJob", "job not found")
 	}
@@ -148,6 +154,9 @@ func checkJobID(id string) error {
 // another job.
 func submissionOf(ctx context.Context, tx Tx, job *Job, id, field string) (*Submission, error) {
 	const op = "marketplace.submissionOf"
+	if err := valid.Text(op, field, id); err != nil {
+		return nil, err
+	}
 	if !openjury.ValidID(id) {
 		return nil, openjury.E(openjury.NotFound, op, "submission not found")
 	}
@@ -232,10 +241,13 @@ type FinalVoteInput struct {
 	SubmissionID string `name:"submission_id" validate:"required"`
 }
 
-// FinalVote casts or replaces the caller's final decision vote. Any
-// signed-in address may vote, inside the job's window.
-// Errors: Invalid, Forbidden (own submission), NotFound, Conflict (closed,
-// being closed, window not open).
+// FinalVote casts or replaces the caller's final decision vote, inside
+// the job's window. The voter needs the stake of a submission unless
+// Config.FinalVoteOpen; the checks come in the order of a submission's:
+// stake, then the job and submission, own submission, closed job, a
+// closing lease, window.
+// Errors: Invalid, Forbidden ("insufficient stake", own submission),
+// NotFound, Conflict (closed, being closed, window not open).
 func (s *Service) FinalVote(ctx context.Context, voter openjury.Address, in FinalVoteInput) (*FinalVote, error) {
 	const op = "marketplace.FinalVote"
 	if err := valid.Struct(op, in); err != nil {
@@ -244,6 +256,13 @@ func (s *Service) FinalVote(ctx context.Context, voter openjury.Address, in Fina
 	now := openjury.Truncate(s.clock.Now())
 	var vote *FinalVote
 	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		if !s.cfg.FinalVoteOpen {
+			// First, as for a submission: even an unknown job answers
+			// "insufficient stake" to a voter without it.
+			if err := stake.Check(ctx, tx.Stake(), voter, s.cfg.MinStake); err != nil {
+				return err
+			}
+		}
 		job, err := lockJob(ctx, tx, strings.TrimSpace(in.JobID))
 		if err != nil {
 			return err

@@ -12,7 +12,7 @@ import (
 	"github.com/openjury/openjury/internal/valid"
 )
 
-// Limits of comments and posts (spec and CONTRACT.md).
+// Limits of comments and posts (docs/rules.md#comments-and-posts).
 const (
 	DefaultCommentLimit = 200
 	MaxCommentLimit     = 500
@@ -101,6 +101,9 @@ func targetExists(ctx context.Context, st Stores, target TargetType, id string) 
 	default:
 		return openjury.Errorf(openjury.Invalid, op, "target_type: must be job, submission or post")
 	}
+	if err := valid.Text(op, "target_id", id); err != nil {
+		return err
+	}
 	if !openjury.ValidID(id) {
 		return openjury.Errorf(openjury.NotFound, op, "%s not found", target)
 	}
@@ -164,9 +167,13 @@ func (s *Service) IsOperator(addr openjury.Address) bool {
 }
 
 // DeleteComment soft-deletes a comment: its author or an operator may;
-// deleting again changes nothing and succeeds. Errors: NotFound, Forbidden.
+// deleting again changes nothing and succeeds. Errors: NotFound, Forbidden,
+// Invalid (a NUL in id).
 func (s *Service) DeleteComment(ctx context.Context, caller openjury.Address, id string) (*Comment, error) {
 	const op = "marketplace.DeleteComment"
+	if err := valid.Text(op, "comment_id", id); err != nil {
+		return nil, err
+	}
 	if !openjury.ValidID(id) {
 		return nil, openjury.E(openjury.NotFound, op, "comment not found")
 	}
@@ -224,9 +231,12 @@ func (s *Service) CreatePost(ctx context.Context, author openjury.Address, in Po
 	return p, nil
 }
 
-// Post returns one post. Errors: NotFound.
+// Post returns one post. Errors: NotFound, Invalid (a NUL in id).
 func (s *Service) Post(ctx context.Context, id string) (*Post, error) {
 	const op = "marketplace.Post"
+	if err := valid.Text(op, "post_id", id); err != nil {
+		return nil, err
+	}
 	if !openjury.ValidID(id) {
 		return nil, openjury.E(openjury.NotFound, op, "post not found")
 	}

@@ -31,11 +31,12 @@ import (
 // header, a content type or body that does not match the schema (missing
 // required field, null where not nullable, wrong type, a limit exceeded).
 //
-// It is stricter than the document in two ways, both from CONTRACT.md: an
-// object schema with properties and no additionalProperties of its own
-// must not carry undeclared fields (every field the server sends is
-// documented), and every one of its declared properties must be present
-// (optional response fields are sent as null, never omitted).
+// It is stricter than the document in two ways, both from
+// docs/rules.md#conventions: an object schema with properties and no
+// additionalProperties of its own must not carry undeclared fields (every
+// field the server sends is documented), and every one of its declared
+// properties must be present (optional response fields are sent as null,
+// never omitted).
 //
 // A request to a route the document does not have passes only when the
 // server answered it as one: 404 for an unknown path, 405 for an unknown

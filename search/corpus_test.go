@@ -14,6 +14,7 @@ import (
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/openjurytest"
 	"github.com/openjury/openjury/openjurytest/pgtest"
+	"github.com/openjury/openjury/search"
 )
 
 // onEachBackend runs test on a server over SQLite and one over PostgreSQL.
@@ -221,6 +222,12 @@ func TestSearchParameters(t *testing.T) {
 	// 500 characters (not bytes) are fine.
 	res := srv.Do(t, http.MethodGet, "/api/v1/search/semantic?"+url.Values{"q": {strings.Repeat("я", 500)}}.Encode(), "", nil)
 	require.Equal(t, http.StatusOK, res.Status)
+
+	// A NUL in the query is Invalid in the service itself (the web app's
+	// search box calls it directly).
+	_, err := srv.Search.Search(context.Background(), "a\x00b", "", search.DefaultLimit)
+	require.Equal(t, openjury.Invalid, openjury.KindOf(err))
+	require.Equal(t, "q: must not contain NUL characters", openjury.DetailOf(err))
 }
 
 // TestSearchDisabled: a server without search answers 501.

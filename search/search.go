@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/internal/valid"
 )
 
 // Kind is the type of an indexed document.
@@ -129,11 +130,15 @@ func NewService(index *Index, embedder Embedder, clock openjury.Clock, rec Recor
 
 // Search runs a query: q is trimmed and must hold 1..MaxQueryChars
 // characters; kind "" means every kind; limit must be 1..MaxLimit.
-// Errors: Invalid naming the parameter (q, limit); the embedder's errors
+// Errors: Invalid naming the parameter (q, limit; a NUL character in q);
+// the embedder's errors
 // (Unavailable when a remote embedder cannot be reached).
 func (s *Service) Search(ctx context.Context, q string, kind Kind, limit int) (*Response, error) {
 	const op = "search.Search"
 	start := s.clock.Now()
+	if err := valid.Text(op, "q", q); err != nil {
+		return nil, err
+	}
 	q = strings.TrimSpace(q)
 	if q == "" {
 		return nil, openjury.E(openjury.Invalid, op, "q: is required and must not be blank")
@@ -178,7 +183,7 @@ type Source struct {
 	Gone bool
 }
 
-// Text is what is embedded for the document (CONTRACT.md, Search): a
+// Text is what is embedded for the document (docs/rules.md#search): a
 // job's title and prompt, a submission's content and evidence claims and
 // quotes, a comment's content, a post's title and content.
 func (s Source) Text() string {

@@ -58,7 +58,7 @@ type Status struct {
 // Errors: Invalid for a malformed address.
 func (s *Service) Status(ctx context.Context, address string) (Status, error) {
 	const op = "stake.Status"
-	addr, err := openjury.ParseAddress("address", strings.TrimSpace(address))
+	addr, err := openjury.ParseAddress("address", address)
 	if err != nil {
 		return Status{}, openjury.Wrap(op, err)
 	}
@@ -203,8 +203,8 @@ func (s *Service) Slashes(ctx context.Context, in ListInput) (Page, error) {
 	if f.Limit, err = valid.Limit(op, in.Limit, DefaultListLimit, MaxListLimit); err != nil {
 		return Page{}, err
 	}
-	if a := strings.TrimSpace(in.Address); a != "" {
-		if f.Agent, err = openjury.ParseAddress("address", a); err != nil {
+	if in.Address != "" { // never trimmed: " 0x..." is not an address
+		if f.Agent, err = openjury.ParseAddress("address", in.Address); err != nil {
 			return Page{}, openjury.Wrap(op, err)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/openjury/openjury"
 )
 
-// EventKind names a stake-vault event (CONTRACT.md "Chain").
+// EventKind names a stake-vault event (docs/onchain.md#contracts).
 type EventKind string
 
 // The stake-vault events the sync follows.

@@ -2,16 +2,18 @@ package transport_test
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
 
-// TestAddressForms sends each address form to an endpoint of each kind
-// (query, path, body): only 0x + lowercase hex or a valid EIP-55 checksum
-// is accepted; a 0X prefix, all upper case (checksum fails) and a flipped
-// checksum letter are 400 naming the field.
+// TestAddressForms sends each address form to every endpoint that takes
+// an address (query, path, body): only 0x + lowercase hex or a valid EIP-55
+// checksum is accepted; a 0X prefix, all upper case (checksum fails), a
+// flipped checksum letter and white space before or after the address
+// (nothing is trimmed) are 400 naming the field.
 func TestAddressForms(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -27,20 +29,45 @@ func TestAddressForms(t *testing.T) {
 		{"upper case", "0x" + strings.ToUpper(w.lower()[2:]), false},
 		{"bad checksum", mixedBadChecksum(w), false},
 		{"padded", " " + w.lower() + "x", false},
+		{"leading space", " " + w.lower(), false},
+		{"trailing space", w.lower() + " ", false},
+		{"leading tab", "\t" + w.addr, false},
+		{"trailing newline", w.addr + "\n", false},
 	}
+	q := url.QueryEscape
 	endpoints := []struct {
-		kind string
-		do   func(addr string) response
+		kind, field string
+		do          func(addr string) response
 	}{
-		{"query stake", func(a string) response { return e.do("GET", "/api/v1/stake/status?address="+urlQuery(a), nil) }},
-		{"query agr", func(a string) response { return e.do("GET", "/api/v1/agr/status?address="+urlQuery(a), nil) }},
-		{"query slashing", func(a string) response { return e.do("GET", "/api/v1/slashing/events?address="+urlQuery(a), nil) }},
-		{"path reputation", func(a string) response { return e.do("GET", "/api/v1/reputation/"+urlQuery(a), nil) }},
-		{"body challenge", func(a string) response {
+		{"query stake", "address", func(a string) response { return e.do("GET", "/api/v1/stake/status?address="+q(a), nil) }},
+		{"query agr", "address", func(a string) response { return e.do("GET", "/api/v1/agr/status?address="+q(a), nil) }},
+		{"query agr ledger", "address", func(a string) response { return e.do("GET", "/api/v1/agr/ledger?address="+q(a), nil) }},
+		{"query slashing", "address", func(a string) response { return e.do("GET", "/api/v1/slashing/events?address="+q(a), nil) }},
+		{"path reputation", "address", func(a string) response { return e.do("GET", "/api/v1/reputation/"+url.PathEscape(a), nil) }},
+		{"body challenge", "address", func(a string) response {
 			return e.do("POST", "/api/v1/agents/auth/challenge", map[string]any{"address": a})
 		}},
-		{"body dev stake", func(a string) response {
+		{"body verify", "address", func(a string) response {
+			r := e.do("POST", "/api/v1/agents/auth/verify", map[string]any{"address": a, "signature": "0x" + strings.Repeat("11", 65)})
+			if r.Code == http.StatusUnauthorized {
+				r.Code = http.StatusOK // the address was accepted; the signature was not
+			}
+			return r
+		}},
+		{"body dev stake", "address", func(a string) response {
 			return e.do("POST", "/api/v1/stake/dev_set", map[string]any{"address": a, "staked_amount": 1}, devHeader())
+		}},
+		{"body dev reputation", "address", func(a string) response {
+			return e.do("POST", "/api/v1/reputation/dev_set", map[string]any{"address": a, "score": 1}, devHeader())
+		}},
+		{"body dev mint", "address", func(a string) response {
+			return e.do("POST", "/api/v1/agr/dev_mint", map[string]any{"address": a, "amount": 1}, devHeader())
+		}},
+		{"body dev slash agent", "agent_address", func(a string) response {
+			return e.do("POST", "/api/v1/slashing/dev_record", map[string]any{"agent_address": a, "amount_usdc": 0.5}, devHeader())
+		}},
+		{"body dev slash recipient", "recipient_address", func(a string) response {
+			return e.do("POST", "/api/v1/slashing/dev_record", map[string]any{"agent_address": w.lower(), "recipient_address": a, "amount_usdc": 0.5}, devHeader())
 		}},
 	}
 	for _, ep := range endpoints {
@@ -51,10 +78,7 @@ func TestAddressForms(t *testing.T) {
 				continue
 			}
 			require.Equal(t, http.StatusBadRequest, r.Code, "%s %s: %s", ep.kind, f.name, r.Body)
-			require.True(t, strings.HasPrefix(r.Detail(t), "address: "), "%s %s: %s", ep.kind, f.name, r.Body)
+			require.True(t, strings.HasPrefix(r.Detail(t), ep.field+": "), "%s %s: %s", ep.kind, f.name, r.Body)
 		}
 	}
 }
-
-// urlQuery escapes an address for a URL (a leading space is kept).
-func urlQuery(s string) string { return strings.ReplaceAll(s, " ", "%20") }

@@ -2,7 +2,10 @@ package transport
 
 import (
 	"context"
+	"maps"
+	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/openjury/openjury"
@@ -35,6 +38,95 @@ func (s *server) withApp(api, app http.Handler) http.Handler {
 		}
 		app.ServeHTTP(w, r)
 	})
+}
+
+// jsonNotFound serves app, except that an answer of 404 to a client that
+// does not prefer HTML (prefersHTML: no Accept header, */*, or
+// application/json, say) is replaced by the API's JSON 404 ("route not
+// found"), so an agent mistyping a path reads JSON and only a browser gets
+// the app's not-found page (docs/interface.md#conventions). The app's
+// other answers pass through untouched.
+func (s *server) jsonNotFound(app http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if prefersHTML(r) {
+			app.ServeHTTP(w, r)
+			return
+		}
+		before := w.Header().Clone() // the outer layers' headers (request id, rate limits)
+		nf := &notFoundWriter{w: w}
+		app.ServeHTTP(nf, r)
+		if !nf.notFound {
+			return
+		}
+		h := w.Header()
+		clear(h) // drop what the app set for its page (content type, CSP, ...)
+		maps.Copy(h, before)
+		h.Set("X-Content-Type-Options", "nosniff")
+		s.writeError(w, r, errRouteNotFound)
+	})
+}
+
+// notFoundWriter passes an answer through unless its status is 404, whose
+// header and body it swallows.
+type notFoundWriter struct {
+	w                 http.ResponseWriter
+	decided, notFound bool
+}
+
+func (n *notFoundWriter) Header() http.Header { return n.w.Header() }
+
+func (n *notFoundWriter) WriteHeader(status int) {
+	if n.decided {
+		return
+	}
+	n.decided = true
+	if status == http.StatusNotFound {
+		n.notFound = true
+		return
+	}
+	n.w.WriteHeader(status)
+}
+
+func (n *notFoundWriter) Write(b []byte) (int, error) {
+	if !n.decided {
+		n.WriteHeader(http.StatusOK)
+	}
+	if n.notFound {
+		return len(b), nil
+	}
+	return n.w.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (n *notFoundWriter) Unwrap() http.ResponseWriter { return n.w }
+
+// prefersHTML reports whether r's Accept header prefers HTML, as a
+// browser's does ("text/html,application/xhtml+xml,...,*/*;q=0.8"):
+// text/html or application/xhtml+xml is listed with a q above 0 that no
+// other listed type exceeds. No Accept header, "*/*" alone or
+// "application/json" do not prefer HTML.
+func prefersHTML(r *http.Request) bool {
+	html, other := 0.0, 0.0
+	for _, v := range r.Header.Values("Accept") {
+		for part := range strings.SplitSeq(v, ",") {
+			mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+			if err != nil {
+				continue
+			}
+			q := 1.0
+			if qs, ok := params["q"]; ok {
+				if f, err := strconv.ParseFloat(qs, 64); err == nil && f >= 0 && f <= 1 {
+					q = f
+				}
+			}
+			if mt == "text/html" || mt == "application/xhtml+xml" {
+				html = max(html, q)
+			} else {
+				other = max(other, q)
+			}
+		}
+	}
+	return html > 0 && html >= other
 }
 
 // appServerKey is the context key of the server that serves Options.App.

@@ -1,6 +1,7 @@
 package transport_test
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -192,4 +193,57 @@ func TestAppEventsFeedTheDomainCounters(t *testing.T) {
 	s.requireValue(t, series("openjury_votes_total", "kind", "final"), 2)
 	s.requireValue(t, series("openjury_job_closes_total", "via", "sponsor"), 1)
 	s.requireValue(t, series("openjury_votes_total", "kind", "jury"), 0)
+}
+
+// TestUnknownRoutesAnswerJSONUnlessBrowser: an app path the app does not
+// know answers the API's JSON 404 to a client whose Accept does not prefer
+// HTML (none, */*, application/json, JSON preferred over HTML), with the
+// request id and none of the app's page headers; a browser gets the app's
+// HTML page. The app's other answers reach every client unchanged.
+func TestUnknownRoutesAnswerJSONUnlessBrowser(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withApp(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set(appMark, "1")
+		w.Header().Set("Content-Security-Policy", "default-src 'self'")
+		if r.URL.Path != "/" {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = w.Write([]byte("<h1>Page not found</h1>"))
+			return
+		}
+		_, _ = w.Write([]byte("<h1>Jobs</h1>"))
+	})))
+	get := func(path, accept string) *http.Response {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		if accept != "" {
+			req.Header.Set("Accept", accept)
+		}
+		rec := httptest.NewRecorder()
+		e.h.ServeHTTP(rec, req)
+		return rec.Result()
+	}
+	const browser = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,*/*;q=0.8"
+	for _, accept := range []string{"", "application/json", "*/*", "application/json, text/html;q=0.9", "text/html;q=0", "text/plain"} {
+		res := get("/nope", accept)
+		require.Equal(t, http.StatusNotFound, res.StatusCode, accept)
+		require.Equal(t, "application/json", res.Header.Get("Content-Type"), accept)
+		body, _ := io.ReadAll(res.Body)
+		require.JSONEq(t, `{"detail":"route not found"}`, string(body), accept)
+		require.NotEmpty(t, res.Header.Get(transport.HeaderRequestID), accept)
+		require.Empty(t, res.Header.Get(appMark), "%s: none of the app's headers", accept)
+		require.Empty(t, res.Header.Get("Content-Security-Policy"), accept)
+	}
+	for _, accept := range []string{browser, "text/html", "application/xhtml+xml", "text/html, application/json"} {
+		res := get("/nope", accept)
+		require.Equal(t, http.StatusNotFound, res.StatusCode, accept)
+		require.Equal(t, "text/html; charset=utf-8", res.Header.Get("Content-Type"), accept)
+		body, _ := io.ReadAll(res.Body)
+		require.Contains(t, string(body), "Page not found", accept)
+	}
+	for _, accept := range []string{"", "application/json", browser} {
+		res := get("/", accept)
+		require.Equal(t, http.StatusOK, res.StatusCode, accept)
+		body, _ := io.ReadAll(res.Body)
+		require.Equal(t, "<h1>Jobs</h1>", string(body), "%s: known app routes answer every client", accept)
+	}
 }

@@ -26,7 +26,8 @@ type challengeResponse struct {
 	ExpiresInSeconds int64  `json:"expires_in_seconds"`
 }
 
-// verifyRequest is AuthVerifyRequest plus the optional nonce of CONTRACT.md.
+// verifyRequest is AuthVerifyRequest plus the optional nonce
+// (docs/rules.md#sign-in).
 type verifyRequest struct {
 	Address   *string `json:"address"`
 	Signature *string `json:"signature"`

@@ -31,7 +31,7 @@ func (c chainRefFields) parse(prefix string) (openjury.ChainRef, error) {
 		ref.TxHash = h
 	}
 	if c.Contract != nil {
-		a, err := openjury.ParseAddress(prefix+"contract_address", strings.TrimSpace(*c.Contract))
+		a, err := openjury.ParseAddress(prefix+"contract_address", *c.Contract) // never trimmed
 		if err != nil {
 			return openjury.ChainRef{}, err
 		}

@@ -16,7 +16,7 @@ const HeaderForwardedFor = "X-Forwarded-For"
 // further.
 const maxForwardedHops = 32
 
-// clientIP is the client address of r (CONTRACT.md "Conventions"): the
+// clientIP is the client address of r (docs/rules.md#conventions): the
 // socket peer, unless the peer is in trusted; then X-Forwarded-For is read
 // from the right and the first entry that is not in trusted is the client.
 // When every entry is trusted, the left-most one is. An entry that is not

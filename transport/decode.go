@@ -238,16 +238,17 @@ func required(field string) error {
 }
 
 // parseAddress parses an address given in a request, naming field in
-// errors.
+// errors. It is never trimmed: a leading or trailing space is 400.
 func parseAddress(field, s string) (openjury.Address, error) {
-	return openjury.ParseAddress(field, strings.TrimSpace(s))
+	return openjury.ParseAddress(field, s)
 }
 
 // queryRequired reads a required query parameter; absent or blank is an
-// Invalid error naming it.
+// Invalid error naming it. The value is returned as sent (not trimmed:
+// an address with a space around it must be refused, not repaired).
 func queryRequired(r *http.Request, name string) (string, error) {
-	v := strings.TrimSpace(r.URL.Query().Get(name))
-	if v == "" {
+	v := r.URL.Query().Get(name)
+	if strings.TrimSpace(v) == "" {
 		return "", required(name)
 	}
 	return v, nil

@@ -218,8 +218,11 @@ type discoveryData struct {
 	FreshChallenges     int
 	MaxBodyBytes        int64
 
-	MinStakeUSDC           string
-	MinRepScoreToVote      int64
+	MinStakeUSDC      string
+	MinRepScoreToVote int64
+	// FinalVoteOpen: any signed-in address may cast final votes (else
+	// they need the minimum stake).
+	FinalVoteOpen          bool
 	MaxVoteWeight          int64
 	JuryWeightRule         string
 	DefaultWindowSeconds   int64
@@ -298,6 +301,7 @@ func (s *server) discoveryData(base string) discoveryData {
 
 		MinStakeUSDC:           st.MinStake.String(),
 		MinRepScoreToVote:      m.MinRepScoreToVote,
+		FinalVoteOpen:          m.FinalVoteOpen,
 		MaxVoteWeight:          marketplace.MaxVoteWeight,
 		JuryWeightRule:         juryWeightRule,
 		DefaultWindowSeconds:   int64(m.DefaultFinalVoteWindow / time.Second),

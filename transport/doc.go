@@ -17,5 +17,6 @@
 // The dev endpoints (POST /api/v1/stake/dev_set, /api/v1/slashing/dev_record,
 // /api/v1/reputation/dev_set and /api/v1/agr/dev_mint) take the
 // X-Dev-Secret header instead of a bearer token; without Options.DevSecret
-// they are off and answer 401.
+// they are off and answer 401, and with Options.DevOpen (the host's local
+// development mode, on loopback only) they need no header.
 package transport

@@ -10,7 +10,7 @@ import (
 
 // ConstitutionVersion is the version of the published constitution, the
 // service documentation's label.
-const ConstitutionVersion = "1.5"
+const ConstitutionVersion = "1.6"
 
 // The sentences of the constitution.
 const (
@@ -20,6 +20,15 @@ const (
 	agrPolicySummary = "AGR credits are offchain and zero-fee: they are minted to the winner of each closed job " +
 		"(agr_mint_per_win) and spent on boosts that feature a job in discovery. AGR carries no governance power."
 	juryWeightRule = "min(5, 1 + floor(sqrt(score)))"
+)
+
+// The final_vote_eligibility values of the constitution: who may cast a
+// final vote (marketplace.Config.FinalVoteOpen).
+const (
+	// finalVoteByStake: staked_amount >= min_stake, like a submission.
+	finalVoteByStake = "stake"
+	// finalVoteOpen: any signed-in address (SERVICE_FINAL_VOTE_OPEN=1).
+	finalVoteOpen = "open"
 )
 
 // finalizeTieBreak lists the finalize winner rule in order.
@@ -70,6 +79,8 @@ type votingRulesJSON struct {
 	MaxSubmissionsPerAgentPerJob  int64       `json:"max_submissions_per_agent_per_job"`
 	SponsorMayClose               bool        `json:"sponsor_may_close"`
 	FinalizeRequiresFinalVote     bool        `json:"finalize_requires_final_vote"`
+	FinalVoteEligibility          string      `json:"final_vote_eligibility"`
+	FinalVoteRequiresStake        bool        `json:"final_vote_requires_stake"`
 	WinnerReputationScore         int64       `json:"winner_reputation_score"`
 }
 
@@ -111,6 +122,10 @@ func (s *server) economyPolicyJSON() economyPolicyJSON {
 
 func (s *server) constitutionJSON() constitutionJSON {
 	m := s.svc.Market.Config()
+	eligibility := finalVoteByStake
+	if m.FinalVoteOpen {
+		eligibility = finalVoteOpen
+	}
 	return constitutionJSON{
 		Version:         ConstitutionVersion,
 		EscrowPrinciple: escrowPrinciple,
@@ -133,6 +148,8 @@ func (s *server) constitutionJSON() constitutionJSON {
 			MaxSubmissionsPerAgentPerJob:  marketplace.MaxSubmissionsPerAgent,
 			SponsorMayClose:               true,
 			FinalizeRequiresFinalVote:     true,
+			FinalVoteEligibility:          eligibility,
+			FinalVoteRequiresStake:        !m.FinalVoteOpen,
 			WinnerReputationScore:         marketplace.WinScore,
 		},
 		Treasury: nil,

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/stake"
 	"github.com/openjury/openjury/transport"
 )
@@ -41,7 +42,7 @@ func TestConstitution(t *testing.T) {
 	e := newEnv(t)
 	m := e.get("/api/v1/governance/constitution").JSON(t)
 	requireKeys(t, m, "version", "escrow_principle", "usdc_split", "agr_policy_summary", "voting", "treasury")
-	require.Equal(t, "1.5", m["version"])
+	require.Equal(t, "1.6", m["version"])
 	require.NotEmpty(t, m["escrow_principle"])
 	require.Equal(t, map[string]any{"agent_payout": 0.85, "platform_fee": 0.05, "jury_pool": 0.1}, m["usdc_split"])
 	summary := m["agr_policy_summary"].(string)
@@ -60,6 +61,14 @@ func TestConstitution(t *testing.T) {
 	require.Equal(t, []any{"most_final_votes", "most_jury_weighted_votes", "earliest_submission", "smallest_submission_id"}, voting["finalize_tie_break"])
 	require.Equal(t, true, voting["one_vote_per_voter_per_job"])
 	require.EqualValues(t, 5, voting["max_submissions_per_agent_per_job"])
+	require.Equal(t, "stake", voting["final_vote_eligibility"])
+	require.Equal(t, true, voting["final_vote_requires_stake"])
+
+	// With the open rule the constitution says so.
+	open := newEnv(t, withMarketConfig(func(c *marketplace.Config) { c.FinalVoteOpen = true }))
+	voting = open.get("/api/v1/governance/constitution").JSON(t)["voting"].(map[string]any)
+	require.Equal(t, "open", voting["final_vote_eligibility"])
+	require.Equal(t, false, voting["final_vote_requires_stake"])
 }
 
 func TestBootstrap(t *testing.T) {

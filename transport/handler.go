@@ -73,8 +73,14 @@ type Options struct {
 	// DevSecret guards the dev endpoints (stake, slashing, reputation and
 	// AGR dev_* routes), compared in constant time with the X-Dev-Secret
 	// header. Empty turns the dev endpoints off: they answer 401 "dev
-	// endpoints disabled". It is never logged.
+	// endpoints disabled: ..." (with how to turn them on). It is never
+	// logged.
 	DevSecret string
+	// DevOpen lets every caller use the dev endpoints without
+	// X-Dev-Secret: the host's local development mode, which listens on
+	// loopback only (docs/operations.md). Never set it on a server that
+	// another machine can reach.
+	DevOpen bool
 	// Operators are the operator wallets (anchor receipts). Comment
 	// moderation is decided by the marketplace, from
 	// marketplace.Config.Operators; the two lists should be equal and
@@ -83,12 +89,14 @@ type Options struct {
 	// AGRTokenAddress is the AGR token contract published in the economy
 	// policy; zero means none ("").
 	AGRTokenAddress openjury.Address
-	// RateLimitPerMin is the general request limit per client IP and
-	// replica (SERVICE_RATE_LIMIT_PER_MIN): a bucket holding a minute's
-	// worth of requests, refilled continuously. Over it: 429 with
-	// Retry-After. /healthz, /readyz and /metrics are exempt. Zero or less
-	// turns it off. The client IP is the socket peer, or the right-most
-	// untrusted X-Forwarded-For entry when the peer is in TrustedProxies.
+	// RateLimitPerMin is the general request limit per client and
+	// replica (SERVICE_RATE_LIMIT_PER_MIN), a client being an IPv4
+	// address or an IPv6 /64 network (IPv4-mapped IPv6 counts as IPv4): a
+	// bucket holding a minute's worth of requests, refilled continuously.
+	// Over it: 429 with Retry-After. /healthz, /readyz and /metrics are
+	// exempt. Zero or less turns it off. The client IP is the socket
+	// peer, or the right-most untrusted X-Forwarded-For entry when the
+	// peer is in TrustedProxies.
 	// Limited answers carry RateLimit and RateLimit-Policy headers
 	// (draft-ietf-httpapi-ratelimit-headers); the discovery documents are
 	// exempt too.
@@ -98,6 +106,20 @@ type Options struct {
 	// requests whose bearer token resolves, whatever their IP, like
 	// RateLimitPerMin. Zero or less turns it off.
 	RateLimitPerAddressPerMin int
+	// AuthRateLimitPerMin is the replica's budget of sign-in requests
+	// (SERVICE_AUTH_RATE_LIMIT_PER_MIN): POSTs to
+	// /api/v1/agents/auth/challenge and /verify from all clients together
+	// share one bucket holding a minute's worth, refilled continuously,
+	// besides each client's own RateLimitPerMin. Past it: 429 with
+	// Retry-After. It bounds the database writes and chain calls
+	// (EIP-1271) that a flood of sign-ins from many networks can cause.
+	// Zero or less turns it off (the host's default is
+	// DefaultAuthRateLimitPerMin).
+	AuthRateLimitPerMin int
+	// RateLimitBuckets bounds how many client buckets each of the per-IP
+	// and per-address limits keeps (0: DefaultRateLimitBuckets); see
+	// clientLimiter for which bucket a new client replaces.
+	RateLimitBuckets int
 	// TrustedProxies are the reverse proxies (SERVICE_TRUSTED_PROXIES;
 	// ParseTrustedProxies reads the setting) whose X-Forwarded-For header
 	// is believed: when the socket peer is in one of them, the client IP
@@ -137,8 +159,10 @@ type Options struct {
 	// limit as the API (one budget per client IP for both), and an answered
 	// write through it (any method but GET, HEAD and OPTIONS, unless
 	// refused with a 4xx) empties the anonymous-read cache like an API
-	// write. Its own headers and bodies are left alone: no API security
-	// headers, CORS, read cache or body limit. Its signed-in actions call
+	// write. Its own headers and bodies are left alone (no API security
+	// headers, CORS, read cache or body limit), except that its 404 to a
+	// client whose Accept does not prefer text/html (an agent, curl) is
+	// replaced by the API's JSON 404: only browsers get the app's page. Its signed-in actions call
 	// LimitAddress to share the per-address budget. Nil: such paths get the
 	// API's JSON 404.
 	App http.Handler
@@ -163,6 +187,8 @@ type server struct {
 	// ipLimiter and addrLimiter are the per-IP and per-address request
 	// limits; nil when off.
 	ipLimiter, addrLimiter *clientLimiter
+	// authLimiter is the sign-in routes' shared budget; nil when off.
+	authLimiter *sharedLimiter
 	// apiPaths are the exact paths of the registered routes (Options.App
 	// gets the paths that are not the API's).
 	apiPaths map[string]bool
@@ -211,10 +237,13 @@ func newServer(s Services, o Options, extra func(*server)) *server {
 	srv := &server{svc: s, opts: o, log: o.Logger, clock: o.Clock, mux: http.NewServeMux(), patterns: map[string]bool{}}
 	srv.metrics = newMetrics(o.Registry, o.Collectors, o.Logger)
 	if o.RateLimitPerMin > 0 {
-		srv.ipLimiter = newClientLimiter(o.RateLimitPerMin, o.Clock)
+		srv.ipLimiter = newClientLimiter(o.RateLimitPerMin, o.RateLimitBuckets, o.Clock)
 	}
 	if o.RateLimitPerAddressPerMin > 0 {
-		srv.addrLimiter = newClientLimiter(o.RateLimitPerAddressPerMin, o.Clock)
+		srv.addrLimiter = newClientLimiter(o.RateLimitPerAddressPerMin, o.RateLimitBuckets, o.Clock)
+	}
+	if o.AuthRateLimitPerMin > 0 {
+		srv.authLimiter = newSharedLimiter(o.AuthRateLimitPerMin, o.Clock)
 	}
 	if o.ReadCacheTTL > 0 {
 		srv.cache = newReadCache(o.ReadCacheTTL)
@@ -250,7 +279,7 @@ func (s *server) handler() http.Handler {
 	h = s.observe(h)
 	h = s.securityHeaders(h)
 	if s.opts.App != nil {
-		app := s.rateLimit(s.appContext(s.invalidatesCache(s.opts.App)))
+		app := s.rateLimit(s.appContext(s.invalidatesCache(s.jsonNotFound(s.opts.App))))
 		h = s.withApp(h, s.observeAs(app, func(*http.Request) string { return RouteApp }))
 	}
 	h = s.accessLog(h)

@@ -68,6 +68,16 @@ func withOptions(fn func(*transport.Options)) envOption {
 	return func(e *env) { fn(&e.opts); e.h = transport.NewHandler(e.svc, e.opts) }
 }
 
+// withMarketConfig rebuilds the market with its config edited by fn.
+func withMarketConfig(fn func(*marketplace.Config)) envOption {
+	return func(e *env) {
+		mc := e.svc.Market.Config()
+		fn(&mc)
+		e.svc.Market = marketplace.NewService(e.store, e.clock, mc)
+		e.h = transport.NewHandler(e.svc, e.opts)
+	}
+}
+
 // withStakeConfig rebuilds the stake service with cfg (and the market with
 // the same minimum stake).
 func withStakeConfig(cfg stake.Config) envOption {

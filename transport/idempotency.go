@@ -16,7 +16,7 @@ import (
 )
 
 // HeaderIdempotencyKey names the request header that makes an
-// authenticated POST safe to retry (CONTRACT.md "Conventions").
+// authenticated POST safe to retry (docs/rules.md#conventions).
 const HeaderIdempotencyKey = "Idempotency-Key"
 
 // HeaderIdempotentReplayed is set to "true" on a response replayed for a

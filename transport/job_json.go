@@ -10,7 +10,7 @@ import (
 
 // jobJSON is the Job resource. Every field of the specification is always
 // present; optional ones are null when unknown. featured_score and
-// featured_until are additive (CONTRACT.md, Jobs).
+// featured_until are additive (docs/rules.md#jobs).
 type jobJSON struct {
 	ID                    string      `json:"id"`
 	Title                 string      `json:"title"`

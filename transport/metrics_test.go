@@ -194,6 +194,7 @@ func TestMetricsDomainCounters(t *testing.T) {
 	sub1 := e.submit(worker.token, job1, "answer one")["id"].(string)
 	r = e.do("POST", "/api/v1/submissions", map[string]any{"job_id": job1, "content": "no stake"}, bearer(voter.token))
 	require.Equal(t, http.StatusForbidden, r.Code) // not counted
+	e.setStake(voter.lower(), minStake)            // final votes need stake
 	e.vote(juror.token, job1, sub1)
 	e.vote(juror.token, job1, sub1)
 	e.finalVote(voter.token, job1, sub1)

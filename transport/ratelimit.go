@@ -1,10 +1,12 @@
 package transport
 
 import (
+	"container/list"
 	"fmt"
 	"hash/maphash"
 	"math"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 	"time"
@@ -15,29 +17,54 @@ import (
 )
 
 // clientLimiter is the general per-client request limit
-// (SERVICE_RATE_LIMIT_PER_MIN): a token bucket per client IP holding a
-// minute's worth of requests. It is per replica and in memory by design: it
-// guards the process against floods; rules that must hold across replicas
-// (the comment limit) are counted in the database. The buckets are spread
-// over limiterShards shards, each with its own lock and idle sweep, so
-// concurrent clients rarely wait on each other.
+// (SERVICE_RATE_LIMIT_PER_MIN): a token bucket per client key (rateKey:
+// an IPv4 address, an IPv6 /64) holding a minute's worth of requests. It is
+// per replica and in memory by design: it guards the process against
+// floods; rules that must hold across replicas (the comment limit) are
+// counted in the database. The buckets are spread over limiterShards
+// shards, each with its own lock, so concurrent clients rarely wait on each
+// other.
+//
+// The number of buckets is bounded (maxBuckets in all, split evenly over
+// the shards): a flood of distinct clients cannot grow the map without
+// limit. Each shard keeps its buckets in least-recently-used order; a
+// bucket idle for limiterIdle is dropped, and when a shard is full a new
+// client takes the place of a bucket that is full again (one a new client
+// would get anyway: dropping it forgets nothing), looking at the
+// evictScan least recently used ones, else of the least recently used
+// bucket. So a client's spent bucket is forgotten only after more distinct
+// clients than the shard holds came after its last request: an attacker
+// can reset its own bucket only by sending from about maxBuckets other
+// networks, each of which has a full bucket of its own anyway.
 type clientLimiter struct {
 	perMin int
 	clock  openjury.Clock
 	seed   maphash.Seed
-	shards [limiterShards]limiterShard
+	// perShard bounds the buckets of one shard.
+	perShard int
+	shards   [limiterShards]limiterShard
 }
 
 // limiterShards is the number of independently locked bucket maps.
 const limiterShards = 32
 
+// DefaultRateLimitBuckets is how many client buckets a limiter keeps at
+// most when Options.RateLimitBuckets is zero (about 16 MiB at most).
+const DefaultRateLimitBuckets = 65536
+
+// evictScan is how many of a full shard's least recently used buckets are
+// looked at for one that is full again before the least recent one goes.
+const evictScan = 16
+
 type limiterShard struct {
-	mu        sync.Mutex
-	buckets   map[string]*bucket
-	lastSweep time.Time
+	mu      sync.Mutex
+	buckets map[string]*list.Element // of *bucket
+	// lru holds the buckets, most recently used first.
+	lru list.List
 }
 
 type bucket struct {
+	key  string
 	lim  *rate.Limiter
 	seen time.Time
 }
@@ -45,10 +72,16 @@ type bucket struct {
 // limiterIdle is how long an idle client's bucket is kept.
 const limiterIdle = 10 * time.Minute
 
-func newClientLimiter(perMin int, clock openjury.Clock) *clientLimiter {
-	l := &clientLimiter{perMin: perMin, clock: clock, seed: maphash.MakeSeed()}
+// newClientLimiter returns a limiter of perMin requests a minute per key
+// keeping at most maxBuckets buckets (0: DefaultRateLimitBuckets; at
+// least one per shard).
+func newClientLimiter(perMin, maxBuckets int, clock openjury.Clock) *clientLimiter {
+	if maxBuckets <= 0 {
+		maxBuckets = DefaultRateLimitBuckets
+	}
+	l := &clientLimiter{perMin: perMin, clock: clock, seed: maphash.MakeSeed(), perShard: max(1, maxBuckets/limiterShards)}
 	for i := range l.shards {
-		l.shards[i].buckets = map[string]*bucket{}
+		l.shards[i].buckets = map[string]*list.Element{}
 	}
 	return l
 }
@@ -74,31 +107,86 @@ func (l *clientLimiter) allow(key string) limitResult {
 	sh := l.shard(key)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	if now.Sub(sh.lastSweep) > limiterIdle {
-		for k, b := range sh.buckets {
-			if now.Sub(b.seen) > limiterIdle {
-				delete(sh.buckets, k)
-			}
-		}
-		sh.lastSweep = now
+	// Drop the buckets idle for limiterIdle: the least recently used end.
+	for e := sh.lru.Back(); e != nil && now.Sub(e.Value.(*bucket).seen) > limiterIdle; e = sh.lru.Back() {
+		sh.remove(e)
 	}
-	b, ok := sh.buckets[key]
-	if !ok {
-		b = &bucket{lim: rate.NewLimiter(rate.Limit(float64(l.perMin)/60), l.perMin)}
-		sh.buckets[key] = b
+	var b *bucket
+	if e, ok := sh.buckets[key]; ok {
+		sh.lru.MoveToFront(e)
+		b = e.Value.(*bucket)
+	} else {
+		if len(sh.buckets) >= l.perShard {
+			sh.remove(l.victim(sh, now))
+		}
+		b = &bucket{key: key, lim: rate.NewLimiter(rate.Limit(float64(l.perMin)/60), l.perMin)}
+		sh.buckets[key] = sh.lru.PushFront(b)
 	}
 	b.seen = now
-	if b.lim.AllowN(now, 1) {
-		tokens := b.lim.TokensAt(now)
-		missing := float64(l.perMin) - tokens
-		return limitResult{ok: true, remaining: int(math.Floor(tokens)),
-			reset: time.Duration(missing / float64(l.perMin) * float64(time.Minute))}
+	return take(b.lim, l.perMin, now)
+}
+
+// victim is the bucket a full shard gives up for a new client: among the
+// evictScan least recently used, one that is full again, else the least
+// recently used one.
+func (l *clientLimiter) victim(sh *limiterShard, now time.Time) *list.Element {
+	e := sh.lru.Back()
+	for i := 0; i < evictScan && e != nil; i, e = i+1, e.Prev() {
+		if e.Value.(*bucket).lim.TokensAt(now) >= float64(l.perMin) {
+			return e
+		}
 	}
-	r := b.lim.ReserveN(now, 1)
+	return sh.lru.Back()
+}
+
+// remove drops the bucket of e from the shard.
+func (sh *limiterShard) remove(e *list.Element) {
+	delete(sh.buckets, e.Value.(*bucket).key)
+	sh.lru.Remove(e)
+}
+
+// size returns how many buckets the limiter keeps.
+func (l *clientLimiter) size() int {
+	n := 0
+	for i := range l.shards {
+		sh := &l.shards[i]
+		sh.mu.Lock()
+		n += len(sh.buckets)
+		sh.mu.Unlock()
+	}
+	return n
+}
+
+// take takes one token of lim (a bucket of perMin a minute) at now.
+func take(lim *rate.Limiter, perMin int, now time.Time) limitResult {
+	if lim.AllowN(now, 1) {
+		tokens := lim.TokensAt(now)
+		missing := float64(perMin) - tokens
+		return limitResult{ok: true, remaining: int(math.Floor(tokens)),
+			reset: time.Duration(missing / float64(perMin) * float64(time.Minute))}
+	}
+	r := lim.ReserveN(now, 1)
 	wait := r.DelayFrom(now)
 	r.CancelAt(now)
 	wait = time.Duration(math.Max(float64(wait), float64(time.Second)))
 	return limitResult{wait: wait, reset: wait}
+}
+
+// rateKey is the bucket key of a client IP (CONTRACT.md "Conventions"):
+// an IPv4 address as it is, an IPv6 address by its /64 (one subscriber's
+// network: a host picks any address in it at will). IPv4-mapped IPv6
+// addresses were unmapped by clientIP; anything that is not an IP (a
+// RemoteAddr without one) is its own key.
+func rateKey(client string) string {
+	ip, err := netip.ParseAddr(client)
+	if err != nil || !ip.Is6() {
+		return client
+	}
+	p, err := ip.WithZone("").Prefix(64)
+	if err != nil {
+		return client
+	}
+	return p.String()
 }
 
 // Names of the rate-limit policies in the RateLimit and RateLimit-Policy
@@ -106,6 +194,8 @@ func (l *clientLimiter) allow(key string) limitResult {
 const (
 	policyPerIP      = "per-ip"
 	policyPerAddress = "per-address"
+	// policyAuth is the sign-in routes' budget shared by all clients.
+	policyAuth = "sign-in"
 )
 
 // Headers of draft-ietf-httpapi-ratelimit-headers (draft 10).
@@ -154,11 +244,14 @@ func rateLimited(path string) bool {
 	return true
 }
 
-// rateLimit answers 429 with Retry-After once a client IP has used its
-// requests for the minute, and sets the RateLimit headers on the answers
-// it lets through. RateLimitPerMin <= 0 turns it off.
+// rateLimit answers 429 with Retry-After once a client (an IPv4 address,
+// an IPv6 /64: rateKey) has used its requests for the minute, or once the
+// sign-in routes have used the replica's shared sign-in budget
+// (AuthRateLimitPerMin), and sets the RateLimit headers on the answers it
+// lets through. The client's limit is taken first, so one client's flood
+// is stopped by its own bucket before it drains much of the shared one.
 func (s *server) rateLimit(next http.Handler) http.Handler {
-	if s.ipLimiter == nil {
+	if s.ipLimiter == nil && s.authLimiter == nil {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -166,16 +259,56 @@ func (s *server) rateLimit(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		res := s.ipLimiter.allow(clientIPFrom(r))
-		setRateLimitHeaders(w.Header(), policyPerIP, s.opts.RateLimitPerMin, res)
-		if !res.ok {
-			s.writeError(w, r, &openjury.Error{Kind: openjury.RateLimited, Op: "transport.rateLimit",
-				Detail: "too many requests: slow down", Err: openjury.RetryHint(res.wait)})
-			return
+		if s.ipLimiter != nil {
+			res := s.ipLimiter.allow(rateKey(clientIPFrom(r)))
+			setRateLimitHeaders(w.Header(), policyPerIP, s.opts.RateLimitPerMin, res)
+			if !res.ok {
+				s.writeError(w, r, &openjury.Error{Kind: openjury.RateLimited, Op: "transport.rateLimit",
+					Detail: "too many requests: slow down", Err: openjury.RetryHint(res.wait)})
+				return
+			}
+		}
+		if s.authLimiter != nil && r.Method == http.MethodPost && signInPaths[r.URL.Path] {
+			res := s.authLimiter.allow()
+			setRateLimitHeaders(w.Header(), policyAuth, s.opts.AuthRateLimitPerMin, res)
+			if !res.ok {
+				s.writeError(w, r, &openjury.Error{Kind: openjury.RateLimited, Op: "transport.rateLimit",
+					Detail: "too many sign-in requests on this server: try again shortly", Err: openjury.RetryHint(res.wait)})
+				return
+			}
 		}
 		next.ServeHTTP(w, r)
 	})
 }
+
+// signInPaths are the unauthenticated sign-in routes that share the
+// replica's sign-in budget (Options.AuthRateLimitPerMin).
+var signInPaths = map[string]bool{
+	"/api/v1/agents/auth/challenge": true,
+	"/api/v1/agents/auth/verify":    true,
+}
+
+// DefaultAuthRateLimitPerMin is the host's default of
+// SERVICE_AUTH_RATE_LIMIT_PER_MIN: 600 sign-in requests (300 sign-ins) a
+// minute per replica, far above what agents whose tokens last a day need,
+// and a bound on the database writes and chain calls a flood of sign-ins
+// from many networks can cause.
+const DefaultAuthRateLimitPerMin = 600
+
+// sharedLimiter is one token bucket shared by every client (the sign-in
+// budget), safe for concurrent use.
+type sharedLimiter struct {
+	perMin int
+	clock  openjury.Clock
+	lim    *rate.Limiter
+}
+
+func newSharedLimiter(perMin int, clock openjury.Clock) *sharedLimiter {
+	return &sharedLimiter{perMin: perMin, clock: clock, lim: rate.NewLimiter(rate.Limit(float64(perMin)/60), perMin)}
+}
+
+// allow takes one token of the shared bucket.
+func (l *sharedLimiter) allow() limitResult { return take(l.lim, l.perMin, l.clock.Now()) }
 
 // limitAddress takes a token of the signed-in caller's per-address limit
 // (RateLimitPerAddressPerMin) and sets its RateLimit headers; it returns

@@ -1,6 +1,8 @@
 package transport_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"maps"
 	"net/http"
 	"regexp"
@@ -178,4 +180,76 @@ func TestRateLimitPerAddress(t *testing.T) {
 	requireError(t, from("203.0.113.3", ""), http.StatusUnauthorized, "missing bearer token")
 	e.clock.Advance(30 * time.Second)
 	require.Equal(t, http.StatusOK, from("203.0.113.4", tok).Code)
+}
+
+// TestRateLimitKeysIPv6ByNetwork: 1,000 requests from 1,000 addresses of
+// one IPv6 /64 all count against one bucket of 3 a minute; another /64
+// has its own; an IPv4-mapped IPv6 peer shares its IPv4 address's bucket.
+func TestRateLimitKeysIPv6ByNetwork(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withOptions(func(o *transport.Options) { o.RateLimitPerMin = 3 }))
+	from := func(remote string) int {
+		req := newRequest(t, http.MethodGet, "/api/v1/jobs", "")
+		req.RemoteAddr = remote
+		return e.serve(req).Code
+	}
+	ok := 0
+	for i := range 1000 {
+		if from(fmt.Sprintf("[2001:db8:7:42:%x:%x::%x]:4242", i*7919%65536, i, i+1)) == http.StatusOK {
+			ok++
+		}
+	}
+	require.Equal(t, 3, ok, "one /64 is one client")
+	require.Equal(t, http.StatusOK, from("[2001:db8:7:43::1]:4242"), "the next /64 is another client")
+
+	for range 3 {
+		require.Equal(t, http.StatusOK, from("203.0.113.9:1"))
+	}
+	require.Equal(t, http.StatusTooManyRequests, from("[::ffff:203.0.113.9]:2"), "IPv4-mapped IPv6 is the IPv4 client")
+}
+
+// TestAuthRateLimitIsGlobal: the sign-in routes share one budget per
+// replica whatever the client: past it, a client with its own budget left
+// gets 429 with Retry-After on challenge and verify, while other routes
+// still answer; with the setting off, they are not limited.
+func TestAuthRateLimitIsGlobal(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withOptions(func(o *transport.Options) {
+		o.RateLimitPerMin = 100
+		o.AuthRateLimitPerMin = 4
+	}))
+	post := func(ip, path string, body any) response {
+		w := newWallet(t)
+		if body == nil {
+			body = map[string]any{"address": w.lower()}
+		}
+		raw, err := json.Marshal(body)
+		require.NoError(t, err)
+		req := newRequest(t, http.MethodPost, path, string(raw))
+		req.Header.Set("Content-Type", "application/json")
+		req.RemoteAddr = ip + ":4242"
+		return e.serve(req)
+	}
+	for i := range 4 { // four networks, one request each
+		r := post(fmt.Sprintf("198.51.100.%d", i), "/api/v1/agents/auth/challenge", nil)
+		require.Equal(t, http.StatusOK, r.Code, "%s", r.Body)
+		require.Contains(t, r.Header.Get(transport.HeaderRateLimitPolicy), `"sign-in";q=4;w=60`)
+	}
+	r := post("192.0.2.50", "/api/v1/agents/auth/challenge", nil)
+	requireError(t, r, http.StatusTooManyRequests, "too many sign-in requests on this server: try again shortly")
+	require.Equal(t, "15", r.Header.Get("Retry-After"), "4 a minute: one every 15 s")
+	r = post("192.0.2.51", "/api/v1/agents/auth/verify", map[string]any{"address": newWallet(t).lower(), "signature": "0x00"})
+	requireError(t, r, http.StatusTooManyRequests, "too many sign-in requests on this server: try again shortly")
+	require.NotEmpty(t, r.Header.Get("Retry-After"))
+	req := newRequest(t, http.MethodGet, "/api/v1/jobs", "")
+	req.RemoteAddr = "192.0.2.50:1"
+	require.Equal(t, http.StatusOK, e.serve(req).Code, "other routes keep their own limits")
+
+	e.clock.Advance(15 * time.Second)
+	require.Equal(t, http.StatusOK, post("192.0.2.52", "/api/v1/agents/auth/challenge", nil).Code, "a token came back")
+
+	off := newEnv(t)
+	for range 20 {
+		require.Equal(t, http.StatusOK, off.do("POST", "/api/v1/agents/auth/challenge", map[string]any{"address": newWallet(t).lower()}).Code)
+	}
 }

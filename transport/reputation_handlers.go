@@ -29,8 +29,9 @@ type reputationJSON struct {
 }
 
 // newReputationJSON converts a record. last_updated_at is required by the
-// spec, but an address with no record (the zero record of CONTRACT.md) has
-// never been updated: it then carries now, the time of the answer.
+// spec, but an address with no record (the zero record of
+// docs/rules.md#reputation) has never been updated: it then carries now,
+// the time of the answer.
 func newReputationJSON(r marketplace.Reputation, now time.Time) reputationJSON {
 	updated := r.UpdatedAt
 	if updated.IsZero() {

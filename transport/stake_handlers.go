@@ -21,7 +21,8 @@ func (s *server) stakeRoutes() {
 }
 
 // stakeRequirementsJSON is StakeRequirements. rpc_url is always null: the
-// RPC URL may hold a provider key and is never returned (CONTRACT.md).
+// RPC URL may hold a provider key and is never returned
+// (docs/rules.md#stake-and-slashing).
 type stakeRequirementsJSON struct {
 	Network              string      `json:"network"`
 	ChainID              int64       `json:"chain_id"`

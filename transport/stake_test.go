@@ -163,8 +163,9 @@ func TestStakeDevSetValidation(t *testing.T) {
 }
 
 // TestDevEndpointsSecret covers the X-Dev-Secret guard of every dev
-// endpoint: disabled without a configured secret, 401 for a missing or
-// wrong one, checked before the body, never logged.
+// endpoint: disabled without a configured secret (saying how to turn them
+// on), 401 for a missing or wrong one, checked before the body, never
+// logged; open to every caller with DevOpen (local development mode).
 func TestDevEndpointsSecret(t *testing.T) {
 	t.Parallel()
 	bodies := map[string]map[string]any{
@@ -175,12 +176,14 @@ func TestDevEndpointsSecret(t *testing.T) {
 	}
 	off := newEnv(t, withOptions(func(o *transport.Options) { o.DevSecret = "" }))
 	on := newEnv(t)
+	open := newEnv(t, withOptions(func(o *transport.Options) { o.DevSecret, o.DevOpen = "", true }))
 	for path, body := range bodies {
 		t.Run(path, func(t *testing.T) {
 			t.Parallel()
 			// Disabled: whatever the header says.
 			for _, h := range [][]header{nil, {{transport.HeaderDevSecret, ""}}, {devHeader()}} {
-				requireError(t, off.do("POST", path, body, h...), http.StatusUnauthorized, "dev endpoints disabled")
+				requireError(t, off.do("POST", path, body, h...), http.StatusUnauthorized,
+					"dev endpoints disabled: set SERVICE_DEV_SECRET (or run locally with the defaults for local development mode)")
 			}
 			// Enabled: missing, empty, wrong, a prefix, a longer value, a
 			// bearer token instead: all 401 before the body is read.
@@ -199,6 +202,11 @@ func TestDevEndpointsSecret(t *testing.T) {
 			}
 			r := on.do("POST", path, body, devHeader())
 			require.Equal(t, http.StatusOK, r.Code, "body: %s", r.Body)
+			// Local development mode: no header needed, any header ignored.
+			for _, h := range [][]header{nil, {{transport.HeaderDevSecret, "anything"}}} {
+				r := open.do("POST", path, body, h...)
+				require.Equal(t, http.StatusOK, r.Code, "body: %s", r.Body)
+			}
 			// Only POST is routed.
 			r = on.do("GET", path, nil, devHeader())
 			if path != "/api/v1/reputation/dev_set" { // GET there is the {address} route

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/marketplace"
 )
 
 // fixtureWindow is the final vote window of a voteFixture job (shorter
@@ -167,14 +168,18 @@ func TestFinalVote(t *testing.T) {
 	e := newEnv(t)
 	created := e.clock.Now()
 	f := e.voteFixture() // window: fixtureWindow from creation
-	anyone := e.agent(0, 0)
+	anyone := e.agent(minStake, 0)
 	fv := func(tok string, body any) response { return e.do("POST", "/api/v1/final_votes", body, bearer(tok)) }
 	ok := map[string]any{"job_id": f.jobID, "submission_id": f.s1}
 
 	r := e.do("POST", "/api/v1/final_votes", ok)
 	requireError(t, r, http.StatusUnauthorized, "missing bearer token")
 
-	// No stake or reputation needed.
+	// Stake is needed (by default), reputation is not; stake comes first,
+	// even for an unknown job.
+	poor := e.agent(minStake-1, 0)
+	requireError(t, fv(poor.token, ok), http.StatusForbidden, "insufficient stake")
+	requireError(t, fv(poor.token, map[string]any{"job_id": openjury.NewID(), "submission_id": f.s1}), http.StatusForbidden, "insufficient stake")
 	r = fv(anyone.token, ok)
 	require.Equal(t, http.StatusOK, r.Code, "body: %s", r.Body)
 	body := r.JSON(t)
@@ -195,7 +200,7 @@ func TestFinalVote(t *testing.T) {
 	require.Equal(t, v["id"], v2["id"])
 	require.Equal(t, f.s2, v2["submission_id"])
 
-	// 403 own submission; the sponsor may cast one.
+	// 403 own submission; the (staked) sponsor may cast one.
 	requireError(t, fv(f.w1.token, ok), http.StatusForbidden, "you may not cast a final vote for your own submission")
 	require.Equal(t, http.StatusOK, fv(f.sponsor.token, ok).Code)
 
@@ -226,13 +231,44 @@ func TestFinalSummary(t *testing.T) {
 	requireError(t, e.do("GET", "/api/v1/jobs/"+openjury.NewID()+"/final_votes", nil), http.StatusNotFound, "job not found")
 
 	first := e.clock.Now()
-	e.finalVote(e.agent(0, 0).token, f.jobID, f.s1)
+	e.finalVote(e.agent(minStake, 0).token, f.jobID, f.s1)
 	e.clock.Advance(time.Second)
-	e.finalVote(e.agent(0, 0).token, f.jobID, f.s2)
-	e.finalVote(e.agent(0, 0).token, f.jobID, f.s2)
+	e.finalVote(e.agent(minStake, 0).token, f.jobID, f.s2)
+	e.finalVote(e.agent(minStake, 0).token, f.jobID, f.s2)
 	sum := e.get("/api/v1/jobs/" + f.jobID + "/final_votes").JSON(t)
 	require.Equal(t, map[string]any{"job_id": f.jobID, "tallies": []any{
 		map[string]any{"submission_id": f.s2, "votes": float64(2), "voters": float64(2), "earliest_vote_at": openjury.FormatTime(first.Add(time.Second))},
 		map[string]any{"submission_id": f.s1, "votes": float64(1), "voters": float64(1), "earliest_vote_at": openjury.FormatTime(first)},
 	}}, sum)
+}
+
+// TestFreshWalletsCannotDecideAJob: three wallets signed in a moment ago,
+// without stake, cannot cast final votes, so none of them can finalize
+// and the job stays open; with the open rule (SERVICE_FINAL_VOTE_OPEN=1)
+// the same three decide it.
+func TestFreshWalletsCannotDecideAJob(t *testing.T) {
+	t.Parallel()
+	for _, open := range []bool{false, true} {
+		e := newEnv(t, withMarketConfig(func(c *marketplace.Config) { c.FinalVoteOpen = open }))
+		f := e.voteFixture()
+		fresh := []agent{e.agent(0, 0), e.agent(0, 0), e.agent(0, 0)}
+		for _, a := range fresh {
+			r := e.do("POST", "/api/v1/final_votes", map[string]any{"job_id": f.jobID, "submission_id": f.s2}, bearer(a.token))
+			if open {
+				require.Equal(t, http.StatusOK, r.Code, "%s", r.Body)
+				continue
+			}
+			requireError(t, r, http.StatusForbidden, "insufficient stake")
+		}
+		e.clock.Advance(fixtureWindow)
+		r := e.do("POST", "/api/v1/jobs/"+f.jobID+"/finalize", nil, bearer(fresh[0].token))
+		if !open {
+			requireError(t, r, http.StatusForbidden, "only an address that cast a final vote may finalize")
+			require.Equal(t, "open", e.get("/api/v1/jobs/" + f.jobID).JSON(t)["status"])
+			require.Equal(t, []any{}, e.get("/api/v1/jobs/" + f.jobID + "/final_votes").JSON(t)["tallies"])
+			continue
+		}
+		require.Equal(t, http.StatusOK, r.Code, "%s", r.Body)
+		require.Equal(t, f.s2, r.JSON(t)["winner_submission_id"])
+	}
 }

@@ -159,6 +159,9 @@ func TestBrowserEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	_, err = srv.Stake.DevSet(bg, stake.SetInput{Address: agent.Address(), Staked: openjurytest.DefaultMinStake})
 	require.NoError(t, err)
+	// The sponsor casts a final vote below: final votes need stake too.
+	_, err = srv.Stake.DevSet(bg, stake.SetInput{Address: sponsor.Address(), Staked: openjurytest.DefaultMinStake})
+	require.NoError(t, err)
 	sub, err := srv.Market.Submit(bg, agent.Address(), marketplace.SubmitInput{JobID: job.ID, Content: "My work"})
 	require.NoError(t, err)
 	srv.MintAGR(t, sponsor.Address(), 20) // for the boost

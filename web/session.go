@@ -174,6 +174,14 @@ func (a *app) action(fn actionFunc) http.HandlerFunc {
 			a.errorPage(w, r, http.StatusBadRequest, "The form could not be read.")
 			return
 		}
+		for _, vs := range r.PostForm {
+			for _, v := range vs {
+				if strings.ContainsRune(v, 0) {
+					a.errorPage(w, r, http.StatusBadRequest, nulMessage)
+					return
+				}
+			}
+		}
 		if a.s.Auth == nil {
 			a.errorPage(w, r, http.StatusNotImplemented, "Sign-in is not available here.")
 			return

@@ -244,8 +244,25 @@ func NewHandler(s Services) http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		a.errorPage(w, r, http.StatusNotFound, "Page not found")
 	})
-	return secure(a.csp, recoverPanics(logger, mux))
+	return secure(a.csp, recoverPanics(logger, a.refuseNUL(mux)))
 }
+
+// refuseNUL answers a 400 page to a request whose path or query holds a
+// NUL character (docs/rules.md#conventions: NUL anywhere in input is 400,
+// whatever the entry point); forms are checked by action, every text field again
+// by the domain's validation.
+func (a *app) refuseNUL(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.ContainsRune(r.URL.Path, 0) || strings.Contains(r.URL.RawQuery, "%00") || strings.ContainsRune(r.URL.RawQuery, 0) {
+			a.errorPage(w, r, http.StatusBadRequest, nulMessage)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// nulMessage is the page's message for input holding a NUL character.
+const nulMessage = "The request holds a NUL character, which no field may contain."
 
 // cspFor allows scripts, styles and fetches from the app's own origin
 // only, plus fetches from the API's origin when api is another one.

@@ -14,15 +14,49 @@ import (
 // command runs one subcommand.
 type command func(ctx context.Context, e *env, args []string) error
 
-// commandFor returns the subcommand called name.
-func commandFor(name string) (command, bool) {
-	cmds := map[string]command{
-		"login": cmdLogin, "jobs": cmdJobs, "job": cmdJob, "post-job": cmdPostJob, "submit": cmdSubmit,
-		"vote": cmdVote, "final-vote": cmdFinalVote, "finalize": cmdFinalize, "close": cmdClose,
-		"comment": cmdComment, "boost": cmdBoost, "status": cmdStatus, "anchor": cmdAnchor, "mcp": cmdMCP,
+// commandSpec is a subcommand with its help: the arguments' synopsis, a
+// one-line summary and an example.
+type commandSpec struct {
+	name, args, summary, example string
+	run                          command
+}
+
+// commands lists the subcommands in the order the usage shows them.
+func commands() []commandSpec {
+	return []commandSpec{
+		{"keygen", "[--name NAME] [--out PATH] [--show-key]", "make a new wallet key file (mode 0600; never overwrites)", "openjury keygen --name agent", cmdKeygen},
+		{"login", "", "sign in and show the address and token lifetime", "openjury --key agent login", cmdLogin},
+		{"jobs", "[--status open|all] [--tag T] [--limit N]", "list jobs (every page up to --limit)", "openjury jobs --tag research", cmdJobs},
+		{"job", "JOB_ID", "a job with its submissions and both tallies", "openjury job JOB_ID", cmdJob},
+		{"post-job", "--title T (--prompt P | --prompt-file F) --bounty USDC [--tag T]... [--window SECONDS]", "post a job as sponsor; prints its id", `openjury --key sponsor post-job --title "Summarise EIP-4361" --prompt "One paragraph." --bounty 25`, cmdPostJob},
+		{"submit", "JOB_ID (--content TEXT | --content-file F) [--evidence-file E.json]", "submit work (evidence: a JSON array of Evidence objects); prints its id", `openjury --key agent submit JOB_ID --content "EIP-4361 defines ..."`, cmdSubmit},
+		{"vote", "JOB_ID SUBMISSION_ID [--review-file R.json]", "cast (or replace) your jury vote", "openjury vote JOB_ID SUBMISSION_ID", cmdVote},
+		{"final-vote", "JOB_ID SUBMISSION_ID", "cast (or replace) your final decision vote", "openjury final-vote JOB_ID SUBMISSION_ID", cmdFinalVote},
+		{"finalize", "JOB_ID", "close a job by its final votes once the window has ended", "openjury finalize JOB_ID", cmdFinalize},
+		{"close", "JOB_ID SUBMISSION_ID", "close your job naming the winner", "openjury --key sponsor close JOB_ID SUBMISSION_ID", cmdClose},
+		{"comment", "JOB_ID (--content C | --content-file F) [--parent COMMENT_ID] [--on job|submission|post]", "comment on a job (--on: on a submission or post)", `openjury comment JOB_ID --content "well sourced"`, cmdComment},
+		{"boost", "JOB_ID --amount AGR --hours H", "spend AGR to feature a job", "openjury boost JOB_ID --amount 10 --hours 24", cmdBoost},
+		{"status", "[ADDRESS]", "stake, AGR and reputation (default: your address)", "openjury status", cmdStatus},
+		{"dev", devUsage + " [--dev-secret S]", "set stake (USDC), reputation or mint AGR on a development server (default: your address)", "openjury --key agent dev stake 10", cmdDev},
+		{"anchor", "verify JOB_ID", "check a closed job's snapshot and proofs against its anchor_root", "openjury anchor verify JOB_ID", cmdAnchor},
+		{"mcp", "", "serve the marketplace to an MCP client over stdio", "openjury --key agent mcp", cmdMCP},
 	}
-	c, ok := cmds[name]
-	return c, ok
+}
+
+// commandFor returns the subcommand called name.
+func commandFor(name string) (commandSpec, bool) {
+	for _, c := range commands() {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return commandSpec{}, false
+}
+
+// help is the text of `openjury NAME --help`: synopsis, summary, every
+// flag (flags, from the command's flag set) and an example.
+func (c commandSpec) help(flags string) string {
+	return fmt.Sprintf("Usage: openjury %s %s\n\n%s.\n\nFlags:\n%s\nExample:\n  %s\n", c.name, c.args, c.summary, flags, c.example)
 }
 
 func cmdLogin(ctx context.Context, e *env, args []string) error {
@@ -192,7 +226,10 @@ func cmdPostJob(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return e.print(j, func(w io.Writer) { fmt.Fprintf(w, "posted job %s\n", j.ID) })
+	return e.print(j, func(w io.Writer) {
+		fmt.Fprintf(w, "posted job %s\n", j.ID)
+		fmt.Fprintf(w, "next: an agent submits with  openjury submit %s --content TEXT\n", j.ID)
+	})
 }
 
 // textArg is the value of a --x / --x-file pair (exactly one).
@@ -211,13 +248,14 @@ func textArg(name, value, file string) (string, error) {
 
 func cmdSubmit(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("submit")
+	contentText := fs.String("content", "", "the work itself")
 	contentFile := fs.String("content-file", "", "a file holding the work")
 	evidenceFile := fs.String("evidence-file", "", "a JSON file: an array of Evidence objects")
 	pos, err := parse(fs, args, 1)
 	if err != nil {
 		return err
 	}
-	content, err := textArg("content", "", *contentFile)
+	content, err := textArg("content", *contentText, *contentFile)
 	if err != nil {
 		return err
 	}
@@ -235,7 +273,10 @@ func cmdSubmit(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return e.print(s.Submission, func(w io.Writer) { fmt.Fprintf(w, "submitted %s to job %s\n", s.Submission.ID, pos[0]) })
+	return e.print(s.Submission, func(w io.Writer) {
+		fmt.Fprintf(w, "submitted %s to job %s\n", s.Submission.ID, pos[0])
+		fmt.Fprintf(w, "next: the sponsor closes with  openjury close %s %s\n", pos[0], s.Submission.ID)
+	})
 }
 
 func cmdVote(ctx context.Context, e *env, args []string) error {
@@ -286,6 +327,7 @@ func printClosed(e *env, r client.CloseJobResponse) error {
 		fmt.Fprintf(w, "job %s closed; winner %s\n", r.Job.ID, r.WinnerSubmissionID)
 		if r.Job.AnchorRoot != nil {
 			fmt.Fprintf(w, "anchor root %s\n", *r.Job.AnchorRoot)
+			fmt.Fprintf(w, "next: anyone verifies it with  openjury anchor verify %s\n", r.Job.ID)
 		}
 	})
 }

@@ -1,19 +1,28 @@
 // Command openjury is the agent's command line for an OpenJury server: it
-// signs in with the agent's wallet key, lists and reads jobs, submits
-// work, votes, finalizes and closes jobs, comments, boosts, shows an
-// address's status and verifies a closed job's anchor. `openjury mcp`
+// makes wallet keys, signs in with them, lists and reads jobs, posts jobs,
+// submits work, votes, finalizes and closes jobs, comments, boosts, shows
+// an address's status, sets stake and reputation through a development
+// server's dev endpoints and verifies a closed job's anchor. `openjury mcp`
 // serves the same operations to an MCP client over stdio.
 //
-// The key comes from OPENJURY_PRIVATE_KEY (hex) or a go-ethereum keystore
-// file (--keystore or OPENJURY_KEYSTORE) with its password in
-// OPENJURY_KEYSTORE_PASSWORD or the file named by
-// OPENJURY_KEYSTORE_PASSWORD_FILE; never from a flag. The server comes
-// from --url or OPENJURY_URL (default http://localhost:8080).
+// The key: --key NAME|PATH (or OPENJURY_KEY) names a key file written by
+// `openjury keygen` (NAME is $OPENJURY_HOME/keys/NAME.key, by default in
+// the user's config directory); OPENJURY_PRIVATE_KEY (hex) and go-ethereum
+// keystore files (--keystore or OPENJURY_KEYSTORE, with the password in
+// OPENJURY_KEYSTORE_PASSWORD or the file OPENJURY_KEYSTORE_PASSWORD_FILE)
+// work too; with none of them the "default" key file is used when it
+// exists. A key is never given as a flag's value. The server comes from
+// --url or OPENJURY_URL (default http://localhost:8080).
+//
+// The client signs only sign-in messages for the server it calls (see
+// package client): --chain-id (OPENJURY_CHAIN_ID) also pins the chain, and
+// plain http off loopback needs --insecure.
 package main
 
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -30,34 +39,63 @@ func main() {
 	os.Exit(code)
 }
 
+// Exit codes of the command (documented in the usage text).
+const (
+	exitOK     = 0 // success, or the help asked for
+	exitFailed = 1 // the server refused, could not be reached, or a check failed
+	exitUsage  = 2 // a mistake in the command line
+)
+
 // run executes one command and returns the exit code: 0 success, 1 the
-// server or the check failed, 2 bad usage.
+// server or the check failed, 2 bad usage. Global flags may come before
+// the command's name as well as after it.
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(stdout, usage)
-		return 0
+	e := &env{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
+	global := e.flags("openjury")
+	if err := global.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage())
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "openjury: %v\n\n%s", err, usage())
+		return exitUsage
 	}
-	cmd, ok := commandFor(args[0])
+	args = global.Args()
+	if len(args) == 0 || args[0] == "help" {
+		if len(args) > 1 { // help COMMAND is COMMAND --help
+			args = []string{args[1], "--help"}
+		} else {
+			fmt.Fprint(stdout, usage())
+			return exitOK
+		}
+	}
+	spec, ok := commandFor(args[0])
 	if !ok {
-		fmt.Fprintf(stderr, "openjury: unknown command %q\n\n%s", args[0], usage)
-		return 2
+		fmt.Fprintf(stderr, "openjury: unknown command %q\n\n%s", args[0], usage())
+		return exitUsage
 	}
-	env := &env{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
-	err := cmd(ctx, env, args[1:])
+	err := spec.run(ctx, e, args[1:])
 	var ue usageError
+	var he helpRequested
 	var ce *client.Error
 	switch {
 	case err == nil:
-		return 0
+		return exitOK
+	case errors.As(err, &he):
+		fmt.Fprint(stdout, spec.help(he.flags))
+		return exitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "openjury %s: %v\n", args[0], err)
-		return 2
+		fmt.Fprintf(stderr, "openjury %s: %v\nusage: openjury %s %s (openjury %s --help)\n", spec.name, err, spec.name, spec.args, spec.name)
+		return exitUsage
 	case errors.As(err, &ce):
-		fmt.Fprintf(stderr, "openjury %s: server answered %d: %s\n", args[0], ce.Status, ce.Detail)
-		return 1
+		fmt.Fprintf(stderr, "openjury %s: server answered %d: %s\n", spec.name, ce.Status, ce.Detail)
+		return exitFailed
+	case errors.Is(err, syscall.ECONNREFUSED):
+		fmt.Fprintf(stderr, "openjury %s: cannot reach the server at %s (connection refused): is it running? Start one with `go run ./host`, or name it with --url\n", spec.name, e.serverURL())
+		return exitFailed
 	default:
-		fmt.Fprintf(stderr, "openjury %s: %v\n", args[0], err)
-		return 1
+		fmt.Fprintf(stderr, "openjury %s: %v\n", spec.name, err)
+		return exitFailed
 	}
 }
 
@@ -66,40 +104,49 @@ type usageError string
 
 func (e usageError) Error() string { return string(e) }
 
-const usage = `openjury: the agent's command line for an OpenJury server.
+// helpRequested is the error of a command given --help: flags lists its
+// flags.
+type helpRequested struct{ flags string }
 
-Usage: openjury <command> [flags] [arguments]
+func (helpRequested) Error() string { return "help requested" }
+
+// usage is the text of `openjury help`.
+func usage() string {
+	s := `openjury: the agent's command line for an OpenJury server.
+
+Usage: openjury [global flags] <command> [flags] [arguments]
+       openjury help <command>    (or openjury <command> --help)
 
 Commands:
-  login                         sign in and show the address and token lifetime
-  jobs [--status open|all] [--tag T] [--limit N]
-                                list jobs (every page up to --limit)
-  job JOB_ID                    a job with its submissions and both tallies
-  post-job --title T (--prompt P | --prompt-file F) --bounty USDC [--tag T]... [--window SECONDS]
-                                post a job as sponsor
-  submit JOB_ID --content-file F [--evidence-file E.json]
-                                submit work (evidence: a JSON array of Evidence objects)
-  vote JOB_ID SUBMISSION_ID [--review-file R.json]
-                                cast (or replace) your jury vote
-  final-vote JOB_ID SUBMISSION_ID
-                                cast (or replace) your final decision vote
-  finalize JOB_ID               close a job by its final votes once the window has ended
-  close JOB_ID SUBMISSION_ID    close your job naming the winner
-  comment JOB_ID (--content C | --content-file F) [--parent COMMENT_ID]
-                                comment on a job (--on submission|post to comment on those)
-  boost JOB_ID --amount AGR --hours H
-                                spend AGR to feature a job
-  status [ADDRESS]              stake, AGR and reputation (default: your address)
-  anchor verify JOB_ID          fetch a closed job's snapshot and proofs and check them
-                                against its anchor_root
-  mcp                           serve the marketplace to an MCP client over stdio
-
-Flags of every command:
-  --url URL          the server (default $OPENJURY_URL or http://localhost:8080)
-  --json             print JSON instead of text
-  --keystore PATH    a go-ethereum keystore file (default $OPENJURY_KEYSTORE)
-
-The key: $OPENJURY_PRIVATE_KEY (hex), or the keystore with its password in
-$OPENJURY_KEYSTORE_PASSWORD or the file $OPENJURY_KEYSTORE_PASSWORD_FILE.
-Keys are never read from flags.
 `
+	for _, c := range commands() {
+		s += fmt.Sprintf("  %-12s %s\n", c.name, c.summary)
+	}
+	return s + `
+Global flags (before or after the command):
+  --url URL          the server (default $OPENJURY_URL or http://localhost:8080)
+  --key NAME|PATH    a key file written by keygen (default $OPENJURY_KEY, else the
+                     "default" key when it exists)
+  --keystore PATH    a go-ethereum keystore file (default $OPENJURY_KEYSTORE)
+  --chain-id N       sign in only on chain N (default $OPENJURY_CHAIN_ID; unset: any chain)
+  --insecure         allow plain http to a host other than this machine
+  --json             print JSON instead of text
+
+The key can also be $OPENJURY_PRIVATE_KEY (hex), or the keystore with its
+password in $OPENJURY_KEYSTORE_PASSWORD or the file $OPENJURY_KEYSTORE_PASSWORD_FILE.
+Key files live in $OPENJURY_HOME/keys (default: the user's config directory,
+openjury/keys). Keys are never read from flags' values.
+
+A first job, against a local server (go run ./host):
+  openjury keygen --name sponsor
+  openjury keygen --name agent
+  openjury --key sponsor post-job --title "Summarise EIP-4361" --prompt "One paragraph." --bounty 25
+  openjury --key agent dev stake 10
+  openjury --key agent submit JOB_ID --content "EIP-4361 defines ..."
+  openjury --key sponsor close JOB_ID SUBMISSION_ID
+  openjury anchor verify JOB_ID
+
+Exit codes: 0 success, 1 the server refused or could not be reached or a check
+failed, 2 a mistake in the command line.
+`
+}

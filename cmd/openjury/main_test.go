@@ -37,6 +37,15 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// newServer is a test server whose fake clock starts at the real time:
+// the binary judges sign-in messages' expiry by the real clock.
+func newServer(t *testing.T) *openjurytest.Server {
+	t.Helper()
+	srv := openjurytest.NewServer(t)
+	srv.Clock.Set(time.Now())
+	return srv
+}
+
 // agent is one wallet driving the binary.
 type agent struct {
 	key  string
@@ -89,7 +98,7 @@ func runJSON(t *testing.T, url string, a *agent, v any, args ...string) {
 // and verify the anchor.
 func TestJobStory(t *testing.T) {
 	t.Parallel()
-	srv := openjurytest.NewServer(t)
+	srv := newServer(t)
 	ctx := context.Background()
 	sponsor, worker, juror := newAgent(t), newAgent(t), newAgent(t)
 
@@ -205,7 +214,7 @@ func TestJobStory(t *testing.T) {
 // key at all, and usage mistakes.
 func TestKeyAndUsage(t *testing.T) {
 	t.Parallel()
-	srv := openjurytest.NewServer(t)
+	srv := newServer(t)
 	dir := t.TempDir()
 	k, err := crypto.GenerateKey()
 	require.NoError(t, err)

@@ -66,7 +66,7 @@ func TestMCPOverStdio(t *testing.T) {
 	scriptPath := filepath.Join(dir, "mcp_client_test.mjs")
 	require.NoError(t, os.WriteFile(scriptPath, script, 0o644))
 
-	srv := openjurytest.NewServer(t)
+	srv := newServer(t)
 	ctx := context.Background()
 	sponsor, worker := newAgent(t), newAgent(t)
 	dev, err := client.New(srv.URL, client.WithDevSecret(openjurytest.DevSecret))

@@ -9,7 +9,7 @@ import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol
 /// @title StakeVault: USDC stakes of OpenJury agents.
 /// @notice Anyone deposits for themselves or for another agent; an agent withdraws its own stake;
 /// an account with SLASHER_ROLE slashes part of a stake to a recipient. The service follows the
-/// events (CONTRACT.md "Chain") and reads stakeOf at the event's block.
+/// events (docs/onchain.md#the-stake-vault-sync) and reads stakeOf at the event's block.
 contract StakeVault is AccessControl, ReentrancyGuard {
     using SafeERC20 for IERC20;
 

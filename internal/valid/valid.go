@@ -33,8 +33,15 @@ func newValidator() *validator.Validate {
 }
 
 // Struct validates s and returns an Invalid error naming the first failing
-// field, or nil.
+// field, or nil. Before its rules, every string in s (fields, nested
+// structs, slices, maps and their keys, free-form values such as JSON
+// metadata) is checked for NUL characters: one is refused as
+// "field: must not contain NUL characters" (docs/rules.md#conventions:
+// NUL anywhere in input is 400, whatever the entry point).
 func Struct(op string, s any) error {
+	if path, ok := findNUL(reflect.ValueOf(s), ""); ok {
+		return openjury.E(openjury.Invalid, op, nulMessage(path))
+	}
 	err := v.Struct(s)
 	if err == nil {
 		return nil
@@ -90,6 +97,78 @@ func fieldPath(fe validator.FieldError) string {
 		return ns[i+1:]
 	}
 	return fe.Field()
+}
+
+// Text returns an Invalid error "field: must not contain NUL characters"
+// when s holds a NUL character, for inputs that are not structs (a query
+// parameter, an id, a search query), and nil otherwise.
+func Text(op, field, s string) error {
+	if strings.IndexByte(s, 0) >= 0 {
+		return openjury.E(openjury.Invalid, op, nulMessage(field))
+	}
+	return nil
+}
+
+func nulMessage(field string) string {
+	if field == "" {
+		field = "input"
+	}
+	return field + ": must not contain NUL characters"
+}
+
+// findNUL walks v for a string holding a NUL character and returns its
+// path ("evidence[2].metadata.note"), field names taken from the `name`
+// tag like the validator's.
+func findNUL(v reflect.Value, path string) (string, bool) {
+	switch v.Kind() {
+	case reflect.String:
+		return path, strings.IndexByte(v.String(), 0) >= 0
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return "", false
+		}
+		return findNUL(v.Elem(), path)
+	case reflect.Struct:
+		t := v.Type()
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			name := f.Tag.Get("name")
+			if name == "" {
+				name = f.Name
+			}
+			if p, ok := findNUL(v.Field(i), join(path, name)); ok {
+				return p, true
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if p, ok := findNUL(v.Index(i), fmt.Sprintf("%s[%d]", path, i)); ok {
+				return p, true
+			}
+		}
+	case reflect.Map:
+		iter := v.MapRange()
+		for iter.Next() {
+			if _, ok := findNUL(iter.Key(), path); ok {
+				return path, true // the key itself: name the map
+			}
+			p := join(path, fmt.Sprint(iter.Key().Interface()))
+			if p, ok := findNUL(iter.Value(), p); ok {
+				return p, true
+			}
+		}
+	}
+	return "", false
+}
+
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
 }
 
 // Limit applies a list's limit rule: 0 means def, otherwise 1..max.

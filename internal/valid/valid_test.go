@@ -44,3 +44,45 @@ func TestStruct(t *testing.T) {
 		})
 	}
 }
+
+// TestNUL: a NUL character anywhere in an input, however deep, is
+// Invalid naming where it is; Text checks a lone string.
+func TestNUL(t *testing.T) {
+	t.Parallel()
+	type item struct {
+		Quote string         `name:"quote"`
+		Meta  map[string]any `name:"metadata"`
+	}
+	type nested struct {
+		Title string  `name:"title" validate:"notblank"`
+		Items []item  `name:"evidence"`
+		Note  *string `name:"note"`
+	}
+	nul := "a\x00b"
+	cases := []struct {
+		name   string
+		in     nested
+		detail string
+	}{
+		{"clean", nested{Title: "t", Items: []item{{Quote: "q", Meta: map[string]any{"k": []any{"v", 1.5}}}}}, ""},
+		{"field", nested{Title: nul}, "title: must not contain NUL characters"},
+		{"pointer", nested{Title: "t", Note: &nul}, "note: must not contain NUL characters"},
+		{"slice", nested{Title: "t", Items: []item{{}, {Quote: nul}}}, "evidence[1].quote: must not contain NUL characters"},
+		{"map value", nested{Title: "t", Items: []item{{Meta: map[string]any{"k": map[string]any{"deep": []any{1, nul}}}}}}, "evidence[0].metadata.k.deep[1]: must not contain NUL characters"},
+		{"map key", nested{Title: "t", Items: []item{{Meta: map[string]any{nul: 1}}}}, "evidence[0].metadata: must not contain NUL characters"},
+		{"before the rules", nested{Title: "\x00"}, "title: must not contain NUL characters"},
+	}
+	for _, tc := range cases {
+		err := Struct("op", tc.in)
+		if tc.detail == "" {
+			require.NoError(t, err, tc.name)
+			continue
+		}
+		require.Equal(t, openjury.Invalid, openjury.KindOf(err), tc.name)
+		require.Equal(t, tc.detail, openjury.DetailOf(err), tc.name)
+	}
+	require.NoError(t, Text("op", "q", "fine"))
+	err := Text("op", "q", "x\x00")
+	require.Equal(t, openjury.Invalid, openjury.KindOf(err))
+	require.Equal(t, "q: must not contain NUL characters", openjury.DetailOf(err))
+}

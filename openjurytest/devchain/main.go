@@ -1,7 +1,8 @@
 // Command devchain serves a local development chain for trying OpenJury's
 // onchain features from a shell: go-ethereum's simulated chain (chain id
 // 1337) over JSON-RPC, with the project's contracts deployed (test USDC,
-// stake vault, anchor registry, Merkle verifier), a new block every
+// stake vault, anchor registry, Merkle verifier, bounty escrow settled by
+// the deployer), a new block every
 // -block-time, and scripted actions taken once the chain is up.
 //
 //	go run ./openjurytest/devchain -addr 127.0.0.1:8545 \
@@ -109,6 +110,7 @@ func run(args []string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "export SERVICE_STAKE_CONTRACT_ADDRESS=%s\n", addrOf(ch.VaultAddr))
 	fmt.Fprintf(stdout, "export SERVICE_ANCHOR_REGISTRY_ADDRESS=%s\n", addrOf(ch.RegistryAddr))
 	fmt.Fprintf(stdout, "export MERKLE_VERIFIER_ADDRESS=%s\n", addrOf(ch.VerifierAddr))
+	fmt.Fprintf(stdout, "export ESCROW_CONTRACT_ADDRESS=%s  # BountyEscrow, settler %s\n", addrOf(ch.EscrowAddr), addrOf(ch.Deployer.Address))
 	for _, o := range owners {
 		owner, err := openjury.ParseAddress("wallet-owner", o)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -82,11 +83,19 @@ func (t *target) startHost(tb *runTB, c config, dsn string, out io.Writer) error
 	secret := make([]byte, 16)
 	_, _ = rand.Read(secret)
 	t.devSecret = hex.EncodeToString(secret)
+	// The base URL names the port, so that the sign-in messages name the
+	// server the client calls (the client refuses any other): a port free
+	// a moment ago.
+	port, err := freePort()
+	if err != nil {
+		return err
+	}
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	cmd := exec.Command(c.host)
 	cmd.Env = append(os.Environ(),
-		"SERVICE_ADDR=127.0.0.1:0",
+		"SERVICE_ADDR="+addr,
 		"SERVICE_DATABASE_URL="+dsn,
-		"SERVICE_BASE_URL=http://127.0.0.1",
+		"SERVICE_BASE_URL=http://"+addr,
 		"SERVICE_LOG_LEVEL=warn",
 		"SERVICE_DEV_SECRET="+t.devSecret,
 		"SERVICE_RATE_LIMIT_PER_MIN="+strconv.Itoa(c.rateLimit),
@@ -112,18 +121,21 @@ func (t *target) startHost(tb *runTB, c config, dsn string, out io.Writer) error
 			<-done
 		}
 	})
-	addr := make(chan string, 1)
+	listening := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
 			if a, ok := strings.CutPrefix(sc.Text(), "listening on "); ok {
-				addr <- a
+				select {
+				case listening <- a: // the first listener
+				default:
+				}
 			}
 		}
-		close(addr)
+		close(listening)
 	}()
 	select {
-	case a, ok := <-addr:
+	case a, ok := <-listening:
 		if !ok {
 			return errors.New("the host exited before listening")
 		}
@@ -138,6 +150,16 @@ func (t *target) startHost(tb *runTB, c config, dsn string, out io.Writer) error
 	t.pid, t.rssOf = cmd.Process.Pid, "the host process"
 	fmt.Fprintf(out, "started %s (pid %d)\n", t.describe, t.pid)
 	return nil
+}
+
+// freePort returns a TCP port of 127.0.0.1 that was free a moment ago.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 // peakRSS is the high-water mark of the resident set of t.pid (VmHWM), 0

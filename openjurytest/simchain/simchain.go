@@ -1,7 +1,7 @@
 // Package simchain starts a go-ethereum simulated chain with OpenJury's own
 // contracts deployed (test USDC, stake vault, anchor registry, Merkle
-// verifier), funded accounts and helpers that send a transaction and mine
-// it, for adapter and end-to-end tests. WithHTTP also serves the chain over
+// verifier, bounty escrow), funded accounts and helpers that send a
+// transaction and mine it, for adapter and end-to-end tests. WithHTTP also serves the chain over
 // JSON-RPC on 127.0.0.1, behind a proxy a test can stop and start to play
 // an RPC outage.
 package simchain
@@ -15,14 +15,18 @@ import (
 	"net"
 	"sync"
 
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/common/math"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
 	"github.com/ethereum/go-ethereum/node"
 	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury"
@@ -54,7 +58,8 @@ type Account struct {
 func (a Account) Addr() openjury.Address { return openjury.AddressFromBytes(a.Address) }
 
 // Chain is a running simulated chain with the contracts deployed. The
-// deployer holds the vault's admin and slasher roles.
+// deployer holds the vault's admin and slasher roles and is the escrow's
+// settler.
 type Chain struct {
 	t        TB
 	Backend  *simulated.Backend
@@ -67,7 +72,9 @@ type Chain struct {
 	Vault                                           *contracts.StakeVault
 	Registry                                        *contracts.AnchorRegistry
 	Verifier                                        *contracts.MerkleVerifier
+	Escrow                                          *contracts.BountyEscrow
 	USDCAddr, VaultAddr, RegistryAddr, VerifierAddr common.Address
+	EscrowAddr                                      common.Address
 
 	// URL is the JSON-RPC endpoint (through the proxy) with WithHTTP, else "".
 	URL   string
@@ -140,6 +147,8 @@ func New(t TB, opts ...Option) *Chain {
 	c.RegistryAddr, tx, c.Registry, err = contracts.DeployAnchorRegistry(c.Deployer.Opts, c.Client)
 	c.mined(tx, err)
 	c.VerifierAddr, tx, c.Verifier, err = contracts.DeployMerkleVerifier(c.Deployer.Opts, c.Client)
+	c.mined(tx, err)
+	c.EscrowAddr, tx, c.Escrow, err = contracts.DeployBountyEscrow(c.Deployer.Opts, c.Client, c.USDCAddr, c.Deployer.Address)
 	c.mined(tx, err)
 	role, err := c.Vault.SLASHERROLE(nil)
 	require.NoError(t, err)
@@ -218,11 +227,110 @@ func (c *Chain) Slash(agent, recipient common.Address, amount int64) *types.Rece
 	return c.Send(c.Vault.Slash(c.Deployer.Opts, agent, big.NewInt(amount), recipient))
 }
 
+// BlockTime returns the newest block's timestamp (unix seconds): what
+// block.timestamp was in the last mined transaction.
+func (c *Chain) BlockTime() uint64 {
+	c.t.Helper()
+	h, err := c.Client.HeaderByNumber(context.Background(), nil)
+	require.NoError(c.t, err)
+	return h.Time
+}
+
+// Fund mints amount to sponsor, approves the escrow and funds the slot
+// (jobKey, sponsor) with refundAfter (unix seconds).
+func (c *Chain) Fund(sponsor Account, jobKey [32]byte, amount int64, refundAfter uint64) *types.Receipt {
+	c.t.Helper()
+	c.Mint(sponsor.Address, amount)
+	c.Send(c.USDC.Approve(sponsor.Opts, c.EscrowAddr, big.NewInt(amount)))
+	return c.Send(c.Escrow.Fund(sponsor.Opts, jobKey, big.NewInt(amount), refundAfter))
+}
+
+// Authorization is an EIP-3009 authorization of the test USDC: From lets
+// To take Value within (ValidAfter, ValidBefore), once per (From, Nonce).
+type Authorization struct {
+	From, To                       common.Address
+	Value, ValidAfter, ValidBefore *big.Int
+	Nonce                          [32]byte
+}
+
+// The EIP-712 types of the test USDC's authorizations, as USDC's.
+var usdcTypes = func() apitypes.Types {
+	auth := []apitypes.Type{{Name: "from", Type: "address"}, {Name: "to", Type: "address"},
+		{Name: "value", Type: "uint256"}, {Name: "validAfter", Type: "uint256"},
+		{Name: "validBefore", Type: "uint256"}, {Name: "nonce", Type: "bytes32"}}
+	return apitypes.Types{
+		"EIP712Domain": {{Name: "name", Type: "string"}, {Name: "version", Type: "string"},
+			{Name: "chainId", Type: "uint256"}, {Name: "verifyingContract", Type: "address"}},
+		"TransferWithAuthorization": auth,
+		"ReceiveWithAuthorization":  auth,
+		"CancelAuthorization":       {{Name: "authorizer", Type: "address"}, {Name: "nonce", Type: "bytes32"}},
+	}
+}()
+
+// SignAuthorization signs a as primaryType ("ReceiveWithAuthorization" or
+// "TransferWithAuthorization") with from's key; see SignUSDC.
+func (c *Chain) SignAuthorization(from Account, primaryType string, a Authorization) (v uint8, r, s [32]byte) {
+	c.t.Helper()
+	return c.SignUSDC(from, primaryType, apitypes.TypedDataMessage{
+		"from": a.From.Hex(), "to": a.To.Hex(), "value": a.Value, "validAfter": a.ValidAfter,
+		"validBefore": a.ValidBefore, "nonce": hexutil.Encode(a.Nonce[:]),
+	})
+}
+
+// SignUSDC signs the typed message of primaryType (an authorization or
+// "CancelAuthorization") with from's key as a wallet's
+// eth_signTypedData_v4 does, over the test USDC's EIP-712 domain (name
+// "Test USD Coin", version "2", the chain id, the token), and returns v (27
+// or 28), r and s.
+func (c *Chain) SignUSDC(from Account, primaryType string, message apitypes.TypedDataMessage) (v uint8, r, s [32]byte) {
+	c.t.Helper()
+	chainID := math.HexOrDecimal256(*big.NewInt(ChainID))
+	digest, _, err := apitypes.TypedDataAndHash(apitypes.TypedData{
+		Types:       usdcTypes,
+		PrimaryType: primaryType,
+		Domain: apitypes.TypedDataDomain{Name: "Test USD Coin", Version: "2", ChainId: &chainID,
+			VerifyingContract: c.USDCAddr.Hex()},
+		Message: message,
+	})
+	require.NoError(c.t, err)
+	sig, err := crypto.Sign(digest, from.Key)
+	require.NoError(c.t, err)
+	copy(r[:], sig[:32])
+	copy(s[:], sig[32:64])
+	return sig[64] + 27, r, s
+}
+
 // DeployWallet deploys an ERC-1271 TestWallet owned by owner's key.
 func (c *Chain) DeployWallet(owner common.Address) common.Address {
 	c.t.Helper()
 	addr, tx, _, err := contracts.DeployTestWallet(c.Deployer.Opts, c.Client, owner)
 	c.mined(tx, err)
+	return addr
+}
+
+// DeployCode deploys a contract whose runtime code is runtime (raw EVM
+// bytecode, at most 65535 bytes), for tests that need a contract no
+// Solidity source describes (a hostile wallet, say). It returns its
+// address.
+func (c *Chain) DeployCode(runtime []byte) common.Address {
+	c.t.Helper()
+	require.LessOrEqual(c.t, len(runtime), 0xffff)
+	// Init code: CODECOPY the runtime that follows it to memory 0, then
+	// RETURN it.
+	initCode := []byte{
+		0x61, byte(len(runtime) >> 8), byte(len(runtime)), // PUSH2 len
+		0x80,       // DUP1
+		0x60, 0x0c, // PUSH1 12: the init code's length
+		0x60, 0x00, // PUSH1 0
+		0x39,       // CODECOPY
+		0x60, 0x00, // PUSH1 0
+		0xf3, // RETURN
+	}
+	addr, tx, _, err := bind.DeployContract(c.Deployer.Opts, abi.ABI{}, append(initCode, runtime...), c.Client)
+	c.mined(tx, err)
+	code, err := c.Client.CodeAt(context.Background(), addr, nil)
+	require.NoError(c.t, err)
+	require.Equal(c.t, runtime, code, "the deployed code is the runtime given")
 	return addr
 }
 
