@@ -65,12 +65,18 @@
 // what OpenZeppelin's MerkleProof.verify(proof, root, leaf) and
 // processProof take; Verify and ProcessProof are their Go equivalents.
 //
-// Build makes the tree once; Snapshot.Proofs returns the proof of every
-// record and of the salt from it. The service stores them with the batch
-// when the job closes, so Service.Proof serves one record's proof with one
-// key read (Store.AnchorProof), whatever the size of the job; only a batch
-// stored without proofs is proved by parsing its document and rebuilding
-// the tree (Document.Prove), which gives the same proofs.
+// Build makes a whole snapshot in memory (the reference of these rules;
+// Snapshot.Proofs gives every proof). The service never holds a whole
+// snapshot: a close streams the records, canonicalised one at a time with
+// CanonicalRecord, into its store with the tree level by level (NextLevel)
+// and where each record's leaf is, and serves them back the same way: the
+// document as DocumentFrame's prefix and suffix around the stored records
+// (Service.OpenDocument streams it, byte for byte what Build gives), a
+// proof as the nodes at ProofPath's positions, O(log n) stored nodes
+// whatever the size of the job (Service.Proof). A bare object id (the part
+// of a record id after "<type>:", RecordTypes) names the one record that
+// carries it. VerifyReader checks a document of any size as a stream
+// (ScanDocument), holding only its leaves.
 //
 // # Receipts
 //

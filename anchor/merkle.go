@@ -56,16 +56,8 @@ func NewTree(leaves []Node) *Tree {
 	slices.SortFunc(level, func(a, b Node) int { return bytes.Compare(a[:], b[:]) })
 	t := &Tree{levels: [][]Node{level}}
 	for len(level) > 1 {
-		next := make([]Node, 0, (len(level)+1)/2)
-		for i := 0; i < len(level); i += 2 {
-			if i+1 == len(level) {
-				next = append(next, level[i])
-				continue
-			}
-			next = append(next, HashPair(level[i], level[i+1]))
-		}
-		t.levels = append(t.levels, next)
-		level = next
+		level = NextLevel(level)
+		t.levels = append(t.levels, level)
 	}
 	return t
 }

@@ -1,10 +1,13 @@
 package anchor
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/openjury/openjury"
 )
@@ -21,6 +24,11 @@ type Batch struct {
 	// {BASE_URL}/api/v1/jobs/{job_id}/anchor/snapshot.
 	URI       string
 	CreatedAt time.Time
+	// Records is how many records the document holds (the salt not
+	// counted: the tree has Records+1 leaves); Size is the document's
+	// length in bytes.
+	Records int64
+	Size    int64
 	// Receipt is the transaction that posted Root; zero until recorded.
 	Receipt openjury.ChainRef
 }
@@ -30,22 +38,41 @@ func URI(baseURL, jobID string) string {
 	return strings.TrimRight(baseURL, "/") + "/api/v1/jobs/" + jobID + "/anchor/snapshot"
 }
 
-// Store keeps the batches. The marketplace writes them when a job closes;
-// this package reads them and records receipts.
+// StoredRecord is one record of a stored batch: its place in the
+// document (Ord, from 0) and its canonical bytes.
+type StoredRecord struct {
+	Ord  int64
+	Body []byte
+}
+
+// LeafRef is where a record's leaf is in a stored tree: the record's id
+// and the leaf's index among the sorted leaves (level 0).
+type LeafRef struct {
+	Record string
+	Index  int64
+}
+
+// Store keeps the batches: each one's records (canonical bytes, in
+// document order) and Merkle tree (level by level), written when the job
+// closed. The marketplace writes them; this package reads them and
+// records receipts.
 type Store interface {
 	// AnchorBatch returns the batch of a job. Errors: NotFound with detail
 	// "job not found" or "anchor not found" (the job has no snapshot).
 	AnchorBatch(ctx context.Context, jobID string) (*Batch, error)
-	// AnchorDocument returns the stored document of a job's batch, byte for
-	// byte. Errors: NotFound as AnchorBatch.
-	AnchorDocument(ctx context.Context, jobID string) ([]byte, error)
-	// AnchorProof returns the stored proof of one record of a job's batch
-	// (SaltRecordID for the salt), with the batch's root. stored is false,
-	// with no error, when the batch has no stored proofs at all (a batch
-	// written before proofs were stored); the caller then proves from the
-	// document. Errors: NotFound as AnchorBatch, and "record not found"
-	// when the batch has stored proofs but none of recordID.
-	AnchorProof(ctx context.Context, jobID, recordID string) (p Proof, stored bool, err error)
+	// AnchorRecords returns records of a batch in document order: those
+	// with Ord > after, at most limit of them, ending early with the one
+	// that brings their bodies to maxBytes or more (so at least one while
+	// any is left). None after the last.
+	AnchorRecords(ctx context.Context, batchID string, after int64, limit, maxBytes int) ([]StoredRecord, error)
+	// AnchorLeaves finds where the leaves of records of a batch are: of
+	// the records whose id is one of recordIDs (SaltRecordID: the salt),
+	// at most two, in document order (the salt first). None: an empty
+	// list.
+	AnchorLeaves(ctx context.Context, batchID string, recordIDs []string) ([]LeafRef, error)
+	// AnchorNodes returns the stored nodes of a batch's tree at the given
+	// positions (those that exist), in one read.
+	AnchorNodes(ctx context.Context, batchID string, at []NodeAt) (map[NodeAt]Node, error)
 	// RecordAnchorReceipt sets the receipt of a job's batch unless one is
 	// recorded already (a conditional update: of racing calls exactly one
 	// stores its receipt), and returns the batch as it is then stored, with
@@ -97,52 +124,191 @@ func (s *Service) Batch(ctx context.Context, jobID string) (*Batch, error) {
 	return b, openjury.Wrap(op, err)
 }
 
-// Document returns the stored snapshot document of a job, byte for byte.
-// Errors: NotFound (job, anchor).
-func (s *Service) Document(ctx context.Context, jobID string) ([]byte, error) {
-	const op = "anchor.Document"
-	if !openjury.ValidID(jobID) {
-		return nil, notFound(op)
-	}
-	doc, err := s.store.AnchorDocument(ctx, jobID)
-	return doc, openjury.Wrap(op, err)
+// Bounds of one read of a document's records while it is written out:
+// the memory a download holds at a time.
+const (
+	documentPageRows  = 256
+	documentPageBytes = 1 << 20
+)
+
+// DocumentStream is a stored snapshot document ready to be written out
+// (Stream) a page of records at a time, never whole in memory.
+type DocumentStream struct {
+	// Batch is the document's batch.
+	Batch *Batch
+	// Size is the document's length in bytes.
+	Size int64
+	// ETag is a strong entity tag of the document, from its batch (its
+	// root): a job has one document, which never changes.
+	ETag string
+
+	store          Store
+	prefix, suffix []byte
 }
 
-// Proof returns the Merkle proof of one record of a job's snapshot
-// (SaltRecordID for the salt). It is the proof stored with the batch when
-// the job closed (one primary-key read, whatever the job's size); a batch
-// stored without proofs is proved from its document instead. Errors:
-// Invalid (empty record id), NotFound (job, anchor, record).
+// OpenDocument returns the stored snapshot document of a job, to be
+// written out with DocumentStream.Stream. Errors: NotFound (job, anchor).
+func (s *Service) OpenDocument(ctx context.Context, jobID string) (*DocumentStream, error) {
+	const op = "anchor.Document"
+	b, err := s.Batch(ctx, jobID)
+	if err != nil {
+		return nil, openjury.Wrap(op, err)
+	}
+	prefix, suffix, err := DocumentFrame(b.JobID, b.CreatedAt, b.Salt, b.Root)
+	if err != nil {
+		return nil, openjury.Wrap(op, err)
+	}
+	return &DocumentStream{Batch: b, Size: b.Size, ETag: `"` + strings.TrimPrefix(string(b.Root), "0x") + `"`,
+		store: s.store, prefix: prefix, suffix: suffix}, nil
+}
+
+// Stream writes the document to w byte for byte: the frame around the
+// stored records, read in pages of at most documentPageRows records or
+// about documentPageBytes. It returns the bytes written. Errors: the
+// store's, w's, and Internal when the stored records do not make
+// d.Size bytes.
+func (d *DocumentStream) Stream(ctx context.Context, w io.Writer) (int64, error) {
+	const op = "anchor.Document"
+	cw := &countWriter{w: w}
+	if _, err := cw.Write(d.prefix); err != nil {
+		return cw.n, err
+	}
+	after, first := int64(-1), true
+	for {
+		page, err := d.store.AnchorRecords(ctx, d.Batch.ID, after, documentPageRows, documentPageBytes)
+		if err != nil {
+			return cw.n, openjury.Wrap(op, err)
+		}
+		if len(page) == 0 {
+			break
+		}
+		for _, r := range page {
+			if !first {
+				if _, err := cw.Write(comma); err != nil {
+					return cw.n, err
+				}
+			}
+			first = false
+			if _, err := cw.Write(r.Body); err != nil {
+				return cw.n, err
+			}
+			after = r.Ord
+		}
+	}
+	if _, err := cw.Write(d.suffix); err != nil {
+		return cw.n, err
+	}
+	if cw.n != d.Size {
+		return cw.n, openjury.Errorf(openjury.Internal, op, "the stored document of job %s is %d bytes, its batch says %d", d.Batch.JobID, cw.n, d.Size)
+	}
+	return cw.n, nil
+}
+
+var comma = []byte{','}
+
+// countWriter counts what it writes to w.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// Document returns the stored snapshot document of a job, byte for byte,
+// whole in memory: for tests and tools on small snapshots. A server writes
+// it out with OpenDocument instead. Errors: NotFound (job, anchor).
+func (s *Service) Document(ctx context.Context, jobID string) ([]byte, error) {
+	d, err := s.OpenDocument(ctx, jobID)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(min(d.Size, 64<<20)))
+	if _, err := d.Stream(ctx, &buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Proof returns the Merkle proof of one record of a job's snapshot,
+// named by its record id, SaltRecordID for the salt, or a bare object id
+// (the part after "<type>:") that exactly one record carries; the proof
+// names the record by its record id. It reads the record's leaf and the
+// O(log n) sibling nodes from the stored tree, whatever the job's size,
+// and checks that they lead to the batch's root. Errors: Invalid (empty
+// record, a bare id several records carry), NotFound (job, anchor,
+// record).
 func (s *Service) Proof(ctx context.Context, jobID, recordID string) (Proof, error) {
 	const op = "anchor.Proof"
 	if recordID == "" {
 		return Proof{}, openjury.E(openjury.Invalid, op, "record: is required")
 	}
-	if !openjury.ValidID(jobID) {
-		return Proof{}, notFound(op)
+	b, err := s.Batch(ctx, jobID)
+	if err != nil {
+		return Proof{}, openjury.Wrap(op, err)
 	}
-	p, stored, err := s.store.AnchorProof(ctx, jobID, recordID)
-	if err != nil || stored {
-		return p, openjury.Wrap(op, err)
+	if strings.ContainsRune(recordID, 0) || !utf8.ValidString(recordID) {
+		// Never stored: no record has such an id.
+		return Proof{}, openjury.E(openjury.NotFound, op, "record not found")
 	}
-	return s.proveFromDocument(ctx, jobID, recordID)
+	refs, err := s.store.AnchorLeaves(ctx, b.ID, recordKeys(recordID))
+	switch {
+	case err != nil:
+		return Proof{}, openjury.Wrap(op, err)
+	case len(refs) == 0:
+		return Proof{}, openjury.E(openjury.NotFound, op, "record not found")
+	case len(refs) > 1:
+		return Proof{}, openjury.E(openjury.Invalid, op, "record: several records carry this id; give the record id (<type>:<id>)")
+	}
+	ref := refs[0]
+	at := NodeAt{Level: 0, Index: ref.Index}
+	path := ProofPath(ref.Index, b.Records+1)
+	nodes, err := s.store.AnchorNodes(ctx, b.ID, append([]NodeAt{at}, path...))
+	if err != nil {
+		return Proof{}, openjury.Wrap(op, err)
+	}
+	missing := func(at NodeAt) error {
+		return openjury.Errorf(openjury.Internal, op, "the stored tree of job %s has no node at level %d index %d", b.JobID, at.Level, at.Index)
+	}
+	leaf, ok := nodes[at]
+	if !ok {
+		return Proof{}, missing(at)
+	}
+	p := Proof{Record: ref.Record, Leaf: openjury.HashFromBytes(leaf), Proof: make([]openjury.Hash, len(path)), Root: b.Root}
+	proof := make([]Node, len(path))
+	for i, at := range path {
+		n, ok := nodes[at]
+		if !ok {
+			return Proof{}, missing(at)
+		}
+		proof[i], p.Proof[i] = n, openjury.HashFromBytes(n)
+	}
+	if got := openjury.HashFromBytes(ProcessProof(proof, leaf)); got != b.Root {
+		return Proof{}, openjury.Errorf(openjury.Internal, op, "the stored tree of job %s leads %s to %s, not its root", b.JobID, ref.Record, got)
+	}
+	return p, nil
 }
 
-// proveFromDocument proves a record from the stored document of a job's
-// batch: it parses the document and rebuilds the tree (the path of
-// batches stored without proofs). Errors: NotFound (job, anchor, record).
-func (s *Service) proveFromDocument(ctx context.Context, jobID, recordID string) (Proof, error) {
-	const op = "anchor.Proof"
-	doc, err := s.Document(ctx, jobID)
-	if err != nil {
-		return Proof{}, openjury.Wrap(op, err)
+// RecordTypes are the record types of schema version 1, the "<type>:"
+// prefixes of record ids (see the package doc).
+var RecordTypes = []string{"job", "submission", "vote", "final_vote", "comment"}
+
+// recordKeys are the record ids a proof's record parameter may name: a
+// record id or the salt's as given, or, for a bare object id (no ":"),
+// that id under every record type.
+func recordKeys(record string) []string {
+	if record == SaltRecordID || strings.Contains(record, ":") {
+		return []string{record}
 	}
-	d, err := ParseDocument(doc)
-	if err != nil {
-		return Proof{}, openjury.Wrap(op, err)
+	keys := make([]string, len(RecordTypes))
+	for i, t := range RecordTypes {
+		keys[i] = t + ":" + record
 	}
-	p, err := d.Prove(recordID)
-	return p, openjury.Wrap(op, err)
+	return keys
 }
 
 // IsOperator reports whether addr is an operator.

@@ -1,12 +1,11 @@
 package anchor
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gowebpki/jcs"
 
@@ -76,22 +75,12 @@ func Build(jobID string, salt [SaltSize]byte, createdAt time.Time, records []Rec
 	leaves := make([]Node, 0, len(records)+1)
 	seen := make(map[string]bool, len(records))
 	for i, r := range records {
-		if r.ID == "" || r.ID == SaltRecordID || seen[r.ID] {
+		if seen[r.ID] {
 			return nil, openjury.Errorf(openjury.Invalid, op, "record id %q: empty, reserved or repeated", r.ID)
 		}
-		if !utf8.ValidString(r.ID) {
-			// JSON would store another id (with U+FFFD) than the one given.
-			return nil, openjury.Errorf(openjury.Invalid, op, "record id %q: not UTF-8", r.ID)
-		}
 		seen[r.ID] = true
-		obj := make(map[string]any, len(r.Fields)+2)
-		maps.Copy(obj, r.Fields)
-		obj["id"], obj["type"] = r.ID, r.Type
-		raw, err := json.Marshal(obj)
-		if err != nil {
-			return nil, openjury.Errorf(openjury.Invalid, op, "record %s: %v", r.ID, err)
-		}
-		if raws[i], err = Canonical(raw); err != nil {
+		var err error
+		if raws[i], err = CanonicalRecord(r); err != nil {
 			return nil, openjury.Wrap(op, err)
 		}
 		ids, leaves = append(ids, r.ID), append(leaves, Leaf(raws[i]))
@@ -237,18 +226,8 @@ func prove(t *Tree, recordID string, leaf Node) Proof {
 // posted onchain (or published as anchor_root): the root re-derived from
 // its records and salt, and the root it states, must both equal root.
 func VerifyDocument(data []byte, root openjury.Hash) error {
-	const op = "anchor.VerifyDocument"
-	d, err := ParseDocument(data)
-	if err != nil {
-		return err
-	}
-	if got := openjury.HashFromBytes(d.Tree().Root()); got != root {
-		return openjury.Errorf(openjury.Invalid, op, "root: the records give %s, want %s", got, root)
-	}
-	if d.Root != root {
-		return openjury.Errorf(openjury.Invalid, op, "root: the document states %s, want %s", d.Root, root)
-	}
-	return nil
+	_, _, err := VerifyReader(bytes.NewReader(data), root, nil)
+	return err
 }
 
 // VerifyProof checks that a record's canonical bytes (or, for the salt,

@@ -54,6 +54,9 @@ type options struct {
 	migrate  bool
 	maxConns int
 	progress func(MigrationProgress)
+	// until, when set, stops the migrations after the one of that
+	// version (tests of upgrades from an older schema).
+	until string
 }
 
 // MigrationProgress is what Open reports while it migrates
@@ -139,7 +142,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 		return nil, openjury.Wrap(op, err)
 	}
 	if o.migrate {
-		if err := d.migrate(ctx, o.progress); err != nil {
+		if err := d.migrate(ctx, o.progress, o.until); err != nil {
 			_ = d.Close()
 			return nil, openjury.Wrap(op, err)
 		}

@@ -103,6 +103,25 @@
 // when the upsert inserted (xmax = 0 of its row), in one statement instead
 // of seven round trips. The store tests hold each SQL guard to its Check.
 //
+// # Closing at any size
+//
+// A close (marketplace, docs/rules.md "Closing at any size") takes the
+// job's closing lease (jobs.closing_id, closing_until), reads the job's
+// records a keyset page at a time (closing.go: submissions, votes, final
+// votes and comments (by comments.job_id) each from their (job_id,
+// created_at, id) index; on PostgreSQL with enable_sort off, so a page
+// never sorts the rest of a large job's rows whatever the statistics),
+// and stages them in short transactions: anchor_records (one row a
+// record, its canonical bytes), anchor_nodes (the tree, 128 nodes a row)
+// and anchor_leaf_index (each record's leaf position, 1024 a row), under
+// a build id registered in anchor_builds. The close's last transaction
+// (PutBatch) makes them the job's batch; a build left behind is deleted
+// by CleanupBuilds. A comment on a job or its submissions bumps
+// jobs.records_rev under the job's lock and carries the new value (rev,
+// deleted_rev), so a close covers exactly the comments it read under its
+// lease. Batches stored whole by earlier versions are converted by
+// migration 20261125000011 (convert.go), in its transaction.
+//
 // # Lists
 //
 // Every list query is an index walk in the list's own order, so a page

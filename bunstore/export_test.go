@@ -39,3 +39,17 @@ func SubmitSQL(d *DB) string { return d.hot.submit.generic }
 // CastVoteSQL is the text of CastVote's one statement on PostgreSQL with ?
 // parameters (see castVoteQuery), for plan tests.
 func CastVoteSQL(d *DB) string { return d.hot.castVote.generic }
+
+// WithMigrationsUntil makes Open apply the migrations up to version v
+// only, to test upgrades from an older schema.
+func WithMigrationsUntil(v string) Option {
+	return func(o *options) { o.until = v }
+}
+
+// JobOutcomeSQL is the text of AddJobOutcome's statement with ?
+// parameters, for plan tests.
+func JobOutcomeSQL() string { return jobOutcomeQuery }
+
+// DropBuildSQL are the texts of the deletes of a build's staged rows, with
+// ? parameters (batch id, batch id, chunk), for plan tests.
+func DropBuildSQL() []string { return dropBuildQueries }

@@ -35,6 +35,9 @@ type jobRow struct {
 	FinalVoteStartsAt  int64        `bun:"final_vote_starts_at,notnull"`
 	FinalVoteEndsAt    int64        `bun:"final_vote_ends_at,notnull"`
 	Anchor             anchorCols   `bun:"embed:anchor_"`
+	RecordsRev         int64        `bun:"records_rev,notnull"`
+	ClosingID          string       `bun:"closing_id,nullzero"`
+	ClosingUntil       *int64       `bun:"closing_until"`
 }
 
 // jobTagRow is a row of job_tags: one lowercased tag of a job, with the
@@ -77,6 +80,9 @@ func toJobRow(j *marketplace.Job) (*jobRow, error) {
 		FeaturedUntil:      millisPtr(j.FeaturedUntil),
 		FinalVoteStartsAt:  millis(j.FinalVoteStartsAt),
 		FinalVoteEndsAt:    millis(j.FinalVoteEndsAt),
+		RecordsRev:         j.RecordsRev,
+		ClosingID:          j.ClosingID,
+		ClosingUntil:       millisPtr(j.ClosingUntil),
 	}, nil
 }
 
@@ -102,6 +108,9 @@ func (r *jobRow) job() (*marketplace.Job, error) {
 		FinalVoteStartsAt:  fromMillis(r.FinalVoteStartsAt),
 		FinalVoteEndsAt:    fromMillis(r.FinalVoteEndsAt),
 		Anchor:             r.Anchor.batch(r.ID),
+		RecordsRev:         r.RecordsRev,
+		ClosingID:          r.ClosingID,
+		ClosingUntil:       fromMillisPtr(r.ClosingUntil),
 	}, nil
 }
 

@@ -33,9 +33,10 @@ const migrationLockKey int64 = 0x6f6a6d6967726174
 // sqliteLockWait bounds the wait for another process's SQLite migration.
 const sqliteLockWait = 15 * time.Second
 
-// migrate applies the migrations of d's dialect that are not applied yet,
-// reporting to progress when it is not nil.
-func (d *DB) migrate(ctx context.Context, progress func(MigrationProgress)) error {
+// migrate applies the migrations of d's dialect that are not applied yet
+// (those up to version until when it is not empty), reporting to progress
+// when it is not nil.
+func (d *DB) migrate(ctx context.Context, progress func(MigrationProgress), until string) error {
 	const op = "bunstore.migrate"
 	sub, err := fs.Sub(migrationFS, "migrations/"+d.dialect)
 	if err != nil {
@@ -46,6 +47,18 @@ func (d *DB) migrate(ctx context.Context, progress func(MigrationProgress)) erro
 		return openjury.Wrap(op, err)
 	}
 	r := &migrationRun{progress: progress}
+	if ms, err = d.withConversion(ms, sub, r.before); err != nil {
+		return openjury.Wrap(op, err)
+	}
+	if until != "" {
+		upTo := migrate.NewMigrations()
+		for _, m := range ms.Sorted() {
+			if m.Name <= until {
+				upTo.Add(m)
+			}
+		}
+		ms = upTo
+	}
 	r.m = migrate.NewMigrator(d.w, ms,
 		migrate.WithTableName(MigrationsTable),
 		migrate.WithLocksTableName(MigrationLocksTable),

@@ -14,6 +14,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/agr"
+	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/stake"
@@ -59,8 +60,8 @@ var planSeed = []string{
 	SELECT 'p' || (100000 + i), 'title', 'content', 'author' || (i % 100), '[]', {base} + i * 1000 FROM n`,
 	`INSERT INTO post_tags (post_id, tag, created_at)
 	SELECT 'p' || (100000 + i), 'tag' || (i % 10), {base} + i * 1000 FROM n`,
-	`INSERT INTO comments (id, target_type, target_id, author_address, content, created_at)
-	SELECT 'c' || (100000 + i), 'job', 'j' || (100000 + i % 100 + 1), 'author' || (i % 100), 'content', {base} + i * 1000 FROM n`,
+	`INSERT INTO comments (id, target_type, target_id, job_id, rev, author_address, content, created_at)
+	SELECT 'c' || (100000 + i), 'job', 'j' || (100000 + i % 100 + 1), 'j' || (100000 + i % 100 + 1), i, 'author' || (i % 100), 'content', {base} + i * 1000 FROM n`,
 	`INSERT INTO agr_ledger (id, address, delta, reason, created_at)
 	SELECT 'l' || (100000 + i), 'addr' || (i % 100), 5, 'dev_mint', {base} + i * 1000 FROM n`,
 	`INSERT INTO slash_events (id, agent_address, amount_micro, job_id, created_at)
@@ -75,15 +76,21 @@ var planSeed = []string{
 	SELECT 'v' || (100000 + i), 'j' || (100000 + i % 100 + 1), 's' || (100000 + i), 'voter' || i, 1 + i % 5, {base} + i * 1000 FROM n`,
 	`INSERT INTO final_votes (id, job_id, submission_id, voter_address, created_at)
 	SELECT 'f' || (100000 + i), 'j' || (100000 + i % 100 + 1), 's' || (100000 + i), 'voter' || i, {base} + i * 1000 FROM n`,
-	`INSERT INTO anchor_proofs (job_id, record_id, leaf, proof)
-	SELECT 'j' || (100000 + (i % 100) * 100 + 1), 'r' || i, {blob32}, {blob320} FROM n`,
+	`INSERT INTO anchor_records (batch_id, ord, record_id, body)
+	SELECT 'b' || (i % 100), i / 100, 'submission:r' || i, {blob320} FROM n`,
+	`INSERT INTO anchor_nodes (batch_id, level, chunk, hashes)
+	SELECT 'b' || (i % 100), i / 100 % 10, i / 1000, {blob320} FROM n`,
+	`INSERT INTO anchor_leaf_index (batch_id, chunk, idxs)
+	SELECT 'b' || (i % 100), i / 100 - 1, CASE WHEN i < 100 THEN {blob4} ELSE {blob32} END FROM n`,
+	`INSERT INTO anchor_builds (batch_id, job_id, started_at)
+	SELECT 'x' || i, 'j' || (100000 + i), {base} + i * 1000 FROM n`,
 }
 
-// planBlobs are the {blob32} and {blob320} of planSeed per dialect: 32 and
-// 320 zero bytes.
+// planBlobs are the {blob32}, {blob320} and {blob4} of planSeed per
+// dialect: 32, 320 and 4 zero bytes.
 var planBlobs = map[string][]string{
-	bunstore.DialectSQLite:   {"zeroblob(32)", "zeroblob(320)"},
-	bunstore.DialectPostgres: {"decode(repeat('00', 32), 'hex')", "decode(repeat('00', 320), 'hex')"},
+	bunstore.DialectSQLite:   {"zeroblob(32)", "zeroblob(320)", "zeroblob(4)"},
+	bunstore.DialectPostgres: {"decode(repeat('00', 32), 'hex')", "decode(repeat('00', 320), 'hex')", "decode(repeat('00', 4), 'hex')"},
 }
 
 // seedPlan runs planSeed with planRows rows in one transaction, then
@@ -96,7 +103,7 @@ func seedRows(t testing.TB, db *bunstore.DB, rows int) {
 	ctx := context.Background()
 	blobs := planBlobs[db.Dialect()]
 	r := strings.NewReplacer("{base}", fmt.Sprint(planBase), "{ref}", fmt.Sprint(planRef.UnixMilli()),
-		"{blob32}", blobs[0], "{blob320}", blobs[1])
+		"{blob32}", blobs[0], "{blob320}", blobs[1], "{blob4}", blobs[2])
 	numbers := fmt.Sprintf("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %d) ", rows)
 	require.NoError(t, db.Bun().RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		for _, q := range planSeed {
@@ -230,7 +237,7 @@ func planCases() []planCase {
 				return err
 			}})
 	}
-	return append(cases,
+	return append(append(cases,
 		planCase{name: "ledger", index: "agr_ledger_address_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
 			_, err := db.AGR().Ledger(ctx, "addr7", limit, nil)
 			return err
@@ -243,24 +250,104 @@ func planCases() []planCase {
 			_, err := db.Submissions().SubmissionKeys(ctx, "j100008")
 			return err
 		}},
-		planCase{name: "tally", index: "votes_job_submission_idx|votes_job_id_voter_address_key", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {
+		planCase{name: "tally", index: "votes_job_submission_idx|votes_job_id_voter_address_key|votes_job_created_at_id_idx", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {
 			_, err := db.Votes().Tally(ctx, "j100008")
 			return err
 		}},
-		// A stored anchor proof: the job and the proof by primary key,
-		// and whether the job has any proof (a probe of the same key).
-		planCase{name: "anchor proof", index: "anchor_proofs_pkey|USING PRIMARY KEY", call: func(ctx context.Context, db *bunstore.DB) error {
-			p, stored, err := db.AnchorProof(ctx, "j100101", "r5001")
-			if err == nil && (!stored || p.Record != "r5001") {
-				err = fmt.Errorf("anchor proof: stored %v, %+v", stored, p)
-			}
-			return err
-		}},
-		planCase{name: "final tally", index: "final_votes_job_submission_idx|final_votes_job_id_voter_address_key", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {
+		planCase{name: "final tally", index: "final_votes_job_submission_idx|final_votes_job_id_voter_address_key|final_votes_job_created_at_id_idx", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {
 			_, err := db.Votes().FinalTally(ctx, "j100008")
 			return err
 		}},
+	), closingPlanCases()...)
+}
+
+// closingPlanCases are the reads of a close and of a stored batch: the
+// snapshot scans from the start and from a deep cursor, a page of a
+// batch's records, a leaf by record id, by bare object id and the salt's,
+// the nodes of a proof and the cleanup's pick of old builds.
+func closingPlanCases() []planCase {
+	const limit = 21
+	var cases []planCase
+	for _, after := range []*marketplace.Cursor{nil, {At: planAt(5000), ID: "x105000"}} {
+		sfx := map[bool]string{true: "", false: " deep"}[after == nil]
+		all := func(any) bool { return true }
+		cases = append(cases,
+			planCase{name: "scan submissions" + sfx, index: "submissions_job_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
+				return db.Snapshots().ScanSubmissions(ctx, "j100008", after, limit, func(s *marketplace.Submission) bool { return all(s) })
+			}},
+			planCase{name: "scan votes" + sfx, index: "votes_job_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
+				return db.Snapshots().ScanVotes(ctx, "j100008", after, limit, func(v *marketplace.Vote) bool { return all(v) })
+			}},
+			planCase{name: "scan final votes" + sfx, index: "final_votes_job_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
+				return db.Snapshots().ScanFinalVotes(ctx, "j100008", after, limit, func(v *marketplace.FinalVote) bool { return all(v) })
+			}},
+			planCase{name: "scan comments" + sfx, index: "comments_job_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
+				return db.Snapshots().ScanComments(ctx, "j100008", 1<<40, after, limit, func(c *marketplace.Comment) bool { return all(c) })
+			}},
+		)
+	}
+	leaves := func(want int, keys ...string) func(ctx context.Context, db *bunstore.DB) error {
+		return func(ctx context.Context, db *bunstore.DB) error {
+			refs, err := db.AnchorLeaves(ctx, "b7", keys)
+			if err == nil && len(refs) != want {
+				err = fmt.Errorf("%d leaves of %q", len(refs), keys)
+			}
+			return err
+		}
+	}
+	return append(cases,
+		planCase{name: "anchor records page", index: "anchor_records_pkey|sqlite_autoindex_anchor_records_1", call: func(ctx context.Context, db *bunstore.DB) error {
+			page, err := db.AnchorRecords(ctx, "b7", 40, limit, 1<<20)
+			if err == nil && len(page) != limit {
+				err = fmt.Errorf("%d records", len(page))
+			}
+			return err
+		}},
+		planCase{name: "anchor leaf by record id", index: "anchor_records_record_key", call: leaves(1, "submission:r707")},
+		// A bare id: its record id under each type, a few probes of the
+		// unique key, sorted into document order.
+		planCase{name: "anchor leaf by bare id", index: "anchor_records_record_key", whole: true,
+			call: leaves(1, "job:r707", "submission:r707", "vote:r707", "final_vote:r707", "comment:r707")},
+		planCase{name: "anchor salt leaf", index: "anchor_leaf_index_pkey|sqlite_autoindex_anchor_leaf_index_1", call: leaves(1, anchor.SaltRecordID)},
+		// A proof's nodes: a handful of primary-key probes (PostgreSQL may
+		// combine them in a bitmap).
+		planCase{name: "anchor nodes", index: "anchor_nodes_pkey|sqlite_autoindex_anchor_nodes_1", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {
+			nodes, err := db.AnchorNodes(ctx, "b7", anchor.ProofPath(5, 9000))
+			if err == nil && len(nodes) < 2 {
+				err = fmt.Errorf("%d nodes", len(nodes))
+			}
+			return err
+		}},
+		planCase{name: "cleanup builds", index: "anchor_builds_started_at_idx", call: func(ctx context.Context, db *bunstore.DB) error {
+			_, err := db.Anchors().CleanupBuilds(ctx, planAt(1), planRef)
+			return err
+		}},
 	)
+}
+
+// TestClosingWritePlans checks the plans of the writes of a close that
+// read rows: the reputation outcome reads the job's distinct submitters
+// from submissions (job_id, agent_address), and the deletes of a build's
+// staged rows walk their primary keys; no full scan.
+func TestClosingWritePlans(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			db := open(t, be.dsn(t))
+			seedPlan(t, db)
+			outcome := explain(t, db, bunstore.JobOutcomeSQL(), "agent7", 10, 0, "agent7", 1, 0, "agent7", 0, 1,
+				"agent7", 0, 0, "agent7", 0, 0, 1, "j100008")
+			require.Empty(t, checkPlan(db.Dialect(), outcome, "submissions_job_agent_idx", true), strings.Join(outcome, "\n"))
+			for i, q := range bunstore.DropBuildSQL() {
+				// Any index on the batch's rows (both lead with batch_id).
+				index := []string{"anchor_records_pkey|anchor_records_record_key|sqlite_autoindex_anchor_records_1", "anchor_nodes_pkey|sqlite_autoindex_anchor_nodes_1",
+					"anchor_leaf_index_pkey|sqlite_autoindex_anchor_leaf_index_1"}[i]
+				p := explain(t, db, q, "b7", "b7", 500)
+				require.Empty(t, checkPlan(db.Dialect(), p, index, true), strings.Join(p, "\n"))
+			}
+		})
+	}
 }
 
 // explain returns the plan of q (with args for its ? parameters), one line
@@ -478,7 +565,7 @@ func TestJobForSubmitPlan(t *testing.T) {
 				// (the insert, the queue row, the reputation upsert)
 				// scan no table either.
 				sub := plan(bunstore.SubmitSQL(db), agent, job, agent,
-					"00000000-0000-7000-8000-000000000001", agent, "x", "[]", 1, 0, "open", agent, 5,
+					"00000000-0000-7000-8000-000000000001", agent, "x", "[]", 1, 0, "open", agent, 5, 1,
 					"submission", 1, agent, 1, 0, 0, 1, 0, 1)
 				joined := strings.Join(sub, "\n")
 				require.NotContains(t, joined, "Seq Scan", joined)
@@ -488,7 +575,7 @@ func TestJobForSubmitPlan(t *testing.T) {
 				// So does CastVote's: the job and the submission by
 				// primary key, the vote upserted on its unique key.
 				vote := plan(bunstore.CastVoteSQL(db), job, "s1",
-					"00000000-0000-7000-8000-000000000002", "s1", agent, 1, nil, 1, "open", agent, agent,
+					"00000000-0000-7000-8000-000000000002", "s1", agent, 1, nil, 1, "open", 1, agent, agent,
 					agent, 0, 0, 0, 0, 1, 1)
 				joined = strings.Join(vote, "\n")
 				require.NotContains(t, joined, "Seq Scan", joined)

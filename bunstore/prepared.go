@@ -125,7 +125,8 @@ submissions = r.submissions + EXCLUDED.submissions, jury_votes = r.jury_votes + 
 // whether the submission was inserted. One statement is atomic on its
 // own: no BEGIN or COMMIT round trip. The parameters, in order: agent,
 // job id, agent (st); id, agent, content, evidence, created_at, minimum
-// stake, open status, agent, maximum per agent (ins); search kind,
+// stake, open status, agent, maximum per agent, the guard's now (a
+// closing lease live at it refuses) (ins); search kind,
 // created_at (queue); agent, the reputation delta's score, wins, losses,
 // submissions, jury votes, created_at (reputation).
 func submitQuery(h hotStatements) string {
@@ -133,6 +134,7 @@ func submitQuery(h hotStatements) string {
 ins AS (` + insertSubmissionInto + `
 SELECT ?::text, st.id, ?::text, ?::text, ?::text, ?::bigint FROM st
 WHERE COALESCE(st.stake_staked_micro, 0) >= ?::bigint AND st.status = ?::text AND st.sponsor_address <> ?::text AND st.submissions < ?::bigint
+AND (st.closing_until IS NULL OR st.closing_until <= ?::bigint)
 RETURNING id),
 queued AS (` + enqueueSearchInto + `
 SELECT ?::text, ins.id, 1, ?::bigint, 0 FROM ins
@@ -296,14 +298,17 @@ func (d *DB) scanHot(ctx context.Context, db bun.IDB, h hot, dest []any, args ..
 // job and agent (NULL when there is none) and the stored vote's id (NULL
 // when nothing was written). The parameters, in order: job id;
 // submission id; vote id, submission id, voter, weight, review,
-// created_at, open status, voter, voter (up); voter, the reputation
+// created_at, open status, now, voter, voter (up); voter, the reputation
 // delta's score, wins, losses, submissions, jury votes, created_at (rep).
+// After the open status comes the guard's now: a closing lease live at it
+// refuses the vote.
 func castVoteQuery(h hotStatements) string {
 	return `WITH j AS (` + h.jobByIDForUpdate.generic + `),
 s AS (SELECT s.job_id, s.agent_address FROM submissions AS s WHERE s.id = ?::text),
 up AS (INSERT INTO votes AS v (id, job_id, submission_id, voter_address, weight, review, created_at)
 SELECT ?::text, j.id, ?::text, ?::text, ?::bigint, ?::text, ?::bigint FROM j, s
-WHERE j.status = ?::text AND s.job_id = j.id AND s.agent_address <> ?::text AND j.sponsor_address <> ?::text
+WHERE j.status = ?::text AND (j.closing_until IS NULL OR j.closing_until <= ?::bigint)
+AND s.job_id = j.id AND s.agent_address <> ?::text AND j.sponsor_address <> ?::text
 ON CONFLICT (job_id, voter_address) DO UPDATE SET submission_id = EXCLUDED.submission_id, weight = EXCLUDED.weight,
 review = EXCLUDED.review, created_at = EXCLUDED.created_at
 RETURNING v.id, (v.xmax = 0) AS inserted),

@@ -115,6 +115,41 @@ func (s reputationStore) add(ctx context.Context, op string, changes []marketpla
 	return translate(op, err)
 }
 
+// AddJobOutcome adds win to the winner's record and loss to every other
+// distinct agent with a submission to the job, in one INSERT ... SELECT
+// ... GROUP BY address ORDER BY address ... ON CONFLICT DO UPDATE: the agents are
+// read from the index submissions (job_id, agent_address) by the
+// database, never into memory, and their rows inserted or locked in
+// address order, like AddReputations.
+func (s reputationStore) AddJobOutcome(ctx context.Context, jobID string, winner openjury.Address, win, loss marketplace.ReputationDelta, now time.Time) error {
+	const op = "bunstore.AddJobOutcome"
+	db, err := s.e.writer(ctx, op)
+	if err != nil {
+		return err
+	}
+	args := []any{}
+	for _, pair := range [][2]int64{{win.Score, loss.Score}, {win.Wins, loss.Wins}, {win.Losses, loss.Losses},
+		{win.Submissions, loss.Submissions}, {win.JuryVotes, loss.JuryVotes}} {
+		args = append(args, string(winner), pair[0], pair[1])
+	}
+	args = append(args, millis(now), jobID)
+	_, err = db.NewRaw(jobOutcomeQuery, args...).Exec(ctx)
+	return translate(op, err)
+}
+
+// jobOutcomeQuery is the statement of AddJobOutcome. Its parameters: for
+// each of score, wins, losses, submissions and jury votes the winner and
+// the two deltas (win, loss); then updated_at and the job id.
+var jobOutcomeQuery = func() string {
+	pick := "CASE WHEN s.agent_address = ? THEN ? ELSE ? END"
+	return addReputationInto + `
+SELECT s.agent_address, ` + strings.Repeat(pick+", ", 5) + `?
+FROM submissions AS s WHERE s.job_id = ?
+GROUP BY s.agent_address
+ORDER BY s.agent_address
+` + addReputationOnConflict
+}()
+
 // sumByAddress merges adjacent rows of one address (rows sorted by
 // address) into one: an INSERT ... ON CONFLICT DO UPDATE may not touch a
 // row twice.

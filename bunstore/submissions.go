@@ -137,7 +137,7 @@ func (s submissionStore) Submit(ctx context.Context, sub *marketplace.Submission
 		}
 		if err := d.scanHot(ctx, db, d.hot.submit, []any{&res},
 			agent, row.JobID, agent,
-			row.ID, agent, row.Content, row.Evidence, row.CreatedAt, int64(g.MinStake), string(marketplace.StatusOpen), agent, g.MaxPerAgent,
+			row.ID, agent, row.Content, row.Evidence, row.CreatedAt, int64(g.MinStake), string(marketplace.StatusOpen), agent, g.MaxPerAgent, millis(g.Now),
 			marketplace.DocSubmission, row.CreatedAt,
 			agent, rep.Score, rep.Wins, rep.Losses, rep.Submissions, rep.JuryVotes, row.CreatedAt); err != nil {
 			return translateWith(op, err, details{detailNotFound: "job not found", detailDuplicate: "submission already exists"})

@@ -2,6 +2,8 @@ package bunstore
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"strings"
 	"time"
 
@@ -24,6 +26,12 @@ type commentRow struct {
 	CreatedAt     int64  `bun:"created_at,notnull"`
 	DeletedAt     *int64 `bun:"deleted_at"`
 	DeletedBy     string `bun:"deleted_by,nullzero"`
+	// JobID is the job whose snapshot the comment is a record of (the job
+	// it is on, or its submission's job); NULL for a post's comment. Rev
+	// and DeletedRev: see marketplace.Comment.
+	JobID      string `bun:"job_id,nullzero"`
+	Rev        int64  `bun:"rev,notnull"`
+	DeletedRev *int64 `bun:"deleted_rev"`
 }
 
 func toCommentRow(c *marketplace.Comment) *commentRow {
@@ -41,7 +49,7 @@ func toCommentRow(c *marketplace.Comment) *commentRow {
 }
 
 func (r *commentRow) comment() *marketplace.Comment {
-	return &marketplace.Comment{
+	c := &marketplace.Comment{
 		ID:        r.ID,
 		Target:    marketplace.TargetType(r.TargetType),
 		TargetID:  r.TargetID,
@@ -52,6 +60,11 @@ func (r *commentRow) comment() *marketplace.Comment {
 		DeletedAt: fromMillisPtr(r.DeletedAt),
 		DeletedBy: openjury.Address(r.DeletedBy),
 	}
+	c.Rev = r.Rev
+	if r.DeletedRev != nil {
+		c.DeletedRev = *r.DeletedRev
+	}
+	return c
 }
 
 // postRow is a row of posts.
@@ -118,22 +131,54 @@ func (r *postRow) post() (*marketplace.Post, error) {
 type threadStore struct{ e exec }
 
 // CreateComment inserts c; an empty c.ID gets a new id, set on c. The
-// deleted fields are stored as given (normally unset). Errors: Conflict for
-// a duplicate id or a target type other than job, submission or post;
-// NotFound when the parent comment does not exist.
+// deleted fields are stored as given (normally unset). A comment on a job
+// or a submission first bumps the job's records_rev (UPDATE ... RETURNING,
+// which locks the job's row until the transaction ends) and is stored
+// with the job's id and the new rev (set on c.Rev), in one transaction.
+// Errors: Conflict for a duplicate id or a target type other than job,
+// submission or post; NotFound when the parent comment does not exist.
 func (s threadStore) CreateComment(ctx context.Context, c *marketplace.Comment) error {
 	const op = "bunstore.CreateComment"
 	if c.ID == "" {
 		c.ID = openjury.NewID()
 	}
-	db, err := s.e.writer(ctx, op)
-	if err != nil {
-		return err
+	row := toCommentRow(c)
+	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		jobID, rev, err := bumpRecordsRev(ctx, op, db, c.Target, c.TargetID)
+		if err != nil {
+			return err
+		}
+		row.JobID, row.Rev = jobID, rev
+		if _, err := db.NewInsert().Model(row).Exec(ctx); err != nil {
+			return translateWith(op, err, details{detailDuplicate: "comment already exists", detailMissingRef: "parent comment not found"})
+		}
+		c.Rev = rev
+		return nil
+	})
+}
+
+// bumpRecordsRev adds one to the records_rev of the job a comment on
+// target (a job or a submission) is a record of, and returns the job's id
+// and its new records_rev; "" and 0 for a post or a missing target.
+func bumpRecordsRev(ctx context.Context, op string, db bun.IDB, target marketplace.TargetType, targetID string) (string, int64, error) {
+	job := "?"
+	switch target {
+	case marketplace.TargetJob:
+	case marketplace.TargetSubmission:
+		job = "(SELECT s.job_id FROM submissions AS s WHERE s.id = ?)"
+	default:
+		return "", 0, nil
 	}
-	if _, err := db.NewInsert().Model(toCommentRow(c)).Exec(ctx); err != nil {
-		return translateWith(op, err, details{detailDuplicate: "comment already exists", detailMissingRef: "parent comment not found"})
+	var (
+		id  string
+		rev int64
+	)
+	err := db.NewRaw("UPDATE jobs SET records_rev = records_rev + 1 WHERE id = "+job+" RETURNING id, records_rev", targetID).
+		Scan(ctx, &id, &rev)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", 0, nil
 	}
-	return nil
+	return id, rev, translate(op, err)
 }
 
 // Comment returns one comment with its stored content, deleted or not.
@@ -182,44 +227,37 @@ func (s threadStore) Comments(ctx context.Context, target marketplace.TargetType
 
 // DeleteComment sets deleted_at and deleted_by of a comment that is not
 // deleted yet (UPDATE ... WHERE deleted_at IS NULL, so of concurrent
-// deletes the first wins and the others change nothing). Deleting a deleted
-// comment again succeeds and keeps the first values. Errors: NotFound.
+// deletes the first wins and the others change nothing). Deleting a
+// deleted comment again succeeds and keeps the first values. A comment of
+// a job's snapshot first bumps the job's records_rev (locking the job's
+// row, the order of CreateComment) and records the new value as its
+// deleted_rev, in one transaction. Errors: NotFound.
 func (s threadStore) DeleteComment(ctx context.Context, id string, by openjury.Address, at time.Time) error {
 	const op = "bunstore.DeleteComment"
-	db, err := s.e.writer(ctx, op)
-	if err != nil {
-		return err
-	}
-	res, err := db.NewUpdate().Model((*commentRow)(nil)).
-		Set("deleted_at = ?", millis(at)).
-		Set("deleted_by = ?", string(by)).
-		Where("id = ?", id).
-		Where("deleted_at IS NULL").
-		Exec(ctx)
-	if err != nil {
+	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		var cur commentRow
+		err := db.NewSelect().Model(&cur).Column("target_type", "target_id", "deleted_at").Where("c.id = ?", id).Scan(ctx)
+		if err != nil {
+			return translateWith(op, err, details{detailNotFound: "comment not found"})
+		}
+		if cur.DeletedAt != nil {
+			return nil
+		}
+		jobID, rev, err := bumpRecordsRev(ctx, op, db, marketplace.TargetType(cur.TargetType), cur.TargetID)
+		if err != nil {
+			return err
+		}
+		q := db.NewUpdate().Model((*commentRow)(nil)).
+			Set("deleted_at = ?", millis(at)).
+			Set("deleted_by = ?", string(by)).
+			Where("id = ?", id).
+			Where("deleted_at IS NULL")
+		if jobID != "" {
+			q = q.Set("deleted_rev = ?", rev)
+		}
+		_, err = q.Exec(ctx)
 		return translate(op, err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return translate(op, err)
-	}
-	if n > 0 {
-		return nil
-	}
-	// Deleted already, or missing. Comments are never removed, so a read
-	// outside the transaction answers as well as one inside it.
-	rdb, err := s.e.reader(ctx, op)
-	if err != nil {
-		return err
-	}
-	exists, err := rdb.NewSelect().Model((*commentRow)(nil)).Where("c.id = ?", id).Exists(ctx)
-	if err != nil {
-		return translate(op, err)
-	}
-	if !exists {
-		return openjury.E(openjury.NotFound, op, "comment not found")
-	}
-	return nil
+	})
 }
 
 // CreatePost inserts the post row and its post_tags rows (the distinct

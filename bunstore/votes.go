@@ -152,7 +152,7 @@ func (s voteStore) CastVote(ctx context.Context, v *marketplace.Vote, g marketpl
 		var row castVoteRow
 		if err := d.scanHot(ctx, db, d.hot.castVote, []any{&row},
 			v.JobID, v.SubmissionID,
-			v.ID, v.SubmissionID, voter, v.Weight, review, millis(v.CreatedAt), string(marketplace.StatusOpen), voter, voter,
+			v.ID, v.SubmissionID, voter, v.Weight, review, millis(v.CreatedAt), string(marketplace.StatusOpen), millis(g.Now), voter, voter,
 			voter, rep.Score, rep.Wins, rep.Losses, rep.Submissions, rep.JuryVotes, millis(v.CreatedAt)); err != nil {
 			return translateWith(op, err, jobDetails)
 		}

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -194,6 +195,24 @@ func (c *Client) GetJobAnchorSnapshot(ctx context.Context, jobID string) (Anchor
 		out.Raw = resp.body
 	}
 	return out, err
+}
+
+// OpenJobAnchorSnapshot returns the snapshot document of a closed job as
+// a stream, which the caller closes: for documents of any size (the
+// service streams them too), checked as they are read with
+// anchor.VerifyReader. It has no size limit and does not retry. Errors:
+// *Error for an answer other than 200.
+func (c *Client) OpenJobAnchorSnapshot(ctx context.Context, jobID string) (io.ReadCloser, error) {
+	res, err := c.send(ctx, call{method: http.MethodGet, path: pathf("/api/v1/jobs/%s/anchor/snapshot", jobID)}, nil, "")
+	if err != nil {
+		return nil, err
+	}
+	if res.StatusCode != http.StatusOK {
+		defer res.Body.Close()
+		body, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
+		return nil, errorOf(&response{status: res.StatusCode, header: res.Header, body: body})
+	}
+	return res.Body, nil
 }
 
 // GetJobAnchorProof returns the Merkle proof of one snapshot record ("salt" for the salt leaf).

@@ -267,14 +267,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) (*response, error) {
 			}
 			continue
 		case resp.status < 200 || resp.status > 299:
-			e := &Error{Status: resp.status, RequestID: resp.header.Get("X-Request-Id")}
-			if json.Unmarshal(resp.body, e) != nil || e.Detail == "" {
-				e.Detail = strings.TrimSpace(string(resp.body))
-				if e.Detail == "" {
-					e.Detail = http.StatusText(resp.status)
-				}
-			}
-			return resp, e
+			return resp, errorOf(resp)
 		}
 		if out != nil {
 			if err := json.Unmarshal(resp.body, out); err != nil {
@@ -283,6 +276,19 @@ func (c *Client) do(ctx context.Context, cl call, out any) (*response, error) {
 		}
 		return resp, nil
 	}
+}
+
+// errorOf is the *Error of a refused answer: its detail, or its body or
+// status text when it has none.
+func errorOf(resp *response) *Error {
+	e := &Error{Status: resp.status, RequestID: resp.header.Get("X-Request-Id")}
+	if json.Unmarshal(resp.body, e) != nil || e.Detail == "" {
+		e.Detail = strings.TrimSpace(string(resp.body))
+		if e.Detail == "" {
+			e.Detail = http.StatusText(resp.status)
+		}
+	}
+	return e
 }
 
 // keyInFlight reports whether resp is the 409 of an Idempotency-Key whose
@@ -301,8 +307,8 @@ func keyInFlight(resp *response) bool {
 		strings.HasPrefix(e.Detail, "Idempotency-Key:") && strings.Contains(e.Detail, "still in progress")
 }
 
-// once sends one HTTP request and reads the whole answer.
-func (c *Client) once(ctx context.Context, cl call, payload []byte, idemKey string) (*response, error) {
+// send sends one HTTP request and returns the answer, its body unread.
+func (c *Client) send(ctx context.Context, cl call, payload []byte, idemKey string) (*http.Response, error) {
 	u := c.base + cl.path
 	if len(cl.query) > 0 {
 		u += "?" + cl.query.Encode()
@@ -336,6 +342,15 @@ func (c *Client) once(ctx context.Context, cl call, payload []byte, idemKey stri
 	res, err := c.http.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("client: %s %s: %w", cl.method, cl.path, err)
+	}
+	return res, nil
+}
+
+// once sends one HTTP request and reads the whole answer.
+func (c *Client) once(ctx context.Context, cl call, payload []byte, idemKey string) (*response, error) {
+	res, err := c.send(ctx, cl, payload, idemKey)
+	if err != nil {
+		return nil, err
 	}
 	defer res.Body.Close()
 	if res.ContentLength > c.maxBody {

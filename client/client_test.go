@@ -270,6 +270,20 @@ func TestEveryEndpoint(t *testing.T) {
 			require.NoError(t, err)
 		}
 		require.NoError(t, anchor.VerifyProof(doc.Records[recordID], hashes, root))
+		// The same document as a stream; an open job's is a 404 *Error.
+		stream, err := agent.OpenJobAnchorSnapshot(ctx, job.ID)
+		require.NoError(t, err)
+		streamed, err := io.ReadAll(stream)
+		require.NoError(t, err)
+		require.NoError(t, stream.Close())
+		require.Equal(t, snap.Raw, streamed)
+		open, err := agent.CreateJob(ctx, client.CreateJobRequest{Title: "Open", Prompt: "Still open.", BountyUSDC: 1})
+		require.NoError(t, err)
+		_, err = agent.OpenJobAnchorSnapshot(ctx, open.ID)
+		var notFound *client.Error
+		require.ErrorAs(t, err, &notFound)
+		require.Equal(t, 404, notFound.Status)
+		require.Equal(t, "anchor not found", notFound.Detail)
 		rcpt := client.RecordAnchorReceiptRequest{AnchorTxHash: "0x" + strings.Repeat("ab", 32), AnchorChainID: 8453, AnchorContractAddress: "0x" + strings.Repeat("12", 20), AnchorBlockNumber: 7, AnchorLogIndex: 0}
 		_, err = agent.RecordAnchorReceipt(ctx, job.ID, rcpt)
 		var ae *client.Error

@@ -229,6 +229,8 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 		cleanupLoop(cleanupCtx, logger, cleanupInterval, map[string]func(context.Context) (int64, error){
 			"auth":  authSvc.Cleanup,
 			"rates": market.CleanupRates,
+			// Staged rows of closes whose closer crashed.
+			"anchors": market.CleanupAnchors,
 			"optimize": func(ctx context.Context) (int64, error) {
 				return 0, db.Optimize(ctx)
 			},

@@ -38,7 +38,31 @@ type Job struct {
 	FinalVoteEndsAt    time.Time
 	// Anchor is the snapshot batch, set when the job closes; nil before.
 	Anchor *anchor.Batch
+	// RecordsRev counts the changes to the job's snapshot records that do
+	// not wait for a close (comments on the job and on its submissions,
+	// and their deletion): each bumps it under the job's lock, and each
+	// comment carries the value of its insert and of its delete, so a
+	// close reading RecordsRev under the lock knows which comments it
+	// covers (docs/rules.md, "Closing at any size").
+	RecordsRev int64
+	// ClosingID and ClosingUntil are the closing lease: the id of the
+	// close or finalize building the job's snapshot and when its lease
+	// ends unless renewed. Empty and nil when none was ever taken; a lease
+	// whose end has passed is dead (its closer crashed or gave up).
+	ClosingID    string
+	ClosingUntil *time.Time
 }
+
+// BeingClosed reports whether a close or finalize holds a live closing
+// lease on the job at now: submissions, jury votes, final votes and other
+// closes then answer Conflict "job is being closed".
+func (j *Job) BeingClosed(now time.Time) bool {
+	return j.ClosingUntil != nil && j.ClosingUntil.After(now)
+}
+
+// DetailBeingClosed is the detail of the Conflict of a write a closing
+// lease holds off.
+const DetailBeingClosed = "job is being closed"
 
 // JobFilter selects and pages jobs for ListJobs.
 type JobFilter struct {
@@ -87,10 +111,14 @@ type SubmitGuard struct {
 	// FirstReputation is added to the agent's reputation with its first
 	// submission to a job.
 	FirstReputation ReputationDelta
+	// Now is the time of the submission: a closing lease live at Now
+	// refuses it.
+	Now time.Time
 }
 
 // Check returns why st refuses a submission of agent, checked in this
 // order: Forbidden "insufficient stake", Conflict "job is closed",
+// Conflict "job is being closed" (a closing lease live at g.Now),
 // Forbidden for the job's sponsor, Conflict at g.MaxPerAgent submissions.
 // It returns nil when the submission is accepted. A store that checks the
 // rule in SQL must accept exactly what Check accepts.
@@ -101,6 +129,9 @@ func (g SubmitGuard) Check(st *SubmitState, agent openjury.Address) error {
 	}
 	if st.Job.Status != StatusOpen {
 		return openjury.E(openjury.Conflict, op, "job is closed")
+	}
+	if st.Job.BeingClosed(g.Now) {
+		return openjury.E(openjury.Conflict, op, DetailBeingClosed)
 	}
 	if st.Job.Sponsor == agent {
 		return openjury.E(openjury.Forbidden, op, "the sponsor may not submit to their own job")
@@ -131,10 +162,14 @@ type VoteGuard struct {
 	// FirstReputation is added to the voter's reputation with its first
 	// vote on a job.
 	FirstReputation ReputationDelta
+	// Now is the time of the vote: a closing lease live at Now refuses
+	// it.
+	Now time.Time
 }
 
 // Check returns why st refuses a jury vote of voter, checked in this
-// order: Conflict "job is closed", NotFound "submission not found",
+// order: Conflict "job is closed", Conflict "job is being closed" (a
+// closing lease live at g.Now), NotFound "submission not found",
 // Invalid when the submission is another job's, Forbidden for the
 // submission's agent and for the job's sponsor. It returns nil when the
 // vote is accepted. A store that checks the rule in SQL must accept
@@ -144,6 +179,8 @@ func (g VoteGuard) Check(st *VoteState, voter openjury.Address) error {
 	switch {
 	case st.Job.Status != StatusOpen:
 		return openjury.E(openjury.Conflict, op, "job is closed")
+	case st.Job.BeingClosed(g.Now):
+		return openjury.E(openjury.Conflict, op, DetailBeingClosed)
 	case st.SubmissionJobID == "":
 		return openjury.E(openjury.NotFound, op, "submission not found")
 	case st.SubmissionJobID != st.Job.ID:
@@ -192,6 +229,7 @@ type Stores interface {
 	Threads() ThreadStore
 	Rates() RateStore
 	Anchors() AnchorStore
+	Snapshots() SnapshotStore
 	Search() SearchQueue
 }
 

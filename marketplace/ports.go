@@ -170,6 +170,12 @@ type ReputationStore interface {
 	// order (so concurrent batches sharing addresses cannot deadlock), and
 	// sets their UpdatedAt to now. The addresses must be distinct.
 	AddReputations(ctx context.Context, changes []ReputationChange, now time.Time) error
+	// AddJobOutcome adds win to the reputation of winner and loss to that
+	// of every other distinct agent with a submission to the job, in one
+	// statement that reads the agents from the submissions (never into
+	// memory) and locks their rows in address order like
+	// AddReputations; UpdatedAt becomes now.
+	AddJobOutcome(ctx context.Context, jobID string, winner openjury.Address, win, loss ReputationDelta, now time.Time) error
 	// SetScore sets the score of addr (created when missing).
 	SetScore(ctx context.Context, addr openjury.Address, score int64, now time.Time) error
 	// Leaderboard lists up to limit records by score desc, then address

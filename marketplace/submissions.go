@@ -45,7 +45,7 @@ type SubmitInput struct {
 // Submit records an agent's work on an open job. The agent's first
 // accepted submission on a job adds 1 to their reputation score.
 // Errors: Invalid, Forbidden ("insufficient stake", own job), NotFound,
-// Conflict (closed job, more than 5 submissions).
+// Conflict (closed job, job being closed, more than 5 submissions).
 func (s *Service) Submit(ctx context.Context, agent openjury.Address, in SubmitInput) (*Submission, error) {
 	const op = "marketplace.Submit"
 	if err := valid.Struct(op, in); err != nil {
@@ -75,6 +75,7 @@ func (s *Service) Submit(ctx context.Context, agent openjury.Address, in SubmitI
 			MinStake:        s.cfg.MinStake,
 			MaxPerAgent:     MaxSubmissionsPerAgent,
 			FirstReputation: ReputationDelta{Score: 1, Submissions: 1},
+			Now:             now,
 		})
 	}
 	if openjury.IsKind(err, openjury.NotFound) {
@@ -195,7 +196,7 @@ type VoteInput struct {
 // Vote casts or replaces the caller's jury vote on a job. The weight comes
 // from the caller's reputation at vote time.
 // Errors: Invalid, Forbidden (stake, reputation, own submission, own job),
-// NotFound, Conflict (closed job).
+// NotFound, Conflict (closed job, job being closed).
 func (s *Service) Vote(ctx context.Context, voter openjury.Address, in VoteInput) (*Vote, error) {
 	const op = "marketplace.Vote"
 	if err := valid.Struct(op, in); err != nil {
@@ -226,7 +227,7 @@ func (s *Service) Vote(ctx context.Context, voter openjury.Address, in VoteInput
 		Voter: voter, Weight: Weight(rep.Score), Review: in.Review, CreatedAt: now}
 	err = checkJobID(vote.JobID)
 	if err == nil {
-		err = s.db.Votes().CastVote(ctx, vote, VoteGuard{FirstReputation: ReputationDelta{JuryVotes: 1}})
+		err = s.db.Votes().CastVote(ctx, vote, VoteGuard{FirstReputation: ReputationDelta{JuryVotes: 1}, Now: now})
 	}
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
@@ -243,9 +244,10 @@ type FinalVoteInput struct {
 // FinalVote casts or replaces the caller's final decision vote, inside
 // the job's window. The voter needs the stake of a submission unless
 // Config.FinalVoteOpen; the checks come in the order of a submission's:
-// stake, then the job and submission, own submission, closed job, window.
+// stake, then the job and submission, own submission, closed job, a
+// closing lease, window.
 // Errors: Invalid, Forbidden ("insufficient stake", own submission),
-// NotFound, Conflict (closed, window not open).
+// NotFound, Conflict (closed, being closed, window not open).
 func (s *Service) FinalVote(ctx context.Context, voter openjury.Address, in FinalVoteInput) (*FinalVote, error) {
 	const op = "marketplace.FinalVote"
 	if err := valid.Struct(op, in); err != nil {
@@ -275,6 +277,8 @@ func (s *Service) FinalVote(ctx context.Context, voter openjury.Address, in Fina
 		switch {
 		case job.Status != StatusOpen:
 			return openjury.E(openjury.Conflict, op, "job is closed")
+		case job.BeingClosed(now):
+			return openjury.E(openjury.Conflict, op, DetailBeingClosed)
 		case now.Before(job.FinalVoteStartsAt):
 			return openjury.E(openjury.Conflict, op, "final voting has not started")
 		case !now.Before(job.FinalVoteEndsAt):

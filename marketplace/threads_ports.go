@@ -29,6 +29,13 @@ type Comment struct {
 	CreatedAt time.Time
 	DeletedAt *time.Time
 	DeletedBy openjury.Address
+	// Rev is, for a comment on a job or one of its submissions, the job's
+	// RecordsRev after its insert; DeletedRev, once deleted, the job's
+	// RecordsRev after its delete (0 for comments deleted before revs were
+	// kept). A close that read RecordsRev R covers the comments with
+	// Rev <= R, deleted only when DeletedRev <= R. The store sets both.
+	Rev        int64
+	DeletedRev int64
 }
 
 // Post is a community post.
@@ -62,7 +69,9 @@ type PostFilter struct {
 
 // ThreadStore keeps comments and posts.
 type ThreadStore interface {
-	// CreateComment inserts c.
+	// CreateComment inserts c. A comment on a job or a submission bumps
+	// the job's RecordsRev in the same transaction, under the job's lock,
+	// and takes the new value as its Rev (set on c).
 	CreateComment(ctx context.Context, c *Comment) error
 	// Comment returns one comment with its stored content. Errors: NotFound.
 	Comment(ctx context.Context, id string) (*Comment, error)
@@ -70,7 +79,9 @@ type ThreadStore interface {
 	// then id, ascending), up to limit, after the cursor when not nil.
 	Comments(ctx context.Context, target TargetType, targetID string, limit int, after *Cursor) ([]*Comment, error)
 	// DeleteComment marks a comment deleted by `by` at `at`, unless it is
-	// deleted already (then nothing changes). Errors: NotFound.
+	// deleted already (then nothing changes). Deleting a comment on a job
+	// or a submission bumps the job's RecordsRev like CreateComment and
+	// records the new value as its DeletedRev. Errors: NotFound.
 	DeleteComment(ctx context.Context, id string, by openjury.Address, at time.Time) error
 	// CreatePost inserts p with its tags.
 	CreatePost(ctx context.Context, p *Post) error

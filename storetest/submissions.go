@@ -21,6 +21,7 @@ func (s *suite) submissionTests() []test {
 		{name: "PagesWithTies", run: testSubmissionPages},
 		{name: "KeysOnly", run: testSubmissionKeys},
 		{name: "SubmitGuard", run: testSubmitGuard},
+		{name: "SubmitGuardClosingLease", run: testSubmitGuardLease},
 		{name: "SubmitLocksAndCountsAfterTheLock", run: testSubmitLock, skip: func(f Features) string {
 			if !f.RowLocks {
 				return "backend has no row locks (Features.RowLocks is false)"
@@ -117,6 +118,34 @@ func testSubmitGuard(t *testing.T, b Backend) {
 	_, err := b.Submissions().Submission(ctx, erinSub.ID)
 	requireKind(t, openjury.NotFound, err)
 	require.Equal(t, marketplace.Reputation{Address: erin}, getReputation(t, b, erin))
+}
+
+// testSubmitGuardLease: a closing lease live at the guard's Now refuses a
+// submission (Conflict "job is being closed"), one that has ended does
+// not; Submit agrees with SubmitGuard.Check either way.
+func testSubmitGuardLease(t *testing.T, b Backend) {
+	ctx := context.Background()
+	create(t, b, newJob(1, base))
+	putStake(t, b, stake.Stake{Address: bob, Staked: 10, UpdatedAt: at(1)})
+	require.NoError(t, claim(t, b, 1, id(9), base, at(1000)))
+	for i, now := range []time.Time{at(0), at(999), at(1000), at(5000)} {
+		g := testGuard
+		g.Now = now
+		st, err := forSubmit(t, b, id(1), bob)
+		require.NoError(t, err)
+		want := g.Check(st, bob)
+		sub := newSubmission(300+i, id(1), bob, now)
+		err = b.Submissions().Submit(ctx, sub, g)
+		if i < 2 {
+			require.Equal(t, marketplace.DetailBeingClosed, openjury.DetailOf(want))
+			requireKind(t, openjury.Conflict, err)
+			require.Equal(t, marketplace.DetailBeingClosed, openjury.DetailOf(err))
+			continue
+		}
+		require.NoError(t, want)
+		require.NoError(t, err, "the lease ended at %s", at(1000))
+	}
+	require.Equal(t, []string{id(302), id(303)}, listSubmissions(t, b, id(1)))
 }
 
 // testSubmitLock: Submit waits for a transaction holding the job's lock

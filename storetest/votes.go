@@ -21,6 +21,7 @@ func (s *suite) voteTests() []test {
 		{name: "ConcurrentFirstVotesOneRow", run: testConcurrentVotes},
 		{name: "ConcurrentFirstFinalVotesOneRow", run: testConcurrentFinalVotes},
 		{name: "CastVoteGuard", run: testCastVoteGuard},
+		{name: "CastVoteGuardClosingLease", run: testCastVoteGuardLease},
 		{name: "ConcurrentCastVotesOneFirst", run: testConcurrentCastVotes},
 	}
 }
@@ -101,6 +102,31 @@ func testCastVoteGuard(t *testing.T, b Backend) {
 	_, err := b.Votes().Vote(ctx, id(1), erin)
 	requireKind(t, openjury.NotFound, err)
 	require.Equal(t, marketplace.Reputation{Address: erin}, getReputation(t, b, erin))
+}
+
+// testCastVoteGuardLease: a closing lease live at the guard's Now refuses
+// a jury vote (Conflict "job is being closed"), one that has ended does
+// not.
+func testCastVoteGuardLease(t *testing.T, b Backend) {
+	ctx := context.Background()
+	voteFixture(t, b)
+	require.NoError(t, claim(t, b, 1, id(9), base, at(1000)))
+	for i, now := range []time.Time{at(0), at(999), at(1000)} {
+		g := voteGuard
+		g.Now = now
+		err := b.Votes().CastVote(ctx, newVote(400+i, id(1), 101, alice, 1, now), g)
+		if i < 2 {
+			requireKind(t, openjury.Conflict, err)
+			require.Equal(t, marketplace.DetailBeingClosed, openjury.DetailOf(err))
+			_, verr := b.Votes().Vote(ctx, id(1), alice)
+			requireKind(t, openjury.NotFound, verr)
+			continue
+		}
+		require.NoError(t, err)
+	}
+	require.Equal(t, id(402), getVote(t, b, id(1), alice).ID)
+	// Another job's lease is not this job's.
+	require.NoError(t, b.Votes().CastVote(ctx, newVote(410, id(2), 201, alice, 1, at(0)), voteGuard))
 }
 
 // voteWant is what VoteGuard.Check says of a vote, on the state as the

@@ -1,9 +1,9 @@
 package transport
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/anchor"
@@ -78,26 +78,53 @@ func (s *server) getAnchor(w http.ResponseWriter, r *http.Request) error {
 	return respond(w, newAnchorBatchJSON(b))
 }
 
+// snapshotPageTimeout is how long a snapshot download may take for each
+// write of a page of records.
+const snapshotPageTimeout = time.Minute
+
+// deadlineWriter moves the connection's write deadline on before each
+// write.
+type deadlineWriter struct{ w http.ResponseWriter }
+
+func (d deadlineWriter) Write(p []byte) (int, error) {
+	allowLongWrite(d.w, snapshotPageTimeout)
+	return d.w.Write(p)
+}
+
 // snapshotCacheControl: a stored document never changes.
 const snapshotCacheControl = "public, max-age=86400"
 
-// getAnchorSnapshot serves the stored document byte for byte, with a strong
-// ETag (its SHA-256) for conditional requests.
+// getAnchorSnapshot streams the stored document byte for byte, a page of
+// records at a time (never whole in memory), with its length and a strong
+// ETag (from its root, read without the document) for conditional
+// requests.
 func (s *server) getAnchorSnapshot(w http.ResponseWriter, r *http.Request) error {
-	doc, err := s.svc.Anchor.Document(r.Context(), r.PathValue("job_id"))
+	doc, err := s.svc.Anchor.OpenDocument(r.Context(), r.PathValue("job_id"))
 	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256(doc)
-	etag := `"` + hex.EncodeToString(sum[:]) + `"`
 	h := w.Header()
-	h.Set("ETag", etag)
+	h.Set("ETag", doc.ETag)
 	h.Set("Cache-Control", snapshotCacheControl)
-	if etagMatch(r.Header.Get("If-None-Match"), etag) {
+	if etagMatch(r.Header.Get("If-None-Match"), doc.ETag) {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	writeBody(w, r, contentTypeJSON, doc)
+	setBodyHeaders(w, contentTypeJSON, int(doc.Size))
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return nil
+	}
+	// Each page written moves the write deadline on: a download of any
+	// size goes on while the client keeps reading.
+	if _, err := doc.Stream(r.Context(), deadlineWriter{w: w}); err != nil {
+		// The status is sent: the client sees a short body.
+		level := slog.LevelError
+		if r.Context().Err() != nil {
+			level = slog.LevelDebug // the client went away
+		}
+		s.logCause(r, level, "snapshot stream failed", err)
+	}
 	return nil
 }
 

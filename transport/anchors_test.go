@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -146,6 +147,21 @@ func TestGetAnchorSnapshotAndProof(t *testing.T) {
 		}
 		require.NoError(t, anchor.VerifyProof(data, nodes, openjury.Hash(root)), id)
 	}
+
+	// A bare object id proves the one record that carries it, named by
+	// its record id; an unknown one is 404.
+	byID := e.get("/api/v1/jobs/" + f.jobID + "/anchor/proof?record=" + url.QueryEscape("submission:"+f.s1)).JSON(t)
+	bare := e.get("/api/v1/jobs/" + f.jobID + "/anchor/proof?record=" + f.s1).JSON(t)
+	require.Equal(t, byID, bare)
+	require.Equal(t, "submission:"+f.s1, bare["record"])
+	requireError(t, proof(f.jobID, "?record="+openjury.NewID()), http.StatusNotFound, "record not found")
+
+	// The document is the same with its length, and HEAD has no body.
+	require.Equal(t, strconv.Itoa(len(r.Body)), r.Header.Get("Content-Length"))
+	head := e.do("HEAD", "/api/v1/jobs/"+f.jobID+"/anchor/snapshot", nil)
+	require.Equal(t, http.StatusOK, head.Code)
+	require.Empty(t, head.Body)
+	require.Equal(t, etag, head.Header.Get("ETag"))
 }
 
 func TestRecordAnchorReceipt(t *testing.T) {

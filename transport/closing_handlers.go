@@ -2,6 +2,7 @@ package transport
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/openjury/openjury/marketplace"
 )
@@ -9,6 +10,17 @@ import (
 func (s *server) closingRoutes() {
 	s.handle("POST /api/v1/jobs/{job_id}/close", s.authed(s.closeJob))
 	s.handle("POST /api/v1/jobs/{job_id}/finalize", s.authed(s.finalizeJob))
+}
+
+// closeWriteTimeout is how long a close or finalize may take to answer:
+// the build of a large job's snapshot outlasts the server's usual write
+// timeout, and its answer must still reach the caller.
+const closeWriteTimeout = 15 * time.Minute
+
+// allowLongWrite moves the connection's write deadline to d from now (a
+// no-op where the writer has none, as in tests).
+func allowLongWrite(w http.ResponseWriter, d time.Duration) {
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(d))
 }
 
 // closeJobRequest is CloseJobRequest.
@@ -51,6 +63,7 @@ func (s *server) closeJob(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	allowLongWrite(w, closeWriteTimeout)
 	res, err := s.svc.Market.CloseJob(r.Context(), callerFrom(r.Context()).addr, r.PathValue("job_id"), marketplace.CloseInput{
 		WinnerSubmissionID: *req.WinnerSubmissionID,
 		Ref:                ref,
@@ -63,6 +76,7 @@ func (s *server) closeJob(w http.ResponseWriter, r *http.Request) error {
 
 // finalizeJob takes no body; one sent anyway is ignored, unread.
 func (s *server) finalizeJob(w http.ResponseWriter, r *http.Request) error {
+	allowLongWrite(w, closeWriteTimeout)
 	res, err := s.svc.Market.FinalizeJob(r.Context(), callerFrom(r.Context()).addr, r.PathValue("job_id"))
 	if err != nil {
 		return err

@@ -44,10 +44,12 @@ func cmdAnchor(ctx context.Context, e *env, args []string) error {
 	})
 }
 
-// verifyAnchor fetches a closed job's anchor, snapshot and the proof of
-// every record and the salt, and checks them against anchor_root with
-// package anchor: the document re-derives the root, and every proof
-// leads from the record's leaf to the root.
+// verifyAnchor fetches a closed job's anchor, streams its snapshot through
+// anchor.VerifyReader (holding each record's id and leaf, never the
+// document: a snapshot of any size is checked) and fetches the proof of
+// every record and the salt, checking them against anchor_root with
+// package anchor: the document re-derives the root, and every proof leads
+// from the record's leaf to the root.
 func verifyAnchor(ctx context.Context, c *client.Client, jobID string) (anchorReport, error) {
 	a, err := c.GetJobAnchor(ctx, jobID)
 	if err != nil {
@@ -58,25 +60,37 @@ func verifyAnchor(ctx context.Context, c *client.Client, jobID string) (anchorRe
 	if err != nil {
 		return rep, err
 	}
-	snap, err := c.GetJobAnchorSnapshot(ctx, jobID)
+	body, err := c.OpenJobAnchorSnapshot(ctx, jobID)
 	if err != nil {
 		return rep, err
 	}
-	if err := anchor.VerifyDocument(snap.Raw, root); err != nil {
+	defer body.Close()
+	var (
+		ids    []string
+		leaves []anchor.Node
+	)
+	h, n, err := anchor.VerifyReader(body, root, func(id string, leaf anchor.Node) {
+		ids, leaves = append(ids, id), append(leaves, leaf)
+	})
+	if err != nil {
 		return rep, fmt.Errorf("snapshot: %w", err)
 	}
-	doc, err := anchor.ParseDocument(snap.Raw)
+	if h.JobID != jobID {
+		return rep, fmt.Errorf("snapshot: the document is of job %s", h.JobID)
+	}
+	rep.Records = n
+	salt, err := anchor.NodeOf(h.Salt)
 	if err != nil {
 		return rep, err
 	}
-	rep.Records = len(doc.IDs)
+	ids, leaves = append(ids, anchor.SaltRecordID), append(leaves, anchor.Leaf(salt[:]))
 	rootNode := anchor.Node(common.HexToHash(root.String()))
-	for _, id := range append(append([]string{}, doc.IDs...), anchor.SaltRecordID) {
+	for i, id := range ids {
 		p, err := c.GetJobAnchorProof(ctx, jobID, id)
 		if err != nil {
 			return rep, err
 		}
-		leaf, _ := doc.Leaf(id)
+		leaf := leaves[i]
 		if p.Root != a.AnchorRoot || p.Leaf != openjury.HashFromBytes(leaf).String() {
 			return rep, fmt.Errorf("proof of %s: leaf or root differ from the snapshot", id)
 		}

@@ -9,6 +9,8 @@
 //	  go run ./openjurytest/load -host /tmp/openjury -seed 1000000 -scenarios deep
 //	go run ./openjurytest/load -dsn sqlite:/tmp/big.db -seed 1000000 -seed-only
 //	go run ./openjurytest/load -url http://127.0.0.1:8080 -dev-secret s3cret
+//	go build -o /tmp/openjury ./host && \
+//	  go run ./openjurytest/load -host /tmp/openjury -seed 1000 -scenarios close   # closing.go
 //
 // The target is, in this order of precedence: a running server (-url), the
 // host binary started by the tool on the database (-host), or the service
@@ -84,6 +86,11 @@ type config struct {
 	readCacheMS int
 	cpuProfile  string
 	progress    time.Duration
+	// closeRecords and closeBytes size each big job of the close
+	// scenario.
+	closeRecords   int
+	closeBytes     int64
+	closeWriteRate int
 }
 
 // Bounds of the flags.
@@ -106,7 +113,8 @@ func parse(args []string) (config, error) {
 	fs.BoolVar(&c.seedOnly, "seed-only", false, "seed -dsn and exit")
 	fs.IntVar(&c.searchDocs, "search-docs", 0, "queue the newest N seeded jobs for the search index (the target's indexer embeds them; the search scenario waits for them)")
 	fs.IntVar(&c.writers, "writers", 0, "concurrent seeding transactions (0: 1 on SQLite, 4 on PostgreSQL)")
-	fs.StringVar(&scen, "scenarios", strings.Join(allScenarios, ","), "comma-separated scenarios: "+strings.Join(allScenarios, ", "))
+	fs.StringVar(&scen, "scenarios", strings.Join(allScenarios, ","), "comma-separated scenarios: "+strings.Join(allScenarios, ", ")+
+		", or "+closeScenario+" (closing two big jobs while writing to others; not in the default list)")
 	fs.IntVar(&c.workers, "c", 16, "concurrent connections")
 	fs.IntVar(&c.wallets, "wallets", 64, "signed-in wallets (submit, vote, comment); each may comment 20 times a minute")
 	fs.DurationVar(&c.duration, "d", 5*time.Second, "how long each scenario runs")
@@ -118,6 +126,9 @@ func parse(args []string) (config, error) {
 	fs.IntVar(&c.readCacheMS, "read-cache-ms", 1000, "SERVICE_READ_CACHE_MS of the started host or in-process server (0: off, to measure the queries)")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the scenarios to this file (in-process target: server and client)")
 	fs.DurationVar(&c.progress, "progress", 5*time.Second, "how often long phases (seeding) report progress")
+	fs.IntVar(&c.closeRecords, "close-records", 100_000, "records of each big job of the close scenario (job, submissions, votes, final votes, comments)")
+	fs.Int64Var(&c.closeBytes, "close-bytes", 1<<30, "bytes of text of each big job of the close scenario")
+	fs.IntVar(&c.closeWriteRate, "close-write-rate", 100, "requests a second the close scenario's workers send to other jobs while it closes")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -153,6 +164,15 @@ func parse(args []string) (config, error) {
 		return c, errors.New("need -search-docs >= 0")
 	}
 	for _, s := range c.scenarios {
+		if s == closeScenario {
+			if c.url != "" {
+				return c, errors.New("the close scenario seeds its jobs: it needs -host or the in-process target, not -url")
+			}
+			if c.closeRecords < 10 || c.closeBytes < 1 || c.closeWriteRate < 1 || c.closeWriteRate > 100_000 {
+				return c, errors.New("need -close-records >= 10, -close-bytes >= 1 and 1 <= -close-write-rate <= 100000")
+			}
+			continue
+		}
 		if scenarioByName(s) == nil {
 			return c, fmt.Errorf("unknown scenario %q (known: %s)", s, strings.Join(allScenarios, ", "))
 		}
@@ -197,6 +217,12 @@ func run(args []string, out io.Writer) (err error) {
 			return err
 		}
 	}
+	var closing *closeFixture
+	if slices.Contains(c.scenarios, closeScenario) {
+		if closing, err = seedClosing(ctx, dsn, c, out); err != nil {
+			return err
+		}
+	}
 	if c.seedOnly {
 		return nil
 	}
@@ -231,6 +257,12 @@ func run(args []string, out io.Writer) (err error) {
 		t.describe, c.workers, c.duration, c.maxRequests, c.rounds)
 	rep := &report{out: out}
 	for _, name := range c.scenarios {
+		if name == closeScenario {
+			if err := runClose(ctx, t, fix, closing, c, out); err != nil {
+				return err
+			}
+			continue
+		}
 		ceil, res, err := measure(t, fix, c, scenarioByName(name))
 		if err != nil {
 			return err

@@ -110,3 +110,22 @@ func TestFlags(t *testing.T) {
 		require.Error(t, run(args, &bytes.Buffer{}), "%v", args)
 	}
 }
+
+// TestCloseScenarioSQLite runs the close scenario small, in process: both
+// big jobs close while other jobs take writes, and the snapshot and a
+// sample of proofs verify.
+func TestCloseScenarioSQLite(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	require.NoError(t, run([]string{"-seed", "200", "-scenarios", "close", "-close-records", "3000", "-close-bytes", "3000000",
+		"-c", "2", "-wallets", "3"}, &out))
+	text := out.String()
+	for _, want := range []string{"close: seeded job", "close: job ", "finalize: job ", "(3000 records", "RSS of this process",
+		"other jobs' writes meanwhile", "streamed and verified against the root"} {
+		require.Contains(t, text, want, text)
+	}
+	require.Regexp(t, `\(3000 records\); \d+ proofs verified`, text)
+	for _, r := range row.FindAllStringSubmatch(text, -1) {
+		require.Equal(t, "0", r[4], "errors of %s %s:\n%s", r[1], r[2], text)
+	}
+}
