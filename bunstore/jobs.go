@@ -1,10 +1,12 @@
 package bunstore
 
 import (
+	"cmp"
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
+	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -286,14 +288,17 @@ func (s jobStore) UpdateJob(ctx context.Context, j *marketplace.Job) error {
 // DESC, id DESC, where rank is the featured score of a boost active at
 // f.Ref and 0 otherwise; f.After starts after a position of that order.
 //
-// No time expression is evaluated per row: the page is read in two
-// phases, each an index walk in its own order. The boosted phase walks the
-// small partial index of boosted jobs (featured_score DESC, created_at
-// DESC, id DESC) keeping boosts still active at f.Ref; the plain phase
-// walks (status,) created_at DESC, id DESC (or job_tags' (tag, status,)
-// created_at DESC, job_id DESC for a tag) skipping the active boosts. A
-// cursor with a rank above 0 is in the boosted phase, one with rank 0 in
-// the plain phase; expired boosts simply stop matching the first phase.
+// A page is one prepared statement (jobPageQuery), and no time expression
+// is evaluated per row: the page is read in two phases, each an index walk
+// in its own order, joined by UNION ALL. The boosted phase walks the small
+// partial index of boosted jobs (featured_score DESC, created_at DESC, id
+// DESC) keeping boosts still active at f.Ref; the plain phase walks
+// (status,) created_at DESC, id DESC (or job_tags' (tag, status,)
+// created_at DESC, job_id DESC for a tag) skipping the active boosts. Each
+// phase reads at most f.Limit rows; the boosted ones come first. A cursor
+// with a rank above 0 is in the boosted phase, one with rank 0 in the
+// plain phase (whose statement has no boosted part); expired boosts
+// simply stop matching the first phase.
 func (s jobStore) ListJobs(ctx context.Context, f marketplace.JobFilter) ([]*marketplace.Job, error) {
 	const op = "bunstore.ListJobs"
 	if f.Limit <= 0 {
@@ -303,51 +308,18 @@ func (s jobStore) ListJobs(ctx context.Context, f marketplace.JobFilter) ([]*mar
 	if err != nil {
 		return nil, err
 	}
-	tag := strings.ToLower(strings.TrimSpace(f.Tag))
+	shape, args := jobPageArgs(f)
+	rows := make([]*jobRow, 0, f.Limit+1)
+	if err := s.e.d.scanHotRows(ctx, db, s.e.d.hot.jobPages[shape], &rows, args...); err != nil {
+		return nil, translate(op, err)
+	}
+	// The active boosts first (UNION ALL keeps its parts in order, but SQL
+	// does not promise it), then the page's length.
 	ref := millis(f.Ref)
-	var rows []*jobRow
-	if f.After == nil || f.After.Rank > 0 {
-		q := db.NewSelect().Model(&rows).
-			Where("j.featured_until IS NOT NULL AND j.featured_score > 0 AND j.featured_until > ?", ref)
-		if f.Status != "" {
-			q = q.Where("j.status = ?", string(f.Status))
-		}
-		if tag != "" {
-			q = q.Where("EXISTS (SELECT 1 FROM job_tags AS jt WHERE jt.job_id = j.id AND jt.tag = ?)", tag)
-		}
-		if a := f.After; a != nil {
-			q = q.Where("(j.featured_score, j.created_at, j.id) < (?, ?, ?)", a.Rank, millis(a.CreatedAt), a.ID)
-		}
-		err := q.OrderExpr("j.featured_score DESC").OrderExpr("j.created_at DESC").OrderExpr("j.id DESC").
-			Limit(int64(f.Limit)).Scan(ctx)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return nil, translate(op, err)
-		}
-	}
-	if rest := f.Limit - len(rows); rest > 0 {
-		var plain []*jobRow
-		// Not an active boost at ref: the complement of the first phase.
-		q := db.NewSelect().Model(&plain).
-			Where("(j.featured_until IS NULL OR j.featured_score = 0 OR j.featured_until <= ?)", ref)
-		// The walked index's columns: job_tags' copies for a tag, else jobs'.
-		t, idCol := bun.Ident("j"), bun.Ident("id")
-		if tag != "" {
-			t, idCol = bun.Ident("jt"), bun.Ident("job_id")
-			q = q.ModelTableExpr("job_tags AS jt JOIN jobs AS j ON j.id = jt.job_id").Where("jt.tag = ?", tag)
-		}
-		if f.Status != "" {
-			q = q.Where("?.status = ?", t, string(f.Status))
-		}
-		if a := f.After; a != nil && a.Rank == 0 {
-			q = q.Where("(?.created_at, ?.?) < (?, ?)", t, t, idCol, millis(a.CreatedAt), a.ID)
-		}
-		err := q.OrderExpr("?.created_at DESC", t).OrderExpr("?.? DESC", t, idCol).
-			Limit(int64(rest)).Scan(ctx)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return nil, translate(op, err)
-		}
-		rows = append(rows, plain...)
-	}
+	slices.SortStableFunc(rows, func(a, b *jobRow) int {
+		return cmp.Compare(b.boostedAt(ref), a.boostedAt(ref))
+	})
+	rows = rows[:min(len(rows), f.Limit)]
 	out := make([]*marketplace.Job, len(rows))
 	for i, r := range rows {
 		if out[i], err = r.job(); err != nil {
@@ -355,6 +327,185 @@ func (s jobStore) ListJobs(ctx context.Context, f marketplace.JobFilter) ([]*mar
 		}
 	}
 	return out, nil
+}
+
+// boostedAt is 1 when the row's boost is active at ref (Unix ms), else 0:
+// which phase of a job page the row belongs to.
+func (r *jobRow) boostedAt(ref int64) int {
+	if r.FeaturedUntil != nil && r.FeaturedScore > 0 && *r.FeaturedUntil > ref {
+		return 1
+	}
+	return 0
+}
+
+// The shapes of a job page's statement (jobPageQuery): whether it filters
+// by status and by tag, and where it starts. Each shape is one prepared
+// statement, so there are jobPageShapes of them.
+const (
+	pageByStatus = 1 << iota
+	pageByTag
+	// pageAfterBoost starts after a cursor in the boosted phase,
+	// pageAfterPlain after one in the plain phase; neither is the first
+	// page.
+	pageAfterBoost
+	pageAfterPlain
+	jobPageShapes = pageAfterPlain << 1
+)
+
+// jobPageArgs returns the shape of f's page and the arguments of its
+// statement.
+func jobPageArgs(f marketplace.JobFilter) (int, []any) {
+	w := sqlWriter{args: make([]any, 0, 12)}
+	shape := jobPageQuery(&w, "", f)
+	return shape, w.args
+}
+
+// jobPageSQL returns the text of the statement of each shape, with ?
+// parameters, for the dialect of db (empty for the shapes that do not
+// exist); the select list is jobRow's columns.
+func jobPageSQL(dialect string, db *bun.DB) [jobPageShapes]string {
+	var cols strings.Builder
+	for i, f := range db.Table(reflect.TypeFor[jobRow]()).Fields {
+		if i > 0 {
+			cols.WriteString(", ")
+		}
+		cols.WriteString("j.")
+		cols.WriteString(string(f.SQLName))
+	}
+	var out [jobPageShapes]string
+	for shape := range jobPageShapes {
+		if shape&pageAfterBoost != 0 && shape&pageAfterPlain != 0 {
+			continue // no cursor is in both phases
+		}
+		f := marketplace.JobFilter{Limit: 1}
+		if shape&pageByStatus != 0 {
+			f.Status = marketplace.StatusOpen
+		}
+		if shape&pageByTag != 0 {
+			f.Tag = "t"
+		}
+		switch {
+		case shape&pageAfterBoost != 0:
+			f.After = &marketplace.JobCursor{Rank: 1}
+		case shape&pageAfterPlain != 0:
+			f.After = &marketplace.JobCursor{}
+		}
+		var b strings.Builder
+		w := sqlWriter{b: &b, pg: dialect == DialectPostgres}
+		if got := jobPageQuery(&w, cols.String(), f); got != shape {
+			panic(fmt.Sprintf("bunstore: job page shape %d built as %d", shape, got))
+		}
+		out[shape] = b.String()
+	}
+	return out
+}
+
+// jobPageQuery writes to w the one statement of the page f selects and
+// returns its shape (see ListJobs): the boosted phase, unless f's cursor
+// is in the plain phase, then UNION ALL the plain phase, each ordered,
+// filtered and limited to f.Limit rows on its own. cols is the select
+// list (written only when w writes text). The same code writes the text
+// once per shape and the arguments of every call, so the two cannot
+// drift apart.
+func jobPageQuery(w *sqlWriter, cols string, f marketplace.JobFilter) int {
+	tag := strings.ToLower(strings.TrimSpace(f.Tag))
+	ref := millis(f.Ref)
+	shape := 0
+	if f.Status != "" {
+		shape |= pageByStatus
+	}
+	if tag != "" {
+		shape |= pageByTag
+	}
+	if a := f.After; a != nil {
+		if a.Rank > 0 {
+			shape |= pageAfterBoost
+		} else {
+			shape |= pageAfterPlain
+		}
+	}
+	if shape&pageAfterPlain == 0 {
+		w.sql("SELECT * FROM (SELECT ", cols, " FROM jobs AS j\nWHERE j.featured_until IS NOT NULL AND j.featured_score > 0 AND j.featured_until > ")
+		w.arg(ref, "bigint")
+		if f.Status != "" {
+			w.sql(" AND j.status = ")
+			w.arg(string(f.Status), "text")
+		}
+		if tag != "" {
+			w.sql(" AND EXISTS (SELECT 1 FROM job_tags AS jt WHERE jt.job_id = j.id AND jt.tag = ")
+			w.arg(tag, "text")
+			w.sql(")")
+		}
+		if a := f.After; a != nil {
+			w.sql("\nAND (j.featured_score, j.created_at, j.id) < (")
+			w.arg(a.Rank, "bigint")
+			w.sql(", ")
+			w.arg(millis(a.CreatedAt), "bigint")
+			w.sql(", ")
+			w.arg(a.ID, "text")
+			w.sql(")")
+		}
+		w.sql("\nORDER BY j.featured_score DESC, j.created_at DESC, j.id DESC LIMIT ")
+		w.arg(int64(f.Limit), "bigint")
+		w.sql(") AS b\nUNION ALL\n")
+	}
+	// The plain phase walks job_tags' copies of the columns for a tag,
+	// else jobs'.
+	t, id, from := "j", "j.id", "jobs AS j"
+	if tag != "" {
+		t, id, from = "jt", "jt.job_id", "job_tags AS jt JOIN jobs AS j ON j.id = jt.job_id"
+	}
+	// Not an active boost at ref: the complement of the first phase.
+	w.sql("SELECT * FROM (SELECT ", cols, " FROM ", from,
+		"\nWHERE (j.featured_until IS NULL OR j.featured_score = 0 OR j.featured_until <= ")
+	w.arg(ref, "bigint")
+	w.sql(")")
+	if tag != "" {
+		w.sql(" AND jt.tag = ")
+		w.arg(tag, "text")
+	}
+	if f.Status != "" {
+		w.sql(" AND ", t, ".status = ")
+		w.arg(string(f.Status), "text")
+	}
+	if a := f.After; a != nil && a.Rank == 0 {
+		w.sql("\nAND (", t, ".created_at, ", id, ") < (")
+		w.arg(millis(a.CreatedAt), "bigint")
+		w.sql(", ")
+		w.arg(a.ID, "text")
+		w.sql(")")
+	}
+	w.sql("\nORDER BY ", t, ".created_at DESC, ", id, " DESC LIMIT ")
+	w.arg(int64(f.Limit), "bigint")
+	w.sql(") AS p")
+	return shape
+}
+
+// sqlWriter writes a statement's text (when b is set) and collects its
+// arguments: each arg writes a ? parameter, cast to its type on
+// PostgreSQL, whose prepared statements must know every parameter's type.
+type sqlWriter struct {
+	b    *strings.Builder
+	pg   bool
+	args []any
+}
+
+func (w *sqlWriter) sql(parts ...string) {
+	if w.b == nil {
+		return
+	}
+	for _, p := range parts {
+		w.b.WriteString(p)
+	}
+}
+
+func (w *sqlWriter) arg(v any, pgType string) {
+	w.args = append(w.args, v)
+	if w.pg {
+		w.sql("?::", pgType)
+	} else {
+		w.sql("?")
+	}
 }
 
 // jobDetails are the details of a duplicate or a missing job.
