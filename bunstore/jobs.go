@@ -446,7 +446,7 @@ func jobPageQuery(w *sqlWriter, cols string, f marketplace.JobFilter) int {
 			w.sql(")")
 		}
 		w.sql("\nORDER BY j.featured_score DESC, j.created_at DESC, j.id DESC LIMIT ")
-		w.arg(int64(f.Limit), "bigint")
+		w.limit(f.Limit)
 		w.sql(") AS b\nUNION ALL\n")
 	}
 	// The plain phase walks job_tags' copies of the columns for a tag,
@@ -476,14 +476,22 @@ func jobPageQuery(w *sqlWriter, cols string, f marketplace.JobFilter) int {
 		w.sql(")")
 	}
 	w.sql("\nORDER BY ", t, ".created_at DESC, ", id, " DESC LIMIT ")
-	w.arg(int64(f.Limit), "bigint")
+	w.limit(f.Limit)
 	w.sql(") AS p")
 	return shape
 }
 
 // sqlWriter writes a statement's text (when b is set) and collects its
-// arguments: each arg writes a ? parameter, cast to its type on
-// PostgreSQL, whose prepared statements must know every parameter's type.
+// arguments: each parameter is written ?, cast to its type on PostgreSQL,
+// whose prepared statements must know every parameter's type.
+//
+// On SQLite a parameter is written +? (unary plus, which changes neither
+// its value nor its affinity). SQLite, built with STAT4, reads the value
+// bound to a bare parameter while it plans (for a comparison with an index
+// column, and for LIMIT) and then prepares the statement again whenever a
+// value is bound, which with the driver's rebinding is on every run: a
+// full parse each time. It reads no value out of an expression, so the
+// statement keeps its plan: the index walk the plan test checks.
 type sqlWriter struct {
 	b    *strings.Builder
 	pg   bool
@@ -499,14 +507,18 @@ func (w *sqlWriter) sql(parts ...string) {
 	}
 }
 
+// arg writes a parameter holding v, of PostgreSQL type pgType.
 func (w *sqlWriter) arg(v any, pgType string) {
 	w.args = append(w.args, v)
 	if w.pg {
 		w.sql("?::", pgType)
 	} else {
-		w.sql("?")
+		w.sql("+?")
 	}
 }
+
+// limit writes the parameter of a LIMIT clause holding n.
+func (w *sqlWriter) limit(n int) { w.arg(int64(n), "bigint") }
 
 // jobDetails are the details of a duplicate or a missing job.
 var jobDetails = details{detailDuplicate: "job already exists", detailNotFound: "job not found"}

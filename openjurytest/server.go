@@ -73,6 +73,10 @@ type ServerConfig struct {
 	// RateLimitPerMin is the handler's general per-client request limit
 	// (transport.Options.RateLimitPerMin); 0, the default, turns it off.
 	RateLimitPerMin int
+	// RateLimitPerAddressPerMin is the handler's per-address request
+	// limit (transport.Options.RateLimitPerAddressPerMin); 0, the
+	// default, turns it off.
+	RateLimitPerAddressPerMin int
 	// ReadCacheTTL turns on the handler's anonymous-read cache
 	// (transport.Options.ReadCacheTTL); 0, the default, leaves it off.
 	ReadCacheTTL time.Duration
@@ -241,6 +245,8 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 		AGRTokenAddress: cfg.AGRTokenAddress,
 		RateLimitPerMin: cfg.RateLimitPerMin,
 		ReadCacheTTL:    cfg.ReadCacheTTL,
+
+		RateLimitPerAddressPerMin: cfg.RateLimitPerAddressPerMin,
 	})
 	srv.Start()
 	tb.Cleanup(srv.Close)
