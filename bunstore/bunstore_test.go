@@ -17,6 +17,7 @@ import (
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/openjurytest/dbtest"
 	"github.com/openjury/openjury/openjurytest/pgtest"
 	"github.com/openjury/openjury/stake"
 	"github.com/openjury/openjury/storetest"
@@ -49,7 +50,7 @@ var backends = []struct {
 func TestStoreSQLite(t *testing.T) {
 	t.Parallel()
 	storetest.Run(t, storetest.Features{}, func(t *testing.T) storetest.Backend {
-		return open(t, sqliteDSN(t))
+		return open(t, dbtest.SQLite(t)) // a copy of a migrated template: Open migrates nothing
 	})
 }
 
@@ -57,7 +58,7 @@ func TestStorePostgres(t *testing.T) {
 	t.Parallel()
 	pgtest.NewDatabase(t) // skip (or fail on CI) here once rather than in every subtest
 	storetest.Run(t, storetest.Features{RowLocks: true}, func(t *testing.T) storetest.Backend {
-		db := open(t, pgtest.NewDatabase(t))
+		db := open(t, dbtest.Postgres(t))
 		// Racing subtests on many cores must stay under the server's
 		// max_connections; 6 connections still race for real.
 		db.Bun().SetMaxOpenConns(6)

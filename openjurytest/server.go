@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/openjurytest/dbtest"
 	"github.com/openjury/openjury/search"
 	"github.com/openjury/openjury/stake"
 	"github.com/openjury/openjury/transport"
@@ -141,7 +141,7 @@ type Server struct {
 // the test ends.
 func NewDB(tb testing.TB) *bunstore.DB {
 	tb.Helper()
-	return OpenDB(tb, "sqlite:"+filepath.Join(tb.TempDir(), "openjury.db"))
+	return OpenDB(tb, dbtest.SQLite(tb))
 }
 
 // OpenDB opens and migrates the database at dsn, closed when the test ends.
