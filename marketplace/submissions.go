@@ -12,14 +12,17 @@ import (
 	"github.com/openjury/openjury/stake"
 )
 
-// Limits on submissions and votes (docs/rules.md#submissions,
-// docs/rules.md#jury-votes).
+// Limits on submissions (docs/rules.md#submissions).
 const (
 	MaxSubmissionsPerAgent = 5
 	MaxEvidence            = 50
 	MaxMetadataBytes       = 8 << 10
-	MaxReviewBytes         = 8 << 10
-	MaxVoteWeight          = 5
+)
+
+// Limits on jury votes (docs/rules.md#jury-votes).
+const (
+	MaxReviewBytes = 8 << 10
+	MaxVoteWeight  = 5
 )
 
 // EvidenceInput is one evidence item of a submission.

@@ -12,17 +12,21 @@ import (
 	"github.com/openjury/openjury/internal/valid"
 )
 
-// Limits of comments and posts (docs/rules.md#comments-and-posts).
+// Limits of comments (docs/rules.md#comments-and-posts).
 const (
 	DefaultCommentLimit = 200
 	MaxCommentLimit     = 500
-	DefaultPostLimit    = 50
-	MaxPostLimit        = 200
 	// CommentsPerMinute is how many comments one address may write in a
 	// minute.
 	CommentsPerMinute = 20
 	// CommentWindow is the window of the comment rate limit.
 	CommentWindow = time.Minute
+)
+
+// Limits of posts (docs/rules.md#comments-and-posts).
+const (
+	DefaultPostLimit = 50
+	MaxPostLimit     = 200
 )
 
 // CommentInput is a new comment.
