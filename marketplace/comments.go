@@ -23,11 +23,74 @@ const (
 	CommentWindow = time.Minute
 )
 
-// Limits of posts (docs/rules.md#comments-and-posts).
+// TargetType is what a comment is attached to.
+type TargetType string
+
+// Comment targets.
 const (
-	DefaultPostLimit = 50
-	MaxPostLimit     = 200
+	TargetJob        TargetType = "job"
+	TargetSubmission TargetType = "submission"
+	TargetPost       TargetType = "post"
 )
+
+// Comment is a message in a discussion thread. A deleted comment keeps its
+// row and ids; its content is hidden from then on.
+type Comment struct {
+	ID        string
+	Target    TargetType
+	TargetID  string
+	ParentID  string
+	Author    openjury.Address
+	Content   string
+	CreatedAt time.Time
+	DeletedAt *time.Time
+	DeletedBy openjury.Address
+	// Rev is, for a comment on a job or one of its submissions, the job's
+	// RecordsRev after its insert; DeletedRev, once deleted, the job's
+	// RecordsRev after its delete (0 for comments deleted before revs were
+	// kept). A close that read RecordsRev R covers the comments with
+	// Rev <= R, deleted only when DeletedRev <= R. The store sets both.
+	Rev        int64
+	DeletedRev int64
+}
+
+// ThreadStore keeps comments and posts.
+type ThreadStore interface {
+	// CreateComment inserts c. A comment on a job or a submission bumps
+	// the job's RecordsRev in the same transaction, under the job's lock,
+	// and takes the new value as its Rev (set on c).
+	CreateComment(ctx context.Context, c *Comment) error
+	// Comment returns one comment with its stored content. Errors: NotFound.
+	Comment(ctx context.Context, id string) (*Comment, error)
+	// Comments lists the comments of a target oldest first (created_at,
+	// then id, ascending), up to limit, after the cursor when not nil.
+	Comments(ctx context.Context, target TargetType, targetID string, limit int, after *Cursor) ([]*Comment, error)
+	// DeleteComment marks a comment deleted by `by` at `at`, unless it is
+	// deleted already (then nothing changes). Deleting a comment on a job
+	// or a submission bumps the job's RecordsRev like CreateComment and
+	// records the new value as its DeletedRev. Errors: NotFound.
+	DeleteComment(ctx context.Context, id string, by openjury.Address, at time.Time) error
+	// CreatePost inserts p with its tags.
+	CreatePost(ctx context.Context, p *Post) error
+	// Post returns one post. Errors: NotFound.
+	Post(ctx context.Context, id string) (*Post, error)
+	// Posts lists posts newest first (created_at, then id, descending).
+	Posts(ctx context.Context, f PostFilter) ([]*Post, error)
+}
+
+// RateStore counts events per key in fixed windows, in the database, so
+// every replica sees the same counts.
+type RateStore interface {
+	// Hit counts one event for key at now. A window starts at the first
+	// event after the previous window ended and lasts `window`. It returns
+	// the number of events in the current window, this one included, and
+	// the window's start. Concurrent hits on one key are serialised.
+	Hit(ctx context.Context, key string, now time.Time, window time.Duration) (count int64, start time.Time, err error)
+	// Prune deletes the counters whose window started at or before
+	// `before` and returns how many went; a later Hit on such a key starts
+	// a new window anyway.
+	Prune(ctx context.Context, before time.Time) (int64, error)
+}
 
 // CommentInput is a new comment.
 type CommentInput struct {
@@ -118,12 +181,6 @@ func targetExists(ctx context.Context, st Stores, target TargetType, id string) 
 	return err
 }
 
-// ListInput pages a list.
-type ListInput struct {
-	Limit  int
-	Cursor string
-}
-
 // CommentPage is a page of comments, oldest first.
 type CommentPage struct {
 	Comments   []*Comment
@@ -209,84 +266,4 @@ func (s *Service) DeleteComment(ctx context.Context, caller openjury.Address, id
 	}
 	hideDeleted(c)
 	return c, nil
-}
-
-// PostInput is a new community post.
-type PostInput struct {
-	Title   string   `name:"title" validate:"notblank,max=140"`
-	Content string   `name:"content" validate:"notblank,max=20000"`
-	Tags    []string `name:"tags" validate:"max=16,dive,min=1,max=32"`
-}
-
-// CreatePost publishes a post. Errors: Invalid.
-func (s *Service) CreatePost(ctx context.Context, author openjury.Address, in PostInput) (*Post, error) {
-	const op = "marketplace.CreatePost"
-	in.Tags = trimTags(in.Tags)
-	if err := valid.Struct(op, in); err != nil {
-		return nil, err
-	}
-	p := &Post{ID: openjury.NewID(), Title: in.Title, Content: in.Content, Author: author, Tags: NormalizeTags(in.Tags), CreatedAt: openjury.Truncate(s.clock.Now())}
-	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
-		return indexed(ctx, tx, DocPost, p.ID, p.CreatedAt, tx.Threads().CreatePost(ctx, p))
-	})
-	if err != nil {
-		return nil, openjury.Wrap(op, err)
-	}
-	return p, nil
-}
-
-// Post returns one post. Errors: NotFound, Invalid (a NUL in id).
-func (s *Service) Post(ctx context.Context, id string) (*Post, error) {
-	const op = "marketplace.Post"
-	if err := valid.Text(op, "post_id", id); err != nil {
-		return nil, err
-	}
-	if !openjury.ValidID(id) {
-		return nil, openjury.E(openjury.NotFound, op, "post not found")
-	}
-	p, err := s.db.Threads().Post(ctx, id)
-	if openjury.IsKind(err, openjury.NotFound) {
-		return nil, openjury.E(openjury.NotFound, op, "post not found")
-	}
-	return p, openjury.Wrap(op, err)
-}
-
-// ListPostsInput selects a page of posts.
-type ListPostsInput struct {
-	Tag    string
-	Limit  int
-	Cursor string
-}
-
-// PostPage is a page of posts, newest first.
-type PostPage struct {
-	Posts      []*Post
-	NextCursor string
-}
-
-// ListPosts lists posts newest first, optionally by tag. Errors: Invalid.
-func (s *Service) ListPosts(ctx context.Context, in ListPostsInput) (PostPage, error) {
-	const op = "marketplace.ListPosts"
-	var f PostFilter
-	var err error
-	if f.Limit, err = valid.Limit(op, in.Limit, DefaultPostLimit, MaxPostLimit); err != nil {
-		return PostPage{}, err
-	}
-	if f.Tag, err = tagFilter(op, in.Tag); err != nil {
-		return PostPage{}, err
-	}
-	if f.After, err = cursor.After[Cursor](op, in.Cursor); err != nil {
-		return PostPage{}, err
-	}
-	want := f.Limit
-	f.Limit++
-	posts, err := s.db.Threads().Posts(ctx, f)
-	if err != nil {
-		return PostPage{}, openjury.Wrap(op, err)
-	}
-	var p PostPage
-	p.Posts, p.NextCursor = cursor.Cut(posts, want, func(last *Post) string {
-		return cursor.EncodeTimeID(last.CreatedAt, last.ID)
-	})
-	return p, nil
 }
