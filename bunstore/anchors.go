@@ -12,13 +12,9 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/anchor"
-	"github.com/openjury/openjury/marketplace"
 )
 
-var (
-	_ anchor.Store            = (*DB)(nil)
-	_ marketplace.AnchorStore = anchorStore{}
-)
+var _ anchor.Store = (*DB)(nil)
 
 // anchorCols are the anchor_* columns of a job row (embedded with
 // bun:"embed:anchor_"): the snapshot batch and its receipt. All NULL until

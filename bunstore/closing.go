@@ -16,11 +16,14 @@ import (
 )
 
 // Closing at any size (docs/rules.md): the closing lease on the job row,
-// the records of a snapshot read by keyset pages, the staged build
+// the records of a snapshot read by keyset pages, and the staged build
 // (anchor_builds, anchor_records, anchor_nodes) written in short
-// transactions, and the reads that serve a stored batch.
+// transactions; anchors.go serves a stored batch from the same rows.
 
-var _ marketplace.SnapshotStore = snapshotStore{}
+var (
+	_ marketplace.AnchorStore   = anchorStore{}
+	_ marketplace.SnapshotStore = snapshotStore{}
+)
 
 // Bounds of the deletes of a build's staged rows: rows per statement,
 // each its own transaction, and builds per cleanup run.

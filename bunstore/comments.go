@@ -66,9 +66,9 @@ func (r *commentRow) comment() *marketplace.Comment {
 	return c
 }
 
-// threadStore implements marketplace.ThreadStore on the pools or on one
+// commentStore implements marketplace.CommentStore on the pools or on one
 // transaction.
-type threadStore struct{ e exec }
+type commentStore struct{ e exec }
 
 // CreateComment inserts c; an empty c.ID gets a new id, set on c. The
 // deleted fields are stored as given (normally unset). A comment on a job
@@ -77,7 +77,7 @@ type threadStore struct{ e exec }
 // with the job's id and the new rev (set on c.Rev), in one transaction.
 // Errors: Conflict for a duplicate id or a target type other than job,
 // submission or post; NotFound when the parent comment does not exist.
-func (s threadStore) CreateComment(ctx context.Context, c *marketplace.Comment) error {
+func (s commentStore) CreateComment(ctx context.Context, c *marketplace.Comment) error {
 	const op = "bunstore.CreateComment"
 	if c.ID == "" {
 		c.ID = openjury.NewID()
@@ -123,7 +123,7 @@ func bumpRecordsRev(ctx context.Context, op string, db bun.IDB, target marketpla
 
 // Comment returns one comment with its stored content, deleted or not.
 // Errors: NotFound.
-func (s threadStore) Comment(ctx context.Context, id string) (*marketplace.Comment, error) {
+func (s commentStore) Comment(ctx context.Context, id string) (*marketplace.Comment, error) {
 	const op = "bunstore.Comment"
 	db, err := s.e.reader(ctx, op)
 	if err != nil {
@@ -139,7 +139,7 @@ func (s threadStore) Comment(ctx context.Context, id string) (*marketplace.Comme
 // Comments lists up to limit comments of a target in the order
 // (created_at, id) ascending, after the cursor when it is not nil. Deleted
 // comments are listed with their stored content.
-func (s threadStore) Comments(ctx context.Context, target marketplace.TargetType, targetID string, limit int, after *marketplace.Cursor) ([]*marketplace.Comment, error) {
+func (s commentStore) Comments(ctx context.Context, target marketplace.TargetType, targetID string, limit int, after *marketplace.Cursor) ([]*marketplace.Comment, error) {
 	const op = "bunstore.Comments"
 	if limit <= 0 {
 		return []*marketplace.Comment{}, nil
@@ -172,7 +172,7 @@ func (s threadStore) Comments(ctx context.Context, target marketplace.TargetType
 // a job's snapshot first bumps the job's records_rev (locking the job's
 // row, the order of CreateComment) and records the new value as its
 // deleted_rev, in one transaction. Errors: NotFound.
-func (s threadStore) DeleteComment(ctx context.Context, id string, by openjury.Address, at time.Time) error {
+func (s commentStore) DeleteComment(ctx context.Context, id string, by openjury.Address, at time.Time) error {
 	const op = "bunstore.DeleteComment"
 	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		var cur commentRow

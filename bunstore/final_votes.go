@@ -20,12 +20,16 @@ type finalVoteRow struct {
 	CreatedAt    int64  `bun:"created_at,notnull"`
 }
 
+// finalVoteStore implements marketplace.FinalVoteStore on the pools or
+// on one transaction.
+type finalVoteStore struct{ e exec }
+
 // FinalVote returns the current final vote of voter on a job.
 // Errors: NotFound.
-func (s voteStore) FinalVote(ctx context.Context, jobID string, voter openjury.Address) (*marketplace.FinalVote, error) {
+func (s finalVoteStore) FinalVote(ctx context.Context, jobID string, voter openjury.Address) (*marketplace.FinalVote, error) {
 	const op = "bunstore.FinalVote"
 	var row finalVoteRow
-	if err := s.current(ctx, op, &row, "fv", jobID, voter); err != nil {
+	if err := currentVote(ctx, s.e, op, &row, "fv", jobID, voter); err != nil {
 		return nil, err
 	}
 	return row.finalVote(), nil
@@ -41,8 +45,8 @@ func (r *finalVoteRow) finalVote() *marketplace.FinalVote {
 	}
 }
 
-// PutFinalVote inserts or replaces like PutVote.
-func (s voteStore) PutFinalVote(ctx context.Context, v *marketplace.FinalVote) error {
+// PutFinalVote inserts or replaces like voteStore.PutVote.
+func (s finalVoteStore) PutFinalVote(ctx context.Context, v *marketplace.FinalVote) error {
 	const op = "bunstore.PutFinalVote"
 	row := &finalVoteRow{
 		ID:           v.ID,
@@ -54,7 +58,7 @@ func (s voteStore) PutFinalVote(ctx context.Context, v *marketplace.FinalVote) e
 	if row.ID == "" {
 		row.ID = openjury.NewID()
 	}
-	if err := s.upsert(ctx, op, row, "submission_id", "created_at"); err != nil {
+	if err := upsertVote(ctx, s.e, op, row, "submission_id", "created_at"); err != nil {
 		return err
 	}
 	v.ID = row.ID
@@ -62,6 +66,6 @@ func (s voteStore) PutFinalVote(ctx context.Context, v *marketplace.FinalVote) e
 }
 
 // FinalTally counts the current final votes of a job per submission.
-func (s voteStore) FinalTally(ctx context.Context, jobID string) ([]marketplace.Tally, error) {
-	return s.tally(ctx, "bunstore.FinalTally", (*finalVoteRow)(nil), "COUNT(*)", "fv", jobID)
+func (s finalVoteStore) FinalTally(ctx context.Context, jobID string) ([]marketplace.Tally, error) {
+	return tallyVotes(ctx, s.e, "bunstore.FinalTally", (*finalVoteRow)(nil), "COUNT(*)", "fv", jobID)
 }

@@ -69,10 +69,14 @@ func (r *postRow) post() (*marketplace.Post, error) {
 	}, nil
 }
 
+// postStore implements marketplace.PostStore on the pools or on one
+// transaction.
+type postStore struct{ e exec }
+
 // CreatePost inserts the post row and its post_tags rows (the distinct
 // lowercased tags) in one transaction; an empty p.ID gets a new id, set on
 // p. Errors: Conflict for a duplicate id.
-func (s threadStore) CreatePost(ctx context.Context, p *marketplace.Post) error {
+func (s postStore) CreatePost(ctx context.Context, p *marketplace.Post) error {
 	const op = "bunstore.CreatePost"
 	if p.ID == "" {
 		p.ID = openjury.NewID()
@@ -92,7 +96,7 @@ func (s threadStore) CreatePost(ctx context.Context, p *marketplace.Post) error 
 }
 
 // Post returns one post; its Tags are empty, never nil. Errors: NotFound.
-func (s threadStore) Post(ctx context.Context, id string) (*marketplace.Post, error) {
+func (s postStore) Post(ctx context.Context, id string) (*marketplace.Post, error) {
 	const op = "bunstore.Post"
 	db, err := s.e.reader(ctx, op)
 	if err != nil {
@@ -112,7 +116,7 @@ func (s threadStore) Post(ctx context.Context, id string) (*marketplace.Post, er
 // Posts lists up to f.Limit posts in the order (created_at, id) descending,
 // after f.After when it is not nil, keeping those with the tag f.Tag
 // (exact, case-insensitive) when it is not empty.
-func (s threadStore) Posts(ctx context.Context, f marketplace.PostFilter) ([]*marketplace.Post, error) {
+func (s postStore) Posts(ctx context.Context, f marketplace.PostFilter) ([]*marketplace.Post, error) {
 	const op = "bunstore.Posts"
 	if f.Limit <= 0 {
 		return []*marketplace.Post{}, nil

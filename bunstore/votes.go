@@ -60,7 +60,7 @@ type voteStore struct{ e exec }
 func (s voteStore) Vote(ctx context.Context, jobID string, voter openjury.Address) (*marketplace.Vote, error) {
 	const op = "bunstore.Vote"
 	var row voteRow
-	if err := s.current(ctx, op, &row, "v", jobID, voter); err != nil {
+	if err := currentVote(ctx, s.e, op, &row, "v", jobID, voter); err != nil {
 		return nil, err
 	}
 	v, err := row.vote()
@@ -97,7 +97,7 @@ func (s voteStore) PutVote(ctx context.Context, v *marketplace.Vote) error {
 		review := string(raw)
 		row.Review = &review
 	}
-	if err := s.upsert(ctx, op, row, "submission_id", "weight", "review", "created_at"); err != nil {
+	if err := upsertVote(ctx, s.e, op, row, "submission_id", "weight", "review", "created_at"); err != nil {
 		return err
 	}
 	v.ID = row.ID
@@ -197,13 +197,13 @@ func (s voteStore) CastVote(ctx context.Context, v *marketplace.Vote, g marketpl
 
 // Tally sums the current jury votes of a job per submission.
 func (s voteStore) Tally(ctx context.Context, jobID string) ([]marketplace.Tally, error) {
-	return s.tally(ctx, "bunstore.Tally", (*voteRow)(nil), "SUM(v.weight)", "v", jobID)
+	return tallyVotes(ctx, s.e, "bunstore.Tally", (*voteRow)(nil), "SUM(v.weight)", "v", jobID)
 }
 
-// current reads into row, a *voteRow or a *finalVoteRow with table alias
+// currentVote reads into row, a *voteRow or a *finalVoteRow with table alias
 // a, the current vote of voter on a job. Errors: NotFound.
-func (s voteStore) current(ctx context.Context, op string, row any, a, jobID string, voter openjury.Address) error {
-	db, err := s.e.reader(ctx, op)
+func currentVote(ctx context.Context, e exec, op string, row any, a, jobID string, voter openjury.Address) error {
+	db, err := e.reader(ctx, op)
 	if err != nil {
 		return err
 	}
@@ -214,12 +214,12 @@ func (s voteStore) current(ctx context.Context, op string, row any, a, jobID str
 	return translateWith(op, err, voteDetails)
 }
 
-// upsert inserts row, a *voteRow or a *finalVoteRow, or replaces the
+// upsertVote inserts row, a *voteRow or a *finalVoteRow, or replaces the
 // voter's vote on the job in the same statement, setting the columns set
 // from row; the stored row keeps its id, which is read back into row.
 // Errors: NotFound when the job or the submission does not exist.
-func (s voteStore) upsert(ctx context.Context, op string, row any, set ...string) error {
-	db, err := s.e.writer(ctx, op)
+func upsertVote(ctx context.Context, e exec, op string, row any, set ...string) error {
+	db, err := e.writer(ctx, op)
 	if err != nil {
 		return err
 	}
@@ -231,11 +231,11 @@ func (s voteStore) upsert(ctx context.Context, op string, row any, set ...string
 	return translateWith(op, err, voteDetails)
 }
 
-// tally groups the votes of model (alias a) of a job by submission with
+// tallyVotes groups the votes of model (alias a) of a job by submission with
 // weight as the weight expression, ordered by weight desc, earliest vote
 // asc, submission id asc.
-func (s voteStore) tally(ctx context.Context, op string, model any, weight, a, jobID string) ([]marketplace.Tally, error) {
-	db, err := s.e.reader(ctx, op)
+func tallyVotes(ctx context.Context, e exec, op string, model any, weight, a, jobID string) ([]marketplace.Tally, error) {
+	db, err := e.reader(ctx, op)
 	if err != nil {
 		return nil, err
 	}

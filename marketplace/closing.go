@@ -333,13 +333,13 @@ func (s *Service) startFinalize(ctx context.Context, tx Tx, caller openjury.Addr
 	if now.Before(job.FinalVoteEndsAt) {
 		return nil, openjury.E(openjury.Conflict, op, "final voting window has not ended")
 	}
-	if _, err := tx.Votes().FinalVote(ctx, job.ID, caller); err != nil {
+	if _, err := tx.FinalVotes().FinalVote(ctx, job.ID, caller); err != nil {
 		if openjury.IsKind(err, openjury.NotFound) {
 			return nil, openjury.E(openjury.Forbidden, op, "only an address that cast a final vote may finalize")
 		}
 		return nil, err
 	}
-	final, err := tx.Votes().FinalTally(ctx, job.ID)
+	final, err := tx.FinalVotes().FinalTally(ctx, job.ID)
 	if err != nil {
 		return nil, err
 	}

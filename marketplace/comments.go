@@ -54,8 +54,8 @@ type Comment struct {
 	DeletedRev int64
 }
 
-// ThreadStore keeps comments and posts.
-type ThreadStore interface {
+// CommentStore keeps the comments on jobs, submissions and posts.
+type CommentStore interface {
 	// CreateComment inserts c. A comment on a job or a submission bumps
 	// the job's RecordsRev in the same transaction, under the job's lock,
 	// and takes the new value as its Rev (set on c).
@@ -70,12 +70,6 @@ type ThreadStore interface {
 	// or a submission bumps the job's RecordsRev like CreateComment and
 	// records the new value as its DeletedRev. Errors: NotFound.
 	DeleteComment(ctx context.Context, id string, by openjury.Address, at time.Time) error
-	// CreatePost inserts p with its tags.
-	CreatePost(ctx context.Context, p *Post) error
-	// Post returns one post. Errors: NotFound.
-	Post(ctx context.Context, id string) (*Post, error)
-	// Posts lists posts newest first (created_at, then id, descending).
-	Posts(ctx context.Context, f PostFilter) ([]*Post, error)
 }
 
 // RateStore counts events per key in fixed windows, in the database, so
@@ -118,7 +112,7 @@ func (s *Service) AddComment(ctx context.Context, author openjury.Address, targe
 			if !openjury.ValidID(c.ParentID) {
 				return openjury.E(openjury.NotFound, op, "parent comment not found")
 			}
-			parent, err := tx.Threads().Comment(ctx, c.ParentID)
+			parent, err := tx.Comments().Comment(ctx, c.ParentID)
 			if openjury.IsKind(err, openjury.NotFound) {
 				return openjury.E(openjury.NotFound, op, "parent comment not found")
 			}
@@ -138,7 +132,7 @@ func (s *Service) AddComment(ctx context.Context, author openjury.Address, targe
 			return &openjury.Error{Kind: openjury.RateLimited, Op: op,
 				Detail: fmt.Sprintf("at most %d comments per minute: try again later", CommentsPerMinute), Err: openjury.RetryHint(wait)}
 		}
-		return indexed(ctx, tx, DocComment, c.ID, now, tx.Threads().CreateComment(ctx, c))
+		return indexed(ctx, tx, DocComment, c.ID, now, tx.Comments().CreateComment(ctx, c))
 	})
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
@@ -164,7 +158,7 @@ func targetExists(ctx context.Context, st Stores, target TargetType, id string) 
 	case TargetSubmission:
 		find = func() error { _, err := st.Submissions().Submission(ctx, id); return err }
 	case TargetPost:
-		find = func() error { _, err := st.Threads().Post(ctx, id); return err }
+		find = func() error { _, err := st.Posts().Post(ctx, id); return err }
 	default:
 		return openjury.Errorf(openjury.Invalid, op, "target_type: must be job, submission or post")
 	}
@@ -202,7 +196,7 @@ func (s *Service) Comments(ctx context.Context, target TargetType, targetID stri
 	if err := targetExists(ctx, s.db, target, targetID); err != nil {
 		return CommentPage{}, openjury.Wrap(op, err)
 	}
-	list, err := s.db.Threads().Comments(ctx, target, targetID, limit+1, after)
+	list, err := s.db.Comments().Comments(ctx, target, targetID, limit+1, after)
 	if err != nil {
 		return CommentPage{}, openjury.Wrap(op, err)
 	}
@@ -242,7 +236,7 @@ func (s *Service) DeleteComment(ctx context.Context, caller openjury.Address, id
 	var c *Comment
 	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
 		var err error
-		if c, err = tx.Threads().Comment(ctx, id); err != nil {
+		if c, err = tx.Comments().Comment(ctx, id); err != nil {
 			return err
 		}
 		if c.Author != caller && !s.IsOperator(caller) {
@@ -251,11 +245,11 @@ func (s *Service) DeleteComment(ctx context.Context, caller openjury.Address, id
 		if c.DeletedAt != nil {
 			return nil
 		}
-		if err := indexed(ctx, tx, DocComment, id, now, tx.Threads().DeleteComment(ctx, id, caller, now)); err != nil {
+		if err := indexed(ctx, tx, DocComment, id, now, tx.Comments().DeleteComment(ctx, id, caller, now)); err != nil {
 			return err
 		}
 		// Read back: a concurrent delete may have won; report what is stored.
-		c, err = tx.Threads().Comment(ctx, id)
+		c, err = tx.Comments().Comment(ctx, id)
 		return err
 	})
 	if openjury.IsKind(err, openjury.NotFound) {

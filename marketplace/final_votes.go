@@ -20,6 +20,19 @@ type FinalVote struct {
 	CreatedAt    time.Time
 }
 
+// FinalVoteStore keeps final decision votes.
+type FinalVoteStore interface {
+	// FinalVote returns the current final vote of voter on a job.
+	// Errors: NotFound.
+	FinalVote(ctx context.Context, jobID string, voter openjury.Address) (*FinalVote, error)
+	// PutFinalVote inserts v, or replaces the voter's final vote on the
+	// job like VoteStore.PutVote (v.ID set to the stored id).
+	PutFinalVote(ctx context.Context, v *FinalVote) error
+	// FinalTally sums the current final votes of a job, ordered like
+	// VoteStore.Tally (votes desc, earliest current vote, submission id).
+	FinalTally(ctx context.Context, jobID string) ([]Tally, error)
+}
+
 // FinalVoteInput is a final decision vote.
 type FinalVoteInput struct {
 	JobID        string `name:"job_id" validate:"required"`
@@ -70,7 +83,7 @@ func (s *Service) FinalVote(ctx context.Context, voter openjury.Address, in Fina
 			return openjury.E(openjury.Conflict, op, "final voting window has ended")
 		}
 		vote = &FinalVote{ID: openjury.NewID(), JobID: job.ID, SubmissionID: sub.ID, Voter: voter, CreatedAt: now}
-		return tx.Votes().PutFinalVote(ctx, vote)
+		return tx.FinalVotes().PutFinalVote(ctx, vote)
 	})
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
@@ -84,6 +97,6 @@ func (s *Service) FinalSummary(ctx context.Context, jobID string) ([]Tally, erro
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.db.Votes().FinalTally(ctx, job.ID)
+	t, err := s.db.FinalVotes().FinalTally(ctx, job.ID)
 	return t, openjury.Wrap("marketplace.FinalSummary", err)
 }

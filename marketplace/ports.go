@@ -13,10 +13,12 @@ type Stores interface {
 	Jobs() JobStore
 	Submissions() SubmissionStore
 	Votes() VoteStore
+	FinalVotes() FinalVoteStore
 	Reputation() ReputationStore
 	AGR() agr.Store
 	Stake() stake.Store
-	Threads() ThreadStore
+	Comments() CommentStore
+	Posts() PostStore
 	Rates() RateStore
 	Anchors() AnchorStore
 	Snapshots() SnapshotStore

@@ -38,6 +38,16 @@ type PostFilter struct {
 	After *Cursor
 }
 
+// PostStore keeps community posts.
+type PostStore interface {
+	// CreatePost inserts p with its tags.
+	CreatePost(ctx context.Context, p *Post) error
+	// Post returns one post. Errors: NotFound.
+	Post(ctx context.Context, id string) (*Post, error)
+	// Posts lists posts newest first (created_at, then id, descending).
+	Posts(ctx context.Context, f PostFilter) ([]*Post, error)
+}
+
 // PostInput is a new community post.
 type PostInput struct {
 	Title   string   `name:"title" validate:"notblank,max=140"`
@@ -54,7 +64,7 @@ func (s *Service) CreatePost(ctx context.Context, author openjury.Address, in Po
 	}
 	p := &Post{ID: openjury.NewID(), Title: in.Title, Content: in.Content, Author: author, Tags: NormalizeTags(in.Tags), CreatedAt: openjury.Truncate(s.clock.Now())}
 	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
-		return indexed(ctx, tx, DocPost, p.ID, p.CreatedAt, tx.Threads().CreatePost(ctx, p))
+		return indexed(ctx, tx, DocPost, p.ID, p.CreatedAt, tx.Posts().CreatePost(ctx, p))
 	})
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
@@ -71,7 +81,7 @@ func (s *Service) Post(ctx context.Context, id string) (*Post, error) {
 	if !openjury.ValidID(id) {
 		return nil, openjury.E(openjury.NotFound, op, "post not found")
 	}
-	p, err := s.db.Threads().Post(ctx, id)
+	p, err := s.db.Posts().Post(ctx, id)
 	if openjury.IsKind(err, openjury.NotFound) {
 		return nil, openjury.E(openjury.NotFound, op, "post not found")
 	}
@@ -107,7 +117,7 @@ func (s *Service) ListPosts(ctx context.Context, in ListPostsInput) (PostPage, e
 	}
 	want := f.Limit
 	f.Limit++
-	posts, err := s.db.Threads().Posts(ctx, f)
+	posts, err := s.db.Posts().Posts(ctx, f)
 	if err != nil {
 		return PostPage{}, openjury.Wrap(op, err)
 	}

@@ -91,7 +91,7 @@ func (g VoteGuard) Check(st *VoteState, voter openjury.Address) error {
 	return nil
 }
 
-// VoteStore keeps jury votes and final decision votes.
+// VoteStore keeps jury votes.
 type VoteStore interface {
 	// Vote returns the current jury vote of voter on a job. Errors: NotFound.
 	Vote(ctx context.Context, jobID string, voter openjury.Address) (*Vote, error)
@@ -111,14 +111,6 @@ type VoteStore interface {
 	// submissions with votes, ordered by weight desc, earliest current vote,
 	// then submission id.
 	Tally(ctx context.Context, jobID string) ([]Tally, error)
-	// FinalVote returns the current final vote of voter on a job.
-	// Errors: NotFound.
-	FinalVote(ctx context.Context, jobID string, voter openjury.Address) (*FinalVote, error)
-	// PutFinalVote inserts or replaces like PutVote.
-	PutFinalVote(ctx context.Context, v *FinalVote) error
-	// FinalTally sums the current final votes of a job, ordered like Tally
-	// (votes desc, earliest current vote, submission id).
-	FinalTally(ctx context.Context, jobID string) ([]Tally, error)
 }
 
 // Weight is a juror's vote weight at a reputation score:

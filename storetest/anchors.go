@@ -14,17 +14,10 @@ import (
 
 func (s *suite) anchorTests() []test {
 	return []test{
-		{name: "ScanRecordsOfAJob", run: testScanRecords},
-		{name: "ScanPagesAndStops", run: testScanPages},
-		{name: "RecordsRevBumps", run: testRecordsRev},
 		{name: "StagedBatchServed", run: testStagedBatch},
 		{name: "LeavesByRecordObjectAndSalt", run: testAnchorLeaves},
 		{name: "PutBatchOnce", run: testPutBatchOnce},
 		{name: "NotFound", run: testAnchorNotFound},
-		{name: "ClosingLease", run: testClosingLease},
-		{name: "AbandonDropsTheBuild", run: testAbandonClosing},
-		{name: "CleanupOrphanBuilds", run: testCleanupBuilds},
-		{name: "JobOutcome", run: testJobOutcome},
 		{name: "ReceiptRecordedOnce", run: testAnchorReceiptOnce},
 		{name: "ConcurrentReceiptsOneWinner", run: testAnchorConcurrentReceipts},
 	}

@@ -12,6 +12,16 @@ import (
 	"github.com/openjury/openjury/marketplace"
 )
 
+func (s *suite) closingTests() []test {
+	return []test{
+		{name: "ScanRecordsOfAJob", run: testScanRecords},
+		{name: "ScanPagesAndStops", run: testScanPages},
+		{name: "Lease", run: testClosingLease},
+		{name: "AbandonDropsTheBuild", run: testAbandonClosing},
+		{name: "CleanupOrphanBuilds", run: testCleanupBuilds},
+	}
+}
+
 // scanned are a job's records as the SnapshotStore pages them.
 type scanned struct {
 	subs, votes, finals, comments []string
@@ -92,7 +102,7 @@ func testScanRecords(t *testing.T, b Backend) {
 		newComment(504, marketplace.TargetJob, id(2), erin, base),
 		newComment(505, marketplace.TargetSubmission, id(201), erin, base),
 	)
-	require.NoError(t, b.Threads().DeleteComment(ctx, gone.ID, erin, base.Add(time.Minute)))
+	require.NoError(t, b.Comments().DeleteComment(ctx, gone.ID, erin, base.Add(time.Minute)))
 	rev := getJob(t, b, id(1)).RecordsRev
 	require.Equal(t, int64(4), rev, "three comments and a delete")
 	late := newComment(506, marketplace.TargetSubmission, id(101), erin, base)

@@ -22,6 +22,7 @@ func (s *suite) commentTests() []test {
 		{name: "TargetIsolation", run: testCommentTargets},
 		{name: "DeleteSetsFieldsOnce", run: testCommentDelete},
 		{name: "ConcurrentDeletesOneWinner", run: testCommentConcurrentDelete},
+		{name: "RecordsRevBumps", run: testRecordsRev},
 	}
 }
 
@@ -37,21 +38,21 @@ func addComments(t *testing.T, b Backend, cs ...*marketplace.Comment) {
 	ctx := context.Background()
 	for _, c := range cs {
 		require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-			return tx.Threads().CreateComment(ctx, c)
+			return tx.Comments().CreateComment(ctx, c)
 		}), "comment %s", c.ID)
 	}
 }
 
 func getComment(t *testing.T, b Backend, commentID string) *marketplace.Comment {
 	t.Helper()
-	c, err := b.Threads().Comment(context.Background(), commentID)
+	c, err := b.Comments().Comment(context.Background(), commentID)
 	require.NoError(t, err)
 	return c
 }
 
 func listComments(t *testing.T, b Backend, target marketplace.TargetType, targetID string, limit int, after *marketplace.Cursor) []*marketplace.Comment {
 	t.Helper()
-	cs, err := b.Threads().Comments(context.Background(), target, targetID, limit, after)
+	cs, err := b.Comments().Comments(context.Background(), target, targetID, limit, after)
 	require.NoError(t, err)
 	return cs
 }
@@ -95,7 +96,7 @@ func testCommentRoundTrip(t *testing.T, b Backend) {
 	reply.ParentID = c1.ID
 	reply.DeletedAt = ptr(at(3))
 	reply.DeletedBy = carol
-	require.NoError(t, b.Threads().CreateComment(ctx, c1), "outside InTx")
+	require.NoError(t, b.Comments().CreateComment(ctx, c1), "outside InTx")
 	addComments(t, b, reply)
 
 	got := getComment(t, b, c1.ID)
@@ -111,10 +112,10 @@ func testCommentRoundTrip(t *testing.T, b Backend) {
 	require.Equal(t, []*marketplace.Comment{c1, reply}, listComments(t, b, marketplace.TargetJob, job, 10, nil),
 		"listed with every field, deleted content included")
 	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-		c, err := tx.Threads().Comment(ctx, reply.ID)
+		c, err := tx.Comments().Comment(ctx, reply.ID)
 		require.NoError(t, err)
 		require.Equal(t, reply, c)
-		cs, err := tx.Threads().Comments(ctx, marketplace.TargetJob, job, 10, nil)
+		cs, err := tx.Comments().Comments(ctx, marketplace.TargetJob, job, 10, nil)
 		require.NoError(t, err)
 		require.Equal(t, []*marketplace.Comment{c1, reply}, cs)
 		return nil
@@ -124,17 +125,17 @@ func testCommentRoundTrip(t *testing.T, b Backend) {
 func testCommentNotFound(t *testing.T, b Backend) {
 	ctx := context.Background()
 	addComments(t, b, newComment(1, marketplace.TargetJob, id(500), alice, at(1)))
-	_, err := b.Threads().Comment(ctx, id(2))
+	_, err := b.Comments().Comment(ctx, id(2))
 	requireKind(t, openjury.NotFound, err)
-	requireKind(t, openjury.NotFound, b.Threads().DeleteComment(ctx, id(2), alice, at(2)))
+	requireKind(t, openjury.NotFound, b.Comments().DeleteComment(ctx, id(2), alice, at(2)))
 	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-		_, err := tx.Threads().Comment(ctx, id(3))
+		_, err := tx.Comments().Comment(ctx, id(3))
 		requireKind(t, openjury.NotFound, err)
-		requireKind(t, openjury.NotFound, tx.Threads().DeleteComment(ctx, id(3), alice, at(3)))
+		requireKind(t, openjury.NotFound, tx.Comments().DeleteComment(ctx, id(3), alice, at(3)))
 		return nil
 	}))
 	require.Empty(t, listComments(t, b, marketplace.TargetJob, id(501), 10, nil))
-	_, err = b.Threads().Comment(ctx, id(1))
+	_, err = b.Comments().Comment(ctx, id(1))
 	require.NoError(t, err)
 }
 
@@ -209,17 +210,17 @@ func testCommentDelete(t *testing.T, b Backend) {
 	c1, c2 := newComment(1, marketplace.TargetJob, job, alice, at(1)), newComment(2, marketplace.TargetJob, job, alice, at(2))
 	addComments(t, b, c1, c2)
 
-	require.NoError(t, b.Threads().DeleteComment(ctx, c1.ID, alice, at(10)))
+	require.NoError(t, b.Comments().DeleteComment(ctx, c1.ID, alice, at(10)))
 	want := *c1
 	want.DeletedAt, want.DeletedBy = ptr(at(10)), alice
 	require.Equal(t, &want, getComment(t, b, c1.ID), "deleted fields set, content kept")
 
 	// Deleting again changes nothing and succeeds, outside and inside a
 	// transaction.
-	require.NoError(t, b.Threads().DeleteComment(ctx, c1.ID, bob, at(20)))
+	require.NoError(t, b.Comments().DeleteComment(ctx, c1.ID, bob, at(20)))
 	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-		require.NoError(t, tx.Threads().DeleteComment(ctx, c1.ID, carol, at(30)))
-		c, err := tx.Threads().Comment(ctx, c1.ID)
+		require.NoError(t, tx.Comments().DeleteComment(ctx, c1.ID, carol, at(30)))
+		c, err := tx.Comments().Comment(ctx, c1.ID)
 		require.NoError(t, err)
 		require.Equal(t, &want, c)
 		return nil
@@ -229,7 +230,7 @@ func testCommentDelete(t *testing.T, b Backend) {
 
 	// A first delete inside a transaction.
 	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-		return tx.Threads().DeleteComment(ctx, c2.ID, bob, at(40))
+		return tx.Comments().DeleteComment(ctx, c2.ID, bob, at(40))
 	}))
 	want2 := *c2
 	want2.DeletedAt, want2.DeletedBy = ptr(at(40)), bob
@@ -244,10 +245,10 @@ func testCommentConcurrentDelete(t *testing.T, b Backend) {
 	deleter := func(i int) openjury.Address { return openjury.MustAddress(fmt.Sprintf("0x%040x", 100+i)) }
 	errs := raceN(10, func(i int) error {
 		if i%2 == 0 {
-			return b.Threads().DeleteComment(ctx, c.ID, deleter(i), at(100+i))
+			return b.Comments().DeleteComment(ctx, c.ID, deleter(i), at(100+i))
 		}
 		return b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-			return tx.Threads().DeleteComment(ctx, c.ID, deleter(i), at(100+i))
+			return tx.Comments().DeleteComment(ctx, c.ID, deleter(i), at(100+i))
 		})
 	})
 	for i, err := range errs {
@@ -283,18 +284,18 @@ func testRecordsRev(t *testing.T, b Backend) {
 		require.Equal(t, want, getComment(t, b, c.ID).Rev, "stored")
 	}
 
-	require.NoError(t, b.Threads().DeleteComment(ctx, onSub.ID, erin, at(5)))
+	require.NoError(t, b.Comments().DeleteComment(ctx, onSub.ID, erin, at(5)))
 	require.Equal(t, int64(3), rev(1))
 	require.Equal(t, int64(3), getComment(t, b, onSub.ID).DeletedRev)
-	require.NoError(t, b.Threads().DeleteComment(ctx, onSub.ID, erin, at(6)))
+	require.NoError(t, b.Comments().DeleteComment(ctx, onSub.ID, erin, at(6)))
 	require.Equal(t, int64(3), rev(1), "a repeated delete changes nothing")
-	require.NoError(t, b.Threads().DeleteComment(ctx, onPost.ID, erin, at(7)))
+	require.NoError(t, b.Comments().DeleteComment(ctx, onPost.ID, erin, at(7)))
 	require.Zero(t, getComment(t, b, onPost.ID).DeletedRev)
 	require.Equal(t, int64(3), rev(1))
 
 	require.Equal(t, errBoom, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-		require.NoError(t, tx.Threads().CreateComment(ctx, newComment(505, marketplace.TargetJob, id(1), erin, base)))
-		require.NoError(t, tx.Threads().DeleteComment(ctx, onJob.ID, erin, at(8)))
+		require.NoError(t, tx.Comments().CreateComment(ctx, newComment(505, marketplace.TargetJob, id(1), erin, base)))
+		require.NoError(t, tx.Comments().DeleteComment(ctx, onJob.ID, erin, at(8)))
 		return errBoom
 	}))
 	require.Equal(t, int64(3), rev(1), "rolled back with the comment")

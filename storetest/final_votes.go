@@ -11,6 +11,14 @@ import (
 	"github.com/openjury/openjury/marketplace"
 )
 
+func (s *suite) finalVoteTests() []test {
+	return []test{
+		{name: "ReplaceKeepsID", run: testFinalVoteReplace},
+		{name: "TallyOrder", run: testFinalTally},
+		{name: "ConcurrentFirstVotesOneRow", run: testConcurrentFinalVotes},
+	}
+}
+
 func newFinalVote(n int, jobID string, subN int, voter openjury.Address, created time.Time) *marketplace.FinalVote {
 	return &marketplace.FinalVote{ID: id(n), JobID: jobID, SubmissionID: id(subN), Voter: voter, CreatedAt: created}
 }
@@ -18,13 +26,13 @@ func newFinalVote(n int, jobID string, subN int, voter openjury.Address, created
 func putFinalVotes(t *testing.T, b Backend, vs ...*marketplace.FinalVote) {
 	t.Helper()
 	for _, v := range vs {
-		require.NoError(t, b.Votes().PutFinalVote(context.Background(), v), "final vote %s", v.ID)
+		require.NoError(t, b.FinalVotes().PutFinalVote(context.Background(), v), "final vote %s", v.ID)
 	}
 }
 
 func getFinalVote(t *testing.T, b Backend, jobID string, voter openjury.Address) *marketplace.FinalVote {
 	t.Helper()
-	v, err := b.Votes().FinalVote(context.Background(), jobID, voter)
+	v, err := b.FinalVotes().FinalVote(context.Background(), jobID, voter)
 	require.NoError(t, err)
 	return v
 }
@@ -38,7 +46,7 @@ func testFinalVoteReplace(t *testing.T, b Backend) {
 
 	second := newFinalVote(2, id(1), 103, alice, at(7))
 	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-		return tx.Votes().PutFinalVote(ctx, second)
+		return tx.FinalVotes().PutFinalVote(ctx, second)
 	}))
 	require.Equal(t, id(1), second.ID)
 	require.Equal(t, second, getFinalVote(t, b, id(1), alice))
@@ -87,7 +95,7 @@ func testConcurrentFinalVotes(t *testing.T, b Backend) {
 	for mode, voter := range racingVoters {
 		stored := concurrentUpserts(t, b, mode, func(ctx context.Context, s marketplace.Stores, i int) (string, error) {
 			v := newFinalVote(100*(mode+1)+i, id(1), 101+i%5, voter, at(i))
-			err := s.Votes().PutFinalVote(ctx, v)
+			err := s.FinalVotes().PutFinalVote(ctx, v)
 			return v.ID, err
 		})
 		require.Equal(t, stored, getFinalVote(t, b, id(1), voter).ID, "mode %d", mode)

@@ -37,21 +37,21 @@ func addPosts(t *testing.T, b Backend, ps ...*marketplace.Post) {
 	ctx := context.Background()
 	for _, p := range ps {
 		require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-			return tx.Threads().CreatePost(ctx, p)
+			return tx.Posts().CreatePost(ctx, p)
 		}), "post %s", p.ID)
 	}
 }
 
 func getPost(t *testing.T, b Backend, postID string) *marketplace.Post {
 	t.Helper()
-	p, err := b.Threads().Post(context.Background(), postID)
+	p, err := b.Posts().Post(context.Background(), postID)
 	require.NoError(t, err)
 	return p
 }
 
 func listPosts(t *testing.T, b Backend, f marketplace.PostFilter) []*marketplace.Post {
 	t.Helper()
-	ps, err := b.Threads().Posts(context.Background(), f)
+	ps, err := b.Posts().Posts(context.Background(), f)
 	require.NoError(t, err)
 	return ps
 }
@@ -73,7 +73,7 @@ func testPostRoundTrip(t *testing.T, b Backend) {
 	p2.Tags = nil
 	p3 := newPost(3, carol, at(3), "x")
 	p3.DeletedAt, p3.DeletedBy = ptr(at(4)), dave
-	require.NoError(t, b.Threads().CreatePost(ctx, p1), "outside InTx")
+	require.NoError(t, b.Posts().CreatePost(ctx, p1), "outside InTx")
 	addPosts(t, b, p2, p3)
 
 	got := getPost(t, b, p1.ID)
@@ -91,10 +91,10 @@ func testPostRoundTrip(t *testing.T, b Backend) {
 	p2.Tags = []string{}
 	require.Equal(t, []*marketplace.Post{p3, p2, p1}, listPosts(t, b, marketplace.PostFilter{Limit: 10}), "listed with every field")
 	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-		p, err := tx.Threads().Post(ctx, p1.ID)
+		p, err := tx.Posts().Post(ctx, p1.ID)
 		require.NoError(t, err)
 		require.Equal(t, p1, p)
-		ps, err := tx.Threads().Posts(ctx, marketplace.PostFilter{Tag: "go", Limit: 10})
+		ps, err := tx.Posts().Posts(ctx, marketplace.PostFilter{Tag: "go", Limit: 10})
 		require.NoError(t, err)
 		require.Equal(t, []*marketplace.Post{p1}, ps)
 		return nil
@@ -104,10 +104,10 @@ func testPostRoundTrip(t *testing.T, b Backend) {
 func testPostNotFound(t *testing.T, b Backend) {
 	ctx := context.Background()
 	addPosts(t, b, newPost(1, alice, at(1)))
-	_, err := b.Threads().Post(ctx, id(2))
+	_, err := b.Posts().Post(ctx, id(2))
 	requireKind(t, openjury.NotFound, err)
 	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-		_, err := tx.Threads().Post(ctx, id(3))
+		_, err := tx.Posts().Post(ctx, id(3))
 		requireKind(t, openjury.NotFound, err)
 		return nil
 	}))
@@ -119,10 +119,10 @@ func testPostDuplicate(t *testing.T, b Backend) {
 	dup := newPost(1, bob, at(2), "b")
 	dup.Title = "impostor"
 	err := b.InTx(context.Background(), func(ctx context.Context, tx marketplace.Tx) error {
-		return tx.Threads().CreatePost(ctx, dup)
+		return tx.Posts().CreatePost(ctx, dup)
 	})
 	require.Error(t, err)
-	require.Error(t, b.Threads().CreatePost(context.Background(), dup), "outside InTx")
+	require.Error(t, b.Posts().CreatePost(context.Background(), dup), "outside InTx")
 	require.Equal(t, first, getPost(t, b, first.ID))
 	require.Empty(t, listPosts(t, b, marketplace.PostFilter{Tag: "b", Limit: 10}), "tags of the rejected post were stored")
 	require.Equal(t, []string{id(1)}, postIDs(listPosts(t, b, marketplace.PostFilter{Tag: "a", Limit: 10})))

@@ -19,6 +19,7 @@ func (s *suite) reputationTests() []test {
 		{name: "ConcurrentAddsSum", run: testReputationConcurrent},
 		{name: "AddMany", run: testReputationAddMany},
 		{name: "LeaderboardOrderAndPages", run: testLeaderboard},
+		{name: "JobOutcome", run: testJobOutcome},
 	}
 }
 

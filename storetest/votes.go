@@ -14,12 +14,9 @@ import (
 func (s *suite) voteTests() []test {
 	return []test{
 		{name: "ReplaceKeepsID", run: testVoteReplace},
-		{name: "FinalReplaceKeepsID", run: testFinalVoteReplace},
 		{name: "NotFound", run: testVoteNotFound},
 		{name: "TallyOrder", run: testTally},
-		{name: "FinalTallyOrder", run: testFinalTally},
 		{name: "ConcurrentFirstVotesOneRow", run: testConcurrentVotes},
-		{name: "ConcurrentFirstFinalVotesOneRow", run: testConcurrentFinalVotes},
 		{name: "CastVoteGuard", run: testCastVoteGuard},
 		{name: "CastVoteGuardClosingLease", run: testCastVoteGuardLease},
 		{name: "ConcurrentCastVotesOneFirst", run: testConcurrentCastVotes},
@@ -199,7 +196,7 @@ func tally(t *testing.T, b Backend, jobID string, final bool) []marketplace.Tall
 		err error
 	)
 	if final {
-		ts, err = b.Votes().FinalTally(context.Background(), jobID)
+		ts, err = b.FinalVotes().FinalTally(context.Background(), jobID)
 	} else {
 		ts, err = b.Votes().Tally(context.Background(), jobID)
 	}
@@ -263,20 +260,20 @@ func testVoteNotFound(t *testing.T, b Backend) {
 	}{{id(1), bob}, {id(2), alice}, {id(3), alice}} {
 		_, err := b.Votes().Vote(ctx, q.job, q.voter)
 		requireKind(t, openjury.NotFound, err)
-		_, err = b.Votes().FinalVote(ctx, q.job, q.voter)
+		_, err = b.FinalVotes().FinalVote(ctx, q.job, q.voter)
 		requireKind(t, openjury.NotFound, err)
 	}
 	// Votes for a submission or a job that does not exist.
 	requireKind(t, openjury.NotFound, b.Votes().PutVote(ctx, newVote(3, id(1), 999, bob, 1, base)))
 	requireKind(t, openjury.NotFound, b.Votes().PutVote(ctx, newVote(4, id(3), 101, bob, 1, base)))
-	requireKind(t, openjury.NotFound, b.Votes().PutFinalVote(ctx, newFinalVote(5, id(1), 999, bob, base)))
+	requireKind(t, openjury.NotFound, b.FinalVotes().PutFinalVote(ctx, newFinalVote(5, id(1), 999, bob, base)))
 	err := b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-		return tx.Votes().PutFinalVote(ctx, newFinalVote(6, id(3), 101, bob, base))
+		return tx.FinalVotes().PutFinalVote(ctx, newFinalVote(6, id(3), 101, bob, base))
 	})
 	requireKind(t, openjury.NotFound, err)
 	_, err = b.Votes().Vote(ctx, id(1), bob)
 	requireKind(t, openjury.NotFound, err)
-	_, err = b.Votes().FinalVote(ctx, id(1), bob)
+	_, err = b.FinalVotes().FinalVote(ctx, id(1), bob)
 	requireKind(t, openjury.NotFound, err)
 	require.Empty(t, tally(t, b, id(3), false))
 	require.Empty(t, tally(t, b, id(3), true))
