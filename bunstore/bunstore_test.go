@@ -46,6 +46,13 @@ var backends = []struct {
 	{"postgres", pgtest.NewDatabase},
 }
 
+// bunstore runs every optional group of the suite: none may skip.
+var (
+	_ storetest.SyncBackend        = (*bunstore.DB)(nil)
+	_ storetest.SearchBackend      = (*bunstore.DB)(nil)
+	_ storetest.IdempotencyBackend = (*bunstore.DB)(nil)
+)
+
 func TestStoreSQLite(t *testing.T) {
 	t.Parallel()
 	storetest.Run(t, storetest.Features{}, func(t *testing.T) storetest.Backend {

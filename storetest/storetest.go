@@ -68,6 +68,8 @@ func Run(t *testing.T, f Features, newBackend func(t *testing.T) Backend) {
 		{"Closing", s.closingTests()},
 		{"Anchors", s.anchorTests()},
 		{"Sync", s.syncTests()},
+		{"Search", s.searchTests()},
+		{"Idempotency", s.idempotencyTests()},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
