@@ -176,7 +176,7 @@ func testIdemDeleteExpired(t *testing.T, b Backend) {
 	s := idemStoreOf(t, b)
 	ctx := context.Background()
 	for i, ttl := range []time.Duration{time.Hour, 2 * time.Hour, 3 * time.Hour} {
-		k := idemKey(string(rune('a'+i)))
+		k := idemKey(string(rune('a' + i)))
 		_, ok, err := s.ClaimIdempotencyKey(ctx, k, "fp", "o", base, base.Add(time.Minute), base.Add(ttl))
 		require.NoError(t, err)
 		require.True(t, ok)
