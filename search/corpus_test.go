@@ -184,7 +184,7 @@ func TestCorpus(t *testing.T) {
 		// A deleted comment leaves the results.
 		_, err := srv.Market.DeleteComment(context.Background(), openjurytest.NewWallet(t).Address(), ids["comment-nonce"])
 		require.Equal(t, openjury.Forbidden, openjury.KindOf(err), "only its author or an operator")
-		c, err := srv.DB.Threads().Comment(context.Background(), ids["comment-nonce"])
+		c, err := srv.DB.Comments().Comment(context.Background(), ids["comment-nonce"])
 		require.NoError(t, err)
 		_, err = srv.Market.DeleteComment(context.Background(), c.Author, c.ID)
 		require.NoError(t, err)

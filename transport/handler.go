@@ -16,6 +16,7 @@ import (
 	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/auth"
+	"github.com/openjury/openjury/idempotency"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/search"
 	"github.com/openjury/openjury/stake"
@@ -48,7 +49,7 @@ type Services struct {
 	// Idempotency stores the responses of authenticated POSTs sent with an
 	// Idempotency-Key header (bunstore.DB implements it). Nil ignores the
 	// header.
-	Idempotency IdempotencyStore
+	Idempotency idempotency.Store
 	// Search answers GET /api/v1/search/semantic; nil means semantic
 	// search is disabled (SERVICE_SEMANTIC_SEARCH_ENABLED=0): 501.
 	Search *search.Service
