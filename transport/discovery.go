@@ -257,10 +257,10 @@ func (s *server) discoveryData(base string) discoveryData {
 	a := s.svc.Auth.Config()
 	st := s.svc.Stake.Requirements()
 	return discoveryData{
-		Base:    base,
-		App:     app,
-		API:     base + "/api/v1",
-		Links:   newDiscoveryLinks(base),
+		Base:      base,
+		App:       app,
+		API:       base + "/api/v1",
+		Links:     newDiscoveryLinks(base),
 		Name:      "OpenJury",
 		Version:   APIVersion,
 		Endpoints: s.serviceEndpoints(),
