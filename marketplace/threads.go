@@ -25,11 +25,16 @@ const (
 	CommentWindow = time.Minute
 )
 
-// CommentInput is a new comment.
+// CommentInput is a new comment. Its rules are commentRules.
 type CommentInput struct {
-	Content  string `name:"content" validate:"notblank,max=20000"`
+	Content  string `name:"content"`
 	ParentID string `name:"parent_id"`
 }
+
+// commentRules validates CommentInput.
+var commentRules = valid.New(valid.For[CommentInput](valid.Rules{
+	"Content": "notblank," + valid.Max(MaxContentChars),
+}))
 
 // AddComment writes a comment on a job, submission or post (closed jobs
 // included). A reply's parent must be a comment on the same target. Each
@@ -38,7 +43,7 @@ type CommentInput struct {
 // an openjury.RetryHint).
 func (s *Service) AddComment(ctx context.Context, author openjury.Address, target TargetType, targetID string, in CommentInput) (*Comment, error) {
 	const op = "marketplace.AddComment"
-	if err := valid.Struct(op, in); err != nil {
+	if err := commentRules.Struct(op, in); err != nil {
 		return nil, err
 	}
 	now := openjury.Truncate(s.clock.Now())
@@ -207,18 +212,26 @@ func (s *Service) DeleteComment(ctx context.Context, caller openjury.Address, id
 	return c, nil
 }
 
-// PostInput is a new community post.
+// PostInput is a new community post. Its rules are postRules.
 type PostInput struct {
-	Title   string   `name:"title" validate:"notblank,max=140"`
-	Content string   `name:"content" validate:"notblank,max=20000"`
-	Tags    []string `name:"tags" validate:"max=16,dive,min=1,max=32"`
+	Title   string   `name:"title"`
+	Content string   `name:"content"`
+	Tags    []string `name:"tags"`
 }
+
+// postRules validates PostInput: title, content and tags as a job's and a
+// submission's.
+var postRules = valid.New(valid.For[PostInput](valid.Rules{
+	"Title":   "notblank," + valid.Max(MaxTitleChars),
+	"Content": "notblank," + valid.Max(MaxContentChars),
+	"Tags":    tagsRule,
+}))
 
 // CreatePost publishes a post. Errors: Invalid.
 func (s *Service) CreatePost(ctx context.Context, author openjury.Address, in PostInput) (*Post, error) {
 	const op = "marketplace.CreatePost"
 	in.Tags = trimTags(in.Tags)
-	if err := valid.Struct(op, in); err != nil {
+	if err := postRules.Struct(op, in); err != nil {
 		return nil, err
 	}
 	p := &Post{ID: openjury.NewID(), Title: in.Title, Content: in.Content, Author: author, Tags: NormalizeTags(in.Tags), CreatedAt: openjury.Truncate(s.clock.Now())}

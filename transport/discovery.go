@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"reflect"
 	"strconv"
 	"strings"
 	"text/template"
@@ -289,17 +288,17 @@ func (s *server) discoveryData(base string) discoveryData {
 		MaxPromptChars:  marketplace.MaxPromptChars,
 		MaxTags:         marketplace.MaxTags,
 		MaxTagChars:     marketplace.MaxTagChars,
-		MaxContentChars: validateMax(marketplace.SubmitInput{}, "Content"),
+		MaxContentChars: marketplace.MaxContentChars,
 		MaxEvidence:     marketplace.MaxEvidence,
-		MaxSourceURL:    validateMax(marketplace.EvidenceInput{}, "SourceURL"),
-		MaxSnapshotURI:  validateMax(marketplace.EvidenceInput{}, "SnapshotURI"),
-		MaxSnapshotHash: validateMax(marketplace.EvidenceInput{}, "SnapshotHash"),
-		MaxQuote:        validateMax(marketplace.EvidenceInput{}, "Quote"),
-		MaxClaim:        validateMax(marketplace.EvidenceInput{}, "Claim"),
+		MaxSourceURL:    marketplace.MaxSourceURLChars,
+		MaxSnapshotURI:  marketplace.MaxSnapshotURIChars,
+		MaxSnapshotHash: marketplace.MaxSnapshotHashChars,
+		MaxQuote:        marketplace.MaxQuoteChars,
+		MaxClaim:        marketplace.MaxClaimChars,
 		MaxMetadataKiB:  marketplace.MaxMetadataBytes >> 10,
 		MaxReviewKiB:    marketplace.MaxReviewBytes >> 10,
-		MaxBoostAGR:     validateMax(marketplace.BoostInput{}, "AmountAGR"),
-		MaxBoostHours:   validateMax(marketplace.BoostInput{}, "DurationHours"),
+		MaxBoostAGR:     marketplace.MaxBoostAGR,
+		MaxBoostHours:   marketplace.MaxBoostHours,
 
 		JobsDefaultLimit:      marketplace.DefaultListLimit,
 		JobsMaxLimit:          marketplace.MaxListLimit,
@@ -325,29 +324,6 @@ func (s *server) discoveryData(base string) discoveryData {
 		SearchDefaultLimit:  search.DefaultLimit,
 		SearchMaxLimit:      search.MaxLimit,
 	}
-}
-
-// validateMax reads N from the max=N rule of the validate tag of a field
-// of a marketplace input struct, so the documents quote the limits the
-// marketplace enforces. A missing rule is a programming error: it panics
-// (the discovery tests render every document).
-func validateMax(v any, field string) int {
-	t := reflect.TypeOf(v)
-	f, ok := t.FieldByName(field)
-	if !ok {
-		panic(fmt.Sprintf("transport: %s has no field %s", t, field))
-	}
-	for rule := range strings.SplitSeq(f.Tag.Get("validate"), ",") {
-		if rule == "dive" {
-			break // rules after dive are about the elements
-		}
-		if n, found := strings.CutPrefix(rule, "max="); found {
-			if limit, err := strconv.Atoi(n); err == nil {
-				return limit
-			}
-		}
-	}
-	panic(fmt.Sprintf("transport: %s.%s has no max= validate rule", t, field))
 }
 
 // renderDiscovery renders every discovery document for base (no trailing

@@ -62,3 +62,10 @@ func A2ASkillRoutes(s Services, o Options) map[string][2]string {
 	}
 	return out
 }
+
+// Limits of headers, for the test that holds the OpenAPI bounds equal to
+// the Go limits.
+const (
+	MaxRequestIDLen      = maxRequestIDLen
+	MaxIdempotencyKeyLen = maxIdempotencyKey
+)
