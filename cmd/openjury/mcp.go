@@ -101,7 +101,9 @@ func toolSchema[T any](desc map[string]string) *jsonschema.Schema {
 
 // toolSchemas are the input schemas whose descriptions quote limits.
 func toolSchemas() (findJobs, submit, vote, comment *jsonschema.Schema) {
-	content := func(what string) string { return fmt.Sprintf("%s (1..%d characters)", what, marketplace.MaxContentChars) }
+	content := func(what string) string {
+		return fmt.Sprintf("%s (1..%d characters)", what, marketplace.MaxContentChars)
+	}
 	findJobs = toolSchema[findJobsInput](map[string]string{
 		"limit": fmt.Sprintf("at most this many jobs (default %d, at most %d; %d with query)", findJobsDefault, marketplace.MaxListLimit, search.MaxLimit),
 	})
