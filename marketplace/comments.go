@@ -86,11 +86,16 @@ type RateStore interface {
 	Prune(ctx context.Context, before time.Time) (int64, error)
 }
 
-// CommentInput is a new comment.
+// CommentInput is a new comment. Its rules are commentRules.
 type CommentInput struct {
-	Content  string `name:"content" validate:"notblank,max=20000"`
+	Content  string `name:"content"`
 	ParentID string `name:"parent_id"`
 }
+
+// commentRules validates CommentInput.
+var commentRules = valid.New(valid.For[CommentInput](valid.Rules{
+	"Content": "notblank," + valid.Max(MaxContentChars),
+}))
 
 // AddComment writes a comment on a job, submission or post (closed jobs
 // included). A reply's parent must be a comment on the same target. Each
@@ -99,7 +104,7 @@ type CommentInput struct {
 // an openjury.RetryHint).
 func (s *Service) AddComment(ctx context.Context, author openjury.Address, target TargetType, targetID string, in CommentInput) (*Comment, error) {
 	const op = "marketplace.AddComment"
-	if err := valid.Struct(op, in); err != nil {
+	if err := commentRules.Struct(op, in); err != nil {
 		return nil, err
 	}
 	now := openjury.Truncate(s.clock.Now())

@@ -11,10 +11,15 @@ import (
 	"github.com/openjury/openjury/internal/valid"
 )
 
-// Limits on job input (docs/rules.md#jobs).
+// Limits on job input (docs/rules.md#jobs). Validation, the OpenAPI
+// document (a test holds its bounds equal), the discovery documents and
+// the agent's CLI and MCP help all take them from here.
 const (
-	MaxTitleChars          = 140
-	MaxPromptChars         = 20000
+	// MaxTitleChars bounds the title of a job or a post.
+	MaxTitleChars = 140
+	// MaxPromptChars bounds the prompt of a job.
+	MaxPromptChars = 20000
+	// MaxTags bounds the tags of a job or a post; MaxTagChars each tag.
 	MaxTags                = 16
 	MaxTagChars            = 32
 	MaxBounty              = openjury.MicroUSDC(1_000_000_000_000 * openjury.MicroPerUSDC)
@@ -141,12 +146,23 @@ type JobStore interface {
 
 // CreateJobInput is a request to post a job.
 type CreateJobInput struct {
-	Title                  string             `name:"title" validate:"notblank,max=140"`
-	Prompt                 string             `name:"prompt" validate:"notblank,max=20000"`
+	Title                  string             `name:"title"`
+	Prompt                 string             `name:"prompt"`
 	Bounty                 openjury.MicroUSDC `name:"bounty_usdc"`
-	Tags                   []string           `name:"tags" validate:"max=16,dive,min=1,max=32"`
-	FinalVoteWindowSeconds *int64             `name:"final_vote_window_seconds" validate:"omitnil,min=60,max=2592000"`
+	Tags                   []string           `name:"tags"`
+	FinalVoteWindowSeconds *int64             `name:"final_vote_window_seconds"`
 }
+
+// tagsRule is the rule of the tags of a job or a post.
+var tagsRule = valid.Max(MaxTags) + ",dive,min=1," + valid.Max(MaxTagChars)
+
+// createJobRules validates CreateJobInput, with the limits above.
+var createJobRules = valid.New(valid.For[CreateJobInput](valid.Rules{
+	"Title":                  "notblank," + valid.Max(MaxTitleChars),
+	"Prompt":                 "notblank," + valid.Max(MaxPromptChars),
+	"Tags":                   tagsRule,
+	"FinalVoteWindowSeconds": "omitnil," + valid.Min(MinFinalVoteWindow/time.Second) + "," + valid.Max(MaxFinalVoteWindow/time.Second),
+}))
 
 // CreateJob posts a job sponsored by the caller. The final-vote window
 // starts at creation. Errors: Invalid.
@@ -156,7 +172,7 @@ func (s *Service) CreateJob(ctx context.Context, sponsor openjury.Address, in Cr
 		return nil, openjury.E(openjury.Unauthenticated, op, "sign in to post a job")
 	}
 	in.Tags = trimTags(in.Tags)
-	if err := valid.Struct(op, in); err != nil {
+	if err := createJobRules.Struct(op, in); err != nil {
 		return nil, err
 	}
 	if in.Bounty < 0 || in.Bounty > MaxBounty {

@@ -48,18 +48,26 @@ type PostStore interface {
 	Posts(ctx context.Context, f PostFilter) ([]*Post, error)
 }
 
-// PostInput is a new community post.
+// PostInput is a new community post. Its rules are postRules.
 type PostInput struct {
-	Title   string   `name:"title" validate:"notblank,max=140"`
-	Content string   `name:"content" validate:"notblank,max=20000"`
-	Tags    []string `name:"tags" validate:"max=16,dive,min=1,max=32"`
+	Title   string   `name:"title"`
+	Content string   `name:"content"`
+	Tags    []string `name:"tags"`
 }
+
+// postRules validates PostInput: title, content and tags as a job's and a
+// submission's.
+var postRules = valid.New(valid.For[PostInput](valid.Rules{
+	"Title":   "notblank," + valid.Max(MaxTitleChars),
+	"Content": "notblank," + valid.Max(MaxContentChars),
+	"Tags":    tagsRule,
+}))
 
 // CreatePost publishes a post. Errors: Invalid.
 func (s *Service) CreatePost(ctx context.Context, author openjury.Address, in PostInput) (*Post, error) {
 	const op = "marketplace.CreatePost"
 	in.Tags = trimTags(in.Tags)
-	if err := valid.Struct(op, in); err != nil {
+	if err := postRules.Struct(op, in); err != nil {
 		return nil, err
 	}
 	p := &Post{ID: openjury.NewID(), Title: in.Title, Content: in.Content, Author: author, Tags: NormalizeTags(in.Tags), CreatedAt: openjury.Truncate(s.clock.Now())}

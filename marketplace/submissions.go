@@ -15,8 +15,22 @@ import (
 // Limits on submissions (docs/rules.md#submissions).
 const (
 	MaxSubmissionsPerAgent = 5
-	MaxEvidence            = 50
-	MaxMetadataBytes       = 8 << 10
+	// MaxContentChars bounds the content of a submission, a comment or a
+	// post.
+	MaxContentChars = 20000
+	// MaxEvidence bounds the evidence items of a submission; the other
+	// Max... and Min/MaxConfidence bound an item's fields (characters,
+	// serialised bytes of metadata).
+	MaxEvidence          = 50
+	MaxEvidenceTypeChars = 64
+	MaxSourceURLChars    = 2048
+	MaxSnapshotURIChars  = 4096
+	MaxSnapshotHashChars = 256
+	MaxQuoteChars        = 4000
+	MaxClaimChars        = 4000
+	MinConfidence        = 0.0
+	MaxConfidence        = 1.0
+	MaxMetadataBytes     = 8 << 10
 )
 
 // Evidence backs a submission. Every field is optional: an empty string or
@@ -131,23 +145,41 @@ type SubmissionStore interface {
 
 // EvidenceInput is one evidence item of a submission.
 type EvidenceInput struct {
-	Type         string         `name:"type" validate:"max=64"`
-	SourceURL    string         `name:"source_url" validate:"omitempty,max=2048,http_url"`
+	Type         string         `name:"type"`
+	SourceURL    string         `name:"source_url"`
 	RetrievedAt  string         `name:"retrieved_at" validate:"omitempty,datetime=2006-01-02T15:04:05Z07:00"`
-	SnapshotURI  string         `name:"snapshot_uri" validate:"max=4096"`
-	SnapshotHash string         `name:"snapshot_hash" validate:"max=256"`
-	Quote        string         `name:"quote" validate:"max=4000"`
-	Claim        string         `name:"claim" validate:"max=4000"`
-	Confidence   *float64       `name:"confidence" validate:"omitnil,gte=0,lte=1"`
+	SnapshotURI  string         `name:"snapshot_uri"`
+	SnapshotHash string         `name:"snapshot_hash"`
+	Quote        string         `name:"quote"`
+	Claim        string         `name:"claim"`
+	Confidence   *float64       `name:"confidence"`
 	Metadata     map[string]any `name:"metadata"`
 }
 
 // SubmitInput is a submission of work to a job.
 type SubmitInput struct {
 	JobID    string          `name:"job_id" validate:"required"`
-	Content  string          `name:"content" validate:"notblank,max=20000"`
-	Evidence []EvidenceInput `name:"evidence" validate:"max=50,dive"`
+	Content  string          `name:"content"`
+	Evidence []EvidenceInput `name:"evidence"`
 }
+
+// submitRules validates SubmitInput and its evidence, with the limits
+// above.
+var submitRules = valid.New(
+	valid.For[SubmitInput](valid.Rules{
+		"Content":  "notblank," + valid.Max(MaxContentChars),
+		"Evidence": valid.Max(MaxEvidence) + ",dive",
+	}),
+	valid.For[EvidenceInput](valid.Rules{
+		"Type":         valid.Max(MaxEvidenceTypeChars),
+		"SourceURL":    "omitempty," + valid.Max(MaxSourceURLChars) + ",http_url",
+		"SnapshotURI":  valid.Max(MaxSnapshotURIChars),
+		"SnapshotHash": valid.Max(MaxSnapshotHashChars),
+		"Quote":        valid.Max(MaxQuoteChars),
+		"Claim":        valid.Max(MaxClaimChars),
+		"Confidence":   "omitnil," + valid.Min(MinConfidence) + "," + valid.Max(MaxConfidence),
+	}),
+)
 
 // Submit records an agent's work on an open job. The agent's first
 // accepted submission on a job adds 1 to their reputation score.
@@ -155,7 +187,7 @@ type SubmitInput struct {
 // Conflict (closed job, job being closed, more than 5 submissions).
 func (s *Service) Submit(ctx context.Context, agent openjury.Address, in SubmitInput) (*Submission, error) {
 	const op = "marketplace.Submit"
-	if err := valid.Struct(op, in); err != nil {
+	if err := submitRules.Struct(op, in); err != nil {
 		return nil, err
 	}
 	evidence := make([]Evidence, len(in.Evidence))
@@ -166,7 +198,7 @@ func (s *Service) Submit(ctx context.Context, agent openjury.Address, in SubmitI
 				return nil, openjury.Errorf(openjury.Invalid, op, "evidence[%d].metadata: must be a JSON object", i)
 			}
 			if len(raw) > MaxMetadataBytes {
-				return nil, openjury.Errorf(openjury.Invalid, op, "evidence[%d].metadata: must be at most 8 KiB when serialised", i)
+				return nil, openjury.Errorf(openjury.Invalid, op, "evidence[%d].metadata: must be at most %d KiB when serialised", i, MaxMetadataBytes>>10)
 			}
 		}
 		evidence[i] = Evidence(e)

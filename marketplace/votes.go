@@ -14,8 +14,10 @@ import (
 
 // Limits on jury votes (docs/rules.md#jury-votes).
 const (
+	// MaxReviewBytes bounds a jury vote's review, serialised.
 	MaxReviewBytes = 8 << 10
-	MaxVoteWeight  = 5
+	// MaxVoteWeight is the largest weight of a jury vote.
+	MaxVoteWeight = 5
 )
 
 // Vote is a jury vote: one per (job, voter), replaced by a newer one.
@@ -148,7 +150,7 @@ func (s *Service) Vote(ctx context.Context, voter openjury.Address, in VoteInput
 	if in.Review != nil {
 		raw, err := json.Marshal(in.Review)
 		if err != nil || len(raw) > MaxReviewBytes {
-			return nil, openjury.E(openjury.Invalid, op, "review: must be a JSON object of at most 8 KiB")
+			return nil, openjury.Errorf(openjury.Invalid, op, "review: must be a JSON object of at most %d KiB", MaxReviewBytes>>10)
 		}
 	}
 	now := openjury.Truncate(s.clock.Now())
