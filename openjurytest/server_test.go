@@ -146,13 +146,13 @@ func TestServerLoop(t *testing.T) {
 	})
 }
 
-// TestServerOperators: ServerConfig.Operators reach the marketplace, which
+// TestServerOperators: the operator setting (OperatorAddresses) reaches the marketplace, which
 // decides comment moderation: an operator may delete anyone's comment.
 func TestServerOperators(t *testing.T) {
 	t.Parallel()
 	op, author, stranger := openjurytest.NewWallet(t), openjurytest.NewWallet(t), openjurytest.NewWallet(t)
 	srv := openjurytest.NewServer(t, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) {
-		c.Operators = []openjury.Address{op.Address()}
+		c.OperatorAddresses = []openjury.Address{op.Address()}
 	}))
 	require.True(t, srv.Market.IsOperator(op.Address()))
 	require.Equal(t, []openjury.Address{op.Address()}, srv.Market.Config().Operators)
@@ -173,14 +173,6 @@ func TestServerOperators(t *testing.T) {
 	require.Equal(t, op.Address().String(), c["deleted_by"])
 	require.Equal(t, "", c["content"])
 
-	// An explicit Market.Operators is kept.
-	other := openjurytest.NewWallet(t).Address()
-	srv = openjurytest.NewServer(t, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) {
-		c.Operators = []openjury.Address{op.Address()}
-		c.Market.Operators = []openjury.Address{other}
-	}))
-	require.False(t, srv.Market.IsOperator(op.Address()))
-	require.True(t, srv.Market.IsOperator(other))
 }
 
 // TestClientCannotCause500 sends input PostgreSQL itself would refuse (a
