@@ -12,14 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/openjury/openjury"
-	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/bunstore"
-	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/search"
 	"github.com/openjury/openjury/server"
 	"github.com/openjury/openjury/stake"
@@ -95,38 +91,18 @@ func WithContractVerifier(v auth.ContractVerifier) Option {
 func WithConfig(fn func(*ServerConfig)) Option { return fn }
 
 // Server is a running OpenJury service for tests: a server.Server, the
-// type the binary runs, behind an httptest server.
+// type the binary runs, behind an httptest server. Its parts (DB, Auth,
+// Market, Stake, AGR, Anchor, Search, SearchIndexer, SearchFollower,
+// Registry) are the embedded Server's fields; the test ends it (its Close
+// need not be called).
 type Server struct {
+	*server.Server
 	// URL is the base URL, e.g. http://127.0.0.1:41234.
 	URL string
 	// Clock drives every service of the server.
 	Clock *Clock
-	// Host is the server.Server behind HTTP; the fields below are its
-	// parts.
-	Host *server.Server
-	// DB is the server's database.
-	DB *bunstore.DB
-	// Auth is the sign-in service.
-	Auth *auth.Service
-	// Market is the marketplace service.
-	Market *marketplace.Service
-	// Stake is the stake service.
-	Stake *stake.Service
-	// AGR is the AGR credit service.
-	AGR *agr.Service
-	// Anchor serves anchor snapshots and records their receipts.
-	Anchor *anchor.Service
 	// HTTP is the underlying httptest server.
 	HTTP *httptest.Server
-	// Search is the semantic search service; nil when disabled.
-	Search *search.Service
-	// SearchIndexer and SearchFollower are the server's search indexer
-	// and follower, running in the background until the test ends; nil
-	// when search is disabled. FlushSearch drives them to completion.
-	SearchIndexer  *search.Indexer
-	SearchFollower *search.Follower
-	// Registry holds the server's metrics (served at GET /metrics).
-	Registry *prometheus.Registry
 }
 
 // NewDB opens a fresh, migrated SQLite database in a temp dir, closed when
@@ -202,22 +178,7 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 	hs.Config.Handler = host.Handler()
 	hs.Start()
 	tb.Cleanup(hs.Close)
-	return &Server{
-		URL:            cfg.BaseURL,
-		Clock:          cfg.Clock,
-		Host:           host,
-		DB:             host.DB,
-		Auth:           host.Auth,
-		Market:         host.Market,
-		Stake:          host.Stake,
-		AGR:            host.AGR,
-		Anchor:         host.Anchor,
-		HTTP:           hs,
-		Search:         host.Search,
-		SearchIndexer:  host.SearchIndexer,
-		SearchFollower: host.SearchFollower,
-		Registry:       host.Registry,
-	}
+	return &Server{Server: host, URL: cfg.BaseURL, Clock: cfg.Clock, HTTP: hs}
 }
 
 // Response is a decoded HTTP response.

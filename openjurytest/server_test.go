@@ -12,6 +12,7 @@ import (
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/openjurytest"
 	"github.com/openjury/openjury/openjurytest/pgtest"
+	"github.com/openjury/openjury/server"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -188,4 +189,29 @@ func TestClientCannotCause500(t *testing.T) {
 			require.Less(t, r.Status, 500, "%s: %d %s", path, r.Status, r.Body)
 		}
 	})
+}
+
+// TestServerIsTheHost: NewServer runs server.Server, the type the binary
+// runs, with the service's own defaults: only the settings the kit names
+// differ (its URL, database, dev secret, and the limits and the read
+// cache, whose clocks would stand still with the fake clock), and the web
+// app answers beside the API.
+func TestServerIsTheHost(t *testing.T) {
+	t.Parallel()
+	srv := openjurytest.NewServer(t)
+	got := srv.Config()
+	want := server.Defaults()
+	want.BaseURL, want.DatabaseURL, want.DevSecret = srv.URL, got.DatabaseURL, openjurytest.DevSecret
+	want.RateLimitPerMin, want.RateLimitPerAddressPerMin, want.AuthRateLimitPerMin, want.ReadCacheTTL = 0, 0, 0, 0
+	require.Equal(t, want, got)
+	require.True(t, strings.HasPrefix(got.DatabaseURL, "sqlite:"), got.DatabaseURL)
+
+	req, err := http.NewRequest(http.MethodGet, srv.URL+"/", nil)
+	require.NoError(t, err)
+	req.Header.Set("Accept", "text/html")
+	resp, err := srv.HTTP.Client().Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.Contains(t, resp.Header.Get("Content-Type"), "text/html", "the web app's home page")
 }
