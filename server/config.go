@@ -20,7 +20,7 @@ import (
 
 // Config is every setting of the service, read from SERVICE_* environment
 // variables by FromEnv (docs/operations.md#configuration). Build one with
-// Defaults or FromEnv and check it with Validate.
+// Defaults, FromEnv or Load, check it with Validate, and give it to New.
 //
 // DevSecret, EmbedderAPIKey and RPCURL are secrets: String, GoString and
 // LogValue never show them (only whether they are set), and the password of

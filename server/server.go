@@ -499,8 +499,9 @@ func (s *Server) Run(ctx context.Context) error {
 
 // Close stops the background work (waiting for it), closes listeners
 // that were never served, the chain connection and the database. A
-// database that fails to close is logged and its error returned. Calling
-// it again does nothing.
+// database that fails to close is logged and its error returned. Call it
+// once Run has returned (or instead of Run); calling it again does
+// nothing.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	if s.closed {
