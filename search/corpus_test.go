@@ -233,7 +233,7 @@ func TestSearchParameters(t *testing.T) {
 // TestSearchDisabled: a server without search answers 501.
 func TestSearchDisabled(t *testing.T) {
 	t.Parallel()
-	srv := openjurytest.NewServer(t, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) { c.SearchDisabled = true }))
+	srv := openjurytest.NewServer(t, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) { c.SemanticSearchEnabled = false }))
 	res := srv.Do(t, http.MethodGet, "/api/v1/search/semantic?q=bridge", "", nil)
 	require.Equal(t, http.StatusNotImplemented, res.Status)
 	require.Contains(t, res.Map(t)["detail"], "semantic search is disabled")
