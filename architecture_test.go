@@ -191,7 +191,7 @@ func TestImportRings(t *testing.T) {
 		if _, ok := rings[pkg]; ok {
 			continue
 		}
-		edge := slices.ContainsFunc([]string{"transport", "web", "host", "client", "cmd/", "openjurytest"},
+		edge := slices.ContainsFunc([]string{"transport", "web", "server", "host", "client", "cmd/", "openjurytest"},
 			func(e string) bool { return pkg == e || strings.HasPrefix(pkg, strings.TrimSuffix(e, "/")+"/") })
 		require.Truef(t, edge, "package %q is in no ring: add it to the rings of architecture_test.go", pkg)
 	}
@@ -200,10 +200,11 @@ func TestImportRings(t *testing.T) {
 // TestNoAdapterImportsTransport: transport is the HTTP edge. No adapter
 // (bunstore, ethchain, search/openai, contracts, storetest) and nothing
 // they stand on (the domain, the kernel, internal/, idempotency) depends
-// on transport, web or host, directly or not; the ports they share with
-// an edge live below it (idempotency). web, an edge itself (it is served
-// inside transport's handler and reuses its error table, rate limit and
-// counters), and host, which wires everything, may import transport.
+// on transport, web, server or host, directly or not; the ports they
+// share with an edge live below it (idempotency). web, an edge itself (it
+// is served inside transport's handler and reuses its error table, rate
+// limit and counters), and server, which wires everything, may import
+// transport.
 func TestNoAdapterImportsTransport(t *testing.T) {
 	t.Parallel()
 	g := moduleGraph(t)
@@ -217,7 +218,7 @@ func TestNoAdapterImportsTransport(t *testing.T) {
 				continue
 			}
 			d := rel(dep)
-			require.Falsef(t, d == "transport" || d == "web" || d == "host" || strings.HasPrefix(d, "transport/"),
+			require.Falsef(t, d == "transport" || d == "web" || d == "server" || d == "host" || strings.HasPrefix(d, "transport/"),
 				"package %q depends on the edge %q", pkg, d)
 		}
 	}
