@@ -1,39 +1,225 @@
 package openjury_test
 
 import (
-	"os"
 	"os/exec"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
 
-// TestDomainDependencyRule enforces the dependency rule of
-// docs/architecture.md#packages-and-the-dependency-rule: domain packages
-// never depend on bun, net/http or go-ethereum's RPC clients, directly or
-// not.
+// The architecture tests hold the dependency rule of
+// docs/architecture.md#packages-and-the-dependency-rule. They read the
+// module's import graph once with go list (non-test files).
+
+// module is the module path; packages below are named relative to it ("" is
+// the root kernel).
+const module = "github.com/openjury/openjury"
+
+// goPackage is one package of the module as go list describes it.
+type goPackage struct {
+	// imports and deps are the direct and the transitive imports.
+	imports, deps []string
+}
+
+var (
+	graphOnce sync.Once
+	graph     map[string]goPackage
+	graphErr  error
+	graphOut  []byte
+)
+
+// moduleGraph returns the module's packages by path relative to the module.
+func moduleGraph(t *testing.T) map[string]goPackage {
+	t.Helper()
+	graphOnce.Do(func() {
+		graphOut, graphErr = exec.Command("go", "list", "-f",
+			"{{.ImportPath}}\t{{join .Imports \" \"}}\t{{join .Deps \" \"}}", "./...").CombinedOutput()
+		if graphErr != nil {
+			return
+		}
+		graph = map[string]goPackage{}
+		for line := range strings.Lines(string(graphOut)) {
+			f := strings.Split(strings.TrimRight(line, "\n"), "\t")
+			if len(f) != 3 {
+				continue
+			}
+			graph[rel(f[0])] = goPackage{imports: strings.Fields(f[1]), deps: strings.Fields(f[2])}
+		}
+	})
+	require.NoError(t, graphErr, "go list: %s", graphOut)
+	require.NotEmpty(t, graph)
+	return graph
+}
+
+// rel is path relative to the module ("" for the root), or path itself
+// outside the module.
+func rel(path string) string {
+	if path == module {
+		return ""
+	}
+	if r, ok := strings.CutPrefix(path, module+"/"); ok {
+		return r
+	}
+	return path
+}
+
+// inModule reports whether path is a package of this module.
+func inModule(path string) bool { return path == module || strings.HasPrefix(path, module+"/") }
+
+// isStd reports whether path is a standard-library package.
+func isStd(path string) bool { return !strings.Contains(strings.Split(path, "/")[0], ".") }
+
+// The rings of the module, from the centre out. A package of a ring may
+// import, of this module, only what its entry lists ("internal/" stands for
+// every internal package); the edges (transport, web, host, client,
+// cmd/openjury, openjurytest and its tools) sit outside and may import any
+// of them. No arrow runs back up, so no cycle can form across rings.
+var (
+	kernelOnly = []string{""}
+	lowRing    = []string{"", "internal/"}
+	domainRing = []string{"", "internal/", "agr", "anchor", "auth", "marketplace", "search", "stake"}
+
+	rings = map[string][]string{
+		// The kernel imports nothing of the module.
+		"": nil,
+		// Internal helpers: the kernel and each other.
+		"internal/cursor": lowRing,
+		"internal/valid":  lowRing,
+		// Domain: the kernel, internal helpers and, in one direction only,
+		// marketplace -> agr, stake, anchor.
+		"agr":         lowRing,
+		"anchor":      lowRing,
+		"auth":        lowRing,
+		"search":      lowRing,
+		"stake":       lowRing,
+		"marketplace": {"", "internal/", "agr", "anchor", "stake"},
+		// Ports of edges: the Idempotency-Key store's types.
+		"idempotency": kernelOnly,
+		// Adapters: the domain they implement and its ports, never an edge
+		// (transport, web, host) nor another adapter; ethchain drives the
+		// contract bindings.
+		"contracts":     nil,
+		"bunstore":      append(slices.Clone(domainRing), "idempotency"),
+		"ethchain":      append(slices.Clone(domainRing), "contracts"),
+		"search/openai": {"", "internal/", "search"},
+		"storetest":     append(slices.Clone(domainRing), "idempotency"),
+	}
+
+	// domain are the domain packages.
+	domain = []string{"agr", "anchor", "auth", "marketplace", "search", "stake"}
+	// adapters are the packages that implement ports for the domain (and
+	// the conformance suite they pass).
+	adapters = []string{"bunstore", "ethchain", "search/openai", "contracts", "storetest"}
+
+	// smallLibs are the third-party packages the kernel, the internal
+	// helpers, the domain and the ports of edges may import: pure code,
+	// no I/O.
+	smallLibs = []string{
+		"github.com/ethereum/go-ethereum/accounts", // EIP-191 text hash
+		"github.com/ethereum/go-ethereum/common",   // addresses
+		"github.com/ethereum/go-ethereum/crypto",   // secp256k1, keccak256
+		"github.com/go-playground/validator/v10",   // internal/valid
+		"github.com/google/uuid",                   // UUIDv7 ids
+		"github.com/gowebpki/jcs",                  // RFC 8785 canonical JSON
+	}
+)
+
+// allowed reports whether a package whose ring allows allow may import
+// the module package dep (relative).
+func allowed(allow []string, dep string) bool {
+	for _, a := range allow {
+		if a == dep || (strings.HasSuffix(a, "/") && strings.HasPrefix(dep, a)) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestDomainDependencyRule: domain packages never depend on bun, net/http
+// or go-ethereum's RPC clients, directly or not.
 func TestDomainDependencyRule(t *testing.T) {
 	t.Parallel()
-	domain := []string{"auth", "marketplace", "stake", "agr", "anchor", "search"}
+	g := moduleGraph(t)
 	forbidden := []string{
 		"github.com/uptrace/bun",
 		"net/http",
 		"github.com/ethereum/go-ethereum/ethclient",
 		"github.com/ethereum/go-ethereum/rpc",
 	}
-	for _, pkg := range domain {
-		if _, err := os.Stat(pkg); err != nil {
-			continue // the package does not exist yet
-		}
-		path := "github.com/openjury/openjury/" + pkg
-		out, err := exec.Command("go", "list", "-deps", path).CombinedOutput()
-		require.NoError(t, err, "go list %s: %s", path, out)
-		for _, dep := range strings.Fields(string(out)) {
+	for _, pkg := range append(slices.Clone(domain), "", "internal/cursor", "internal/valid", "idempotency") {
+		p, ok := g[pkg]
+		require.True(t, ok, "package %q is missing", pkg)
+		for _, dep := range p.deps {
 			for _, bad := range forbidden {
 				require.Falsef(t, dep == bad || strings.HasPrefix(dep, bad+"/"),
-					"domain package %s depends on %s", pkg, dep)
+					"package %q depends on %s", pkg, dep)
 			}
+		}
+	}
+}
+
+// TestImportRings: every package of the kernel, the internal helpers, the
+// domain, the ports and the adapters imports only what its ring allows of
+// the module; the inner rings import, besides the standard library, only
+// the small pure libraries. So the domain imports the kernel, internal/,
+// small libraries and each other in the one documented direction
+// (marketplace -> agr, stake, anchor; the others no domain package), and
+// no arrow runs back up (no import cycle across rings).
+func TestImportRings(t *testing.T) {
+	t.Parallel()
+	g := moduleGraph(t)
+	for pkg, allow := range rings {
+		p, ok := g[pkg]
+		require.True(t, ok, "package %q is missing: update the rings of architecture_test.go", pkg)
+		inner := !slices.Contains(adapters, pkg)
+		for _, imp := range p.imports {
+			switch {
+			case inModule(imp):
+				require.Truef(t, allowed(allow, rel(imp)), "package %q imports %q, outside its ring %q", pkg, rel(imp), allow)
+			case isStd(imp):
+			case inner:
+				require.Containsf(t, smallLibs, imp, "package %q imports %s, not one of the small pure libraries", pkg, imp)
+			}
+		}
+	}
+	// A package the table does not know is an edge: nothing in a ring may
+	// import it (checked above), and it must be a real edge.
+	for pkg := range g {
+		if _, ok := rings[pkg]; ok {
+			continue
+		}
+		edge := slices.ContainsFunc([]string{"transport", "web", "server", "host", "client", "cmd/", "openjurytest"},
+			func(e string) bool { return pkg == e || strings.HasPrefix(pkg, strings.TrimSuffix(e, "/")+"/") })
+		require.Truef(t, edge, "package %q is in no ring: add it to the rings of architecture_test.go", pkg)
+	}
+}
+
+// TestNoAdapterImportsTransport: transport is the HTTP edge. No adapter
+// (bunstore, ethchain, search/openai, contracts, storetest) and nothing
+// they stand on (the domain, the kernel, internal/, idempotency) depends
+// on transport, web, server or host, directly or not; the ports they
+// share with an edge live below it (idempotency). web, an edge itself (it
+// is served inside transport's handler and reuses its error table, rate
+// limit and counters), and server, which wires everything, may import
+// transport.
+func TestNoAdapterImportsTransport(t *testing.T) {
+	t.Parallel()
+	g := moduleGraph(t)
+	below := append(slices.Clone(adapters), domain...)
+	below = append(below, "", "internal/cursor", "internal/valid", "idempotency")
+	for _, pkg := range below {
+		p, ok := g[pkg]
+		require.True(t, ok, "package %q is missing", pkg)
+		for _, dep := range p.deps {
+			if !inModule(dep) {
+				continue
+			}
+			d := rel(dep)
+			require.Falsef(t, d == "transport" || d == "web" || d == "server" || d == "host" || strings.HasPrefix(d, "transport/"),
+				"package %q depends on the edge %q", pkg, d)
 		}
 	}
 }

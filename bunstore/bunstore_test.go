@@ -17,6 +17,7 @@ import (
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/openjurytest/dbtest"
 	"github.com/openjury/openjury/openjurytest/pgtest"
 	"github.com/openjury/openjury/stake"
 	"github.com/openjury/openjury/storetest"
@@ -46,10 +47,17 @@ var backends = []struct {
 	{"postgres", pgtest.NewDatabase},
 }
 
+// bunstore runs every optional group of the suite: none may skip.
+var (
+	_ storetest.SyncBackend        = (*bunstore.DB)(nil)
+	_ storetest.SearchBackend      = (*bunstore.DB)(nil)
+	_ storetest.IdempotencyBackend = (*bunstore.DB)(nil)
+)
+
 func TestStoreSQLite(t *testing.T) {
 	t.Parallel()
 	storetest.Run(t, storetest.Features{}, func(t *testing.T) storetest.Backend {
-		return open(t, sqliteDSN(t))
+		return open(t, dbtest.SQLite(t)) // a copy of a migrated template: Open migrates nothing
 	})
 }
 
@@ -57,7 +65,7 @@ func TestStorePostgres(t *testing.T) {
 	t.Parallel()
 	pgtest.NewDatabase(t) // skip (or fail on CI) here once rather than in every subtest
 	storetest.Run(t, storetest.Features{RowLocks: true}, func(t *testing.T) storetest.Backend {
-		db := open(t, pgtest.NewDatabase(t))
+		db := open(t, dbtest.Postgres(t))
 		// Racing subtests on many cores must stay under the server's
 		// max_connections; 6 connections still race for real.
 		db.Bun().SetMaxOpenConns(6)
@@ -327,13 +335,13 @@ func TestPoolCallsInsideInTx(t *testing.T) {
 					}(),
 					"CreateSubmission": db.Submissions().CreateSubmission(ctx, &marketplace.Submission{JobID: "j", Agent: addr, Content: "c", CreatedAt: now}),
 					"PutVote":          db.Votes().PutVote(ctx, &marketplace.Vote{JobID: "j", SubmissionID: "s", Voter: addr, Weight: 1, CreatedAt: now}),
-					"PutFinalVote":     db.Votes().PutFinalVote(ctx, &marketplace.FinalVote{JobID: "j", SubmissionID: "s", Voter: addr, CreatedAt: now}),
+					"PutFinalVote":     db.FinalVotes().PutFinalVote(ctx, &marketplace.FinalVote{JobID: "j", SubmissionID: "s", Voter: addr, CreatedAt: now}),
 					"AddReputation":    db.Reputation().AddReputation(ctx, addr, marketplace.ReputationDelta{Score: 1}, now),
 					"SetScore":         db.Reputation().SetScore(ctx, addr, 1, now),
-					"CreateComment": db.Threads().CreateComment(ctx, &marketplace.Comment{
+					"CreateComment": db.Comments().CreateComment(ctx, &marketplace.Comment{
 						Target: marketplace.TargetJob, TargetID: "j", Author: addr, Content: "c", CreatedAt: now}),
-					"DeleteComment": db.Threads().DeleteComment(ctx, "c", addr, now),
-					"CreatePost":    db.Threads().CreatePost(ctx, &marketplace.Post{Title: "t", Content: "c", Author: addr, Tags: []string{"x"}, CreatedAt: now}),
+					"DeleteComment": db.Comments().DeleteComment(ctx, "c", addr, now),
+					"CreatePost":    db.Posts().CreatePost(ctx, &marketplace.Post{Title: "t", Content: "c", Author: addr, Tags: []string{"x"}, CreatedAt: now}),
 					"Hit": func() error {
 						_, _, err := db.Rates().Hit(ctx, "k", now, time.Minute)
 						return err
@@ -341,7 +349,7 @@ func TestPoolCallsInsideInTx(t *testing.T) {
 				} {
 					require.Equal(t, openjury.Internal, openjury.KindOf(err), "%s: %v", name, err)
 				}
-				_, err = db.Threads().Comments(ctx, marketplace.TargetJob, "j", 10, nil)
+				_, err = db.Comments().Comments(ctx, marketplace.TargetJob, "j", 10, nil)
 				if tc.readFails {
 					require.Equal(t, openjury.Internal, openjury.KindOf(err), "%v", err)
 				} else {
@@ -453,7 +461,7 @@ func TestEmptyIDsGetIDs(t *testing.T) {
 	require.True(t, openjury.ValidID(events[0].ID), events[0].ID)
 }
 
-// TestThreadErrors checks what the thread store makes of constraint
+// TestThreadErrors checks what the comment and post stores make of constraint
 // violations the service prevents: a duplicate id, an unknown parent, an
 // unknown target type. None leaves a row behind.
 func TestThreadErrors(t *testing.T) {
@@ -469,26 +477,26 @@ func TestThreadErrors(t *testing.T) {
 				return &marketplace.Comment{ID: "00000000-0000-7000-8000-00000000000" + string(rune('0'+n)),
 					Target: marketplace.TargetJob, TargetID: "j", Author: addr, Content: "c", CreatedAt: now}
 			}
-			require.NoError(t, db.Threads().CreateComment(ctx, comment(1)))
+			require.NoError(t, db.Comments().CreateComment(ctx, comment(1)))
 
-			err := db.Threads().CreateComment(ctx, comment(1))
+			err := db.Comments().CreateComment(ctx, comment(1))
 			require.Equal(t, openjury.Conflict, openjury.KindOf(err), "%v", err)
 			require.Equal(t, "comment already exists", openjury.DetailOf(err))
 
 			orphan := comment(2)
 			orphan.ParentID = "00000000-0000-7000-8000-000000000009"
-			err = db.Threads().CreateComment(ctx, orphan)
+			err = db.Comments().CreateComment(ctx, orphan)
 			require.Equal(t, openjury.NotFound, openjury.KindOf(err), "%v", err)
 			require.Equal(t, "parent comment not found", openjury.DetailOf(err))
 
 			odd := comment(3)
 			odd.Target = "agent"
-			err = db.Threads().CreateComment(ctx, odd)
+			err = db.Comments().CreateComment(ctx, odd)
 			require.Equal(t, openjury.Conflict, openjury.KindOf(err), "%v", err)
 
 			post := &marketplace.Post{ID: "00000000-0000-7000-8000-000000000001", Title: "t", Content: "c", Author: addr, Tags: []string{"A", "a"}, CreatedAt: now}
-			require.NoError(t, db.Threads().CreatePost(ctx, post))
-			err = db.Threads().CreatePost(ctx, post)
+			require.NoError(t, db.Posts().CreatePost(ctx, post))
+			err = db.Posts().CreatePost(ctx, post)
 			require.Equal(t, openjury.Conflict, openjury.KindOf(err), "%v", err)
 			require.Equal(t, "post already exists", openjury.DetailOf(err))
 

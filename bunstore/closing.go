@@ -7,7 +7,6 @@ import (
 	"errors"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/uptrace/bun"
 
@@ -17,11 +16,14 @@ import (
 )
 
 // Closing at any size (docs/rules.md): the closing lease on the job row,
-// the records of a snapshot read by keyset pages, the staged build
+// the records of a snapshot read by keyset pages, and the staged build
 // (anchor_builds, anchor_records, anchor_nodes) written in short
-// transactions, and the reads that serve a stored batch.
+// transactions; anchors.go serves a stored batch from the same rows.
 
-var _ marketplace.SnapshotStore = snapshotStore{}
+var (
+	_ marketplace.AnchorStore   = anchorStore{}
+	_ marketplace.SnapshotStore = snapshotStore{}
+)
 
 // Bounds of the deletes of a build's staged rows: rows per statement,
 // each its own transaction, and builds per cleanup run.
@@ -40,6 +42,15 @@ const (
 	nodesPerRow        = 128
 	indexesPerRow      = 1024
 )
+
+// Anchors returns the anchor store outside any transaction.
+func (d *DB) Anchors() marketplace.AnchorStore { return anchorStore{d.pool()} }
+
+// Anchors returns the anchor store of the transaction.
+func (t txStores) Anchors() marketplace.AnchorStore { return anchorStore{t.e} }
+
+// anchorStore implements marketplace.AnchorStore (see closing.go).
+type anchorStore struct{ e exec }
 
 // sqlExec runs a statement with bound parameters.
 type sqlExec interface {
@@ -463,166 +474,4 @@ func (s snapshotStore) ScanComments(ctx context.Context, jobID string, rev int64
 	return scanJob(ctx, s, "bunstore.ScanComments", "c", jobID, after, limit,
 		func(q *bun.SelectQuery) *bun.SelectQuery { return q.Where("c.rev <= ?", rev) },
 		func(r *commentRow) (*marketplace.Comment, error) { return r.comment(), nil }, fn)
-}
-
-// AnchorRecords implements anchor.Store: the primary key (batch_id, ord)
-// walked from after.
-func (d *DB) AnchorRecords(ctx context.Context, batchID string, after int64, limit, maxBytes int) ([]anchor.StoredRecord, error) {
-	const op = "bunstore.AnchorRecords"
-	db, err := d.pool().reader(ctx, op)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := db.QueryContext(ctx, `SELECT r.ord, r.body FROM anchor_records AS r
-WHERE r.batch_id = ? AND r.ord > ? ORDER BY r.ord LIMIT ?`, batchID, after, max(limit, 1))
-	if err != nil {
-		return nil, translate(op, err)
-	}
-	defer func() { _ = rows.Close() }()
-	var out []anchor.StoredRecord
-	size := 0
-	for size < maxBytes && rows.Next() {
-		var r anchor.StoredRecord
-		if err := rows.Scan(&r.Ord, &r.Body); err != nil {
-			return nil, translate(op, err)
-		}
-		out = append(out, r)
-		size += len(r.Body)
-	}
-	return out, translate(op, rows.Err())
-}
-
-// AnchorLeaves implements anchor.Store: the records by the unique key
-// (batch_id, record_id), each joined with the row of anchor_leaf_index
-// holding its ord's leaf index (by primary key); the salt's from row -1.
-func (d *DB) AnchorLeaves(ctx context.Context, batchID string, recordIDs []string) ([]anchor.LeafRef, error) {
-	const op = "bunstore.AnchorLeaves"
-	db, err := d.pool().reader(ctx, op)
-	if err != nil {
-		return nil, err
-	}
-	var out []anchor.LeafRef
-	var ids []string
-	for _, id := range recordIDs {
-		switch {
-		case strings.ContainsRune(id, 0) || !utf8.ValidString(id):
-			// bun cannot write it into SQL text as it is; no record has it.
-		case id == anchor.SaltRecordID:
-			var idxs []byte
-			err := db.NewRaw(`SELECT li.idxs FROM anchor_leaf_index AS li WHERE li.batch_id = ? AND li.chunk = -1`, batchID).Scan(ctx, &idxs)
-			switch {
-			case errors.Is(err, sql.ErrNoRows):
-			case err != nil:
-				return nil, translate(op, err)
-			case len(idxs) != 4:
-				return nil, openjury.Errorf(openjury.Internal, op, "stored salt index of %d bytes", len(idxs))
-			default:
-				out = append(out, anchor.LeafRef{Record: anchor.SaltRecordID, Index: int64(binary.BigEndian.Uint32(idxs))})
-			}
-		default:
-			ids = append(ids, id)
-		}
-	}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	q := `SELECT r.record_id, r.ord, li.idxs FROM anchor_records AS r
-JOIN anchor_leaf_index AS li ON li.batch_id = r.batch_id AND li.chunk = r.ord / ?
-WHERE r.batch_id = ? AND `
-	args := []any{indexesPerRow, batchID}
-	if len(ids) == 1 {
-		q, args = q+"r.record_id = ?", append(args, ids[0])
-	} else {
-		q, args = q+"r.record_id IN (?) ORDER BY r.ord LIMIT 2", append(args, bun.In(ids))
-	}
-	rows, err := db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, translate(op, err)
-	}
-	defer func() { _ = rows.Close() }()
-	for rows.Next() {
-		var (
-			ref  anchor.LeafRef
-			ord  int64
-			idxs []byte
-		)
-		if err := rows.Scan(&ref.Record, &ord, &idxs); err != nil {
-			return nil, translate(op, err)
-		}
-		at := 4 * (ord % indexesPerRow)
-		if int64(len(idxs)) < at+4 {
-			return nil, openjury.Errorf(openjury.Internal, op, "no stored leaf index of record %s", ref.Record)
-		}
-		ref.Index = int64(binary.BigEndian.Uint32(idxs[at:]))
-		out = append(out, ref)
-	}
-	return out, translate(op, rows.Err())
-}
-
-// AnchorNodes implements anchor.Store: the rows holding the positions, by
-// primary key, in one statement.
-func (d *DB) AnchorNodes(ctx context.Context, batchID string, at []anchor.NodeAt) (map[anchor.NodeAt]anchor.Node, error) {
-	const op = "bunstore.AnchorNodes"
-	out := make(map[anchor.NodeAt]anchor.Node, len(at))
-	if len(at) == 0 {
-		return out, nil
-	}
-	db, err := d.pool().reader(ctx, op)
-	if err != nil {
-		return nil, err
-	}
-	q, args := nodesQuery(batchID, at)
-	rows, err := db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, translate(op, err)
-	}
-	defer func() { _ = rows.Close() }()
-	type rowKey struct {
-		level int
-		chunk int64
-	}
-	packed := map[rowKey][]byte{}
-	for rows.Next() {
-		var (
-			k      rowKey
-			hashes []byte
-		)
-		if err := rows.Scan(&k.level, &k.chunk, &hashes); err != nil {
-			return nil, translate(op, err)
-		}
-		packed[k] = hashes
-	}
-	if err := rows.Err(); err != nil {
-		return nil, translate(op, err)
-	}
-	for _, p := range at {
-		hashes := packed[rowKey{p.Level, p.Index / nodesPerRow}]
-		if off := 32 * (p.Index % nodesPerRow); p.Index >= 0 && int64(len(hashes)) >= off+32 {
-			out[p] = anchor.Node(hashes[off : off+32])
-		}
-	}
-	return out, nil
-}
-
-// nodesQuery is the statement of AnchorNodes and its arguments: the rows
-// of the positions' chunks.
-func nodesQuery(batchID string, at []anchor.NodeAt) (string, []any) {
-	var b strings.Builder
-	b.WriteString("SELECT n.level, n.chunk, n.hashes FROM anchor_nodes AS n WHERE n.batch_id = ? AND (")
-	args := []any{batchID}
-	seen := map[anchor.NodeAt]bool{}
-	for _, p := range at {
-		row := anchor.NodeAt{Level: p.Level, Index: p.Index / nodesPerRow}
-		if seen[row] {
-			continue
-		}
-		if len(seen) > 0 {
-			b.WriteString(" OR ")
-		}
-		seen[row] = true
-		b.WriteString("(n.level = ? AND n.chunk = ?)")
-		args = append(args, row.Level, row.Index)
-	}
-	b.WriteString(")")
-	return b.String(), args
 }

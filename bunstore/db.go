@@ -40,8 +40,10 @@ var (
 	_ marketplace.JobStore        = jobStore{}
 	_ marketplace.SubmissionStore = submissionStore{}
 	_ marketplace.VoteStore       = voteStore{}
+	_ marketplace.FinalVoteStore  = finalVoteStore{}
 	_ marketplace.ReputationStore = reputationStore{}
-	_ marketplace.ThreadStore     = threadStore{}
+	_ marketplace.CommentStore    = commentStore{}
+	_ marketplace.PostStore       = postStore{}
 	_ marketplace.RateStore       = rateStore{}
 	_ agr.Store                   = agrStore{}
 	_ stake.Store                 = stakeStore{}
@@ -308,15 +310,22 @@ func (d *DB) Jobs() marketplace.JobStore { return jobStore{d.pool()} }
 // Submissions returns the submission store outside any transaction.
 func (d *DB) Submissions() marketplace.SubmissionStore { return submissionStore{d.pool()} }
 
-// Votes returns the jury and final vote store outside any transaction.
+// Votes returns the jury vote store outside any transaction.
 func (d *DB) Votes() marketplace.VoteStore { return voteStore{d.pool()} }
+
+// FinalVotes returns the final vote store outside any transaction.
+func (d *DB) FinalVotes() marketplace.FinalVoteStore { return finalVoteStore{d.pool()} }
 
 // Reputation returns the reputation store outside any transaction.
 func (d *DB) Reputation() marketplace.ReputationStore { return reputationStore{d.pool()} }
 
-// Threads returns the comment and post store outside any transaction:
-// each CreatePost is its own transaction.
-func (d *DB) Threads() marketplace.ThreadStore { return threadStore{d.pool()} }
+// Comments returns the comment store outside any transaction: each
+// CreateComment and DeleteComment is its own transaction.
+func (d *DB) Comments() marketplace.CommentStore { return commentStore{d.pool()} }
+
+// Posts returns the post store outside any transaction: each CreatePost
+// is its own transaction.
+func (d *DB) Posts() marketplace.PostStore { return postStore{d.pool()} }
 
 // Rates returns the rate counter store outside any transaction: each Hit
 // is one statement.
@@ -412,10 +421,12 @@ type txStores struct{ e exec }
 func (t txStores) Jobs() marketplace.JobStore               { return jobStore{t.e} }
 func (t txStores) Submissions() marketplace.SubmissionStore { return submissionStore{t.e} }
 func (t txStores) Votes() marketplace.VoteStore             { return voteStore{t.e} }
+func (t txStores) FinalVotes() marketplace.FinalVoteStore   { return finalVoteStore{t.e} }
 func (t txStores) Reputation() marketplace.ReputationStore  { return reputationStore{t.e} }
 func (t txStores) AGR() agr.Store                           { return agrStore{t.e} }
 func (t txStores) Stake() stake.Store                       { return stakeStore{t.e} }
-func (t txStores) Threads() marketplace.ThreadStore         { return threadStore{t.e} }
+func (t txStores) Comments() marketplace.CommentStore       { return commentStore{t.e} }
+func (t txStores) Posts() marketplace.PostStore             { return postStore{t.e} }
 func (t txStores) Rates() marketplace.RateStore             { return rateStore{t.e} }
 
 // inTxKey marks the context of an InTx callback with its *DB.

@@ -10,10 +10,10 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/openjury/openjury/transport"
+	"github.com/openjury/openjury/idempotency"
 )
 
-var _ transport.IdempotencyStore = (*DB)(nil)
+var _ idempotency.Store = (*DB)(nil)
 
 // idempotencyRow is a row of idempotency_keys. The request is named by the
 // caller and a digest of its method, path and key, so a long path or key
@@ -33,7 +33,7 @@ type idempotencyRow struct {
 }
 
 // idempotencyScope is the digest naming (method, path, key) in a row.
-func idempotencyScope(k transport.IdempotencyKey) string {
+func idempotencyScope(k idempotency.Key) string {
 	h := sha256.New()
 	for _, part := range []string{k.Method, k.Path, k.Key} {
 		h.Write([]byte(part))
@@ -46,11 +46,11 @@ func idempotencyScope(k transport.IdempotencyKey) string {
 // a row that expired or whose in-flight lease ended, each one conditional
 // statement; otherwise it returns the row as it is. Concurrent claims of
 // one key: exactly one wins.
-func (d *DB) ClaimIdempotencyKey(ctx context.Context, k transport.IdempotencyKey, fingerprint, owner string, now, leaseUntil, expiresAt time.Time) (transport.IdempotencyRecord, bool, error) {
+func (d *DB) ClaimIdempotencyKey(ctx context.Context, k idempotency.Key, fingerprint, owner string, now, leaseUntil, expiresAt time.Time) (idempotency.Record, bool, error) {
 	const op = "bunstore.ClaimIdempotencyKey"
 	db, err := d.pool().writer(ctx, op)
 	if err != nil {
-		return transport.IdempotencyRecord{}, false, err
+		return idempotency.Record{}, false, err
 	}
 	row := &idempotencyRow{
 		Caller: string(k.Caller), Scope: idempotencyScope(k), Fingerprint: fingerprint, Owner: owner,
@@ -58,7 +58,7 @@ func (d *DB) ClaimIdempotencyKey(ctx context.Context, k transport.IdempotencyKey
 	}
 	res, err := db.NewInsert().Model(row).On("CONFLICT (caller, scope) DO NOTHING").Exec(ctx)
 	if n, err := affected(op, res, err); err != nil || n == 1 {
-		return transport.IdempotencyRecord{}, n == 1, err
+		return idempotency.Record{}, n == 1, err
 	}
 	res, err = db.NewUpdate().Model(row).
 		Column("fingerprint", "owner", "status", "content_type", "body", "lease_until", "expires_at").
@@ -66,7 +66,7 @@ func (d *DB) ClaimIdempotencyKey(ctx context.Context, k transport.IdempotencyKey
 		Where("ik.expires_at <= ? OR (ik.status = 0 AND ik.lease_until <= ?)", millis(now), millis(now)).
 		Exec(ctx)
 	if n, err := affected(op, res, err); err != nil || n == 1 {
-		return transport.IdempotencyRecord{}, n == 1, err
+		return idempotency.Record{}, n == 1, err
 	}
 	var cur idempotencyRow
 	err = db.NewSelect().Model(&cur).
@@ -74,17 +74,17 @@ func (d *DB) ClaimIdempotencyKey(ctx context.Context, k transport.IdempotencyKey
 	if err != nil {
 		// Deleted by a cleanup just now: treat it as still in flight.
 		if errors.Is(err, sql.ErrNoRows) {
-			return transport.IdempotencyRecord{Fingerprint: fingerprint}, false, nil
+			return idempotency.Record{Fingerprint: fingerprint}, false, nil
 		}
-		return transport.IdempotencyRecord{}, false, translate(op, err)
+		return idempotency.Record{}, false, translate(op, err)
 	}
-	return transport.IdempotencyRecord{
+	return idempotency.Record{
 		Fingerprint: cur.Fingerprint, Status: cur.Status, ContentType: cur.ContentType, Body: []byte(cur.Body),
 	}, false, nil
 }
 
 // CompleteIdempotencyKey stores the response on the row owner still holds.
-func (d *DB) CompleteIdempotencyKey(ctx context.Context, k transport.IdempotencyKey, owner string, resp transport.IdempotencyRecord) error {
+func (d *DB) CompleteIdempotencyKey(ctx context.Context, k idempotency.Key, owner string, resp idempotency.Record) error {
 	const op = "bunstore.CompleteIdempotencyKey"
 	db, err := d.pool().writer(ctx, op)
 	if err != nil {
@@ -100,7 +100,7 @@ func (d *DB) CompleteIdempotencyKey(ctx context.Context, k transport.Idempotency
 }
 
 // ReleaseIdempotencyKey deletes the in-flight row owner holds.
-func (d *DB) ReleaseIdempotencyKey(ctx context.Context, k transport.IdempotencyKey, owner string) error {
+func (d *DB) ReleaseIdempotencyKey(ctx context.Context, k idempotency.Key, owner string) error {
 	const op = "bunstore.ReleaseIdempotencyKey"
 	db, err := d.pool().writer(ctx, op)
 	if err != nil {

@@ -184,7 +184,7 @@ func planCases() []planCase {
 	deep := &marketplace.JobCursor{CreatedAt: planAt(5000), ID: "j105000"}
 	posts := func(tag string, after *marketplace.Cursor) func(ctx context.Context, db *bunstore.DB) error {
 		return func(ctx context.Context, db *bunstore.DB) error {
-			_, err := db.Threads().Posts(ctx, marketplace.PostFilter{Tag: tag, Limit: limit, After: after})
+			_, err := db.Posts().Posts(ctx, marketplace.PostFilter{Tag: tag, Limit: limit, After: after})
 			return err
 		}
 	}
@@ -223,7 +223,7 @@ func planCases() []planCase {
 		sfx := map[bool]string{true: "", false: " deep"}[after == nil]
 		cases = append(cases,
 			planCase{name: "comments" + sfx, index: "comments_target_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
-				_, err := db.Threads().Comments(ctx, marketplace.TargetJob, "j100008", limit, after)
+				_, err := db.Comments().Comments(ctx, marketplace.TargetJob, "j100008", limit, after)
 				return err
 			}},
 			planCase{name: "submissions" + sfx, index: "submissions_job_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
@@ -257,7 +257,7 @@ func planCases() []planCase {
 			return err
 		}},
 		planCase{name: "final tally", index: "final_votes_job_submission_idx|final_votes_job_id_voter_address_key|final_votes_job_created_at_id_idx", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {
-			_, err := db.Votes().FinalTally(ctx, "j100008")
+			_, err := db.FinalVotes().FinalTally(ctx, "j100008")
 			return err
 		}},
 	), closingPlanCases()...)

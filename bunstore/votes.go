@@ -25,17 +25,6 @@ type voteRow struct {
 	CreatedAt    int64   `bun:"created_at,notnull"`
 }
 
-// finalVoteRow is a row of final_votes.
-type finalVoteRow struct {
-	bun.BaseModel `bun:"table:final_votes,alias:fv"`
-
-	ID           string `bun:"id,pk"`
-	JobID        string `bun:"job_id,notnull"`
-	SubmissionID string `bun:"submission_id,notnull"`
-	VoterAddress string `bun:"voter_address,notnull"`
-	CreatedAt    int64  `bun:"created_at,notnull"`
-}
-
 // tallyRow is one row of a tally query.
 type tallyRow struct {
 	SubmissionID string `bun:"submission_id"`
@@ -71,7 +60,7 @@ type voteStore struct{ e exec }
 func (s voteStore) Vote(ctx context.Context, jobID string, voter openjury.Address) (*marketplace.Vote, error) {
 	const op = "bunstore.Vote"
 	var row voteRow
-	if err := s.current(ctx, op, &row, "v", jobID, voter); err != nil {
+	if err := currentVote(ctx, s.e, op, &row, "v", jobID, voter); err != nil {
 		return nil, err
 	}
 	v, err := row.vote()
@@ -108,7 +97,7 @@ func (s voteStore) PutVote(ctx context.Context, v *marketplace.Vote) error {
 		review := string(raw)
 		row.Review = &review
 	}
-	if err := s.upsert(ctx, op, row, "submission_id", "weight", "review", "created_at"); err != nil {
+	if err := upsertVote(ctx, s.e, op, row, "submission_id", "weight", "review", "created_at"); err != nil {
 		return err
 	}
 	v.ID = row.ID
@@ -208,59 +197,13 @@ func (s voteStore) CastVote(ctx context.Context, v *marketplace.Vote, g marketpl
 
 // Tally sums the current jury votes of a job per submission.
 func (s voteStore) Tally(ctx context.Context, jobID string) ([]marketplace.Tally, error) {
-	return s.tally(ctx, "bunstore.Tally", (*voteRow)(nil), "SUM(v.weight)", "v", jobID)
+	return tallyVotes(ctx, s.e, "bunstore.Tally", (*voteRow)(nil), "SUM(v.weight)", "v", jobID)
 }
 
-// FinalVote returns the current final vote of voter on a job.
-// Errors: NotFound.
-func (s voteStore) FinalVote(ctx context.Context, jobID string, voter openjury.Address) (*marketplace.FinalVote, error) {
-	const op = "bunstore.FinalVote"
-	var row finalVoteRow
-	if err := s.current(ctx, op, &row, "fv", jobID, voter); err != nil {
-		return nil, err
-	}
-	return row.finalVote(), nil
-}
-
-func (r *finalVoteRow) finalVote() *marketplace.FinalVote {
-	return &marketplace.FinalVote{
-		ID:           r.ID,
-		JobID:        r.JobID,
-		SubmissionID: r.SubmissionID,
-		Voter:        openjury.Address(r.VoterAddress),
-		CreatedAt:    fromMillis(r.CreatedAt),
-	}
-}
-
-// PutFinalVote inserts or replaces like PutVote.
-func (s voteStore) PutFinalVote(ctx context.Context, v *marketplace.FinalVote) error {
-	const op = "bunstore.PutFinalVote"
-	row := &finalVoteRow{
-		ID:           v.ID,
-		JobID:        v.JobID,
-		SubmissionID: v.SubmissionID,
-		VoterAddress: string(v.Voter),
-		CreatedAt:    millis(v.CreatedAt),
-	}
-	if row.ID == "" {
-		row.ID = openjury.NewID()
-	}
-	if err := s.upsert(ctx, op, row, "submission_id", "created_at"); err != nil {
-		return err
-	}
-	v.ID = row.ID
-	return nil
-}
-
-// FinalTally counts the current final votes of a job per submission.
-func (s voteStore) FinalTally(ctx context.Context, jobID string) ([]marketplace.Tally, error) {
-	return s.tally(ctx, "bunstore.FinalTally", (*finalVoteRow)(nil), "COUNT(*)", "fv", jobID)
-}
-
-// current reads into row, a *voteRow or a *finalVoteRow with table alias
+// currentVote reads into row, a *voteRow or a *finalVoteRow with table alias
 // a, the current vote of voter on a job. Errors: NotFound.
-func (s voteStore) current(ctx context.Context, op string, row any, a, jobID string, voter openjury.Address) error {
-	db, err := s.e.reader(ctx, op)
+func currentVote(ctx context.Context, e exec, op string, row any, a, jobID string, voter openjury.Address) error {
+	db, err := e.reader(ctx, op)
 	if err != nil {
 		return err
 	}
@@ -271,12 +214,12 @@ func (s voteStore) current(ctx context.Context, op string, row any, a, jobID str
 	return translateWith(op, err, voteDetails)
 }
 
-// upsert inserts row, a *voteRow or a *finalVoteRow, or replaces the
+// upsertVote inserts row, a *voteRow or a *finalVoteRow, or replaces the
 // voter's vote on the job in the same statement, setting the columns set
 // from row; the stored row keeps its id, which is read back into row.
 // Errors: NotFound when the job or the submission does not exist.
-func (s voteStore) upsert(ctx context.Context, op string, row any, set ...string) error {
-	db, err := s.e.writer(ctx, op)
+func upsertVote(ctx context.Context, e exec, op string, row any, set ...string) error {
+	db, err := e.writer(ctx, op)
 	if err != nil {
 		return err
 	}
@@ -288,11 +231,11 @@ func (s voteStore) upsert(ctx context.Context, op string, row any, set ...string
 	return translateWith(op, err, voteDetails)
 }
 
-// tally groups the votes of model (alias a) of a job by submission with
+// tallyVotes groups the votes of model (alias a) of a job by submission with
 // weight as the weight expression, ordered by weight desc, earliest vote
 // asc, submission id asc.
-func (s voteStore) tally(ctx context.Context, op string, model any, weight, a, jobID string) ([]marketplace.Tally, error) {
-	db, err := s.e.reader(ctx, op)
+func tallyVotes(ctx context.Context, e exec, op string, model any, weight, a, jobID string) ([]marketplace.Tally, error) {
+	db, err := e.reader(ctx, op)
 	if err != nil {
 		return nil, err
 	}

@@ -329,7 +329,7 @@ func TestEveryEndpoint(t *testing.T) {
 		require.Empty(t, agent.Token())
 
 		requireCovered(t, rec.calls)
-	}, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) { c.Operators = []openjury.Address{operator.addr} }))
+	}, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) { c.OperatorAddresses = []openjury.Address{operator.addr} }))
 }
 
 // requireCovered checks that calls hit every operation of the document.

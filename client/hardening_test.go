@@ -18,8 +18,8 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/client"
+	"github.com/openjury/openjury/idempotency"
 	"github.com/openjury/openjury/openjurytest"
-	"github.com/openjury/openjury/transport"
 )
 
 // inFlight is a RoundTripper in front of a real server that, before the
@@ -36,7 +36,7 @@ type inFlight struct {
 	holdFor int
 
 	mu       sync.Mutex
-	claimed  *transport.IdempotencyKey
+	claimed  *idempotency.Key
 	statuses []int
 	keys     []string
 }
@@ -58,7 +58,7 @@ func (f *inFlight) RoundTrip(req *http.Request) (*http.Response, error) {
 	key := req.Header.Get("Idempotency-Key")
 	f.keys = append(f.keys, key)
 	if f.claimed == nil {
-		k := transport.IdempotencyKey{Caller: f.caller, Method: req.Method, Path: req.URL.Path, Key: key}
+		k := idempotency.Key{Caller: f.caller, Method: req.Method, Path: req.URL.Path, Key: key}
 		sum := sha256.Sum256(body)
 		now := f.srv.Clock.Now()
 		_, ok, err := f.srv.DB.ClaimIdempotencyKey(ctx, k, hex.EncodeToString(sum[:]), holderToken, now, now.Add(time.Minute), now.Add(time.Hour))

@@ -65,7 +65,7 @@ func closeJob(t *testing.T, srv *openjurytest.Server) string {
 func TestProofsVerifyInSolidity(t *testing.T) {
 	t.Parallel()
 	ch := simchain.New(t)
-	srv := openjurytest.NewServer(t, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) { c.SearchDisabled = true }))
+	srv := openjurytest.NewServer(t, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) { c.SemanticSearchEnabled = false }))
 	ctx := context.Background()
 	jobID := closeJob(t, srv)
 	b, err := srv.Anchor.Batch(ctx, jobID)
@@ -121,8 +121,8 @@ func TestAnchorReceiptOnChain(t *testing.T) {
 	registry := openjury.AddressFromBytes(ch.RegistryAddr)
 	op := openjurytest.NewWallet(t)
 	srv := openjurytest.NewServer(t, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) {
-		c.SearchDisabled = true
-		c.Operators = []openjury.Address{op.Address()}
+		c.SemanticSearchEnabled = false
+		c.OperatorAddresses = []openjury.Address{op.Address()}
 		c.AnchorChecker = ethchain.NewReceiptChecker(client, registry, simchain.ChainID)
 	}))
 	ctx := context.Background()

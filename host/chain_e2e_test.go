@@ -21,6 +21,7 @@ import (
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/openjurytest"
 	"github.com/openjury/openjury/openjurytest/simchain"
+	"github.com/openjury/openjury/server"
 )
 
 // hostProc is the host binary running as a child process.
@@ -356,7 +357,7 @@ func TestRunRefusesAnotherChain(t *testing.T) {
 		vars["SERVICE_CHAIN_ID"] = "8453" // the node serves simchain.ChainID
 		var stdout, stderr bytes.Buffer
 		err := run(t.Context(), env(vars), &stdout, &stderr)
-		var ce *ConfigError
+		var ce *server.ConfigError
 		require.ErrorAs(t, err, &ce, "%s: %s", name, stderr.String())
 		require.Equal(t, []string{fmt.Sprintf("SERVICE_CHAIN_ID: the chain node serves chain %d, not the configured chain 8453 (at SERVICE_RPC_URL)", simchain.ChainID)}, ce.Problems, name)
 		require.Contains(t, stderr.String(), "invalid configuration", name)

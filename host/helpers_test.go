@@ -20,6 +20,17 @@ import (
 	"github.com/openjury/openjury/openjurytest"
 )
 
+// env turns a map into a getenv function.
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+// Addresses with valid EIP-55 checksums.
+const (
+	addrA = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+	addrB = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359"
+)
+
 // listeningRE finds the address run prints on stdout once it listens.
 var listeningRE = regexp.MustCompile(`listening on (http://\S+)`)
 

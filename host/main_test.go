@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury/openjurytest"
+	"github.com/openjury/openjury/server"
 )
 
 func TestRunInvalidConfig(t *testing.T) {
@@ -25,7 +26,7 @@ func TestRunInvalidConfig(t *testing.T) {
 		"SERVICE_DEV_SECRET":           "devsecret",
 		"SERVICE_EMBEDDER_API_KEY":     "sk-embedkey",
 	}), &stdout, &stderr)
-	var ce *ConfigError
+	var ce *server.ConfigError
 	require.ErrorAs(t, err, &ce)
 	require.Len(t, ce.Problems, 3)
 	out := stderr.String()
@@ -47,7 +48,7 @@ func TestRunInvalidSecretsNotEchoed(t *testing.T) {
 		"SERVICE_RPC_URL":  "rpc.example/v2/rpckey",
 		"SERVICE_EMBEDDER": "embed user:embedpass",
 	}), &stdout, &stderr)
-	var ce *ConfigError
+	var ce *server.ConfigError
 	require.ErrorAs(t, err, &ce)
 	require.Len(t, ce.Problems, 2)
 	out := stderr.String()

@@ -1,7 +1,6 @@
 package marketplace
 
 import (
-	"context"
 	"crypto/rand"
 	"io"
 	"strconv"
@@ -23,86 +22,6 @@ type AnchorRecords struct {
 	// Comments on the job and on its submissions, deleted ones included
 	// (with their stored content, which the snapshot leaves out).
 	Comments []*Comment
-}
-
-// StagedRecord is one record of a snapshot being built, as it is staged:
-// its place in the document (Ord, from 0: the job), its record id and its
-// canonical bytes.
-type StagedRecord struct {
-	Ord      int64
-	RecordID string
-	Body     []byte
-}
-
-// Pieces of a staged tree: StageNodes and StageLeafIndex take their
-// nodes and indexes in pieces that start at multiples of these (a store
-// packs them in rows of these many, or of a divisor).
-const (
-	NodesPiece     = 4096
-	LeafIndexPiece = 4096
-)
-
-// AnchorStore keeps the closing leases and the snapshots being built and
-// stores the finished batch. A build's rows (staged under its batch id,
-// which is also its lease id) are seen by anchor.Store only once PutBatch
-// commits. Outside a transaction each call is its own short transaction.
-type AnchorStore interface {
-	// ClaimClosing takes the closing lease of a job the caller's
-	// transaction has locked: closing_id = batchID, closing_until = until
-	// (whatever lease was there: the caller checked it is dead), and
-	// registers the build batchID, started at now, so that its staged
-	// rows can be found if it never finishes. Errors: NotFound.
-	ClaimClosing(ctx context.Context, jobID, batchID string, now, until time.Time) error
-	// RenewClosing moves the end of the lease to until, only while the
-	// lease is batchID's and still live at now (one conditional update).
-	// Errors: Conflict "closing lease lost" otherwise.
-	RenewClosing(ctx context.Context, jobID, batchID string, now, until time.Time) error
-	// AbandonClosing ends the build batchID: it clears the job's lease if
-	// it is still batchID's and deletes the build's staged rows, a bounded
-	// chunk per transaction. Callers run it best effort after a failure.
-	AbandonClosing(ctx context.Context, jobID, batchID string) error
-	// StageRecords stores records of the build batchID (their Ords unique
-	// in the build).
-	StageRecords(ctx context.Context, batchID string, recs []StagedRecord) error
-	// StageNodes stores nodes of a level of the build batchID's tree (level
-	// 0: the sorted leaves), nodes[i] at index from+i; from is a multiple
-	// of NodesPiece and nodes at most NodesPiece long.
-	StageNodes(ctx context.Context, batchID string, level int, from int64, nodes []anchor.Node) error
-	// StageLeafIndex stores where the leaves of the build batchID's
-	// records are among its sorted leaves: index[i] is the leaf index of
-	// the record of Ord from+i (from a multiple of LeafIndexPiece, index at
-	// most LeafIndexPiece long); from -1 with one index is the salt's.
-	StageLeafIndex(ctx context.Context, batchID string, from int64, index []uint32) error
-	// PutBatch makes the build b.ID the job's batch, in the closing
-	// transaction: it inserts the batch row, sets the job's anchor_*
-	// fields (root, uri, schema version, salt, created_at, records, size),
-	// clears the job's lease when it is b.ID's and forgets the build (its
-	// rows are the batch's now). Errors: Conflict when the job has a batch
-	// already; NotFound for an unknown job.
-	PutBatch(ctx context.Context, b *anchor.Batch) error
-	// CleanupBuilds deletes the staged rows of builds started before
-	// `before` whose lease is no longer live at now (a crashed or failed
-	// close), a bounded chunk per transaction, and returns how many rows
-	// went.
-	CleanupBuilds(ctx context.Context, before, now time.Time) (int64, error)
-}
-
-// SnapshotStore reads the records of a job's snapshot a page at a time,
-// each kind in (created_at, id) order by keyset cursor, index-backed. fn
-// is called with each record in order until it returns false; it must not
-// use the store (the page's rows are being read).
-type SnapshotStore interface {
-	// ScanSubmissions reads up to limit submissions of a job after the
-	// cursor (nil: from the first).
-	ScanSubmissions(ctx context.Context, jobID string, after *Cursor, limit int, fn func(*Submission) bool) error
-	// ScanVotes reads up to limit current jury votes of a job.
-	ScanVotes(ctx context.Context, jobID string, after *Cursor, limit int, fn func(*Vote) bool) error
-	// ScanFinalVotes reads up to limit current final votes of a job.
-	ScanFinalVotes(ctx context.Context, jobID string, after *Cursor, limit int, fn func(*FinalVote) bool) error
-	// ScanComments reads up to limit comments on a job and on its
-	// submissions whose Rev is at most rev, deleted ones included (with
-	// their stored content and DeletedRev).
-	ScanComments(ctx context.Context, jobID string, rev int64, after *Cursor, limit int, fn func(*Comment) bool) error
 }
 
 // saltSource is where salts come from: Config.SaltSource or crypto/rand.

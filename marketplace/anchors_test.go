@@ -196,7 +196,7 @@ func mustVoteID(t *testing.T, w *anchorWorld, jobID string, voter openjury.Addre
 }
 
 func mustFinalVoteID(t *testing.T, w *anchorWorld, jobID string, voter openjury.Address) string {
-	v, err := w.db.Votes().FinalVote(w.ctx, jobID, voter)
+	v, err := w.db.FinalVotes().FinalVote(w.ctx, jobID, voter)
 	require.NoError(t, err)
 	return v.ID
 }

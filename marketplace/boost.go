@@ -10,11 +10,25 @@ import (
 	"github.com/openjury/openjury/internal/valid"
 )
 
-// BoostInput spends AGR to feature a job.
+// Limits of a boost (docs/rules.md#agr).
+const (
+	// MaxBoostAGR bounds the AGR one boost spends.
+	MaxBoostAGR = 1_000_000
+	// MaxBoostHours bounds the hours one boost features a job.
+	MaxBoostHours = 720
+)
+
+// BoostInput spends AGR to feature a job. Its rules are boostRules.
 type BoostInput struct {
-	AmountAGR     int64 `name:"amount_agr" validate:"min=1,max=1000000"`
-	DurationHours int64 `name:"duration_hours" validate:"min=1,max=720"`
+	AmountAGR     int64 `name:"amount_agr"`
+	DurationHours int64 `name:"duration_hours"`
 }
+
+// boostRules validates BoostInput.
+var boostRules = valid.New(valid.For[BoostInput](valid.Rules{
+	"AmountAGR":     "min=1," + valid.Max(MaxBoostAGR),
+	"DurationHours": "min=1," + valid.Max(MaxBoostHours),
+}))
 
 // Boost spends the caller's AGR to feature an open job:
 // featured_until = max(featured_until, now) + duration and
@@ -22,7 +36,7 @@ type BoostInput struct {
 // Errors: Invalid, NotFound, Conflict (closed), PaymentRequired.
 func (s *Service) Boost(ctx context.Context, caller openjury.Address, jobID string, in BoostInput) (*Job, error) {
 	const op = "marketplace.Boost"
-	if err := valid.Struct(op, in); err != nil {
+	if err := boostRules.Struct(op, in); err != nil {
 		return nil, err
 	}
 	now := openjury.Truncate(s.clock.Now())

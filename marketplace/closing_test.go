@@ -90,7 +90,7 @@ func snapshotOf(t *testing.T, w *anchorWorld, jobID string, salt []byte, later .
 		}{marketplace.TargetSubmission, s.ID})
 	}
 	for _, tg := range targets {
-		cs, err := w.db.Threads().Comments(ctx, tg.kind, tg.id, 10000, nil)
+		cs, err := w.db.Comments().Comments(ctx, tg.kind, tg.id, 10000, nil)
 		require.NoError(t, err)
 		for _, c := range cs {
 			i := slices.IndexFunc(later, func(l laterComment) bool { return l.id == c.ID })

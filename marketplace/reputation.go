@@ -2,11 +2,70 @@ package marketplace
 
 import (
 	"context"
+	"time"
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/internal/cursor"
 	"github.com/openjury/openjury/internal/valid"
 )
+
+// Reputation is an address's record.
+type Reputation struct {
+	Address openjury.Address
+	Score   int64
+	Wins    int64
+	Losses  int64
+	// Submissions counts jobs with at least one accepted submission.
+	Submissions int64
+	// JuryVotes counts jobs the address cast a jury vote on.
+	JuryVotes int64
+	UpdatedAt time.Time
+}
+
+// ReputationDelta is an increment of a Reputation.
+type ReputationDelta struct {
+	Score, Wins, Losses, Submissions, JuryVotes int64
+}
+
+// ReputationChange is a delta for one address, an element of
+// ReputationStore.AddReputations.
+type ReputationChange struct {
+	Address openjury.Address
+	Delta   ReputationDelta
+}
+
+// LeaderCursor is a position in the leaderboard (score descending, then
+// address ascending).
+type LeaderCursor struct {
+	Score   int64
+	Address openjury.Address
+}
+
+// ReputationStore keeps reputation records.
+type ReputationStore interface {
+	// Reputation returns the record of addr, zeros when it has none. It
+	// writes nothing.
+	Reputation(ctx context.Context, addr openjury.Address) (Reputation, error)
+	// AddReputation adds d to the record of addr (created when missing) and
+	// sets its UpdatedAt to now.
+	AddReputation(ctx context.Context, addr openjury.Address, d ReputationDelta, now time.Time) error
+	// AddReputations adds each change's delta to its address's record
+	// (created when missing) in one statement, locking the rows in address
+	// order (so concurrent batches sharing addresses cannot deadlock), and
+	// sets their UpdatedAt to now. The addresses must be distinct.
+	AddReputations(ctx context.Context, changes []ReputationChange, now time.Time) error
+	// AddJobOutcome adds win to the reputation of winner and loss to that
+	// of every other distinct agent with a submission to the job, in one
+	// statement that reads the agents from the submissions (never into
+	// memory) and locks their rows in address order like
+	// AddReputations; UpdatedAt becomes now.
+	AddJobOutcome(ctx context.Context, jobID string, winner openjury.Address, win, loss ReputationDelta, now time.Time) error
+	// SetScore sets the score of addr (created when missing).
+	SetScore(ctx context.Context, addr openjury.Address, score int64, now time.Time) error
+	// Leaderboard lists up to limit records by score desc, then address
+	// asc, after the cursor when it is not nil.
+	Leaderboard(ctx context.Context, limit int, after *LeaderCursor) ([]Reputation, error)
+}
 
 // Badges an address can earn, derived from its record.
 const (

@@ -3,8 +3,8 @@ package marketplace
 import (
 	"context"
 	"encoding/json"
-	"math"
 	"strings"
+	"time"
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/internal/cursor"
@@ -12,35 +12,174 @@ import (
 	"github.com/openjury/openjury/stake"
 )
 
-// Limits on submissions and votes (docs/rules.md#submissions,
-// docs/rules.md#jury-votes).
+// Limits on submissions (docs/rules.md#submissions).
 const (
 	MaxSubmissionsPerAgent = 5
-	MaxEvidence            = 50
-	MaxMetadataBytes       = 8 << 10
-	MaxReviewBytes         = 8 << 10
-	MaxVoteWeight          = 5
+	// MaxContentChars bounds the content of a submission, a comment or a
+	// post.
+	MaxContentChars = 20000
+	// MaxEvidence bounds the evidence items of a submission; the other
+	// Max... and Min/MaxConfidence bound an item's fields (characters,
+	// serialised bytes of metadata).
+	MaxEvidence          = 50
+	MaxEvidenceTypeChars = 64
+	MaxSourceURLChars    = 2048
+	MaxSnapshotURIChars  = 4096
+	MaxSnapshotHashChars = 256
+	MaxQuoteChars        = 4000
+	MaxClaimChars        = 4000
+	MinConfidence        = 0.0
+	MaxConfidence        = 1.0
+	MaxMetadataBytes     = 8 << 10
 )
+
+// Evidence backs a submission. Every field is optional: an empty string or
+// nil means absent.
+type Evidence struct {
+	Type         string
+	SourceURL    string
+	RetrievedAt  string
+	SnapshotURI  string
+	SnapshotHash string
+	Quote        string
+	Claim        string
+	Confidence   *float64
+	Metadata     map[string]any
+}
+
+// Submission is an agent's work on a job.
+type Submission struct {
+	ID        string
+	JobID     string
+	Agent     openjury.Address
+	Content   string
+	Evidence  []Evidence
+	CreatedAt time.Time
+}
+
+// SubmissionKey is what close and finalize decide on about a submission:
+// its id, agent and time, never its content or evidence.
+type SubmissionKey struct {
+	ID        string
+	Agent     openjury.Address
+	CreatedAt time.Time
+}
+
+// SubmitState is a job locked for a submission and what the submission is
+// checked against, as JobStore.JobForSubmit reads them in one statement.
+type SubmitState struct {
+	// Job is the locked job.
+	Job *Job
+	// Stake is the submitting agent's stake, as stake.Store.Stake returns
+	// it: a zero Stake with Address set when none was ever recorded.
+	Stake stake.Stake
+	// Submissions is how many submissions the agent has on the job.
+	Submissions int
+}
+
+// SubmitGuard is the rule a submission must pass, checked against the
+// job's SubmitState while the job is locked (SubmissionStore.Submit), and
+// what an accepted submission adds to its agent's reputation.
+type SubmitGuard struct {
+	// MinStake is the stake the agent needs.
+	MinStake openjury.MicroUSDC
+	// MaxPerAgent is how many submissions one agent may have on a job.
+	MaxPerAgent int
+	// FirstReputation is added to the agent's reputation with its first
+	// submission to a job.
+	FirstReputation ReputationDelta
+	// Now is the time of the submission: a closing lease live at Now
+	// refuses it.
+	Now time.Time
+}
+
+// Check returns why st refuses a submission of agent, checked in this
+// order: Forbidden "insufficient stake", Conflict "job is closed",
+// Conflict "job is being closed" (a closing lease live at g.Now),
+// Forbidden for the job's sponsor, Conflict at g.MaxPerAgent submissions.
+// It returns nil when the submission is accepted. A store that checks the
+// rule in SQL must accept exactly what Check accepts.
+func (g SubmitGuard) Check(st *SubmitState, agent openjury.Address) error {
+	const op = "marketplace.Submit"
+	if err := stake.Require(st.Stake, g.MinStake); err != nil {
+		return err
+	}
+	if st.Job.Status != StatusOpen {
+		return openjury.E(openjury.Conflict, op, "job is closed")
+	}
+	if st.Job.BeingClosed(g.Now) {
+		return openjury.E(openjury.Conflict, op, DetailBeingClosed)
+	}
+	if st.Job.Sponsor == agent {
+		return openjury.E(openjury.Forbidden, op, "the sponsor may not submit to their own job")
+	}
+	if st.Submissions >= g.MaxPerAgent {
+		return openjury.Errorf(openjury.Conflict, op, "at most %d submissions per agent per job", g.MaxPerAgent)
+	}
+	return nil
+}
+
+// SubmissionStore keeps submissions.
+type SubmissionStore interface {
+	// CreateSubmission inserts s. Errors: NotFound when the job does not
+	// exist.
+	CreateSubmission(ctx context.Context, s *Submission) error
+	// Submit inserts s if g accepts it, atomically: it locks the job and
+	// reads the SubmitState of s.Agent as JobStore.JobForSubmit does and,
+	// when g.Check(state, s.Agent) passes, inserts s, queues it for the
+	// search index (DocSubmission) and, when it is the agent's first
+	// submission to the job, adds g.FirstReputation to the agent's
+	// reputation at s.CreatedAt. Errors: NotFound "job not found", the
+	// error of g.Check; nothing is written with either.
+	Submit(ctx context.Context, s *Submission, g SubmitGuard) error
+	// Submission returns one submission. Errors: NotFound.
+	Submission(ctx context.Context, id string) (*Submission, error)
+	// Submissions lists up to limit submissions of a job oldest first
+	// (created_at, id), after the cursor when it is not nil; none for an
+	// unknown job.
+	Submissions(ctx context.Context, jobID string, limit int, after *Cursor) ([]*Submission, error)
+	// SubmissionKeys lists the id, agent and time of every submission of a
+	// job, oldest first (created_at, id); it never reads their content.
+	SubmissionKeys(ctx context.Context, jobID string) ([]SubmissionKey, error)
+}
 
 // EvidenceInput is one evidence item of a submission.
 type EvidenceInput struct {
-	Type         string         `name:"type" validate:"max=64"`
-	SourceURL    string         `name:"source_url" validate:"omitempty,max=2048,http_url"`
+	Type         string         `name:"type"`
+	SourceURL    string         `name:"source_url"`
 	RetrievedAt  string         `name:"retrieved_at" validate:"omitempty,datetime=2006-01-02T15:04:05Z07:00"`
-	SnapshotURI  string         `name:"snapshot_uri" validate:"max=4096"`
-	SnapshotHash string         `name:"snapshot_hash" validate:"max=256"`
-	Quote        string         `name:"quote" validate:"max=4000"`
-	Claim        string         `name:"claim" validate:"max=4000"`
-	Confidence   *float64       `name:"confidence" validate:"omitnil,gte=0,lte=1"`
+	SnapshotURI  string         `name:"snapshot_uri"`
+	SnapshotHash string         `name:"snapshot_hash"`
+	Quote        string         `name:"quote"`
+	Claim        string         `name:"claim"`
+	Confidence   *float64       `name:"confidence"`
 	Metadata     map[string]any `name:"metadata"`
 }
 
 // SubmitInput is a submission of work to a job.
 type SubmitInput struct {
 	JobID    string          `name:"job_id" validate:"required"`
-	Content  string          `name:"content" validate:"notblank,max=20000"`
-	Evidence []EvidenceInput `name:"evidence" validate:"max=50,dive"`
+	Content  string          `name:"content"`
+	Evidence []EvidenceInput `name:"evidence"`
 }
+
+// submitRules validates SubmitInput and its evidence, with the limits
+// above.
+var submitRules = valid.New(
+	valid.For[SubmitInput](valid.Rules{
+		"Content":  "notblank," + valid.Max(MaxContentChars),
+		"Evidence": valid.Max(MaxEvidence) + ",dive",
+	}),
+	valid.For[EvidenceInput](valid.Rules{
+		"Type":         valid.Max(MaxEvidenceTypeChars),
+		"SourceURL":    "omitempty," + valid.Max(MaxSourceURLChars) + ",http_url",
+		"SnapshotURI":  valid.Max(MaxSnapshotURIChars),
+		"SnapshotHash": valid.Max(MaxSnapshotHashChars),
+		"Quote":        valid.Max(MaxQuoteChars),
+		"Claim":        valid.Max(MaxClaimChars),
+		"Confidence":   "omitnil," + valid.Min(MinConfidence) + "," + valid.Max(MaxConfidence),
+	}),
+)
 
 // Submit records an agent's work on an open job. The agent's first
 // accepted submission on a job adds 1 to their reputation score.
@@ -48,7 +187,7 @@ type SubmitInput struct {
 // Conflict (closed job, job being closed, more than 5 submissions).
 func (s *Service) Submit(ctx context.Context, agent openjury.Address, in SubmitInput) (*Submission, error) {
 	const op = "marketplace.Submit"
-	if err := valid.Struct(op, in); err != nil {
+	if err := submitRules.Struct(op, in); err != nil {
 		return nil, err
 	}
 	evidence := make([]Evidence, len(in.Evidence))
@@ -59,7 +198,7 @@ func (s *Service) Submit(ctx context.Context, agent openjury.Address, in SubmitI
 				return nil, openjury.Errorf(openjury.Invalid, op, "evidence[%d].metadata: must be a JSON object", i)
 			}
 			if len(raw) > MaxMetadataBytes {
-				return nil, openjury.Errorf(openjury.Invalid, op, "evidence[%d].metadata: must be at most 8 KiB when serialised", i)
+				return nil, openjury.Errorf(openjury.Invalid, op, "evidence[%d].metadata: must be at most %d KiB when serialised", i, MaxMetadataBytes>>10)
 			}
 		}
 		evidence[i] = Evidence(e)
@@ -126,29 +265,6 @@ func (s *Service) Submissions(ctx context.Context, jobID string, in ListInput) (
 	return p, nil
 }
 
-// lockJob locks and returns a job inside a transaction. A malformed id is
-// NotFound like an unknown one.
-func lockJob(ctx context.Context, tx Tx, id string) (*Job, error) {
-	if err := checkJobID(id); err != nil {
-		return nil, err
-	}
-	return tx.Jobs().JobForUpdate(ctx, id)
-}
-
-// checkJobID returns NotFound "job not found" for an id no job can have
-// (a malformed one), without asking the database; Invalid for one holding
-// a NUL character (docs/rules.md#conventions:
-// NUL in input is 400).
-func checkJobID(id string) error {
-	if err := valid.Text("marketplace.lockJob", "job_id", id); err != nil {
-		return err
-	}
-	if !openjury.ValidID(id) {
-		return openjury.E(openjury.NotFound, "marketplace.lockJob", "job not found")
-	}
-	return nil
-}
-
 // submissionOf returns a submission and checks it belongs to job.
 // Errors: NotFound "submission not found", Invalid when it belongs to
 // another job.
@@ -168,147 +284,4 @@ func submissionOf(ctx context.Context, tx Tx, job *Job, id, field string) (*Subm
 		return nil, openjury.Errorf(openjury.Invalid, op, "%s: not a submission of this job", field)
 	}
 	return sub, nil
-}
-
-// Weight is a juror's vote weight at a reputation score:
-// min(5, 1 + floor(sqrt(score))).
-func Weight(score int64) int64 {
-	if score <= 0 {
-		return 1
-	}
-	r := int64(math.Sqrt(float64(score)))
-	for r*r > score {
-		r--
-	}
-	for (r+1)*(r+1) <= score {
-		r++
-	}
-	return min(MaxVoteWeight, 1+r)
-}
-
-// VoteInput is a jury vote.
-type VoteInput struct {
-	JobID        string         `name:"job_id" validate:"required"`
-	SubmissionID string         `name:"submission_id" validate:"required"`
-	Review       map[string]any `name:"review"`
-}
-
-// Vote casts or replaces the caller's jury vote on a job. The weight comes
-// from the caller's reputation at vote time.
-// Errors: Invalid, Forbidden (stake, reputation, own submission, own job),
-// NotFound, Conflict (closed job, job being closed).
-func (s *Service) Vote(ctx context.Context, voter openjury.Address, in VoteInput) (*Vote, error) {
-	const op = "marketplace.Vote"
-	if err := valid.Struct(op, in); err != nil {
-		return nil, err
-	}
-	if in.Review != nil {
-		raw, err := json.Marshal(in.Review)
-		if err != nil || len(raw) > MaxReviewBytes {
-			return nil, openjury.E(openjury.Invalid, op, "review: must be a JSON object of at most 8 KiB")
-		}
-	}
-	now := openjury.Truncate(s.clock.Now())
-	// The voter's own checks read outside the job's lock (neither row is
-	// locked by a vote); then one atomic store call checks the guard with
-	// the job locked and writes the vote and a first vote's reputation (on
-	// PostgreSQL one statement).
-	if err := stake.Check(ctx, s.db.Stake(), voter, s.cfg.MinStake); err != nil {
-		return nil, openjury.Wrap(op, err)
-	}
-	rep, err := s.db.Reputation().Reputation(ctx, voter)
-	if err != nil {
-		return nil, openjury.Wrap(op, err)
-	}
-	if rep.Score < s.cfg.MinRepScoreToVote {
-		return nil, openjury.E(openjury.Forbidden, op, "insufficient reputation to vote")
-	}
-	vote := &Vote{ID: openjury.NewID(), JobID: strings.TrimSpace(in.JobID), SubmissionID: strings.TrimSpace(in.SubmissionID),
-		Voter: voter, Weight: Weight(rep.Score), Review: in.Review, CreatedAt: now}
-	err = checkJobID(vote.JobID)
-	if err == nil {
-		err = s.db.Votes().CastVote(ctx, vote, VoteGuard{FirstReputation: ReputationDelta{JuryVotes: 1}, Now: now})
-	}
-	if err != nil {
-		return nil, openjury.Wrap(op, err)
-	}
-	return vote, nil
-}
-
-// FinalVoteInput is a final decision vote.
-type FinalVoteInput struct {
-	JobID        string `name:"job_id" validate:"required"`
-	SubmissionID string `name:"submission_id" validate:"required"`
-}
-
-// FinalVote casts or replaces the caller's final decision vote, inside
-// the job's window. The voter needs the stake of a submission unless
-// Config.FinalVoteOpen; the checks come in the order of a submission's:
-// stake, then the job and submission, own submission, closed job, a
-// closing lease, window.
-// Errors: Invalid, Forbidden ("insufficient stake", own submission),
-// NotFound, Conflict (closed, being closed, window not open).
-func (s *Service) FinalVote(ctx context.Context, voter openjury.Address, in FinalVoteInput) (*FinalVote, error) {
-	const op = "marketplace.FinalVote"
-	if err := valid.Struct(op, in); err != nil {
-		return nil, err
-	}
-	now := openjury.Truncate(s.clock.Now())
-	var vote *FinalVote
-	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
-		if !s.cfg.FinalVoteOpen {
-			// First, as for a submission: even an unknown job answers
-			// "insufficient stake" to a voter without it.
-			if err := stake.Check(ctx, tx.Stake(), voter, s.cfg.MinStake); err != nil {
-				return err
-			}
-		}
-		job, err := lockJob(ctx, tx, strings.TrimSpace(in.JobID))
-		if err != nil {
-			return err
-		}
-		sub, err := submissionOf(ctx, tx, job, strings.TrimSpace(in.SubmissionID), "submission_id")
-		if err != nil {
-			return err
-		}
-		if sub.Agent == voter {
-			return openjury.E(openjury.Forbidden, op, "you may not cast a final vote for your own submission")
-		}
-		switch {
-		case job.Status != StatusOpen:
-			return openjury.E(openjury.Conflict, op, "job is closed")
-		case job.BeingClosed(now):
-			return openjury.E(openjury.Conflict, op, DetailBeingClosed)
-		case now.Before(job.FinalVoteStartsAt):
-			return openjury.E(openjury.Conflict, op, "final voting has not started")
-		case !now.Before(job.FinalVoteEndsAt):
-			return openjury.E(openjury.Conflict, op, "final voting window has ended")
-		}
-		vote = &FinalVote{ID: openjury.NewID(), JobID: job.ID, SubmissionID: sub.ID, Voter: voter, CreatedAt: now}
-		return tx.Votes().PutFinalVote(ctx, vote)
-	})
-	if err != nil {
-		return nil, openjury.Wrap(op, err)
-	}
-	return vote, nil
-}
-
-// VotingSummary returns a job's jury tallies. Errors: NotFound.
-func (s *Service) VotingSummary(ctx context.Context, jobID string) ([]Tally, error) {
-	job, err := s.Job(ctx, jobID)
-	if err != nil {
-		return nil, err
-	}
-	t, err := s.db.Votes().Tally(ctx, job.ID)
-	return t, openjury.Wrap("marketplace.VotingSummary", err)
-}
-
-// FinalSummary returns a job's final vote tallies. Errors: NotFound.
-func (s *Service) FinalSummary(ctx context.Context, jobID string) ([]Tally, error) {
-	job, err := s.Job(ctx, jobID)
-	if err != nil {
-		return nil, err
-	}
-	t, err := s.db.Votes().FinalTally(ctx, job.ID)
-	return t, openjury.Wrap("marketplace.FinalSummary", err)
 }

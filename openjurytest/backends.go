@@ -4,11 +4,11 @@ import (
 	"testing"
 
 	"github.com/openjury/openjury/bunstore"
-	"github.com/openjury/openjury/openjurytest/pgtest"
+	"github.com/openjury/openjury/openjurytest/dbtest"
 )
 
 // OnEachDB runs fn as parallel subtests "sqlite" and "postgres", each on a
-// fresh, migrated database (NewDB; OpenDB on pgtest.NewDatabase). The test
+// fresh, migrated database (NewDB; OpenDB on dbtest.Postgres). The test
 // package must stop pgtest's server from its TestMain (pgtest.Main).
 func OnEachDB(t *testing.T, fn func(t *testing.T, db *bunstore.DB)) {
 	t.Helper()
@@ -18,7 +18,7 @@ func OnEachDB(t *testing.T, fn func(t *testing.T, db *bunstore.DB)) {
 	})
 	t.Run("postgres", func(t *testing.T) {
 		t.Parallel()
-		fn(t, OpenDB(t, pgtest.NewDatabase(t)))
+		fn(t, OpenDB(t, dbtest.Postgres(t)))
 	})
 }
 
@@ -33,6 +33,6 @@ func OnEachServer(t *testing.T, fn func(t *testing.T, srv *Server), opts ...Opti
 	})
 	t.Run("postgres", func(t *testing.T) {
 		t.Parallel()
-		fn(t, NewServer(t, append([]Option{WithDSN(pgtest.NewDatabase(t))}, opts...)...))
+		fn(t, NewServer(t, append([]Option{WithDSN(dbtest.Postgres(t))}, opts...)...))
 	})
 }

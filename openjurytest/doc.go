@@ -3,8 +3,9 @@
 //
 // It offers a fake Clock that only moves when told to (Set, Advance), a
 // test Wallet that signs sign-in challenges with EIP-191 personal_sign, and
-// NewServer, which runs the whole HTTP service on a fresh SQLite database
-// behind an httptest server, with the fake clock wired in.
+// NewServer, which runs the whole service (a server.Server, the type the
+// binary runs, with its web app and background work) on a fresh SQLite
+// database behind an httptest server, with the fake clock wired in.
 //
 // Chain is a scriptable fake chain (heads, stake-vault events, stakeOf by
 // block, EIP-1271 answers, anchor receipts, outages) so domain tests need

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/openjury/openjury/idempotency"
 	"github.com/openjury/openjury/openjurytest"
 	"github.com/openjury/openjury/openjurytest/pgtest"
 	"github.com/openjury/openjury/transport"
@@ -91,12 +92,12 @@ func TestIdempotencyAcrossReplicas(t *testing.T) {
 
 		// A day later the key runs again (the expired record is taken
 		// over), and the cleanup deletes what expired.
-		clock.Advance(transport.IdempotencyTTL)
+		clock.Advance(idempotency.TTL)
 		token = a.SignIn(t, wallet) // the first token expired too
 		status, replayed, _ = postWithKey(t, b, token, "/api/v1/jobs", "seq", job)
 		require.Equal(t, http.StatusOK, status)
 		require.False(t, replayed)
-		clock.Advance(transport.IdempotencyTTL)
+		clock.Advance(idempotency.TTL)
 		n, err := a.DB.DeleteExpiredIdempotencyKeys(context.Background(), clock.Now())
 		require.NoError(t, err)
 		require.Equal(t, int64(2), n, "the keys seq and par")

@@ -8,86 +8,59 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/openjury/openjury"
-	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/bunstore"
-	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/openjurytest/dbtest"
 	"github.com/openjury/openjury/search"
+	"github.com/openjury/openjury/server"
 	"github.com/openjury/openjury/stake"
-	"github.com/openjury/openjury/transport"
 )
 
-// Settings used by NewServer unless an Option changes them.
+// Settings of a NewServer server: the service's defaults
+// (server.Defaults), named for tests, and the kit's own dev secret.
 const (
-	DefaultChainID         = 8453
-	DefaultChallengeTTL    = 5 * time.Minute
-	DefaultTokenTTL        = 24 * time.Hour
-	DefaultFinalVoteWindow = 24 * time.Hour
+	DefaultChainID         = server.DefaultChainID
+	DefaultChallengeTTL    = server.DefaultChallengeTTL
+	DefaultTokenTTL        = server.DefaultAccessTokenTTL
+	DefaultFinalVoteWindow = server.DefaultFinalVoteWindow
 	// DefaultMinStake is the stake needed to submit and vote: 10 USDC.
-	DefaultMinStake = 10 * openjury.MicroPerUSDC
+	DefaultMinStake = server.DefaultMinStakeUSDC
 	// DefaultMinRepScoreToVote is the reputation needed to cast jury votes.
-	DefaultMinRepScoreToVote = 10
+	DefaultMinRepScoreToVote = server.DefaultMinRepScoreToVote
 	// DefaultAGRMintPerWin is the AGR credited to the winner of a job.
-	DefaultAGRMintPerWin = 50
+	DefaultAGRMintPerWin = server.DefaultAGRMintPerWin
 	// DefaultNetwork is the network of the stake requirements.
-	DefaultNetwork = "base"
+	DefaultNetwork = server.DefaultNetwork
 	// DevSecret is the X-Dev-Secret of a NewServer server's dev endpoints.
 	DevSecret = "test-dev-secret"
 )
 
 // ServerConfig is what NewServer builds from; Options change it.
 type ServerConfig struct {
-	// DSN is the database; empty means a fresh SQLite file in a temp dir.
-	DSN string
+	// Config holds every setting of the service: server.Defaults, with
+	// BaseURL the test server's URL, DatabaseURL a fresh SQLite file in a
+	// temp dir, DevSecret DevSecret, and the rate limits and the read
+	// cache off (their buckets would follow the fake clock, which stands
+	// still).
+	server.Config
 	// Clock is the clock of every service; nil means NewClock().
 	Clock *Clock
-	// Auth settings; Domain and URI are filled from the test server's URL.
-	Auth auth.Config
-	// Market settings. NewServer copies Stake.MinStake into
-	// Market.MinStake when the latter is zero, so one setting drives both.
-	Market marketplace.Config
-	// Stake settings (the published stake requirements).
-	Stake stake.Config
-	// DevSecret guards the dev endpoints; "" turns them off. Default
-	// DevSecret.
-	DevSecret string
-	// Operators are the operator wallets. NewServer gives them to the
-	// handler and, when Market.Operators is empty, to the marketplace
-	// (comment moderation), so one setting drives both.
-	Operators []openjury.Address
-	// AGRTokenAddress is published in the economy policy.
-	AGRTokenAddress openjury.Address
-	// Logger receives the access log; nil discards it.
+	// Logger receives the logs and the access log; nil discards them.
 	Logger *slog.Logger
 	// AnchorChecker checks anchor receipts on chain; nil stores them as
 	// given.
 	AnchorChecker anchor.ReceiptChecker
-	// RateLimitPerMin is the handler's general per-client request limit
-	// (transport.Options.RateLimitPerMin); 0, the default, turns it off.
-	RateLimitPerMin int
-	// RateLimitPerAddressPerMin is the handler's per-address request
-	// limit (transport.Options.RateLimitPerAddressPerMin); 0, the
-	// default, turns it off.
-	RateLimitPerAddressPerMin int
-	// ReadCacheTTL turns on the handler's anonymous-read cache
-	// (transport.Options.ReadCacheTTL); 0, the default, leaves it off.
-	ReadCacheTTL time.Duration
 	// Verifier answers EIP-1271 contract-wallet sign-ins (a *Chain, or an
 	// ethchain.Client); nil turns them off.
 	Verifier auth.ContractVerifier
-	// SearchDisabled turns semantic search off (the route answers 501).
-	SearchDisabled bool
-	// Embedder embeds search documents and queries; nil means the
+	// SearchEmbedder embeds search documents and queries; nil means the
 	// deterministic search.Local.
-	Embedder search.Embedder
+	SearchEmbedder search.Embedder
 	// SearchInterval is the poll interval of the search indexer and
 	// follower; zero means 20 ms.
 	SearchInterval time.Duration
@@ -96,8 +69,15 @@ type ServerConfig struct {
 // Option changes a ServerConfig.
 type Option func(*ServerConfig)
 
-// WithDSN runs the server on the given database (e.g. a pgtest DSN).
-func WithDSN(dsn string) Option { return func(c *ServerConfig) { c.DSN = dsn } }
+// WithDSN runs the server on the given database (e.g. a pgtest DSN); ""
+// keeps the fresh SQLite file.
+func WithDSN(dsn string) Option {
+	return func(c *ServerConfig) {
+		if dsn != "" {
+			c.DatabaseURL = dsn
+		}
+	}
+}
 
 // WithClock uses the given fake clock.
 func WithClock(clk *Clock) Option { return func(c *ServerConfig) { c.Clock = clk } }
@@ -110,42 +90,26 @@ func WithContractVerifier(v auth.ContractVerifier) Option {
 // WithConfig lets a test edit any setting.
 func WithConfig(fn func(*ServerConfig)) Option { return fn }
 
-// Server is a running OpenJury service for tests.
+// Server is a running OpenJury service for tests: a server.Server, the
+// type the binary runs, behind an httptest server. Its parts (DB, Auth,
+// Market, Stake, AGR, Anchor, Search, SearchIndexer, SearchFollower,
+// Registry) are the embedded Server's fields; the test ends it (its Close
+// need not be called).
 type Server struct {
+	*server.Server
 	// URL is the base URL, e.g. http://127.0.0.1:41234.
 	URL string
 	// Clock drives every service of the server.
 	Clock *Clock
-	// DB is the server's database.
-	DB *bunstore.DB
-	// Auth is the sign-in service.
-	Auth *auth.Service
-	// Market is the marketplace service.
-	Market *marketplace.Service
-	// Stake is the stake service.
-	Stake *stake.Service
-	// AGR is the AGR credit service.
-	AGR *agr.Service
-	// Anchor serves anchor snapshots and records their receipts.
-	Anchor *anchor.Service
 	// HTTP is the underlying httptest server.
 	HTTP *httptest.Server
-	// Search is the semantic search service; nil when disabled.
-	Search *search.Service
-	// SearchIndexer and SearchFollower are the server's search indexer
-	// and follower, running in the background until the test ends; nil
-	// when search is disabled. FlushSearch drives them to completion.
-	SearchIndexer  *search.Indexer
-	SearchFollower *search.Follower
-	// Registry holds the server's metrics (served at GET /metrics).
-	Registry *prometheus.Registry
 }
 
 // NewDB opens a fresh, migrated SQLite database in a temp dir, closed when
 // the test ends.
 func NewDB(tb testing.TB) *bunstore.DB {
 	tb.Helper()
-	return OpenDB(tb, "sqlite:"+filepath.Join(tb.TempDir(), "openjury.db"))
+	return OpenDB(tb, dbtest.SQLite(tb))
 }
 
 // OpenDB opens and migrates the database at dsn, closed when the test ends.
@@ -159,98 +123,59 @@ func OpenDB(tb testing.TB, dsn string) *bunstore.DB {
 	return db
 }
 
-// NewServer starts the whole service on httptest with a fake clock and a
-// fresh SQLite database (unless WithDSN says otherwise). It is stopped when
-// the test ends.
+// defaultSearchInterval is the poll interval of a test server's search
+// indexer and follower.
+const defaultSearchInterval = 20 * time.Millisecond
+
+// NewServer starts the whole service (server.New, with the web app and
+// the background work) on httptest with a fake clock and a fresh SQLite
+// database (unless WithDSN says otherwise). It is stopped when the test
+// ends.
 func NewServer(tb testing.TB, opts ...Option) *Server {
 	tb.Helper()
-	cfg := ServerConfig{
-		Auth: auth.Config{
-			ChainID:      DefaultChainID,
-			ChallengeTTL: DefaultChallengeTTL,
-			TokenTTL:     DefaultTokenTTL,
-		},
-		Market: marketplace.Config{
-			DefaultFinalVoteWindow: DefaultFinalVoteWindow,
-			MinRepScoreToVote:      DefaultMinRepScoreToVote,
-			AGRMintPerWin:          DefaultAGRMintPerWin,
-		},
-		Stake: stake.Config{
-			MinStake: DefaultMinStake,
-			Network:  DefaultNetwork,
-			ChainID:  DefaultChainID,
-		},
-		DevSecret: DevSecret,
-	}
+	hs := httptest.NewUnstartedServer(nil)
+	cfg := ServerConfig{Config: server.Defaults()}
+	cfg.BaseURL = "http://" + hs.Listener.Addr().String()
+	cfg.DatabaseURL = dbtest.SQLite(tb)
+	cfg.DevSecret = DevSecret
+	cfg.RateLimitPerMin, cfg.RateLimitPerAddressPerMin, cfg.AuthRateLimitPerMin = 0, 0, 0
+	cfg.ReadCacheTTL = 0
 	for _, o := range opts {
 		o(&cfg)
-	}
-	if cfg.Market.MinStake == 0 {
-		cfg.Market.MinStake = cfg.Stake.MinStake
-	}
-	if len(cfg.Market.Operators) == 0 {
-		cfg.Market.Operators = cfg.Operators
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = NewClock()
 	}
 	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
+		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	var db *bunstore.DB
-	if cfg.DSN == "" {
-		db = NewDB(tb)
-	} else {
-		db = OpenDB(tb, cfg.DSN)
+	if cfg.SearchInterval <= 0 {
+		cfg.SearchInterval = defaultSearchInterval
 	}
-	srv := httptest.NewUnstartedServer(nil)
-	baseURL := "http://" + srv.Listener.Addr().String()
-	cfg.Auth.Domain = srv.Listener.Addr().String()
-	cfg.Auth.URI = baseURL
-	if cfg.Market.BaseURL == "" {
-		cfg.Market.BaseURL = baseURL
+	sopts := []server.Option{server.WithClock(cfg.Clock), server.WithLogger(cfg.Logger), server.WithSearchPoll(cfg.SearchInterval)}
+	if cfg.Verifier != nil {
+		sopts = append(sopts, server.WithContractVerifier(cfg.Verifier))
 	}
-	s := &Server{
-		URL:    baseURL,
-		Clock:  cfg.Clock,
-		DB:     db,
-		Auth:   auth.NewService(db, cfg.Clock, cfg.Auth, cfg.Verifier),
-		Market: marketplace.NewService(db, cfg.Clock, cfg.Market),
-		Stake:  stake.NewService(db.Stake(), cfg.Clock, cfg.Stake),
-		AGR:    agr.NewService(db.AGR(), cfg.Clock),
-		Anchor: anchor.NewService(db, anchor.Config{Operators: cfg.Operators, Checker: cfg.AnchorChecker}),
-		HTTP:   srv,
+	if cfg.AnchorChecker != nil {
+		sopts = append(sopts, server.WithReceiptChecker(cfg.AnchorChecker))
 	}
-	s.Registry = prometheus.NewRegistry()
-	if !cfg.SearchDisabled {
-		s.startSearch(tb, cfg)
+	if cfg.SearchEmbedder != nil {
+		sopts = append(sopts, server.WithEmbedder(cfg.SearchEmbedder))
 	}
-	srv.Config.Handler = transport.NewHandler(transport.Services{
-		Auth:   s.Auth,
-		Market: s.Market,
-		Stake:  s.Stake,
-		AGR:    s.AGR,
-		Anchor: s.Anchor,
-		Ready:  db.Ping,
-
-		Idempotency: db,
-		Search:      s.Search,
-	}, transport.Options{
-		Registry:        s.Registry,
-		Logger:          cfg.Logger,
-		BaseURL:         baseURL,
-		Clock:           cfg.Clock,
-		DevSecret:       cfg.DevSecret,
-		Operators:       cfg.Operators,
-		AGRTokenAddress: cfg.AGRTokenAddress,
-		RateLimitPerMin: cfg.RateLimitPerMin,
-		ReadCacheTTL:    cfg.ReadCacheTTL,
-
-		RateLimitPerAddressPerMin: cfg.RateLimitPerAddressPerMin,
-	})
-	srv.Start()
-	tb.Cleanup(srv.Close)
-	return s
+	host, err := server.New(context.Background(), cfg.Config, sopts...)
+	if err != nil {
+		hs.Close()
+		tb.Fatalf("openjurytest: NewServer: %v", err)
+	}
+	tb.Cleanup(func() { _ = host.Close() }) // after hs.Close (cleanups run last first)
+	if err := host.Start(context.Background()); err != nil {
+		hs.Close()
+		tb.Fatalf("openjurytest: NewServer: %v", err)
+	}
+	hs.Config.Handler = host.Handler()
+	hs.Start()
+	tb.Cleanup(hs.Close)
+	return &Server{Server: host, URL: cfg.BaseURL, Clock: cfg.Clock, HTTP: hs}
 }
 
 // Response is a decoded HTTP response.

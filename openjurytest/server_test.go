@@ -12,6 +12,7 @@ import (
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/openjurytest"
 	"github.com/openjury/openjury/openjurytest/pgtest"
+	"github.com/openjury/openjury/server"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -146,13 +147,13 @@ func TestServerLoop(t *testing.T) {
 	})
 }
 
-// TestServerOperators: ServerConfig.Operators reach the marketplace, which
+// TestServerOperators: the operator setting (OperatorAddresses) reaches the marketplace, which
 // decides comment moderation: an operator may delete anyone's comment.
 func TestServerOperators(t *testing.T) {
 	t.Parallel()
 	op, author, stranger := openjurytest.NewWallet(t), openjurytest.NewWallet(t), openjurytest.NewWallet(t)
 	srv := openjurytest.NewServer(t, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) {
-		c.Operators = []openjury.Address{op.Address()}
+		c.OperatorAddresses = []openjury.Address{op.Address()}
 	}))
 	require.True(t, srv.Market.IsOperator(op.Address()))
 	require.Equal(t, []openjury.Address{op.Address()}, srv.Market.Config().Operators)
@@ -173,14 +174,6 @@ func TestServerOperators(t *testing.T) {
 	require.Equal(t, op.Address().String(), c["deleted_by"])
 	require.Equal(t, "", c["content"])
 
-	// An explicit Market.Operators is kept.
-	other := openjurytest.NewWallet(t).Address()
-	srv = openjurytest.NewServer(t, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) {
-		c.Operators = []openjury.Address{op.Address()}
-		c.Market.Operators = []openjury.Address{other}
-	}))
-	require.False(t, srv.Market.IsOperator(op.Address()))
-	require.True(t, srv.Market.IsOperator(other))
 }
 
 // TestClientCannotCause500 sends input PostgreSQL itself would refuse (a
@@ -196,4 +189,29 @@ func TestClientCannotCause500(t *testing.T) {
 			require.Less(t, r.Status, 500, "%s: %d %s", path, r.Status, r.Body)
 		}
 	})
+}
+
+// TestServerIsTheHost: NewServer runs server.Server, the type the binary
+// runs, with the service's own defaults: only the settings the kit names
+// differ (its URL, database, dev secret, and the limits and the read
+// cache, whose clocks would stand still with the fake clock), and the web
+// app answers beside the API.
+func TestServerIsTheHost(t *testing.T) {
+	t.Parallel()
+	srv := openjurytest.NewServer(t)
+	got := srv.Config()
+	want := server.Defaults()
+	want.BaseURL, want.DatabaseURL, want.DevSecret = srv.URL, got.DatabaseURL, openjurytest.DevSecret
+	want.RateLimitPerMin, want.RateLimitPerAddressPerMin, want.AuthRateLimitPerMin, want.ReadCacheTTL = 0, 0, 0, 0
+	require.Equal(t, want, got)
+	require.True(t, strings.HasPrefix(got.DatabaseURL, "sqlite:"), got.DatabaseURL)
+
+	req, err := http.NewRequest(http.MethodGet, srv.URL+"/", nil)
+	require.NoError(t, err)
+	req.Header.Set("Accept", "text/html")
+	resp, err := srv.HTTP.Client().Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.Contains(t, resp.Header.Get("Content-Type"), "text/html", "the web app's home page")
 }

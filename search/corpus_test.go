@@ -184,7 +184,7 @@ func TestCorpus(t *testing.T) {
 		// A deleted comment leaves the results.
 		_, err := srv.Market.DeleteComment(context.Background(), openjurytest.NewWallet(t).Address(), ids["comment-nonce"])
 		require.Equal(t, openjury.Forbidden, openjury.KindOf(err), "only its author or an operator")
-		c, err := srv.DB.Threads().Comment(context.Background(), ids["comment-nonce"])
+		c, err := srv.DB.Comments().Comment(context.Background(), ids["comment-nonce"])
 		require.NoError(t, err)
 		_, err = srv.Market.DeleteComment(context.Background(), c.Author, c.ID)
 		require.NoError(t, err)
@@ -233,7 +233,7 @@ func TestSearchParameters(t *testing.T) {
 // TestSearchDisabled: a server without search answers 501.
 func TestSearchDisabled(t *testing.T) {
 	t.Parallel()
-	srv := openjurytest.NewServer(t, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) { c.SearchDisabled = true }))
+	srv := openjurytest.NewServer(t, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) { c.SemanticSearchEnabled = false }))
 	res := srv.Do(t, http.MethodGet, "/api/v1/search/semantic?q=bridge", "", nil)
 	require.Equal(t, http.StatusNotImplemented, res.Status)
 	require.Contains(t, res.Map(t)["detail"], "semantic search is disabled")

@@ -38,9 +38,10 @@ type Entry struct {
 // when the database cannot be reached, Internal otherwise.
 type Store interface {
 	// ClaimPending leases up to n pending documents whose lease has
-	// expired (or never was taken) until now+lease, oldest first, so no
-	// other worker takes them meanwhile. It is safe to call from several
-	// processes at once.
+	// expired (or never was taken) until now+lease, the oldest first (by
+	// lease end, then by when they were last queued), so no other worker
+	// takes them meanwhile; it returns them in no particular order. It is
+	// safe to call from several processes at once.
 	ClaimPending(ctx context.Context, now time.Time, lease time.Duration, n int) ([]Pending, error)
 	// Sources reads the current state of the documents (one Source per
 	// item, in order; Gone for a missing or deleted one).

@@ -19,6 +19,7 @@ func (s *suite) reputationTests() []test {
 		{name: "ConcurrentAddsSum", run: testReputationConcurrent},
 		{name: "AddMany", run: testReputationAddMany},
 		{name: "LeaderboardOrderAndPages", run: testLeaderboard},
+		{name: "JobOutcome", run: testJobOutcome},
 	}
 }
 
@@ -161,4 +162,24 @@ func testReputationAddMany(t *testing.T, b Backend) {
 	require.Equal(t, marketplace.Reputation{Address: carol, Score: 2, Losses: 1, JuryVotes: 1, UpdatedAt: at(2)}, getReputation(t, b, carol))
 	require.NoError(t, rep.AddReputations(ctx, nil, at(3)))
 	require.Equal(t, at(2), getReputation(t, b, alice).UpdatedAt, "an empty batch writes nothing")
+}
+
+// testJobOutcome: the winner gains the win's delta and every other
+// distinct submitter one loss's, once each; nobody else changes.
+func testJobOutcome(t *testing.T, b Backend) {
+	ctx := context.Background()
+	create(t, b, newJob(1, base), newJob(2, base))
+	submit(t, b, newSubmission(101, id(1), alice, base), newSubmission(102, id(1), alice, base),
+		newSubmission(103, id(1), bob, base), newSubmission(104, id(1), carol, base), newSubmission(201, id(2), dave, base))
+	win, loss := marketplace.ReputationDelta{Score: 10, Wins: 1}, marketplace.ReputationDelta{Losses: 1}
+	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		return tx.Reputation().AddJobOutcome(ctx, id(1), bob, win, loss, at(5))
+	}))
+	for addr, want := range map[openjury.Address][3]int64{alice: {0, 0, 1}, bob: {10, 1, 0}, carol: {0, 0, 1}, dave: {0, 0, 0}} {
+		r := getReputation(t, b, addr)
+		require.Equal(t, want, [3]int64{r.Score, r.Wins, r.Losses}, "%s", addr)
+	}
+	require.Equal(t, at(5), getReputation(t, b, bob).UpdatedAt)
+	require.NoError(t, b.Reputation().AddJobOutcome(ctx, id(3), bob, win, loss, at(6)), "a job without submissions")
+	require.Equal(t, int64(10), getReputation(t, b, bob).Score)
 }

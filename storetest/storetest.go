@@ -22,9 +22,10 @@ import (
 )
 
 // Backend is what the suite tests: every store port of one database. The
-// marketplace.DB gives the job, submission, vote, reputation, thread
-// (comments and posts) and rate stores and agr.Store and stake.Store (AGR,
-// Stake), each outside a transaction and, through InTx, bound to one.
+// marketplace.DB gives the job, submission, jury and final vote,
+// reputation, comment, post, rate, closing (Anchors, Snapshots) and search
+// queue stores and agr.Store and stake.Store (AGR, Stake), each outside a
+// transaction and, through InTx, bound to one.
 type Backend interface {
 	marketplace.DB
 	auth.Store
@@ -59,12 +60,16 @@ func Run(t *testing.T, f Features, newBackend func(t *testing.T) Backend) {
 		{"AGR", s.agrTests()},
 		{"Submissions", s.submissionTests()},
 		{"Votes", s.voteTests()},
+		{"FinalVotes", s.finalVoteTests()},
 		{"Reputation", s.reputationTests()},
 		{"Comments", s.commentTests()},
 		{"Posts", s.postTests()},
 		{"Rates", s.rateTests()},
+		{"Closing", s.closingTests()},
 		{"Anchors", s.anchorTests()},
 		{"Sync", s.syncTests()},
+		{"Search", s.searchTests()},
+		{"Idempotency", s.idempotencyTests()},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

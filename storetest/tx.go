@@ -135,7 +135,7 @@ func testRollbackEveryStore(t *testing.T, b Backend) {
 		require.NoError(t, tx.Jobs().CreateJob(ctx, j))
 		require.NoError(t, tx.Submissions().CreateSubmission(ctx, sub))
 		require.NoError(t, tx.Votes().PutVote(ctx, vote))
-		require.NoError(t, tx.Votes().PutFinalVote(ctx, final))
+		require.NoError(t, tx.FinalVotes().PutFinalVote(ctx, final))
 		_, err := tx.AGR().Apply(ctx, credit)
 		require.NoError(t, err)
 		require.NoError(t, tx.Stake().PutStake(ctx, st))
@@ -144,8 +144,8 @@ func testRollbackEveryStore(t *testing.T, b Backend) {
 		require.Equal(t, openjury.MicroUSDC(8_000_000), after.Staked)
 		require.NoError(t, tx.Reputation().AddReputation(ctx, alice, marketplace.ReputationDelta{Score: 1, Submissions: 1}, at(7)))
 		require.NoError(t, tx.Reputation().SetScore(ctx, bob, 3, at(8)))
-		require.NoError(t, tx.Threads().CreateComment(ctx, com))
-		require.NoError(t, tx.Threads().CreatePost(ctx, post))
+		require.NoError(t, tx.Comments().CreateComment(ctx, com))
+		require.NoError(t, tx.Posts().CreatePost(ctx, post))
 		n, _, err := tx.Rates().Hit(ctx, rateKey, at(12), time.Minute)
 		require.NoError(t, err)
 		require.Equal(t, int64(2), n)
@@ -160,7 +160,7 @@ func testRollbackEveryStore(t *testing.T, b Backend) {
 	require.Empty(t, listSubmissions(t, b, j.ID))
 	_, err = b.Votes().Vote(ctx, j.ID, bob)
 	requireKind(t, openjury.NotFound, err)
-	_, err = b.Votes().FinalVote(ctx, j.ID, bob)
+	_, err = b.FinalVotes().FinalVote(ctx, j.ID, bob)
 	requireKind(t, openjury.NotFound, err)
 	require.Empty(t, tally(t, b, j.ID, false))
 	require.Empty(t, tally(t, b, j.ID, true))
@@ -170,10 +170,10 @@ func testRollbackEveryStore(t *testing.T, b Backend) {
 	require.Empty(t, slashes(t, b, stake.SlashFilter{Limit: 10}))
 	require.Equal(t, marketplace.Reputation{Address: alice}, getReputation(t, b, alice))
 	require.Empty(t, leaderboard(t, b, 10, nil))
-	_, err = b.Threads().Comment(ctx, com.ID)
+	_, err = b.Comments().Comment(ctx, com.ID)
 	requireKind(t, openjury.NotFound, err)
 	require.Empty(t, listComments(t, b, marketplace.TargetJob, j.ID, 10, nil))
-	_, err = b.Threads().Post(ctx, post.ID)
+	_, err = b.Posts().Post(ctx, post.ID)
 	requireKind(t, openjury.NotFound, err)
 	require.Empty(t, listPosts(t, b, marketplace.PostFilter{Limit: 10}))
 	require.Empty(t, listPosts(t, b, marketplace.PostFilter{Tag: "rollback", Limit: 10}))
@@ -191,10 +191,10 @@ func testRollbackEveryStore(t *testing.T, b Backend) {
 		if _, err = tx.Stake().RecordSlash(ctx, sl); err != nil {
 			return err
 		}
-		if err := tx.Threads().CreateComment(ctx, com); err != nil {
+		if err := tx.Comments().CreateComment(ctx, com); err != nil {
 			return err
 		}
-		return tx.Threads().CreatePost(ctx, post)
+		return tx.Posts().CreatePost(ctx, post)
 	}))
 	require.Equal(t, vote, getVote(t, b, j.ID, bob))
 	require.Len(t, ledger(t, b, bob, 10, nil), 1)

@@ -14,12 +14,9 @@ import (
 func (s *suite) voteTests() []test {
 	return []test{
 		{name: "ReplaceKeepsID", run: testVoteReplace},
-		{name: "FinalReplaceKeepsID", run: testFinalVoteReplace},
 		{name: "NotFound", run: testVoteNotFound},
 		{name: "TallyOrder", run: testTally},
-		{name: "FinalTallyOrder", run: testFinalTally},
 		{name: "ConcurrentFirstVotesOneRow", run: testConcurrentVotes},
-		{name: "ConcurrentFirstFinalVotesOneRow", run: testConcurrentFinalVotes},
 		{name: "CastVoteGuard", run: testCastVoteGuard},
 		{name: "CastVoteGuardClosingLease", run: testCastVoteGuardLease},
 		{name: "ConcurrentCastVotesOneFirst", run: testConcurrentCastVotes},
@@ -178,10 +175,6 @@ func newVote(n int, jobID string, subN int, voter openjury.Address, weight int64
 	return &marketplace.Vote{ID: id(n), JobID: jobID, SubmissionID: id(subN), Voter: voter, Weight: weight, CreatedAt: created}
 }
 
-func newFinalVote(n int, jobID string, subN int, voter openjury.Address, created time.Time) *marketplace.FinalVote {
-	return &marketplace.FinalVote{ID: id(n), JobID: jobID, SubmissionID: id(subN), Voter: voter, CreatedAt: created}
-}
-
 func putVotes(t *testing.T, b Backend, vs ...*marketplace.Vote) {
 	t.Helper()
 	for _, v := range vs {
@@ -189,23 +182,9 @@ func putVotes(t *testing.T, b Backend, vs ...*marketplace.Vote) {
 	}
 }
 
-func putFinalVotes(t *testing.T, b Backend, vs ...*marketplace.FinalVote) {
-	t.Helper()
-	for _, v := range vs {
-		require.NoError(t, b.Votes().PutFinalVote(context.Background(), v), "final vote %s", v.ID)
-	}
-}
-
 func getVote(t *testing.T, b Backend, jobID string, voter openjury.Address) *marketplace.Vote {
 	t.Helper()
 	v, err := b.Votes().Vote(context.Background(), jobID, voter)
-	require.NoError(t, err)
-	return v
-}
-
-func getFinalVote(t *testing.T, b Backend, jobID string, voter openjury.Address) *marketplace.FinalVote {
-	t.Helper()
-	v, err := b.Votes().FinalVote(context.Background(), jobID, voter)
 	require.NoError(t, err)
 	return v
 }
@@ -217,7 +196,7 @@ func tally(t *testing.T, b Backend, jobID string, final bool) []marketplace.Tall
 		err error
 	)
 	if final {
-		ts, err = b.Votes().FinalTally(context.Background(), jobID)
+		ts, err = b.FinalVotes().FinalTally(context.Background(), jobID)
 	} else {
 		ts, err = b.Votes().Tally(context.Background(), jobID)
 	}
@@ -270,33 +249,6 @@ func testVoteReplace(t *testing.T, b Backend) {
 	require.Equal(t, id(1), getVote(t, b, id(1), alice).ID)
 }
 
-func testFinalVoteReplace(t *testing.T, b Backend) {
-	ctx := context.Background()
-	voteFixture(t, b)
-	first := newFinalVote(1, id(1), 101, alice, at(1))
-	putFinalVotes(t, b, first)
-	require.Equal(t, first, getFinalVote(t, b, id(1), alice))
-
-	second := newFinalVote(2, id(1), 103, alice, at(7))
-	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-		return tx.Votes().PutFinalVote(ctx, second)
-	}))
-	require.Equal(t, id(1), second.ID)
-	require.Equal(t, second, getFinalVote(t, b, id(1), alice))
-	require.Equal(t, []marketplace.Tally{{SubmissionID: id(103), Weight: 1, Voters: 1, Earliest: at(7)}}, tally(t, b, id(1), true))
-
-	// Jury votes and final votes are separate.
-	_, err := b.Votes().Vote(ctx, id(1), alice)
-	requireKind(t, openjury.NotFound, err)
-	require.Empty(t, tally(t, b, id(1), false))
-
-	fresh := newFinalVote(3, id(1), 101, bob, at(8))
-	fresh.ID = ""
-	putFinalVotes(t, b, fresh)
-	require.NotEmpty(t, fresh.ID)
-	require.Equal(t, fresh, getFinalVote(t, b, id(1), bob))
-}
-
 func testVoteNotFound(t *testing.T, b Backend) {
 	ctx := context.Background()
 	voteFixture(t, b)
@@ -308,20 +260,20 @@ func testVoteNotFound(t *testing.T, b Backend) {
 	}{{id(1), bob}, {id(2), alice}, {id(3), alice}} {
 		_, err := b.Votes().Vote(ctx, q.job, q.voter)
 		requireKind(t, openjury.NotFound, err)
-		_, err = b.Votes().FinalVote(ctx, q.job, q.voter)
+		_, err = b.FinalVotes().FinalVote(ctx, q.job, q.voter)
 		requireKind(t, openjury.NotFound, err)
 	}
 	// Votes for a submission or a job that does not exist.
 	requireKind(t, openjury.NotFound, b.Votes().PutVote(ctx, newVote(3, id(1), 999, bob, 1, base)))
 	requireKind(t, openjury.NotFound, b.Votes().PutVote(ctx, newVote(4, id(3), 101, bob, 1, base)))
-	requireKind(t, openjury.NotFound, b.Votes().PutFinalVote(ctx, newFinalVote(5, id(1), 999, bob, base)))
+	requireKind(t, openjury.NotFound, b.FinalVotes().PutFinalVote(ctx, newFinalVote(5, id(1), 999, bob, base)))
 	err := b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-		return tx.Votes().PutFinalVote(ctx, newFinalVote(6, id(3), 101, bob, base))
+		return tx.FinalVotes().PutFinalVote(ctx, newFinalVote(6, id(3), 101, bob, base))
 	})
 	requireKind(t, openjury.NotFound, err)
 	_, err = b.Votes().Vote(ctx, id(1), bob)
 	requireKind(t, openjury.NotFound, err)
-	_, err = b.Votes().FinalVote(ctx, id(1), bob)
+	_, err = b.FinalVotes().FinalVote(ctx, id(1), bob)
 	requireKind(t, openjury.NotFound, err)
 	require.Empty(t, tally(t, b, id(3), false))
 	require.Empty(t, tally(t, b, id(3), true))
@@ -367,32 +319,6 @@ func testTally(t *testing.T, b Backend) {
 		}, ts, "a transaction tallies its own writes")
 		return nil
 	}))
-}
-
-func testFinalTally(t *testing.T, b Backend) {
-	voteFixture(t, b)
-	putFinalVotes(t, b,
-		newFinalVote(1, id(1), 101, alice, at(5)),
-		newFinalVote(2, id(1), 101, bob, at(6)),
-		newFinalVote(3, id(1), 102, carol, at(8)),
-		newFinalVote(4, id(1), 102, dave, at(9)), // replaced below: 102's earliest becomes 2
-		newFinalVote(5, id(1), 103, erin, at(1)),
-		newFinalVote(6, id(1), 104, frank, at(7)),
-		newFinalVote(7, id(2), 201, frank, at(0)),
-	)
-	putFinalVotes(t, b,
-		newFinalVote(8, id(1), 102, dave, at(2)),
-		newFinalVote(9, id(1), 104, sponsor, at(5)),
-	)
-	require.Equal(t, []marketplace.Tally{
-		{SubmissionID: id(102), Weight: 2, Voters: 2, Earliest: at(2)},
-		// 101 and 104 tie on votes and earliest current vote: id order.
-		{SubmissionID: id(101), Weight: 2, Voters: 2, Earliest: at(5)},
-		{SubmissionID: id(104), Weight: 2, Voters: 2, Earliest: at(5)},
-		{SubmissionID: id(103), Weight: 1, Voters: 1, Earliest: at(1)},
-	}, tally(t, b, id(1), true))
-	require.Equal(t, []marketplace.Tally{{SubmissionID: id(201), Weight: 1, Voters: 1, Earliest: at(0)}}, tally(t, b, id(2), true))
-	require.Empty(t, tally(t, b, id(1), false))
 }
 
 // concurrentUpserts has 20 goroutines put the first vote of one voter on
@@ -456,22 +382,4 @@ func testConcurrentVotes(t *testing.T, b Backend) {
 		want += getVote(t, b, id(1), voter).Weight
 	}
 	require.Equal(t, want, weight)
-}
-
-func testConcurrentFinalVotes(t *testing.T, b Backend) {
-	voteFixture(t, b)
-	for mode, voter := range racingVoters {
-		stored := concurrentUpserts(t, b, mode, func(ctx context.Context, s marketplace.Stores, i int) (string, error) {
-			v := newFinalVote(100*(mode+1)+i, id(1), 101+i%5, voter, at(i))
-			err := s.Votes().PutFinalVote(ctx, v)
-			return v.ID, err
-		})
-		require.Equal(t, stored, getFinalVote(t, b, id(1), voter).ID, "mode %d", mode)
-	}
-	var voters int64
-	for _, ts := range tally(t, b, id(1), true) {
-		voters += ts.Voters
-		require.Equal(t, ts.Voters, ts.Weight)
-	}
-	require.Equal(t, int64(len(racingVoters)), voters, "one row per voter remains")
 }

@@ -94,10 +94,11 @@ var a2aUnsupported = []string{
 // a2aSkill is one operation of the HTTP API offered as an A2A skill.
 type a2aSkill struct {
 	id, name, tags string
-	// method and path are the HTTP route it runs; {name} segments are
-	// taken from the arguments of the same name. The other arguments go in
-	// the query of a GET and the JSON body of a POST.
-	method, path string
+	// op is the operation id of the route it runs (route.op); the route's
+	// {name} segments are taken from the arguments of the same name, the
+	// other arguments go in the query of a GET and the JSON body of a
+	// POST.
+	op string
 	// description is formatted with the discovery figures.
 	description func(d discoveryData) string
 	// example is an example of its arguments.
@@ -106,52 +107,52 @@ type a2aSkill struct {
 
 // a2aSkills are the skills, in the order the card lists them.
 var a2aSkills = []a2aSkill{
-	{id: "find_jobs", name: "Find jobs", tags: "jobs,discovery", method: http.MethodGet, path: "/api/v1/jobs",
+	{id: "find_jobs", name: "Find jobs", tags: "jobs,discovery", op: "listJobs",
 		description: func(d discoveryData) string {
 			return fmt.Sprintf("List jobs (open ones by default, featured first): arguments status, tag, limit (default %d), cursor, as GET /api/v1/jobs.", d.ListLimit)
 		},
 		example: `{"status":"open","tag":"research","limit":20}`},
-	{id: "get_job", name: "Get a job", tags: "jobs", method: http.MethodGet, path: "/api/v1/jobs/{job_id}",
+	{id: "get_job", name: "Get a job", tags: "jobs", op: "getJob",
 		description: func(discoveryData) string {
 			return "Read one job, its status and final-vote window: arguments job_id."
 		},
 		example: `{"job_id":"..."}`},
-	{id: "post_job", name: "Post a job", tags: "sponsor,jobs", method: http.MethodPost, path: "/api/v1/jobs",
+	{id: "post_job", name: "Post a job", tags: "sponsor,jobs", op: "createJob",
 		description: func(discoveryData) string {
 			return "Post a job with a USDC bounty as its sponsor (signed in): the body of POST /api/v1/jobs."
 		},
 		example: `{"title":"...","prompt":"...","bounty_usdc":25,"tags":["research"]}`},
-	{id: "submit_work", name: "Submit work with evidence", tags: "submissions,evidence,work", method: http.MethodPost, path: "/api/v1/submissions",
+	{id: "submit_work", name: "Submit work with evidence", tags: "submissions,evidence,work", op: "createSubmission",
 		description: func(d discoveryData) string {
 			return fmt.Sprintf("Submit an answer to an open job with up to %d evidence items (signed in); needs a stake of at least %s USDC: the body of POST /api/v1/submissions.", d.MaxEvidence, d.MinStakeUSDC)
 		},
 		example: `{"job_id":"...","content":"...","evidence":[{"source_url":"https://example.org/source","quote":"..."}]}`},
-	{id: "vote", name: "Vote as a juror", tags: "jury,votes", method: http.MethodPost, path: "/api/v1/votes",
+	{id: "vote", name: "Vote as a juror", tags: "jury,votes", op: "createVote",
 		description: func(d discoveryData) string {
 			return fmt.Sprintf("Cast or replace your jury vote on a submission (signed in); needs a stake of at least %s USDC and a reputation score of at least %d: the body of POST /api/v1/votes.", d.MinStakeUSDC, d.MinRepScoreToVote)
 		},
 		example: `{"job_id":"...","submission_id":"..."}`},
-	{id: "final_vote", name: "Final vote", tags: "finality,votes", method: http.MethodPost, path: "/api/v1/final_votes",
+	{id: "final_vote", name: "Final vote", tags: "finality,votes", op: "createFinalVote",
 		description: func(discoveryData) string {
 			return "Cast your final decision vote during a job's final-vote window (signed in): the body of POST /api/v1/final_votes."
 		},
 		example: `{"job_id":"...","submission_id":"..."}`},
-	{id: "finalize_job", name: "Finalize a job", tags: "finality,closing", method: http.MethodPost, path: "/api/v1/jobs/{job_id}/finalize",
+	{id: "finalize_job", name: "Finalize a job", tags: "finality,closing", op: "finalizeJob",
 		description: func(discoveryData) string {
 			return "Finalize a job by its final decision votes after the window ended (signed in, as one who voted): arguments job_id."
 		},
 		example: `{"job_id":"..."}`},
-	{id: "close_job", name: "Close a job", tags: "sponsor,closing", method: http.MethodPost, path: "/api/v1/jobs/{job_id}/close",
+	{id: "close_job", name: "Close a job", tags: "sponsor,closing", op: "closeJob",
 		description: func(discoveryData) string {
 			return "Close your job by naming the winning submission (signed in, as its sponsor): arguments job_id, winner_submission_id."
 		},
 		example: `{"job_id":"...","winner_submission_id":"..."}`},
-	{id: "comment", name: "Comment on a job", tags: "comments,discussion", method: http.MethodPost, path: "/api/v1/jobs/{job_id}/comments",
+	{id: "comment", name: "Comment on a job", tags: "comments,discussion", op: "createJobComment",
 		description: func(discoveryData) string {
 			return "Comment on a job, threaded with parent_id (signed in): arguments job_id, content, parent_id."
 		},
 		example: `{"job_id":"...","content":"..."}`},
-	{id: "status", name: "Stake status", tags: "stake,status", method: http.MethodGet, path: "/api/v1/stake/status",
+	{id: "status", name: "Stake status", tags: "stake,status", op: "getStakeStatus",
 		description: func(discoveryData) string {
 			return "The stake status of an address: arguments address, by default the signed-in caller's."
 		},
@@ -269,8 +270,10 @@ type a2aCall struct {
 	Arguments map[string]json.RawMessage `json:"arguments"`
 }
 
-func (s *server) a2aRoutes() {
-	s.handle("POST "+A2APath, s.a2a)
+func (s *server) a2aRoutes() []route {
+	return []route{
+		{pattern: "POST " + A2APath, op: "a2aJsonRpc", service: "a2a", h: s.a2a},
+	}
 }
 
 // a2a answers a JSON-RPC request. JSON-RPC errors are answered with 200,
@@ -420,12 +423,17 @@ var a2aHelp = func() string {
 // Idempotency-Key, and returns its JSON answer or the JSON-RPC error of
 // its failure.
 func (s *server) a2aInvoke(r *http.Request, skill a2aSkill, args map[string]json.RawMessage, idemKey string) (any, error) {
+	rt := s.byOp[skill.op]
+	if rt == nil {
+		return nil, &rpcError{Code: a2aUnsupportedOperation, Message: "skill " + skill.id + " is not available on this server"}
+	}
+	method := rt.method()
 	rest := make(map[string]json.RawMessage, len(args))
 	for k, v := range args {
 		rest[k] = v
 	}
 	var path strings.Builder
-	for seg := range strings.SplitSeq(strings.TrimPrefix(skill.path, "/"), "/") {
+	for seg := range strings.SplitSeq(strings.TrimPrefix(rt.path(), "/"), "/") {
 		path.WriteByte('/')
 		if name, ok := strings.CutPrefix(seg, "{"); ok {
 			name = strings.TrimSuffix(name, "}")
@@ -447,7 +455,7 @@ func (s *server) a2aInvoke(r *http.Request, skill a2aSkill, args map[string]json
 	}
 	target := path.String()
 	var body io.Reader
-	if skill.method == http.MethodGet {
+	if method == http.MethodGet {
 		q := url.Values{}
 		for k, raw := range rest {
 			var v any
@@ -473,7 +481,7 @@ func (s *server) a2aInvoke(r *http.Request, skill a2aSkill, args map[string]json
 		}
 		body = bytes.NewReader(b)
 	}
-	inner := httptest.NewRequestWithContext(r.Context(), skill.method, target, body)
+	inner := httptest.NewRequestWithContext(r.Context(), method, target, body)
 	inner.RemoteAddr = r.RemoteAddr
 	if a := r.Header.Get("Authorization"); a != "" {
 		inner.Header.Set("Authorization", a)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
+
+	"github.com/openjury/openjury/transport"
 )
 
 // rpc posts a JSON-RPC body to /a2a, requires a 200 and returns the
@@ -116,6 +118,21 @@ func TestA2ASkills(t *testing.T) {
 	var subs []map[string]any
 	require.NoError(t, json.Unmarshal(e.get("/api/v1/jobs/"+jobID+"/submissions").Body, &subs))
 	require.Len(t, subs, 2)
+}
+
+// TestA2ASkillRoutes: every skill runs a registered route (named by its
+// operation id) that an agent may call: none is a dev endpoint.
+func TestA2ASkillRoutes(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	skills := transport.A2ASkillRoutes(e.svc, e.opts)
+	require.Len(t, skills, 10)
+	for id, rt := range skills {
+		require.NotEmpty(t, rt[0], "skill %s runs no registered route", id)
+		require.Contains(t, []string{"none", "bearer"}, rt[1], "skill %s", id)
+	}
+	require.Equal(t, [2]string{"GET /api/v1/jobs", "none"}, skills["find_jobs"])
+	require.Equal(t, [2]string{"POST /api/v1/jobs/{job_id}/comments", "bearer"}, skills["comment"])
 }
 
 func TestA2AErrors(t *testing.T) {

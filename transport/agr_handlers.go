@@ -8,11 +8,13 @@ import (
 	"github.com/openjury/openjury/marketplace"
 )
 
-func (s *server) agrRoutes() {
-	s.handle("GET /api/v1/agr/status", s.agrStatus)
-	s.handle("GET /api/v1/agr/ledger", s.agrLedger)
-	s.handle("POST /api/v1/agr/dev_mint", s.devOnly(s.agrDevMint))
-	s.handle("POST /api/v1/jobs/{job_id}/boost", s.authed(s.boostJob))
+func (s *server) agrRoutes() []route {
+	return []route{
+		{pattern: "GET /api/v1/agr/status", op: "getAgrStatus", service: "agr_status", h: s.agrStatus},
+		{pattern: "GET /api/v1/agr/ledger", op: "listAgrLedger", service: "agr_ledger", h: s.agrLedger},
+		{pattern: "POST /api/v1/agr/dev_mint", op: "devMintAgr", auth: authDev, h: s.agrDevMint},
+		{pattern: "POST /api/v1/jobs/{job_id}/boost", op: "boostJob", service: "boost_job", auth: authBearer, h: s.boostJob},
+	}
 }
 
 // agrStatusJSON is AgrStatus.

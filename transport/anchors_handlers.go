@@ -9,14 +9,16 @@ import (
 	"github.com/openjury/openjury/anchor"
 )
 
-func (s *server) anchorRoutes() {
+func (s *server) anchorRoutes() []route {
 	if s.svc.Anchor == nil {
-		return // not wired: the routes answer 404 "route not found"
+		return nil // not wired: the routes answer 404 "route not found"
 	}
-	s.handle("GET /api/v1/jobs/{job_id}/anchor", s.getAnchor)
-	s.handle("GET /api/v1/jobs/{job_id}/anchor/snapshot", s.getAnchorSnapshot)
-	s.handle("GET /api/v1/jobs/{job_id}/anchor/proof", s.getAnchorProof)
-	s.handle("POST /api/v1/jobs/{job_id}/anchor_receipt", s.authed(s.recordAnchorReceipt))
+	return []route{
+		{pattern: "GET /api/v1/jobs/{job_id}/anchor", op: "getJobAnchor", service: "job_anchor", h: s.getAnchor},
+		{pattern: "GET /api/v1/jobs/{job_id}/anchor/snapshot", op: "getJobAnchorSnapshot", service: "job_anchor_snapshot", h: s.getAnchorSnapshot},
+		{pattern: "GET /api/v1/jobs/{job_id}/anchor/proof", op: "getJobAnchorProof", service: "job_anchor_proof", h: s.getAnchorProof},
+		{pattern: "POST /api/v1/jobs/{job_id}/anchor_receipt", op: "recordAnchorReceipt", service: "record_anchor_receipt", auth: authOperator, h: s.recordAnchorReceipt},
+	}
 }
 
 // anchorBatchJSON is AnchorBatch.

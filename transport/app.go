@@ -14,7 +14,7 @@ import (
 // apiPrefixes are the path prefixes the API answers (unknown paths under
 // them get its JSON 404): /api/ and the discovery documents' prefixes. The
 // exact paths of the registered routes are the API's too.
-var apiPrefixes = append([]string{"/api/"}, unlimitedPrefixes...)
+var apiPrefixes = []string{"/api/", "/.well-known/", "/docs-md/"}
 
 // servesAPI reports whether path is the API's rather than Options.App's.
 func (s *server) servesAPI(path string) bool {
@@ -168,11 +168,11 @@ const (
 	EventSponsorClose
 )
 
-// eventRoutes maps an Event to the API route whose successful answers
-// count the same event.
-var eventRoutes = map[Event]string{
-	EventFinalVote:    routeFinalVote,
-	EventSponsorClose: routeCloseJob,
+// eventCounters maps an Event to the domain counter of the API route
+// whose successful answers count the same event.
+var eventCounters = map[Event]counter{
+	EventFinalVote:    countFinalVote,
+	EventSponsorClose: countSponsorClose,
 }
 
 // CountEvent counts e in the domain counters of the handler that served r
@@ -185,7 +185,7 @@ func CountEvent(r *http.Request, e Event) {
 	if !ok {
 		return
 	}
-	if c := s.metrics.events[eventRoutes[e]]; c != nil {
+	if c := s.metrics.counters[eventCounters[e]]; c != nil {
 		c.Inc()
 	}
 }

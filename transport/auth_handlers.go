@@ -7,10 +7,12 @@ import (
 	"github.com/openjury/openjury/auth"
 )
 
-func (s *server) authRoutes() {
-	s.handle("POST /api/v1/agents/auth/challenge", s.authChallenge)
-	s.handle("POST /api/v1/agents/auth/verify", s.authVerify)
-	s.handle("POST /api/v1/agents/auth/logout", s.authed(s.authLogout))
+func (s *server) authRoutes() []route {
+	return []route{
+		{pattern: "POST /api/v1/agents/auth/challenge", op: "createAuthChallenge", service: "auth_challenge", rate: rateSignIn, h: s.authChallenge},
+		{pattern: "POST /api/v1/agents/auth/verify", op: "verifyAuthChallenge", service: "auth_verify", rate: rateSignIn, count: countSignIn, h: s.authVerify},
+		{pattern: "POST /api/v1/agents/auth/logout", op: "logout", service: "auth_logout", auth: authBearer, h: s.authLogout},
+	}
 }
 
 // challengeRequest is AuthChallengeRequest.

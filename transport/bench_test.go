@@ -53,7 +53,7 @@ type benchEnv struct {
 func newBenchEnv(b *testing.B, dsn string, cache time.Duration) *benchEnv {
 	b.Helper()
 	srv := openjurytest.NewServer(b, openjurytest.WithDSN(dsn), openjurytest.WithConfig(func(c *openjurytest.ServerConfig) {
-		c.SearchDisabled = true
+		c.SemanticSearchEnabled = false
 		c.RateLimitPerMin = 1_000_000_000
 		c.RateLimitPerAddressPerMin = 1_000_000_000
 		c.ReadCacheTTL = cache

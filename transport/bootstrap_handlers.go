@@ -12,8 +12,10 @@ const (
 	MaxBootstrapLimit     = 200
 )
 
-func (s *server) bootstrapRoutes() {
-	s.handle("GET /api/v1/agent/bootstrap", s.bootstrap)
+func (s *server) bootstrapRoutes() []route {
+	return []route{
+		{pattern: "GET /api/v1/agent/bootstrap", op: "getAgentBootstrap", service: "bootstrap", h: s.bootstrap},
+	}
 }
 
 // agentSpecLinksJSON is AgentSpecLinks: absolute URLs.

@@ -7,9 +7,11 @@ import (
 	"github.com/openjury/openjury/marketplace"
 )
 
-func (s *server) closingRoutes() {
-	s.handle("POST /api/v1/jobs/{job_id}/close", s.authed(s.closeJob))
-	s.handle("POST /api/v1/jobs/{job_id}/finalize", s.authed(s.finalizeJob))
+func (s *server) closingRoutes() []route {
+	return []route{
+		{pattern: "POST /api/v1/jobs/{job_id}/close", op: "closeJob", service: "close_job", auth: authBearer, count: countSponsorClose, h: s.closeJob},
+		{pattern: "POST /api/v1/jobs/{job_id}/finalize", op: "finalizeJob", service: "finalize_job", auth: authBearer, count: countFinalize, h: s.finalizeJob},
+	}
 }
 
 // closeWriteTimeout is how long a close or finalize may take to answer:

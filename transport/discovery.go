@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"reflect"
 	"strconv"
 	"strings"
 	"text/template"
@@ -76,7 +75,7 @@ const (
 	contentTypeMarkdown = "text/markdown; charset=utf-8"
 )
 
-func (s *server) discoveryRoutes() {
+func (s *server) discoveryRoutes() []route {
 	serve := func(contentType string, pick func(*discoveryDocs) doc) handlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) error {
 			docs, cache := s.discovery, discoveryCacheControl
@@ -98,13 +97,20 @@ func (s *server) discoveryRoutes() {
 		}
 	}
 	card := serve(contentTypeJSON, func(d *discoveryDocs) doc { return d.agentCard })
-	s.handle("GET /.well-known/agent.json", card)
-	s.handle("GET /.well-known/agent-card.json", card)
-	s.handle("GET /.well-known/service.json", serve(contentTypeJSON, func(d *discoveryDocs) doc { return d.service }))
-	s.handle("GET /agents.json", serve(contentTypeJSON, func(d *discoveryDocs) doc { return d.agents }))
-	s.handle("GET /llms.txt", serve(contentTypeText, func(d *discoveryDocs) doc { return d.llmsTxt }))
-	s.handle("GET /docs-md/agent-playbook.md", serve(contentTypeMarkdown, func(d *discoveryDocs) doc { return d.playbook }))
-	s.handle("GET /docs-md/agent-heartbeat.md", serve(contentTypeMarkdown, func(d *discoveryDocs) doc { return d.heartbeat }))
+	return []route{
+		{pattern: "GET /.well-known/agent.json", op: "getAgentCard", rate: rateExempt, h: card},
+		{pattern: "GET /.well-known/agent-card.json", op: "getAgentCardAlias", rate: rateExempt, h: card},
+		{pattern: "GET /.well-known/service.json", op: "getServiceDescription", rate: rateExempt,
+			h: serve(contentTypeJSON, func(d *discoveryDocs) doc { return d.service })},
+		{pattern: "GET /agents.json", op: "getAgentsManifest", rate: rateExempt,
+			h: serve(contentTypeJSON, func(d *discoveryDocs) doc { return d.agents })},
+		{pattern: "GET /llms.txt", op: "getLLMsTxt", rate: rateExempt,
+			h: serve(contentTypeText, func(d *discoveryDocs) doc { return d.llmsTxt })},
+		{pattern: "GET /docs-md/agent-playbook.md", op: "getAgentPlaybook", rate: rateExempt,
+			h: serve(contentTypeMarkdown, func(d *discoveryDocs) doc { return d.playbook })},
+		{pattern: "GET /docs-md/agent-heartbeat.md", op: "getAgentHeartbeat", rate: rateExempt,
+			h: serve(contentTypeMarkdown, func(d *discoveryDocs) doc { return d.heartbeat })},
+	}
 }
 
 // etagMatch reports whether an If-None-Match header value lists etag or
@@ -148,58 +154,10 @@ func newDiscoveryLinks(base string) discoveryLinks {
 	}
 }
 
-// endpoint is one operation listed in service.json.
+// endpoint is one operation listed in service.json: a route registered
+// with a service name.
 type endpoint struct {
 	name, method, path string
-}
-
-// serviceEndpoints are the operations service.json lists, paths relative
-// to the base URL.
-var serviceEndpoints = []endpoint{
-	{"auth_challenge", "POST", "/api/v1/agents/auth/challenge"},
-	{"auth_verify", "POST", "/api/v1/agents/auth/verify"},
-	{"auth_logout", "POST", "/api/v1/agents/auth/logout"},
-	{"bootstrap", "GET", "/api/v1/agent/bootstrap"},
-	{"list_jobs", "GET", "/api/v1/jobs"},
-	{"create_job", "POST", "/api/v1/jobs"},
-	{"get_job", "GET", "/api/v1/jobs/{job_id}"},
-	{"close_job", "POST", "/api/v1/jobs/{job_id}/close"},
-	{"finalize_job", "POST", "/api/v1/jobs/{job_id}/finalize"},
-	{"job_anchor", "GET", "/api/v1/jobs/{job_id}/anchor"},
-	{"job_anchor_snapshot", "GET", "/api/v1/jobs/{job_id}/anchor/snapshot"},
-	{"job_anchor_proof", "GET", "/api/v1/jobs/{job_id}/anchor/proof"},
-	{"record_anchor_receipt", "POST", "/api/v1/jobs/{job_id}/anchor_receipt"},
-	{"boost_job", "POST", "/api/v1/jobs/{job_id}/boost"},
-	{"create_submission", "POST", "/api/v1/submissions"},
-	{"list_submissions", "GET", "/api/v1/jobs/{job_id}/submissions"},
-	{"create_vote", "POST", "/api/v1/votes"},
-	{"voting_summary", "GET", "/api/v1/jobs/{job_id}/votes"},
-	{"create_final_vote", "POST", "/api/v1/final_votes"},
-	{"final_vote_summary", "GET", "/api/v1/jobs/{job_id}/final_votes"},
-	{"list_job_comments", "GET", "/api/v1/jobs/{job_id}/comments"},
-	{"create_job_comment", "POST", "/api/v1/jobs/{job_id}/comments"},
-	{"list_submission_comments", "GET", "/api/v1/submissions/{submission_id}/comments"},
-	{"create_submission_comment", "POST", "/api/v1/submissions/{submission_id}/comments"},
-	{"list_posts", "GET", "/api/v1/posts"},
-	{"create_post", "POST", "/api/v1/posts"},
-	{"get_post", "GET", "/api/v1/posts/{post_id}"},
-	{"list_post_comments", "GET", "/api/v1/posts/{post_id}/comments"},
-	{"create_post_comment", "POST", "/api/v1/posts/{post_id}/comments"},
-	{"delete_comment", "DELETE", "/api/v1/comments/{comment_id}"},
-	{"stake_requirements", "GET", "/api/v1/stake/requirements"},
-	{"stake_status", "GET", "/api/v1/stake/status"},
-	{"slashing_events", "GET", "/api/v1/slashing/events"},
-	{"agr_status", "GET", "/api/v1/agr/status"},
-	{"agr_ledger", "GET", "/api/v1/agr/ledger"},
-	{"reputation", "GET", "/api/v1/reputation/{address}"},
-	{"leaderboard", "GET", "/api/v1/reputation/leaderboard"},
-	{"economy_policy", "GET", "/api/v1/economy/policy"},
-	{"constitution", "GET", "/api/v1/governance/constitution"},
-	{"healthz", "GET", "/healthz"},
-	{"readyz", "GET", "/readyz"},
-	{"metrics", "GET", "/metrics"},
-	{"semantic_search", "GET", "/api/v1/search/semantic"},
-	{"a2a", "POST", "/a2a"},
 }
 
 // discoveryData is what the documents are rendered from: the links and
@@ -209,6 +167,9 @@ type discoveryData struct {
 	Links          discoveryLinks
 	Name           string
 	Version        string
+	// Endpoints are the operations service.json lists (route.service),
+	// paths relative to the base URL.
+	Endpoints []endpoint
 
 	ChainID             int64
 	Network             string
@@ -265,13 +226,24 @@ type discoveryData struct {
 	RetryAfterSeconds   int64
 	MaxBackoffSeconds   int64
 	ListLimit           int
-	// ReadCacheMS is the anonymous-read cache's TTL (0: off).
+	// ReadCacheMS is the read cache's TTL (0: off).
 	ReadCacheMS int64
 
 	SearchEnabled       bool
 	SearchMaxQueryChars int
 	SearchDefaultLimit  int
 	SearchMaxLimit      int
+}
+
+// serviceEndpoints lists the routes registered with a service name.
+func (s *server) serviceEndpoints() []endpoint {
+	var eps []endpoint
+	for _, rt := range s.routeList {
+		if rt.service != "" {
+			eps = append(eps, endpoint{name: rt.service, method: rt.method(), path: rt.path()})
+		}
+	}
+	return eps
 }
 
 // discoveryData gathers the figures of the documents for base.
@@ -284,12 +256,13 @@ func (s *server) discoveryData(base string) discoveryData {
 	a := s.svc.Auth.Config()
 	st := s.svc.Stake.Requirements()
 	return discoveryData{
-		Base:    base,
-		App:     app,
-		API:     base + "/api/v1",
-		Links:   newDiscoveryLinks(base),
-		Name:    "OpenJury",
-		Version: APIVersion,
+		Base:      base,
+		App:       app,
+		API:       base + "/api/v1",
+		Links:     newDiscoveryLinks(base),
+		Name:      "OpenJury",
+		Version:   APIVersion,
+		Endpoints: s.serviceEndpoints(),
 
 		ChainID:             st.ChainID,
 		Network:             st.Network,
@@ -315,17 +288,17 @@ func (s *server) discoveryData(base string) discoveryData {
 		MaxPromptChars:  marketplace.MaxPromptChars,
 		MaxTags:         marketplace.MaxTags,
 		MaxTagChars:     marketplace.MaxTagChars,
-		MaxContentChars: validateMax(marketplace.SubmitInput{}, "Content"),
+		MaxContentChars: marketplace.MaxContentChars,
 		MaxEvidence:     marketplace.MaxEvidence,
-		MaxSourceURL:    validateMax(marketplace.EvidenceInput{}, "SourceURL"),
-		MaxSnapshotURI:  validateMax(marketplace.EvidenceInput{}, "SnapshotURI"),
-		MaxSnapshotHash: validateMax(marketplace.EvidenceInput{}, "SnapshotHash"),
-		MaxQuote:        validateMax(marketplace.EvidenceInput{}, "Quote"),
-		MaxClaim:        validateMax(marketplace.EvidenceInput{}, "Claim"),
+		MaxSourceURL:    marketplace.MaxSourceURLChars,
+		MaxSnapshotURI:  marketplace.MaxSnapshotURIChars,
+		MaxSnapshotHash: marketplace.MaxSnapshotHashChars,
+		MaxQuote:        marketplace.MaxQuoteChars,
+		MaxClaim:        marketplace.MaxClaimChars,
 		MaxMetadataKiB:  marketplace.MaxMetadataBytes >> 10,
 		MaxReviewKiB:    marketplace.MaxReviewBytes >> 10,
-		MaxBoostAGR:     validateMax(marketplace.BoostInput{}, "AmountAGR"),
-		MaxBoostHours:   validateMax(marketplace.BoostInput{}, "DurationHours"),
+		MaxBoostAGR:     marketplace.MaxBoostAGR,
+		MaxBoostHours:   marketplace.MaxBoostHours,
 
 		JobsDefaultLimit:      marketplace.DefaultListLimit,
 		JobsMaxLimit:          marketplace.MaxListLimit,
@@ -351,29 +324,6 @@ func (s *server) discoveryData(base string) discoveryData {
 		SearchDefaultLimit:  search.DefaultLimit,
 		SearchMaxLimit:      search.MaxLimit,
 	}
-}
-
-// validateMax reads N from the max=N rule of the validate tag of a field
-// of a marketplace input struct, so the documents quote the limits the
-// marketplace enforces. A missing rule is a programming error: it panics
-// (the discovery tests render every document).
-func validateMax(v any, field string) int {
-	t := reflect.TypeOf(v)
-	f, ok := t.FieldByName(field)
-	if !ok {
-		panic(fmt.Sprintf("transport: %s has no field %s", t, field))
-	}
-	for rule := range strings.SplitSeq(f.Tag.Get("validate"), ",") {
-		if rule == "dive" {
-			break // rules after dive are about the elements
-		}
-		if n, found := strings.CutPrefix(rule, "max="); found {
-			if limit, err := strconv.Atoi(n); err == nil {
-				return limit
-			}
-		}
-	}
-	panic(fmt.Sprintf("transport: %s.%s has no max= validate rule", t, field))
 }
 
 // renderDiscovery renders every discovery document for base (no trailing
@@ -554,8 +504,8 @@ type serviceOperation struct {
 }
 
 func newServiceDescriptor(d discoveryData) serviceDescriptor {
-	eps := make(map[string]serviceOperation, len(serviceEndpoints))
-	for _, e := range serviceEndpoints {
+	eps := make(map[string]serviceOperation, len(d.Endpoints))
+	for _, e := range d.Endpoints {
 		eps[e.name] = serviceOperation{Method: e.method, URL: d.Base + e.path}
 	}
 	return serviceDescriptor{

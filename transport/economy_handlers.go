@@ -39,9 +39,11 @@ var finalizeTieBreak = []string{
 	"smallest_submission_id",
 }
 
-func (s *server) economyRoutes() {
-	s.handle("GET /api/v1/economy/policy", s.economyPolicy)
-	s.handle("GET /api/v1/governance/constitution", s.constitution)
+func (s *server) economyRoutes() []route {
+	return []route{
+		{pattern: "GET /api/v1/economy/policy", op: "getEconomyPolicy", service: "economy_policy", h: s.economyPolicy},
+		{pattern: "GET /api/v1/governance/constitution", op: "getConstitution", service: "constitution", h: s.constitution},
+	}
 }
 
 // economyPolicyJSON is EconomyPolicy. The addresses are "" when not

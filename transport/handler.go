@@ -16,6 +16,7 @@ import (
 	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/auth"
+	"github.com/openjury/openjury/idempotency"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/search"
 	"github.com/openjury/openjury/stake"
@@ -48,7 +49,7 @@ type Services struct {
 	// Idempotency stores the responses of authenticated POSTs sent with an
 	// Idempotency-Key header (bunstore.DB implements it). Nil ignores the
 	// header.
-	Idempotency IdempotencyStore
+	Idempotency idempotency.Store
 	// Search answers GET /api/v1/search/semantic; nil means semantic
 	// search is disabled (SERVICE_SEMANTIC_SEARCH_ENABLED=0): 501.
 	Search *search.Service
@@ -182,9 +183,15 @@ type server struct {
 	log   *slog.Logger
 	clock openjury.Clock
 	mux   *http.ServeMux
-	// patterns are the registered route patterns.
-	patterns map[string]bool
-	metrics  *metrics
+	// routeList is the route table in registration order (routes.go);
+	// byPattern and byOp index it by pattern and operation id.
+	routeList []*route
+	byPattern map[string]*route
+	byOp      map[string]*route
+	// unlimitedPaths are the exact paths of the routes the rate limits
+	// exempt; signInPaths those of the sign-in routes (rateClass).
+	unlimitedPaths, signInPaths map[string]bool
+	metrics                     *metrics
 	// cache is the read cache; nil when off.
 	cache *readCache
 	// tokens resolves the bearer tokens of reads for the per-address
@@ -240,7 +247,8 @@ func newServer(s Services, o Options, extra func(*server)) *server {
 		o.Logger.Warn("transport: the operators of the handler differ from the marketplace's (comment moderation)",
 			slog.Int("handler_operators", len(o.Operators)), slog.Int("market_operators", len(s.Market.Config().Operators)))
 	}
-	srv := &server{svc: s, opts: o, log: o.Logger, clock: o.Clock, mux: http.NewServeMux(), patterns: map[string]bool{}}
+	srv := &server{svc: s, opts: o, log: o.Logger, clock: o.Clock, mux: http.NewServeMux(),
+		byPattern: map[string]*route{}, byOp: map[string]*route{}, unlimitedPaths: map[string]bool{}, signInPaths: map[string]bool{}}
 	srv.metrics = newMetrics(o.Registry, o.Collectors, o.Logger)
 	if o.RateLimitPerMin > 0 {
 		srv.ipLimiter = newClientLimiter(o.RateLimitPerMin, o.RateLimitBuckets, o.Clock)
@@ -251,21 +259,29 @@ func newServer(s Services, o Options, extra func(*server)) *server {
 	if o.AuthRateLimitPerMin > 0 {
 		srv.authLimiter = newSharedLimiter(o.AuthRateLimitPerMin, o.Clock)
 	}
+	for _, rt := range srv.allRoutes() {
+		srv.register(rt)
+	}
+	if extra != nil {
+		extra(srv)
+	}
+	srv.metrics.countRoutes(srv.routeList)
 	if o.ReadCacheTTL > 0 {
-		srv.cache = newReadCache(o.ReadCacheTTL)
+		cached := map[string]bool{}
+		for _, rt := range srv.routeList {
+			if rt.cached {
+				cached[rt.pattern] = true
+			}
+		}
+		srv.cache = newReadCache(o.ReadCacheTTL, cached)
 	}
 	srv.tokens = newTokenCache(s.Auth.Authenticate, o.Clock)
 	if o.BaseURL != "" {
 		srv.discovery = srv.renderDiscovery(o.BaseURL)
 	}
-	srv.routes()
-	if extra != nil {
-		extra(srv)
-	}
-	srv.apiPaths = make(map[string]bool, len(srv.patterns))
-	for p := range srv.patterns {
-		_, path, _ := strings.Cut(p, " ")
-		if !strings.Contains(path, "{") {
+	srv.apiPaths = make(map[string]bool, len(srv.routeList))
+	for _, rt := range srv.routeList {
+		if path := rt.path(); !strings.Contains(path, "{") {
 			srv.apiPaths[path] = true
 		}
 	}
@@ -294,12 +310,6 @@ func (s *server) handler() http.Handler {
 	h = s.requestID(h)
 	h = s.recoverPanics(h)
 	return h
-}
-
-// handle registers h for a ServeMux pattern such as "GET /api/v1/jobs".
-func (s *server) handle(pattern string, h handlerFunc) {
-	s.patterns[pattern] = true
-	s.mux.Handle(pattern, s.wrap(h))
 }
 
 // wrap adapts a handlerFunc to http.Handler: it records the matched route

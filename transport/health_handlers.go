@@ -11,9 +11,11 @@ import (
 // readyTimeout bounds one readiness check.
 const readyTimeout = 2 * time.Second
 
-func (s *server) healthRoutes() {
-	s.handle("GET /healthz", s.healthz)
-	s.handle("GET /readyz", s.readyz)
+func (s *server) healthRoutes() []route {
+	return []route{
+		{pattern: "GET /healthz", op: "getHealth", service: "healthz", rate: rateExempt, h: s.healthz},
+		{pattern: "GET /readyz", op: "getReadiness", service: "readyz", rate: rateExempt, h: s.readyz},
+	}
 }
 
 type statusResponse struct {

@@ -10,9 +10,9 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/idempotency"
 )
 
 // HeaderIdempotencyKey names the request header that makes an
@@ -23,59 +23,8 @@ const HeaderIdempotencyKey = "Idempotency-Key"
 // repeated Idempotency-Key.
 const HeaderIdempotentReplayed = "Idempotent-Replayed"
 
-// IdempotencyTTL is how long the first response to an Idempotency-Key is
-// kept and replayed.
-const IdempotencyTTL = 24 * time.Hour
-
-// IdempotencyLease is how long a request's claim on its Idempotency-Key
-// holds while it runs. A request that crashed leaves its claim behind;
-// after the lease the key can be claimed again, so it never blocks
-// retries for longer.
-const IdempotencyLease = time.Minute
-
 // maxIdempotencyKey is the longest Idempotency-Key accepted.
 const maxIdempotencyKey = 255
-
-// IdempotencyKey names one stored response: the caller and the request's
-// method, path and Idempotency-Key header.
-type IdempotencyKey struct {
-	Caller openjury.Address
-	Method string
-	Path   string
-	Key    string
-}
-
-// IdempotencyRecord is the state of an Idempotency-Key: claimed by a
-// request still running (Status 0) or holding its first response.
-type IdempotencyRecord struct {
-	// Fingerprint is the SHA-256 (hex) of the first request's body.
-	Fingerprint string
-	// Status, ContentType and Body are the stored response; Status is 0
-	// while the first request is in flight.
-	Status      int
-	ContentType string
-	Body        []byte
-}
-
-// IdempotencyStore keeps Idempotency-Key records in the database, so every
-// replica sees the same ones. Each method is atomic.
-type IdempotencyStore interface {
-	// ClaimIdempotencyKey claims k for a request with the given body
-	// fingerprint, marking it in flight under the claim token owner until
-	// leaseUntil and keeping it until expiresAt. It succeeds (true) when k
-	// has no record, or its record expired at now, or its in-flight claim's
-	// lease ended at now. Otherwise it returns the record as it is (false).
-	ClaimIdempotencyKey(ctx context.Context, k IdempotencyKey, fingerprint, owner string, now, leaseUntil, expiresAt time.Time) (IdempotencyRecord, bool, error)
-	// CompleteIdempotencyKey stores the response of the claim owner holds
-	// on k. A claim that was taken over in the meantime is left alone.
-	CompleteIdempotencyKey(ctx context.Context, k IdempotencyKey, owner string, resp IdempotencyRecord) error
-	// ReleaseIdempotencyKey deletes the claim owner holds on k, so the
-	// next request with k runs again.
-	ReleaseIdempotencyKey(ctx context.Context, k IdempotencyKey, owner string) error
-	// DeleteExpiredIdempotencyKeys deletes the records that expire at or
-	// before now and returns how many went.
-	DeleteExpiredIdempotencyKeys(ctx context.Context, now time.Time) (int64, error)
-}
 
 const opIdempotency = "transport.idempotency"
 
@@ -103,7 +52,7 @@ func validIdempotencyKey(k string) bool {
 
 // idempotent makes an authenticated POST honour Idempotency-Key: the first
 // response (status below 500, except 401 and 429, which depend on the
-// moment) is stored for IdempotencyTTL and replayed to a request with the
+// moment) is stored for idempotency.TTL and replayed to a request with the
 // same caller, method, path, key and body, with Idempotent-Replayed: true.
 // Another body gets 422; a request while the first is running gets 409.
 // Requests without the header, other methods, and handlers without a store
@@ -123,10 +72,10 @@ func (s *server) idempotent(h handlerFunc) handlerFunc {
 			return err
 		}
 		sum := sha256.Sum256(body)
-		k := IdempotencyKey{Caller: callerFrom(r.Context()).addr, Method: r.Method, Path: r.URL.Path, Key: values[0]}
+		k := idempotency.Key{Caller: callerFrom(r.Context()).addr, Method: r.Method, Path: r.URL.Path, Key: values[0]}
 		owner := newClaimToken()
 		now := s.clock.Now()
-		rec, claimed, err := store.ClaimIdempotencyKey(r.Context(), k, hex.EncodeToString(sum[:]), owner, now, now.Add(IdempotencyLease), now.Add(IdempotencyTTL))
+		rec, claimed, err := store.ClaimIdempotencyKey(r.Context(), k, hex.EncodeToString(sum[:]), owner, now, now.Add(idempotency.Lease), now.Add(idempotency.TTL))
 		if err != nil {
 			return err
 		}
@@ -149,7 +98,7 @@ func (s *server) idempotent(h handlerFunc) handlerFunc {
 		// Run the handler into a buffer, errors rendered as usual.
 		buf := s.runBuffered(r, body, h)
 		if storable(buf.status) {
-			err = store.CompleteIdempotencyKey(context.WithoutCancel(r.Context()), k, owner, IdempotencyRecord{
+			err = store.CompleteIdempotencyKey(context.WithoutCancel(r.Context()), k, owner, idempotency.Record{
 				Status: buf.status, ContentType: buf.header.Get("Content-Type"), Body: buf.body.Bytes(),
 			})
 			if err != nil {
@@ -183,7 +132,7 @@ func (s *server) runBuffered(r *http.Request, body []byte, h handlerFunc) *buffe
 
 // releaseClaim drops a claim whose response is not stored, logging a
 // failure (the lease frees the key then).
-func (s *server) releaseClaim(r *http.Request, store IdempotencyStore, k IdempotencyKey, owner string) {
+func (s *server) releaseClaim(r *http.Request, store idempotency.Store, k idempotency.Key, owner string) {
 	if err := store.ReleaseIdempotencyKey(context.WithoutCancel(r.Context()), k, owner); err != nil {
 		s.logCause(r, slog.LevelError, "idempotency: releasing a claim failed", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/idempotency"
 	"github.com/openjury/openjury/transport"
 )
 
@@ -61,7 +62,7 @@ func TestIdempotencyKeyReplaysTheFirstResponse(t *testing.T) {
 	require.Equal(t, "true", bad.Header.Get(transport.HeaderIdempotentReplayed))
 
 	// After 24 h the record is gone: the key runs again; cleanup deletes it.
-	e.clock.Advance(transport.IdempotencyTTL)
+	e.clock.Advance(idempotency.TTL)
 	a.token = e.signIn(a.wallet) // the first token expired too
 	r = e.do("POST", "/api/v1/jobs", validJob(), bearer(a.token), idemKey("job-1"))
 	require.Equal(t, http.StatusOK, r.Code)
@@ -172,7 +173,7 @@ func TestIdempotencyKeyInFlightAndLease(t *testing.T) {
 	require.NoError(t, claimForever(e, a, "/test/slow", "crashed"))
 	requireError(t, e.do("POST", "/test/slow", `{}`, bearer(a.token), idemKey("crashed")), http.StatusConflict,
 		"Idempotency-Key: a request with this key is still in progress; retry later")
-	e.clock.Advance(transport.IdempotencyLease)
+	e.clock.Advance(idempotency.Lease)
 	r = e.do("POST", "/test/slow", `{}`, bearer(a.token), idemKey("crashed"))
 	require.Equal(t, http.StatusOK, r.Code, "body: %s", r.Body)
 	require.Equal(t, `{"run":2}`, string(r.Body))
@@ -181,9 +182,9 @@ func TestIdempotencyKeyInFlightAndLease(t *testing.T) {
 // claimForever claims key for a's POST path as a request that then dies.
 func claimForever(e *env, a agent, path, key string) error {
 	_, claimed, err := e.store.ClaimIdempotencyKey(context.Background(),
-		transport.IdempotencyKey{Caller: openjury.MustAddress(a.addr), Method: "POST", Path: path, Key: key},
+		idempotency.Key{Caller: openjury.MustAddress(a.addr), Method: "POST", Path: path, Key: key},
 		"44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a", // sha256("{}")
-		"dead", e.clock.Now(), e.clock.Now().Add(transport.IdempotencyLease), e.clock.Now().Add(transport.IdempotencyTTL))
+		"dead", e.clock.Now(), e.clock.Now().Add(idempotency.Lease), e.clock.Now().Add(idempotency.TTL))
 	if err == nil && !claimed {
 		panic("claimForever: not claimed")
 	}

@@ -7,10 +7,12 @@ import (
 	"github.com/openjury/openjury/marketplace"
 )
 
-func (s *server) jobRoutes() {
-	s.handle("GET /api/v1/jobs", s.listJobs)
-	s.handle("POST /api/v1/jobs", s.authed(s.createJob))
-	s.handle("GET /api/v1/jobs/{job_id}", s.getJob)
+func (s *server) jobRoutes() []route {
+	return []route{
+		{pattern: "GET /api/v1/jobs", op: "listJobs", service: "list_jobs", cached: true, h: s.listJobs},
+		{pattern: "POST /api/v1/jobs", op: "createJob", service: "create_job", auth: authBearer, h: s.createJob},
+		{pattern: "GET /api/v1/jobs/{job_id}", op: "getJob", service: "get_job", cached: true, h: s.getJob},
+	}
 }
 
 // createJobRequest is CreateJobRequest. Pointers tell absent fields apart.

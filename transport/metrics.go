@@ -30,10 +30,11 @@ const methodOther = "OTHER"
 type metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
-	// events maps a route pattern to the domain counter a 200 answer of
-	// that route increments.
-	events  map[string]prometheus.Counter
-	handler http.Handler
+	// counters are the domain counters; events maps a route pattern to
+	// the one a 200 answer of that route increments (route.count).
+	counters map[counter]prometheus.Counter
+	events   map[string]prometheus.Counter
+	handler  http.Handler
 	// children caches the series of each (route, method, status), so a
 	// request does not hash its label values again: seriesKey -> *series.
 	// The keys are bounded: registered routes, standard methods, statuses.
@@ -107,13 +108,13 @@ func newMetrics(reg *prometheus.Registry, extra []prometheus.Collector, log *slo
 		Name: "openjury_job_closes_total",
 		Help: "Jobs closed, by way: sponsor (manual close) or finalize (final decision votes).",
 	}, []string{"via"}))
-	m.events = map[string]prometheus.Counter{
-		routeVerify:      signins,
-		routeSubmit:      submissions,
-		routeVote:        votes.WithLabelValues("jury"),
-		routeFinalVote:   votes.WithLabelValues("final"),
-		routeCloseJob:    closes.WithLabelValues("sponsor"),
-		routeFinalizeJob: closes.WithLabelValues("finalize"),
+	m.counters = map[counter]prometheus.Counter{
+		countSignIn:       signins,
+		countSubmission:   submissions,
+		countJuryVote:     votes.WithLabelValues("jury"),
+		countFinalVote:    votes.WithLabelValues("final"),
+		countSponsorClose: closes.WithLabelValues("sponsor"),
+		countFinalize:     closes.WithLabelValues("finalize"),
 	}
 	// The Go and process collectors are optional: a registry that already
 	// has its own (perhaps with other options, so other descriptors) keeps
@@ -136,15 +137,35 @@ func newMetrics(reg *prometheus.Registry, extra []prometheus.Collector, log *slo
 	return m
 }
 
-// The routes whose successful answers the domain counters count.
+// counter names a domain counter; a route's count field picks the one its
+// 200 answers increment.
+type counter int
+
 const (
-	routeVerify      = "POST /api/v1/agents/auth/verify"
-	routeSubmit      = "POST /api/v1/submissions"
-	routeVote        = "POST /api/v1/votes"
-	routeFinalVote   = "POST /api/v1/final_votes"
-	routeCloseJob    = "POST /api/v1/jobs/{job_id}/close"
-	routeFinalizeJob = "POST /api/v1/jobs/{job_id}/finalize"
+	countNone         counter = iota
+	countSignIn               // openjury_signins_total
+	countSubmission           // openjury_submissions_total
+	countJuryVote             // openjury_votes_total{kind="jury"}
+	countFinalVote            // openjury_votes_total{kind="final"}
+	countSponsorClose         // openjury_job_closes_total{via="sponsor"}
+	countFinalize             // openjury_job_closes_total{via="finalize"}
 )
+
+// countRoutes maps the pattern of each route with a domain counter to that
+// counter. It runs once, before the handler serves.
+func (m *metrics) countRoutes(routes []*route) {
+	m.events = map[string]prometheus.Counter{}
+	for _, rt := range routes {
+		if rt.count == countNone {
+			continue
+		}
+		c, ok := m.counters[rt.count]
+		if !ok {
+			panic(fmt.Sprintf("transport: route %s counts an unknown counter %d", rt.pattern, rt.count))
+		}
+		m.events[rt.pattern] = c
+	}
+}
 
 // register registers c on reg and returns it or, when an equal collector
 // is already registered, that one. Other registration errors (a name
@@ -164,11 +185,13 @@ func register[C prometheus.Collector](reg prometheus.Registerer, c C) C {
 	panic(fmt.Sprintf("transport: registering metrics: %v", err))
 }
 
-func (s *server) metricsRoutes() {
-	s.handle("GET /metrics", func(w http.ResponseWriter, r *http.Request) error {
-		s.metrics.handler.ServeHTTP(w, r)
-		return nil
-	})
+func (s *server) metricsRoutes() []route {
+	return []route{
+		{pattern: "GET /metrics", op: "getMetrics", service: "metrics", rate: rateExempt, h: func(w http.ResponseWriter, r *http.Request) error {
+			s.metrics.handler.ServeHTTP(w, r)
+			return nil
+		}},
+	}
 }
 
 // observe counts and times every request under its route pattern (see
@@ -201,7 +224,7 @@ func (s *server) routeOf(r *http.Request) string {
 		return info.route
 	}
 	// Only registered patterns, so a caller can never choose a label.
-	if _, pattern := s.mux.Handler(r); s.patterns[pattern] {
+	if _, pattern := s.mux.Handler(r); s.byPattern[pattern] != nil {
 		return pattern
 	}
 	return RouteUnmatched

@@ -90,14 +90,16 @@ func openAPIJSON(y []byte) ([]byte, error) {
 // openAPIRoutes serves the document as YAML (the text as written) and as
 // JSON (the same content), both built once here with the handler's base
 // URL.
-func (s *server) openAPIRoutes() {
+func (s *server) openAPIRoutes() []route {
 	y := openAPIYAML(s.opts.BaseURL)
 	j, err := openAPIJSONFor(s.opts.BaseURL)
 	if err != nil {
 		panic(err)
 	}
-	s.handle("GET /openapi.yaml", openAPIBody("application/yaml", y))
-	s.handle("GET /openapi.json", openAPIBody("application/json", j))
+	return []route{
+		{pattern: "GET /openapi.yaml", op: "getOpenAPIYAML", rate: rateExempt, h: openAPIBody("application/yaml", y)},
+		{pattern: "GET /openapi.json", op: "getOpenAPIJSON", rate: rateExempt, h: openAPIBody("application/json", j)},
+	}
 }
 
 // openAPIBody answers with a fixed body of the given content type.

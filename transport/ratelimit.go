@@ -7,7 +7,6 @@ import (
 	"math"
 	"net/http"
 	"net/netip"
-	"strings"
 	"sync"
 	"time"
 
@@ -221,27 +220,11 @@ func setRateLimitHeaders(h http.Header, policy string, perMin int, res limitResu
 	appendItem(HeaderRateLimit, fmt.Sprintf("%q;r=%d;t=%d", policy, res.remaining, secs))
 }
 
-// unlimitedPaths are never rate limited: probes, scrapes and the discovery
-// documents (unlimitedPrefixes too).
-var unlimitedPaths = map[string]bool{
-	"/healthz": true, "/readyz": true, "/metrics": true,
-	"/agents.json": true, "/llms.txt": true, "/openapi.json": true, "/openapi.yaml": true,
-}
-
-// unlimitedPrefixes are path prefixes of discovery documents.
-var unlimitedPrefixes = []string{"/.well-known/", "/docs-md/"}
-
-// rateLimited reports whether requests to path count against the limits.
-func rateLimited(path string) bool {
-	if unlimitedPaths[path] {
-		return false
-	}
-	for _, p := range unlimitedPrefixes {
-		if strings.HasPrefix(path, p) {
-			return false
-		}
-	}
-	return true
+// rateLimited reports whether requests to path count against the limits:
+// all but the exact paths of the routes registered with rateExempt (the
+// probes, the metrics scrape and the discovery documents).
+func (s *server) rateLimited(path string) bool {
+	return !s.unlimitedPaths[path]
 }
 
 // rateLimit answers 429 with Retry-After once a client (an IPv4 address,
@@ -255,7 +238,7 @@ func (s *server) rateLimit(next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !rateLimited(r.URL.Path) {
+		if !s.rateLimited(r.URL.Path) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -268,7 +251,7 @@ func (s *server) rateLimit(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if s.authLimiter != nil && r.Method == http.MethodPost && signInPaths[r.URL.Path] {
+		if s.authLimiter != nil && r.Method == http.MethodPost && s.signInPaths[r.URL.Path] {
 			res := s.authLimiter.allow()
 			setRateLimitHeaders(w.Header(), policyAuth, s.opts.AuthRateLimitPerMin, res)
 			if !res.ok {
@@ -279,13 +262,6 @@ func (s *server) rateLimit(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// signInPaths are the unauthenticated sign-in routes that share the
-// replica's sign-in budget (Options.AuthRateLimitPerMin).
-var signInPaths = map[string]bool{
-	"/api/v1/agents/auth/challenge": true,
-	"/api/v1/agents/auth/verify":    true,
 }
 
 // DefaultAuthRateLimitPerMin is the host's default of
@@ -314,7 +290,7 @@ func (l *sharedLimiter) allow() limitResult { return take(l.lim, l.perMin, l.clo
 // (RateLimitPerAddressPerMin) and sets its RateLimit headers; it returns
 // a RateLimited error when there is none. Off (nil) when the limit is.
 func (s *server) limitAddress(w http.ResponseWriter, r *http.Request, addr openjury.Address) error {
-	if s.addrLimiter == nil || !rateLimited(r.URL.Path) {
+	if s.addrLimiter == nil || !s.rateLimited(r.URL.Path) {
 		return nil
 	}
 	res := s.addrLimiter.allow(string(addr))

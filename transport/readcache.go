@@ -25,27 +25,10 @@ const (
 	readCacheMaxBody  = 512 << 10
 )
 
-// cachedRoutes are the reads the cache may answer: public data whose
-// answer does not depend on the caller, so it is shared by anonymous and
-// signed-in callers alike.
-var cachedRoutes = map[string]bool{
-	"GET /api/v1/jobs":                                               true,
-	"GET /api/v1/jobs/{job_id}":                                      true,
-	"GET /api/v1/jobs/{job_id}/submissions":                          true,
-	"GET /api/v1/jobs/{job_id}/votes":                                true,
-	"GET /api/v1/jobs/{job_id}/final_votes":                          true,
-	"GET /api/v1/jobs/{job_id}/comments":                             true,
-	"GET /api/v1/jobs/{job_id}/submissions/{submission_id}/comments": true,
-	"GET /api/v1/posts/{post_id}/comments":                           true,
-	"GET /api/v1/posts":                                              true,
-	"GET /api/v1/posts/{post_id}":                                    true,
-	"GET /api/v1/reputation/leaderboard":                             true,
-	"GET /api/v1/reputation/{address}":                               true,
-}
-
-// readCache keeps the 200 answers of cachedRoutes to GETs (with or without
-// an Authorization header) for at most ttl (<= MaxReadCacheTTL), so a write
-// on another replica is seen within ttl. A write through this handler (any
+// readCache keeps the 200 answers of the routes registered as cached
+// (route.cached: public data whose answer does not depend on the caller)
+// to GETs, with or without an Authorization header, for at most ttl (<=
+// MaxReadCacheTTL), so a write on another replica is seen within ttl. A write through this handler (any
 // request other than GET, HEAD or OPTIONS, unless it was refused with a
 // 4xx) empties it when it has been answered, so the writer's next read on
 // this replica sees its write. Emptying is one atomic increment: entries
@@ -53,6 +36,8 @@ var cachedRoutes = map[string]bool{
 // entries of the current generation are served, so a read that raced with
 // a write is never kept.
 type readCache struct {
+	// routes are the patterns of the cached routes.
+	routes map[string]bool
 	ttl    time.Duration
 	gen    atomic.Uint64
 	seed   maphash.Seed
@@ -76,8 +61,8 @@ type cacheEntry struct {
 	body    []byte
 }
 
-func newReadCache(ttl time.Duration) *readCache {
-	c := &readCache{ttl: min(ttl, MaxReadCacheTTL), seed: maphash.MakeSeed()}
+func newReadCache(ttl time.Duration, routes map[string]bool) *readCache {
+	c := &readCache{routes: routes, ttl: min(ttl, MaxReadCacheTTL), seed: maphash.MakeSeed()}
 	for i := range c.shards {
 		c.shards[i].entries = map[string]*cacheEntry{}
 	}
@@ -148,10 +133,10 @@ func (s *server) invalidatesCache(next http.Handler) http.Handler {
 	})
 }
 
-// cacheReads answers reads of cachedRoutes from the cache and empties it
-// after writes; see readCache. ReadCacheTTL <= 0 turns it off. It sits
-// inside the access log, metrics and rate limits (the per-address limit
-// of signed-in reads too), so cached answers are logged, counted and
+// cacheReads answers reads of the cached routes from the cache and
+// empties it after writes; see readCache. ReadCacheTTL <= 0 turns it off.
+// It sits inside the access log, metrics and rate limits (the per-address
+// limit of signed-in reads too), so cached answers are logged, counted and
 // limited like the others. A signed-in GET of any other route skips it.
 func (s *server) cacheReads(next http.Handler) http.Handler {
 	if s.cache == nil {
@@ -169,7 +154,7 @@ func (s *server) cacheReads(next http.Handler) http.Handler {
 			// answered alike for everyone (its per-address limit was
 			// counted by limitSignedReads); any other route may depend
 			// on the caller and is never shared.
-			if _, pattern := s.mux.Handler(r); !cachedRoutes[pattern] {
+			if _, pattern := s.mux.Handler(r); !c.routes[pattern] {
 				next.ServeHTTP(w, r)
 				return
 			}
@@ -210,7 +195,7 @@ func (c *readCache) fill(w http.ResponseWriter, r *http.Request, next http.Handl
 	tee := &teeWriter{recorder: newRecorder(w)}
 	next.ServeHTTP(tee, r)
 	info := infoFrom(r.Context())
-	if tee.status != http.StatusOK || tee.overflow || info == nil || !cachedRoutes[info.route] {
+	if tee.status != http.StatusOK || tee.overflow || info == nil || !c.routes[info.route] {
 		return nil
 	}
 	// Keep only what the route wrote: the outer layers' headers (request

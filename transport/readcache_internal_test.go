@@ -45,7 +45,7 @@ func cachedGet(s *server, h http.Handler) *httptest.ResponseRecorder {
 // one read (a late one finds its answer in the cache).
 func TestReadCacheJoinsConcurrentMisses(t *testing.T) {
 	t.Parallel()
-	s := &server{cache: newReadCache(time.Second), clock: fixedClock{time.Unix(1_800_000_000, 0)}}
+	s := &server{cache: newReadCache(time.Second, map[string]bool{"GET /api/v1/jobs": true}), clock: fixedClock{time.Unix(1_800_000_000, 0)}}
 	h := &slowRead{release: make(chan struct{}), started: make(chan struct{}, 16)}
 	var wg sync.WaitGroup
 	bodies := make([]string, 8)
@@ -66,7 +66,7 @@ func TestReadCacheJoinsConcurrentMisses(t *testing.T) {
 // is not kept.
 func TestReadCacheNoSharingAcrossAWrite(t *testing.T) {
 	t.Parallel()
-	s := &server{cache: newReadCache(time.Second), clock: fixedClock{time.Unix(1_800_000_000, 0)}}
+	s := &server{cache: newReadCache(time.Second, map[string]bool{"GET /api/v1/jobs": true}), clock: fixedClock{time.Unix(1_800_000_000, 0)}}
 	h := &slowRead{release: make(chan struct{}), started: make(chan struct{}, 16)}
 	old := make(chan string)
 	go func() { old <- cachedGet(s, h).Body.String() }()
@@ -90,7 +90,7 @@ func TestReadCacheNoSharingAcrossAWrite(t *testing.T) {
 func TestReadCacheSharesOnlyYoungReads(t *testing.T) {
 	t.Parallel()
 	clk := newMovingClock(time.Unix(1_800_000_000, 0))
-	s := &server{cache: newReadCache(time.Second), clock: clk}
+	s := &server{cache: newReadCache(time.Second, map[string]bool{"GET /api/v1/jobs": true}), clock: clk}
 	h := &slowRead{release: make(chan struct{}), started: make(chan struct{}, 16)}
 	old := make(chan string)
 	go func() { old <- cachedGet(s, h).Body.String() }()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -120,4 +121,52 @@ func TestReadCacheInHeartbeat(t *testing.T) {
 	off := string(newEnv(t).get("/docs-md/agent-heartbeat.md").Body)
 	require.Contains(t, off, "Reads are never cached by the service")
 	require.NotContains(t, off, "ms old")
+}
+
+// TestReadCacheServesEveryCachedRoute: every route registered as cached
+// (among them the comments of a submission) is answered from the cache
+// once read, and a read that is not registered as cached is not: with the
+// database gone, the cached answers still come back byte for byte and the
+// others fail.
+func TestReadCacheServesEveryCachedRoute(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withReadCache(time.Second))
+	sponsor, worker := e.agent(0, 0), e.agent(minStake, 0)
+	job := e.newJob(sponsor.token)
+	sub := e.submit(worker.token, job, "work")["id"].(string)
+	post := e.createPost(sponsor.token, map[string]any{"title": "t", "content": "c"})["id"].(string)
+	values := map[string]string{"job_id": job, "submission_id": sub, "post_id": post, "address": sponsor.addr}
+	param := regexp.MustCompile(`\{([^}]+)\}`)
+
+	var cached []string
+	kept := map[string]response{}
+	for _, rt := range transport.Routes(e.svc, e.opts) {
+		if !rt.Cached {
+			continue
+		}
+		cached = append(cached, rt.Pattern)
+		method, path, _ := strings.Cut(rt.Pattern, " ")
+		require.Equal(t, http.MethodGet, method)
+		path = param.ReplaceAllStringFunc(path, func(m string) string {
+			v, ok := values[m[1:len(m)-1]]
+			require.True(t, ok, "no sample value for %s", m)
+			return v
+		})
+		r := e.get(path)
+		require.Equal(t, http.StatusOK, r.Code, "%s: %s", path, r.Body)
+		kept[path] = r
+	}
+	require.Contains(t, cached, "GET /api/v1/submissions/{submission_id}/comments")
+	require.Contains(t, cached, "GET /api/v1/jobs/{job_id}/comments")
+	require.Contains(t, cached, "GET /api/v1/posts/{post_id}/comments")
+	uncached := "/api/v1/agr/status?address=" + sponsor.addr
+	require.Equal(t, http.StatusOK, e.get(uncached).Code)
+
+	require.NoError(t, e.store.Close())
+	for path, want := range kept {
+		got := e.do(http.MethodGet, path, nil)
+		require.Equal(t, http.StatusOK, got.Code, "%s is served from the cache", path)
+		require.Equal(t, want.Body, got.Body, path)
+	}
+	require.NotEqual(t, http.StatusOK, e.do(http.MethodGet, uncached, nil).Code, "a read not registered as cached reaches the database")
 }

@@ -8,12 +8,14 @@ import (
 	"github.com/openjury/openjury/marketplace"
 )
 
-func (s *server) reputationRoutes() {
+func (s *server) reputationRoutes() []route {
 	// The literal segment is more specific than {address}, so ServeMux
 	// sends /api/v1/reputation/leaderboard here, never to reputation.
-	s.handle("GET /api/v1/reputation/leaderboard", s.leaderboard)
-	s.handle("GET /api/v1/reputation/{address}", s.reputation)
-	s.handle("POST /api/v1/reputation/dev_set", s.devOnly(s.reputationDevSet))
+	return []route{
+		{pattern: "GET /api/v1/reputation/leaderboard", op: "getLeaderboard", service: "leaderboard", cached: true, h: s.leaderboard},
+		{pattern: "GET /api/v1/reputation/{address}", op: "getReputation", service: "reputation", cached: true, h: s.reputation},
+		{pattern: "POST /api/v1/reputation/dev_set", op: "devSetReputation", auth: authDev, h: s.reputationDevSet},
+	}
 }
 
 // reputationJSON is the Reputation resource. badges is [] when there are

@@ -10,8 +10,10 @@ import (
 	"github.com/openjury/openjury/search"
 )
 
-func (s *server) searchRoutes() {
-	s.handle("GET /api/v1/search/semantic", s.semanticSearch)
+func (s *server) searchRoutes() []route {
+	return []route{
+		{pattern: "GET /api/v1/search/semantic", op: "semanticSearch", service: "semantic_search", h: s.semanticSearch},
+	}
 }
 
 // errSearchDisabled answers the search route of a server without search.

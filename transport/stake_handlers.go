@@ -12,12 +12,14 @@ import (
 // settlementAsset is the asset of bounties and stakes.
 const settlementAsset = "USDC"
 
-func (s *server) stakeRoutes() {
-	s.handle("GET /api/v1/stake/requirements", s.stakeRequirements)
-	s.handle("GET /api/v1/stake/status", s.stakeStatus)
-	s.handle("POST /api/v1/stake/dev_set", s.devOnly(s.stakeDevSet))
-	s.handle("GET /api/v1/slashing/events", s.slashingEvents)
-	s.handle("POST /api/v1/slashing/dev_record", s.devOnly(s.slashingDevRecord))
+func (s *server) stakeRoutes() []route {
+	return []route{
+		{pattern: "GET /api/v1/stake/requirements", op: "getStakeRequirements", service: "stake_requirements", h: s.stakeRequirements},
+		{pattern: "GET /api/v1/stake/status", op: "getStakeStatus", service: "stake_status", h: s.stakeStatus},
+		{pattern: "POST /api/v1/stake/dev_set", op: "devSetStake", auth: authDev, h: s.stakeDevSet},
+		{pattern: "GET /api/v1/slashing/events", op: "listSlashingEvents", service: "slashing_events", h: s.slashingEvents},
+		{pattern: "POST /api/v1/slashing/dev_record", op: "devRecordSlash", auth: authDev, h: s.slashingDevRecord},
+	}
 }
 
 // stakeRequirementsJSON is StakeRequirements. rpc_url is always null: the

@@ -10,9 +10,11 @@ import (
 	"github.com/openjury/openjury/marketplace"
 )
 
-func (s *server) submissionRoutes() {
-	s.handle("POST /api/v1/submissions", s.authed(s.createSubmission))
-	s.handle("GET /api/v1/jobs/{job_id}/submissions", s.listSubmissions)
+func (s *server) submissionRoutes() []route {
+	return []route{
+		{pattern: "POST /api/v1/submissions", op: "createSubmission", service: "create_submission", auth: authBearer, count: countSubmission, h: s.createSubmission},
+		{pattern: "GET /api/v1/jobs/{job_id}/submissions", op: "listJobSubmissions", service: "list_submissions", cached: true, h: s.listSubmissions},
+	}
 }
 
 // createSubmissionRequest is CreateSubmissionRequest. evidence is kept raw

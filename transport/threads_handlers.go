@@ -7,22 +7,20 @@ import (
 	"github.com/openjury/openjury/marketplace"
 )
 
-func (s *server) threadRoutes() {
-	for _, t := range []struct {
-		prefix, param string
-		target        marketplace.TargetType
-	}{
-		{"/api/v1/jobs/{job_id}", "job_id", marketplace.TargetJob},
-		{"/api/v1/submissions/{submission_id}", "submission_id", marketplace.TargetSubmission},
-		{"/api/v1/posts/{post_id}", "post_id", marketplace.TargetPost},
-	} {
-		s.handle("GET "+t.prefix+"/comments", s.listComments(t.target, t.param))
-		s.handle("POST "+t.prefix+"/comments", s.authed(s.createComment(t.target, t.param)))
+func (s *server) threadRoutes() []route {
+	job, sub, post := marketplace.TargetJob, marketplace.TargetSubmission, marketplace.TargetPost
+	return []route{
+		{pattern: "GET /api/v1/jobs/{job_id}/comments", op: "listJobComments", service: "list_job_comments", cached: true, h: s.listComments(job, "job_id")},
+		{pattern: "POST /api/v1/jobs/{job_id}/comments", op: "createJobComment", service: "create_job_comment", auth: authBearer, h: s.createComment(job, "job_id")},
+		{pattern: "GET /api/v1/submissions/{submission_id}/comments", op: "listSubmissionComments", service: "list_submission_comments", cached: true, h: s.listComments(sub, "submission_id")},
+		{pattern: "POST /api/v1/submissions/{submission_id}/comments", op: "createSubmissionComment", service: "create_submission_comment", auth: authBearer, h: s.createComment(sub, "submission_id")},
+		{pattern: "GET /api/v1/posts/{post_id}/comments", op: "listPostComments", service: "list_post_comments", cached: true, h: s.listComments(post, "post_id")},
+		{pattern: "POST /api/v1/posts/{post_id}/comments", op: "createPostComment", service: "create_post_comment", auth: authBearer, h: s.createComment(post, "post_id")},
+		{pattern: "DELETE /api/v1/comments/{comment_id}", op: "deleteComment", service: "delete_comment", auth: authBearer, h: s.deleteComment},
+		{pattern: "GET /api/v1/posts", op: "listPosts", service: "list_posts", cached: true, h: s.listPosts},
+		{pattern: "POST /api/v1/posts", op: "createPost", service: "create_post", auth: authBearer, h: s.createPost},
+		{pattern: "GET /api/v1/posts/{post_id}", op: "getPost", service: "get_post", cached: true, h: s.getPost},
 	}
-	s.handle("DELETE /api/v1/comments/{comment_id}", s.authed(s.deleteComment))
-	s.handle("GET /api/v1/posts", s.listPosts)
-	s.handle("POST /api/v1/posts", s.authed(s.createPost))
-	s.handle("GET /api/v1/posts/{post_id}", s.getPost)
 }
 
 // createCommentRequest is CreateCommentRequest. parent_id null or absent

@@ -118,7 +118,7 @@ func (s *server) limitSignedReads(next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if (r.Method == http.MethodGet || r.Method == http.MethodHead) && r.Header.Get("Authorization") != "" && rateLimited(r.URL.Path) {
+		if (r.Method == http.MethodGet || r.Method == http.MethodHead) && r.Header.Get("Authorization") != "" && s.rateLimited(r.URL.Path) {
 			if token, err := bearerToken(r); err == nil {
 				if addr, ok := s.tokens.resolve(r.Context(), token); ok {
 					if err := s.limitAddress(w, r, addr); err != nil {

@@ -7,11 +7,13 @@ import (
 	"github.com/openjury/openjury/marketplace"
 )
 
-func (s *server) voteRoutes() {
-	s.handle("POST /api/v1/votes", s.authed(s.createVote))
-	s.handle("GET /api/v1/jobs/{job_id}/votes", s.votingSummary)
-	s.handle("POST /api/v1/final_votes", s.authed(s.createFinalVote))
-	s.handle("GET /api/v1/jobs/{job_id}/final_votes", s.finalSummary)
+func (s *server) voteRoutes() []route {
+	return []route{
+		{pattern: "POST /api/v1/votes", op: "createVote", service: "create_vote", auth: authBearer, count: countJuryVote, h: s.createVote},
+		{pattern: "GET /api/v1/jobs/{job_id}/votes", op: "getJobVotingSummary", service: "voting_summary", cached: true, h: s.votingSummary},
+		{pattern: "POST /api/v1/final_votes", op: "createFinalVote", service: "create_final_vote", auth: authBearer, count: countFinalVote, h: s.createFinalVote},
+		{pattern: "GET /api/v1/jobs/{job_id}/final_votes", op: "getJobFinalDecisionSummary", service: "final_vote_summary", cached: true, h: s.finalSummary},
+	}
 }
 
 // createVoteRequest is CreateVoteRequest.

@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -204,8 +205,10 @@ func TestActions(t *testing.T) {
 		sponsor, agent, voter := openjurytest.NewWallet(t), openjurytest.NewWallet(t), openjurytest.NewWallet(t)
 		front := app(t, srv, sponsor)
 		token, voterToken := srv.SignIn(t, sponsor), srv.SignIn(t, voter)
-		csrf := csrfOf(t, getPage(t, front, "/", token).body)
+		home := getPage(t, front, "/", token).body
+		csrf := csrfOf(t, home)
 		voterCSRF := csrfOf(t, getPage(t, front, "/", voterToken).body)
+		require.Contains(t, home, fmt.Sprintf(`name="title" required maxlength="%d"`, marketplace.MaxTitleChars), "the form states the limit")
 
 		// Post a job.
 		a := postForm(t, front, "/app/jobs", token, url.Values{"csrf": {csrf}, "title": {"From the <form>"}, "prompt": {"Do it"}, "bounty_usdc": {"12.5"}, "tags": {" web , forms,"}})
@@ -235,6 +238,9 @@ func TestActions(t *testing.T) {
 		requireErrorPage(t, postForm(t, front, "/app/jobs/"+job.ID+"/boost", token, url.Values{"csrf": {csrf}, "amount_agr": {"5"}, "duration_hours": {"24"}}), http.StatusPaymentRequired, "AGR")
 		requireErrorPage(t, postForm(t, front, "/app/jobs/"+job.ID+"/boost", token, url.Values{"csrf": {csrf}, "amount_agr": {"five"}, "duration_hours": {"24"}}), http.StatusBadRequest, "amount_agr must be a whole number")
 		requireErrorPage(t, postForm(t, front, "/app/jobs/"+job.ID+"/boost", token, url.Values{"csrf": {csrf}, "amount_agr": {"5"}}), http.StatusBadRequest, "duration_hours is required")
+		jobPage := getPage(t, front, "/jobs/"+job.ID, token).body
+		require.Contains(t, jobPage, fmt.Sprintf(`name="amount_agr" type="number" min="1" max="%d"`, marketplace.MaxBoostAGR))
+		require.Contains(t, jobPage, fmt.Sprintf(`name="duration_hours" type="number" min="1" max="%d"`, marketplace.MaxBoostHours))
 		srv.MintAGR(t, sponsor.Address(), 10)
 		a = postForm(t, front, "/app/jobs/"+job.ID+"/boost", token, url.Values{"csrf": {csrf}, "amount_agr": {"5"}, "duration_hours": {"24"}})
 		require.Equal(t, http.StatusSeeOther, a.status, a.body)

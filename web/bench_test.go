@@ -62,7 +62,7 @@ func measure(b *testing.B, client *http.Client, url string) time.Duration {
 //
 //	go test -run x -bench PageFirstByte -benchtime 2s ./web/
 func BenchmarkPageFirstByte(b *testing.B) {
-	srv := openjurytest.NewServer(b, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) { c.SearchDisabled = true }))
+	srv := openjurytest.NewServer(b, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) { c.SemanticSearchEnabled = false }))
 	ctx := context.Background()
 	sponsor := openjury.MustAddress("0x1111111111111111111111111111111111111111")
 	var job *marketplace.Job

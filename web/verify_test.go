@@ -41,7 +41,7 @@ func jsLiteral(t *testing.T, v any) string {
 // 137 bytes), inputs over several blocks, and multi-byte UTF-8 text.
 func TestKeccakKnownAnswers(t *testing.T) {
 	ctx := browser(t)
-	front := app(t, openjurytest.NewServer(t, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) { c.SearchDisabled = true })), openjurytest.NewWallet(t))
+	front := app(t, openjurytest.NewServer(t, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) { c.SemanticSearchEnabled = false })), openjurytest.NewWallet(t))
 	rng := rand.New(rand.NewPCG(1, 2))
 	random := make([]byte, 1000)
 	for i := range random {
@@ -77,7 +77,7 @@ func TestKeccakKnownAnswers(t *testing.T) {
 // tampering is caught.
 func TestVerifySnapshotInBrowser(t *testing.T) {
 	ctx := browser(t)
-	srv := openjurytest.NewServer(t, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) { c.SearchDisabled = true }))
+	srv := openjurytest.NewServer(t, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) { c.SemanticSearchEnabled = false }))
 	sponsor, agent := openjurytest.NewWallet(t), openjurytest.NewWallet(t)
 	bg := context.Background()
 	job, err := srv.Market.CreateJob(bg, sponsor.Address(), marketplace.CreateJobInput{Title: "Zoë's \"job\" 🚀", Prompt: "Line\nTab\t<b>\u2028", Tags: []string{"jcs"}})

@@ -25,7 +25,16 @@ var templateFS embed.FS
 //go:embed static
 var staticFS embed.FS
 
+// formLimits are the input limits the pages' forms state (maxlength,
+// max), from the marketplace's constants.
+type formLimits struct {
+	TitleChars, BoostAGR, BoostHours int
+}
+
 var pages = template.Must(template.New("").Funcs(template.FuncMap{
+	"limits": func() formLimits {
+		return formLimits{TitleChars: marketplace.MaxTitleChars, BoostAGR: marketplace.MaxBoostAGR, BoostHours: marketplace.MaxBoostHours}
+	},
 	"pct":    pct,
 	"badges": marketplace.Badges,
 	"level":  marketplace.Level,

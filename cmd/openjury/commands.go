@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/openjury/openjury/client"
+	"github.com/openjury/openjury/marketplace"
 )
 
 // command runs one subcommand.
@@ -81,7 +82,7 @@ func cmdJobs(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("jobs")
 	status := fs.String("status", "open", "open or all")
 	tag := fs.String("tag", "", "only jobs with this tag")
-	limit := fs.Int("limit", 50, "at most this many jobs")
+	limit := fs.Int("limit", marketplace.DefaultListLimit, "at most this many jobs")
 	if _, err := parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -109,7 +110,7 @@ func collectJobs(ctx context.Context, c *client.Client, status, tag string, limi
 	if limit <= 0 {
 		return jobs, nil
 	}
-	for j, err := range c.Jobs(ctx, client.JobFilter{Status: status, Tag: tag, Page: client.Page{Limit: min(limit, 200)}}) {
+	for j, err := range c.Jobs(ctx, client.JobFilter{Status: status, Tag: tag, Page: client.Page{Limit: min(limit, marketplace.MaxListLimit)}}) {
 		if err != nil {
 			return nil, err
 		}
@@ -129,14 +130,15 @@ type jobView struct {
 	FinalVotes  client.JobFinalDecisionSummary `json:"final_votes"`
 }
 
-// readJob reads a job with up to 200 submissions and its tallies.
+// readJob reads a job with up to a page (marketplace.MaxListLimit) of
+// submissions and its tallies.
 func readJob(ctx context.Context, c *client.Client, jobID string) (jobView, error) {
 	var v jobView
 	var err error
 	if v.Job, err = c.GetJob(ctx, jobID); err != nil {
 		return v, err
 	}
-	if v.Submissions, _, err = c.ListJobSubmissions(ctx, jobID, client.Page{Limit: 200}); err != nil {
+	if v.Submissions, _, err = c.ListJobSubmissions(ctx, jobID, client.Page{Limit: marketplace.MaxListLimit}); err != nil {
 		return v, err
 	}
 	if v.Votes, err = c.GetJobVotingSummary(ctx, jobID); err != nil {
@@ -200,13 +202,14 @@ func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 
 func cmdPostJob(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("post-job")
-	title := fs.String("title", "", "the title")
-	prompt := fs.String("prompt", "", "the prompt")
+	title := fs.String("title", "", fmt.Sprintf("the title (1..%d characters)", marketplace.MaxTitleChars))
+	prompt := fs.String("prompt", "", fmt.Sprintf("the prompt (1..%d characters)", marketplace.MaxPromptChars))
 	promptFile := fs.String("prompt-file", "", "a file holding the prompt")
 	bounty := fs.Float64("bounty", 0, "the bounty in USDC")
-	window := fs.Int64("window", 0, "the final-vote window in seconds (0: the server's default)")
+	window := fs.Int64("window", 0, fmt.Sprintf("the final-vote window in seconds, %d..%d (0: the server's default)",
+		int64(marketplace.MinFinalVoteWindow/time.Second), int64(marketplace.MaxFinalVoteWindow/time.Second)))
 	var tags stringList
-	fs.Var(&tags, "tag", "a tag (repeatable)")
+	fs.Var(&tags, "tag", fmt.Sprintf("a tag of 1..%d characters (repeatable, at most %d)", marketplace.MaxTagChars, marketplace.MaxTags))
 	if _, err := parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -248,9 +251,9 @@ func textArg(name, value, file string) (string, error) {
 
 func cmdSubmit(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("submit")
-	contentText := fs.String("content", "", "the work itself")
+	contentText := fs.String("content", "", fmt.Sprintf("the work itself (1..%d characters)", marketplace.MaxContentChars))
 	contentFile := fs.String("content-file", "", "a file holding the work")
-	evidenceFile := fs.String("evidence-file", "", "a JSON file: an array of Evidence objects")
+	evidenceFile := fs.String("evidence-file", "", fmt.Sprintf("a JSON file: an array of at most %d Evidence objects", marketplace.MaxEvidence))
 	pos, err := parse(fs, args, 1)
 	if err != nil {
 		return err
@@ -281,7 +284,7 @@ func cmdSubmit(ctx context.Context, e *env, args []string) error {
 
 func cmdVote(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("vote")
-	reviewFile := fs.String("review-file", "", "a JSON file: the review object")
+	reviewFile := fs.String("review-file", "", fmt.Sprintf("a JSON file: the review object (at most %d KiB)", marketplace.MaxReviewBytes>>10))
 	pos, err := parse(fs, args, 2)
 	if err != nil {
 		return err
@@ -366,7 +369,7 @@ func cmdClose(ctx context.Context, e *env, args []string) error {
 
 func cmdComment(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("comment")
-	content := fs.String("content", "", "the comment")
+	content := fs.String("content", "", fmt.Sprintf("the comment (1..%d characters)", marketplace.MaxContentChars))
 	contentFile := fs.String("content-file", "", "a file holding the comment")
 	parent := fs.String("parent", "", "the comment this one answers")
 	on := fs.String("on", "job", "what the id names: job, submission or post")
@@ -405,8 +408,8 @@ func cmdComment(ctx context.Context, e *env, args []string) error {
 
 func cmdBoost(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("boost")
-	amount := fs.Int64("amount", 0, "AGR to spend")
-	hours := fs.Int64("hours", 0, "hours to feature the job")
+	amount := fs.Int64("amount", 0, fmt.Sprintf("AGR to spend, 1..%d", marketplace.MaxBoostAGR))
+	hours := fs.Int64("hours", 0, fmt.Sprintf("hours to feature the job, 1..%d", marketplace.MaxBoostHours))
 	pos, err := parse(fs, args, 1)
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury/client"
+	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/openjurytest"
 )
 
@@ -143,6 +145,14 @@ func TestHelpAndGlobalFlags(t *testing.T) {
 	r := run(t, srv.URL, nil, nil, "submit", "--help")
 	require.Contains(t, r.stdout, "-content string")
 	require.Contains(t, r.stdout, "-content-file string")
+	// The help quotes the limits the service enforces, from their constants.
+	require.Contains(t, r.stdout, fmt.Sprintf("the work itself (1..%d characters)", marketplace.MaxContentChars))
+	require.Contains(t, r.stdout, fmt.Sprintf("at most %d Evidence objects", marketplace.MaxEvidence))
+	r = run(t, srv.URL, nil, nil, "post-job", "--help")
+	require.Contains(t, r.stdout, fmt.Sprintf("the title (1..%d characters)", marketplace.MaxTitleChars))
+	require.Contains(t, r.stdout, fmt.Sprintf("a tag of 1..%d characters (repeatable, at most %d)", marketplace.MaxTagChars, marketplace.MaxTags))
+	r = run(t, srv.URL, nil, nil, "boost", "--help")
+	require.Contains(t, r.stdout, fmt.Sprintf("AGR to spend, 1..%d", marketplace.MaxBoostAGR))
 	r = run(t, srv.URL, nil, nil, "--help")
 	require.Equal(t, 0, r.code)
 	require.Contains(t, r.stdout, "keygen")

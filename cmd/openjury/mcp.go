@@ -3,10 +3,14 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/openjury/openjury/client"
+	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/search"
 )
 
 // playbookURI is the MCP resource URI of the agent playbook.
@@ -25,13 +29,18 @@ func cmdMCP(ctx context.Context, e *env, args []string) error {
 	return newMCPServer(c).Run(ctx, &mcp.StdioTransport{})
 }
 
-// Tool inputs. The jsonschema tags are the descriptions an MCP client shows.
+// Tool inputs. The jsonschema tags are the descriptions an MCP client
+// shows; a description that quotes a limit is set in Go instead (toolSchema),
+// from the limit's constant.
+
+// findJobsDefault is how many jobs find_jobs returns by default.
+const findJobsDefault = 20
 
 type findJobsInput struct {
 	Query  string `json:"query,omitempty" jsonschema:"free text: when set, a semantic search over jobs, best match first"`
 	Status string `json:"status,omitempty" jsonschema:"open (default) or all; ignored with query"`
 	Tag    string `json:"tag,omitempty" jsonschema:"only jobs with this tag (case-insensitive); ignored with query"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many jobs (default 20, at most 200; 50 with query)"`
+	Limit  int    `json:"limit,omitempty"` // described in toolSchemas
 }
 
 type jobIDInput struct {
@@ -40,14 +49,14 @@ type jobIDInput struct {
 
 type submitInput struct {
 	JobID    string            `json:"job_id" jsonschema:"the job to submit to"`
-	Content  string            `json:"content" jsonschema:"the work itself (1..20000 characters)"`
-	Evidence []client.Evidence `json:"evidence,omitempty" jsonschema:"up to 50 evidence items: source_url, quote, claim, confidence 0..1, ..."`
+	Content  string            `json:"content"`            // described in toolSchemas
+	Evidence []client.Evidence `json:"evidence,omitempty"` // described in toolSchemas
 }
 
 type voteInput struct {
 	JobID        string         `json:"job_id" jsonschema:"the job"`
 	SubmissionID string         `json:"submission_id" jsonschema:"the submission you recommend"`
-	Review       map[string]any `json:"review,omitempty" jsonschema:"an optional review object (at most 8 KiB)"`
+	Review       map[string]any `json:"review,omitempty"` // described in toolSchemas
 }
 
 type finalVoteInput struct {
@@ -63,7 +72,7 @@ type closeInput struct {
 type commentInput struct {
 	On       string `json:"on,omitempty" jsonschema:"what target_id names: job (default), submission or post"`
 	TargetID string `json:"target_id" jsonschema:"the id of the job, submission or post"`
-	Content  string `json:"content" jsonschema:"the comment (1..20000 characters)"`
+	Content  string `json:"content"` // described in toolSchemas
 	ParentID string `json:"parent_id,omitempty" jsonschema:"the comment this one answers, on the same target"`
 }
 
@@ -71,21 +80,61 @@ type statusInput struct {
 	Address string `json:"address,omitempty" jsonschema:"the wallet address (default: this agent's)"`
 }
 
+// toolSchema is the input schema of T, inferred from its fields and
+// jsonschema tags, with the property descriptions of desc, which quote the
+// limits' constants. A property desc names that T lacks is a programming
+// error: it panics.
+func toolSchema[T any](desc map[string]string) *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(fmt.Sprintf("openjury: the input schema of %T: %v", *new(T), err))
+	}
+	for name, d := range desc {
+		p := s.Properties[name]
+		if p == nil {
+			panic(fmt.Sprintf("openjury: the input schema of %T has no property %s", *new(T), name))
+		}
+		p.Description = d
+	}
+	return s
+}
+
+// toolSchemas are the input schemas whose descriptions quote limits.
+func toolSchemas() (findJobs, submit, vote, comment *jsonschema.Schema) {
+	content := func(what string) string {
+		return fmt.Sprintf("%s (1..%d characters)", what, marketplace.MaxContentChars)
+	}
+	findJobs = toolSchema[findJobsInput](map[string]string{
+		"limit": fmt.Sprintf("at most this many jobs (default %d, at most %d; %d with query)", findJobsDefault, marketplace.MaxListLimit, search.MaxLimit),
+	})
+	submit = toolSchema[submitInput](map[string]string{
+		"content": content("the work itself"),
+		"evidence": fmt.Sprintf("up to %d evidence items: source_url, quote, claim, confidence %v..%v, ...",
+			marketplace.MaxEvidence, marketplace.MinConfidence, marketplace.MaxConfidence),
+	})
+	vote = toolSchema[voteInput](map[string]string{
+		"review": fmt.Sprintf("an optional review object (at most %d KiB)", marketplace.MaxReviewBytes>>10),
+	})
+	comment = toolSchema[commentInput](map[string]string{"content": content("the comment")})
+	return findJobs, submit, vote, comment
+}
+
 // newMCPServer exposes c's operations as MCP tools and the playbook as a resource.
 func newMCPServer(c *client.Client) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "openjury", Title: "OpenJury marketplace", Version: "1"}, &mcp.ServerOptions{
 		Instructions: "OpenJury is a work-and-jury marketplace: sponsors post jobs with a USDC bounty, staked agents submit work with evidence, a jury votes and a winner is chosen. You act as wallet " + c.Address() + "; sign-in is automatic. Read the playbook resource first.",
 	})
-	mcp.AddTool(s, &mcp.Tool{Name: "find_jobs", Description: "Find jobs to work on: the open jobs (featured first, then newest), filtered by tag, or a semantic search when query is set."},
+	findJobsSchema, submitSchema, voteSchema, commentSchema := toolSchemas()
+	mcp.AddTool(s, &mcp.Tool{Name: "find_jobs", Description: "Find jobs to work on: the open jobs (featured first, then newest), filtered by tag, or a semantic search when query is set.", InputSchema: findJobsSchema},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in findJobsInput) (*mcp.CallToolResult, any, error) {
 			if in.Query != "" {
-				r, err := c.SemanticSearch(ctx, in.Query, "job", min(max(in.Limit, 0), 50))
+				r, err := c.SemanticSearch(ctx, in.Query, "job", min(max(in.Limit, 0), search.MaxLimit))
 				return nil, r, err
 			}
 			if in.Limit <= 0 {
-				in.Limit = 20
+				in.Limit = findJobsDefault
 			}
-			jobs, err := collectJobs(ctx, c, in.Status, in.Tag, min(in.Limit, 200))
+			jobs, err := collectJobs(ctx, c, in.Status, in.Tag, min(in.Limit, marketplace.MaxListLimit))
 			return nil, map[string]any{"jobs": jobs}, err
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "get_job", Description: "Read one job: its prompt, bounty, status and final-vote window, its submissions (with evidence), the jury tally and the final-vote tally."},
@@ -93,12 +142,12 @@ func newMCPServer(c *client.Client) *mcp.Server {
 			v, err := readJob(ctx, c, in.JobID)
 			return nil, v, err
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "submit_work", Description: "Submit work to an open job, with evidence. Needs enough stake (see status); at most 5 submissions per job; not on your own job."},
+	mcp.AddTool(s, &mcp.Tool{Name: "submit_work", Description: fmt.Sprintf("Submit work to an open job, with evidence. Needs enough stake (see status); at most %d submissions per job; not on your own job.", marketplace.MaxSubmissionsPerAgent), InputSchema: submitSchema},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in submitInput) (*mcp.CallToolResult, any, error) {
 			r, err := c.CreateSubmission(ctx, client.CreateSubmissionRequest{JobID: in.JobID, Content: in.Content, Evidence: in.Evidence})
 			return nil, r, err
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "vote", Description: "Cast (or replace) your jury vote for a submission of an open job. Needs stake and reputation; not for your own submission or job. Weight = min(5, 1 + floor(sqrt(score)))."},
+	mcp.AddTool(s, &mcp.Tool{Name: "vote", Description: fmt.Sprintf("Cast (or replace) your jury vote for a submission of an open job. Needs stake and reputation; not for your own submission or job. Weight = min(%d, 1 + floor(sqrt(score))).", marketplace.MaxVoteWeight), InputSchema: voteSchema},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in voteInput) (*mcp.CallToolResult, any, error) {
 			r, err := c.CreateVote(ctx, client.CreateVoteRequest{JobID: in.JobID, SubmissionID: in.SubmissionID, Review: in.Review})
 			return nil, r, err
@@ -118,7 +167,7 @@ func newMCPServer(c *client.Client) *mcp.Server {
 			r, err := c.CloseJob(ctx, in.JobID, client.CloseJobRequest{WinnerSubmissionID: in.WinnerSubmissionID})
 			return nil, r, err
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "comment", Description: "Comment on a job, a submission or a post (at most 20 comments a minute)."},
+	mcp.AddTool(s, &mcp.Tool{Name: "comment", Description: fmt.Sprintf("Comment on a job, a submission or a post (at most %d comments a minute).", marketplace.CommentsPerMinute), InputSchema: commentSchema},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in commentInput) (*mcp.CallToolResult, any, error) {
 			req := client.CreateCommentRequest{Content: in.Content}
 			if in.ParentID != "" {

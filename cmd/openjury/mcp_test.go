@@ -3,6 +3,7 @@ package main_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,7 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury/client"
+	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/openjurytest"
+	"github.com/openjury/openjury/search"
 )
 
 // mcpSDKVersion is the npm @modelcontextprotocol/sdk the test installs.
@@ -108,6 +111,22 @@ func TestMCPOverStdio(t *testing.T) {
 	for _, want := range []string{"find_jobs", "get_job", "submit_work", "vote", "final_vote", "finalize_job", "close_job", "comment", "status"} {
 		require.True(t, names[want], "tool %s missing", want)
 	}
+	// The schemas' descriptions quote the limits, from their constants.
+	describes := func(tool, prop string) string {
+		for _, tl := range got.Tools {
+			if tl.Name == tool {
+				p, _ := tl.InputSchema["properties"].(map[string]any)[prop].(map[string]any)
+				d, _ := p["description"].(string)
+				return d
+			}
+		}
+		return ""
+	}
+	require.Equal(t, fmt.Sprintf("the work itself (1..%d characters)", marketplace.MaxContentChars), describes("submit_work", "content"))
+	require.Contains(t, describes("submit_work", "evidence"), fmt.Sprintf("up to %d evidence items", marketplace.MaxEvidence))
+	require.Equal(t, fmt.Sprintf("the comment (1..%d characters)", marketplace.MaxContentChars), describes("comment", "content"))
+	require.Contains(t, describes("find_jobs", "limit"), fmt.Sprintf("at most %d; %d with query", marketplace.MaxListLimit, search.MaxLimit))
+	require.Equal(t, "the job to submit to", describes("submit_work", "job_id"), "tag descriptions stay")
 	require.Positive(t, got.PlaybookLength)
 	require.Len(t, got.Found.Jobs, 1)
 	require.Equal(t, job.ID, got.Found.Jobs[0].ID)

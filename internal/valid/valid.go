@@ -1,13 +1,16 @@
 // Package valid wraps go-playground/validator for OpenJury's domain inputs:
-// one shared validator, field names taken from the `name` struct tag, and
-// failures turned into Invalid *openjury.Error values whose detail names the
-// field and the rule it broke.
+// field names taken from the `name` struct tag, rules from the `validate`
+// tag or, for fields whose rules hold a limit, from Rules built in Go out
+// of the limit constants (so a limit is written once, as a constant), and
+// failures turned into Invalid *openjury.Error values whose detail names
+// the field and the rule it broke.
 package valid
 
 import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -16,9 +19,63 @@ import (
 	"github.com/openjury/openjury"
 )
 
-var v = newValidator()
+// Rules are the validator rules of some fields of one struct type, by Go
+// field name, in validator's tag syntax ("notblank,max=140"). They replace
+// the fields' validate tags; build the numbers from constants with Max and
+// Min.
+type Rules map[string]string
 
-func newValidator() *validator.Validate {
+// TypeRules are the Rules of one struct type; For makes them.
+type TypeRules struct {
+	typ   reflect.Type
+	rules Rules
+}
+
+// For returns the rules of struct type T. It panics when a rule names a
+// field T does not have or a field that also has a validate tag (one
+// place per rule): programming errors, caught when the package loads.
+func For[T any](rules Rules) TypeRules {
+	t := reflect.TypeFor[T]()
+	if t.Kind() != reflect.Struct {
+		panic(fmt.Sprintf("valid.For: %s is not a struct type", t))
+	}
+	for name := range rules {
+		f, ok := t.FieldByName(name)
+		if !ok {
+			panic(fmt.Sprintf("valid.For: %s has no field %s", t, name))
+		}
+		if tag, ok := f.Tag.Lookup("validate"); ok {
+			panic(fmt.Sprintf("valid.For: %s.%s has a validate tag %q and rules: keep one", t, name, tag))
+		}
+	}
+	return TypeRules{typ: t, rules: rules}
+}
+
+// number is what Max and Min format.
+type number interface {
+	~int | ~int64 | ~float64
+}
+
+// Max returns the rule "max=n": at most n characters for a string, n
+// items for a slice or map, n for a number.
+func Max[N number](n N) string { return "max=" + formatNumber(n) }
+
+// Min returns the rule "min=n", the lower bound like Max.
+func Min[N number](n N) string { return "min=" + formatNumber(n) }
+
+func formatNumber[N number](n N) string {
+	return strconv.FormatFloat(float64(n), 'f', -1, 64)
+}
+
+// Validator validates structs by their validate tags and the Rules given
+// for their types. It is safe for concurrent use.
+type Validator struct {
+	v *validator.Validate
+}
+
+// New returns a Validator with the rules of types (a nested struct type,
+// such as a slice element, needs its own TypeRules).
+func New(types ...TypeRules) *Validator {
 	vv := validator.New(validator.WithRequiredStructEnabled())
 	vv.RegisterTagNameFunc(func(f reflect.StructField) string {
 		if n := f.Tag.Get("name"); n != "" {
@@ -29,8 +86,17 @@ func newValidator() *validator.Validate {
 	_ = vv.RegisterValidation("notblank", func(fl validator.FieldLevel) bool {
 		return strings.TrimFunc(fl.Field().String(), unicode.IsSpace) != ""
 	})
-	return vv
+	for _, t := range types {
+		vv.RegisterStructValidationMapRules(t.rules, reflect.New(t.typ).Elem().Interface())
+	}
+	return &Validator{v: vv}
 }
+
+// tagsOnly validates by the validate tags alone (Struct).
+var tagsOnly = New()
+
+// Struct validates s by its validate tags; see Validator.Struct.
+func Struct(op string, s any) error { return tagsOnly.Struct(op, s) }
 
 // Struct validates s and returns an Invalid error naming the first failing
 // field, or nil. Before its rules, every string in s (fields, nested
@@ -38,11 +104,11 @@ func newValidator() *validator.Validate {
 // metadata) is checked for NUL characters: one is refused as
 // "field: must not contain NUL characters" (docs/rules.md#conventions:
 // NUL anywhere in input is 400, whatever the entry point).
-func Struct(op string, s any) error {
+func (x *Validator) Struct(op string, s any) error {
 	if path, ok := findNUL(reflect.ValueOf(s), ""); ok {
 		return openjury.E(openjury.Invalid, op, nulMessage(path))
 	}
-	err := v.Struct(s)
+	err := x.v.Struct(s)
 	if err == nil {
 		return nil
 	}

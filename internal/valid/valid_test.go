@@ -86,3 +86,83 @@ func TestNUL(t *testing.T) {
 	require.Equal(t, openjury.Invalid, openjury.KindOf(err))
 	require.Equal(t, "q: must not contain NUL characters", openjury.DetailOf(err))
 }
+
+// ruled is input with its limits given as Rules built from constants.
+type ruled struct {
+	Title string   `name:"title"`
+	Tags  []string `name:"tags"`
+	N     *int64   `name:"n"`
+	Items []item2  `name:"items"`
+}
+
+type item2 struct {
+	Score *float64 `name:"score"`
+}
+
+const (
+	maxTitle, maxTags, maxTag = 5, 2, 3
+	minN, maxN                = 60, 100
+	maxScore                  = 0.5
+)
+
+var ruledRules = New(
+	For[ruled](Rules{
+		"Title": "notblank," + Max(maxTitle),
+		"Tags":  Max(maxTags) + ",dive,min=1," + Max(maxTag),
+		"N":     "omitnil," + Min(minN) + "," + Max(maxN),
+		"Items": "dive",
+	}),
+	For[item2](Rules{"Score": "omitnil," + Min(0.0) + "," + Max(maxScore)}),
+)
+
+// TestRules: rules built in Go give the same checks and details as the
+// same rules in tags, nested element types included.
+func TestRules(t *testing.T) {
+	t.Parallel()
+	n := func(v int64) *int64 { return &v }
+	f := func(v float64) *float64 { return &v }
+	cases := []struct {
+		name   string
+		in     ruled
+		detail string
+	}{
+		{"ok", ruled{Title: "ab", Tags: []string{"x"}, Items: []item2{{Score: f(0.5)}}}, ""},
+		{"blank", ruled{Title: "   "}, "title: is required and must not be blank"},
+		{"long", ruled{Title: "ééééééé"}, "title: must be at most 5 characters"},
+		{"too many tags", ruled{Title: "a", Tags: []string{"a", "b", "c"}}, "tags: must have at most 2 items"},
+		{"long tag", ruled{Title: "a", Tags: []string{"abcd"}}, "tags[0]: must be at most 3 characters"},
+		{"empty tag", ruled{Title: "a", Tags: []string{""}}, "tags[0]: must be at least 1 characters"},
+		{"small n", ruled{Title: "a", N: n(1)}, "n: must be at least 60"},
+		{"large n", ruled{Title: "a", N: n(101)}, "n: must be at most 100"},
+		{"nested", ruled{Title: "a", Items: []item2{{}, {Score: f(0.75)}}}, "items[1].score: must be at most 0.5"},
+		{"nested negative", ruled{Title: "a", Items: []item2{{Score: f(-1)}}}, "items[0].score: must be at least 0"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			err := ruledRules.Struct("op", tc.in)
+			if tc.detail == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.Equal(t, openjury.Invalid, openjury.KindOf(err))
+			require.Equal(t, tc.detail, openjury.DetailOf(err))
+		})
+	}
+	// The rules are the rules' own: the tags-only validator ignores them.
+	require.NoError(t, Struct("op", ruled{Title: "far too long a title"}))
+}
+
+func TestForRefusesMistakes(t *testing.T) {
+	t.Parallel()
+	require.PanicsWithValue(t, "valid.For: valid.ruled has no field Titel", func() {
+		For[ruled](Rules{"Titel": "max=1"})
+	})
+	require.PanicsWithValue(t, `valid.For: valid.input.Title has a validate tag "notblank,max=5" and rules: keep one`, func() {
+		For[input](Rules{"Title": "max=1"})
+	})
+	require.Panics(t, func() { For[int](Rules{}) })
+	require.Equal(t, "max=20000", Max(20000))
+	require.Equal(t, "min=0.25", Min(0.25))
+	require.Equal(t, "max=2592000", Max(int64(2592000)))
+}

@@ -192,7 +192,7 @@ func seedBigJob(ctx context.Context, db *bunstore.DB, j *marketplace.Job, mix cl
 			if finalVoter && i == mix.finals-1 {
 				voter = openjury.AddressFromBytes([20]byte(crypto.PubkeyToAddress(f.finalizer.PublicKey)))
 			}
-			return tx.Votes().PutFinalVote(ctx, &marketplace.FinalVote{JobID: j.ID, SubmissionID: subs[(i*7)%len(subs)], Voter: voter, CreatedAt: at(i)})
+			return tx.FinalVotes().PutFinalVote(ctx, &marketplace.FinalVote{JobID: j.ID, SubmissionID: subs[(i*7)%len(subs)], Voter: voter, CreatedAt: at(i)})
 		})
 	}
 	if err == nil {
@@ -202,7 +202,7 @@ func seedBigJob(ctx context.Context, db *bunstore.DB, j *marketplace.Job, mix cl
 				target, targetID = marketplace.TargetSubmission, subs[i%len(subs)]
 			}
 			size += int64(mix.content)
-			return tx.Threads().CreateComment(ctx, &marketplace.Comment{Target: target, TargetID: targetID,
+			return tx.Comments().CreateComment(ctx, &marketplace.Comment{Target: target, TargetID: targetID,
 				Author: closeAddress(3_000_000 + i%5000), Content: text(i, mix.content), CreatedAt: at(i)})
 		})
 	}

@@ -122,7 +122,7 @@ func parse(args []string) (config, error) {
 	fs.BoolVar(&c.ceiling, "ceiling", true, "measure the ceiling with every scenario and print ratios to it")
 	fs.IntVar(&c.rounds, "rounds", 3, "rounds per scenario, each a ceiling run then a scenario run (with -ceiling)")
 	fs.StringVar(&c.devSecret, "dev-secret", "", "X-Dev-Secret of the -url server (to give the wallets stake and reputation)")
-	fs.IntVar(&c.rateLimit, "rate-limit", 1_000_000_000, "SERVICE_RATE_LIMIT_PER_MIN (and, for a started host, SERVICE_RATE_LIMIT_PER_ADDRESS_PER_MIN) of the started host or in-process server (high: the limiters run but never refuse)")
+	fs.IntVar(&c.rateLimit, "rate-limit", 1_000_000_000, "SERVICE_RATE_LIMIT_PER_MIN and SERVICE_RATE_LIMIT_PER_ADDRESS_PER_MIN of the started host or in-process server (high: the limiters run but never refuse)")
 	fs.IntVar(&c.readCacheMS, "read-cache-ms", 1000, "SERVICE_READ_CACHE_MS of the started host or in-process server (0: off, to measure the queries)")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the scenarios to this file (in-process target: server and client)")
 	fs.DurationVar(&c.progress, "progress", 5*time.Second, "how often long phases (seeding) report progress")
@@ -362,7 +362,7 @@ type runTB struct {
 	out      io.Writer
 	mu       sync.Mutex
 	cleanups []func()
-	dir      string
+	dirs     []string
 }
 
 func (t *runTB) Helper()      {}
@@ -376,17 +376,18 @@ func (t *runTB) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, a
 func (t *runTB) Errorf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
 func (t *runTB) Skipf(format string, args ...any)  { panic(fmt.Sprintf(format, args...)) }
 func (t *runTB) Logf(string, ...any)               {}
+// TempDir returns a new directory at each call, as testing.T's does (the
+// load tool's database and the kit's default one must not share a path),
+// removed by cleanup.
 func (t *runTB) TempDir() string {
+	d, err := os.MkdirTemp("", "openjury-load-")
+	if err != nil {
+		panic(err)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.dir == "" {
-		d, err := os.MkdirTemp("", "openjury-load-")
-		if err != nil {
-			panic(err)
-		}
-		t.dir = d
-	}
-	return t.dir
+	t.dirs = append(t.dirs, d)
+	return d
 }
 
 func (t *runTB) cleanup() {
@@ -397,7 +398,7 @@ func (t *runTB) cleanup() {
 	for i := len(fs) - 1; i >= 0; i-- {
 		fs[i]()
 	}
-	if t.dir != "" {
-		_ = os.RemoveAll(t.dir)
+	for _, d := range t.dirs {
+		_ = os.RemoveAll(d)
 	}
 }

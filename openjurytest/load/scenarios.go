@@ -96,7 +96,7 @@ type scenario struct {
 	next  func(f *fixtures, seq int64) (request, bool)
 }
 
-var allScenarios = []string{"list", "tag", "deep", "get", "tallies", "submit", "vote", "comment", "search", "mix"}
+var allScenarios = []string{"list", "list-signed", "tag", "deep", "get", "get-signed", "tallies", "submit", "vote", "comment", "search", "mix"}
 
 // searchQueries is how many different queries the search scenario asks in
 // turn (so the read cache rarely answers them).
@@ -125,6 +125,16 @@ var singles = map[string]func(f *fixtures, seq int64) (request, bool){
 			return err
 		}}, true
 	},
+	// list-signed is list sent by the signed-in wallets in turn (with
+	// their bearer tokens): public data, answered like an anonymous read,
+	// and counted against each wallet's per-address limit.
+	"list-signed": func(f *fixtures, seq int64) (request, bool) {
+		w := pick(len(f.tokens), seq)
+		return request{op: "GET /api/v1/jobs?limit=20 signed in", call: func(ctx context.Context, cs *clients) error {
+			_, err := cs.wallets[w].ListJobs(ctx, client.JobFilter{Page: client.Page{Limit: 20}})
+			return err
+		}}, true
+	},
 	"tag": func(_ *fixtures, seq int64) (request, bool) {
 		tag := fmt.Sprintf("t%d", seq%10)
 		return request{op: "GET /api/v1/jobs?limit=20&tag=t{n}", call: func(ctx context.Context, cs *clients) error {
@@ -144,6 +154,14 @@ var singles = map[string]func(f *fixtures, seq int64) (request, bool){
 		job := f.jobs[pick(len(f.jobs), seq)]
 		return request{op: "GET /api/v1/jobs/{job_id}", call: func(ctx context.Context, cs *clients) error {
 			_, err := cs.anon.GetJob(ctx, job)
+			return err
+		}}, true
+	},
+	// get-signed is get sent by the signed-in wallets in turn.
+	"get-signed": func(f *fixtures, seq int64) (request, bool) {
+		job, w := f.jobs[pick(len(f.jobs), seq)], pick(len(f.tokens), seq)
+		return request{op: "GET /api/v1/jobs/{job_id} signed in", call: func(ctx context.Context, cs *clients) error {
+			_, err := cs.wallets[w].GetJob(ctx, job)
 			return err
 		}}, true
 	},

@@ -202,7 +202,7 @@ func (s *seeder) seedJob(ctx context.Context, tx marketplace.Tx, i int, st *seed
 	if i%seedCommentEvery == 0 {
 		c := &marketplace.Comment{ID: openjury.NewID(), Target: marketplace.TargetJob, TargetID: j.ID,
 			Author: seedAddress(i + 4), Content: "Seeded comment.", CreatedAt: created.Add(4 * time.Second)}
-		if err := tx.Threads().CreateComment(ctx, c); err != nil {
+		if err := tx.Comments().CreateComment(ctx, c); err != nil {
 			return err
 		}
 		st.comments.Add(1)

@@ -60,6 +60,7 @@ func startTarget(tb *runTB, c config, dsn string, out io.Writer) (*target, error
 	default:
 		srv := openjurytest.NewServer(tb, openjurytest.WithDSN(dsn), openjurytest.WithConfig(func(sc *openjurytest.ServerConfig) {
 			sc.RateLimitPerMin = c.rateLimit
+			sc.RateLimitPerAddressPerMin = c.rateLimit
 			sc.ReadCacheTTL = time.Duration(c.readCacheMS) * time.Millisecond
 			sc.Logger = slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 		}))

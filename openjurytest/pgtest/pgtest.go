@@ -30,6 +30,7 @@ package pgtest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -93,12 +94,31 @@ var (
 // set) and fails it when the server cannot be started.
 func NewDatabase(tb testing.TB) string {
 	tb.Helper()
+	return newDatabase(tb, "")
+}
+
+// NewDatabaseFrom is NewDatabase with the new database a copy of the
+// database template (see Template), which is much faster than migrating
+// an empty one.
+func NewDatabaseFrom(tb testing.TB, template string) string {
+	tb.Helper()
+	return newDatabase(tb, template)
+}
+
+// newDatabase creates the test's database, a copy of template when it is
+// not empty.
+func newDatabase(tb testing.TB, template string) string {
+	tb.Helper()
 	once.Do(func() { srv = start() })
 	srv.require(tb)
 	name := dbName(tb.Name())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := srv.admin(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
+	stmt := "CREATE DATABASE " + pgx.Identifier{name}.Sanitize()
+	if template != "" {
+		stmt += " TEMPLATE " + pgx.Identifier{template}.Sanitize()
+	}
+	if err := srv.admin(ctx, stmt); err != nil {
 		tb.Fatalf("pgtest: create database %s: %v", name, err)
 	}
 	tb.Cleanup(func() {
@@ -108,12 +128,79 @@ func NewDatabase(tb testing.TB) string {
 			tb.Errorf("pgtest: drop database %s: %v", name, err)
 		}
 	})
-	u, err := url.Parse(srv.adminURL)
+	return srv.urlOf(tb, name)
+}
+
+// urlOf returns the URL of database name on the server.
+func (s *server) urlOf(tb testing.TB, name string) string {
+	u, err := url.Parse(s.adminURL)
 	if err != nil {
 		tb.Fatalf("pgtest: %v", err)
 	}
 	u.Path = "/" + name
 	return u.String()
+}
+
+// templateDB is a template database of this process: created once, by
+// the first test that asks for its key.
+type templateDB struct {
+	once sync.Once
+	name string
+	err  error
+}
+
+var (
+	templatesMu sync.Mutex
+	templates   = map[string]*templateDB{}
+)
+
+// Template returns the name of a database of this process prepared once
+// by prepare (given its URL, which prepare must stop using before it
+// returns), for NewDatabaseFrom: tests that need the same starting state
+// (a migrated schema) copy it instead of building it again. Stop drops
+// the templates. It skips or fails tb like NewDatabase.
+func Template(tb testing.TB, key string, prepare func(url string) error) string {
+	tb.Helper()
+	once.Do(func() { srv = start() })
+	srv.require(tb)
+	templatesMu.Lock()
+	t := templates[key]
+	if t == nil {
+		t = &templateDB{}
+		templates[key] = t
+	}
+	templatesMu.Unlock()
+	t.once.Do(func() {
+		name := fmt.Sprintf("t%d_tmpl_%s", os.Getpid(), unsafeChars.ReplaceAllString(strings.ToLower(key), "_"))
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if t.err = srv.admin(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); t.err != nil {
+			return
+		}
+		if t.err = prepare(srv.urlOf(tb, name)); t.err == nil {
+			t.name = name
+		}
+	})
+	if t.err != nil {
+		tb.Fatalf("pgtest: template %s: %v", key, t.err)
+	}
+	return t.name
+}
+
+// dropTemplates drops the template databases of this process.
+func (s *server) dropTemplates() error {
+	templatesMu.Lock()
+	defer templatesMu.Unlock()
+	var errs []error
+	for _, t := range templates {
+		if t.name == "" {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		errs = append(errs, s.admin(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{t.name}.Sanitize()+" WITH (FORCE)"))
+		cancel()
+	}
+	return errors.Join(errs...)
 }
 
 // require skips or fails the test when the server is not usable.
@@ -156,9 +243,14 @@ func Main(m *testing.M) int {
 func Stop() error {
 	var err error
 	stopOnce.Do(func() {
-		if srv != nil && srv.dir != "" && srv.err == nil && srv.skip == "" {
-			err = srv.stop()
+		if srv == nil || srv.err != nil || srv.skip != "" {
+			return
 		}
+		if srv.dir == "" { // a server of TEST_DATABASE_URL: leave no template behind
+			err = srv.dropTemplates()
+			return
+		}
+		err = srv.stop()
 	})
 	return err
 }

@@ -192,7 +192,7 @@ func TestOutageNeverFailsWrites(t *testing.T) {
 			t.Parallel()
 			f := newFakeAPI(t)
 			c := newClient(t, f, func(c *openai.Config) { c.MaxRetries = 1 })
-			srv := openjurytest.NewServer(t, openjurytest.WithDSN(dsn(t)), openjurytest.WithConfig(func(sc *openjurytest.ServerConfig) { sc.Embedder = c }))
+			srv := openjurytest.NewServer(t, openjurytest.WithDSN(dsn(t)), openjurytest.WithConfig(func(sc *openjurytest.ServerConfig) { sc.SearchEmbedder = c }))
 			f.down.Store(true)
 
 			w := openjurytest.NewWallet(t)

@@ -12,12 +12,10 @@ import (
 	"github.com/openjury/openjury/internal/valid"
 )
 
-// Limits of comments and posts (docs/rules.md#comments-and-posts).
+// Limits of comments (docs/rules.md#comments-and-posts).
 const (
 	DefaultCommentLimit = 200
 	MaxCommentLimit     = 500
-	DefaultPostLimit    = 50
-	MaxPostLimit        = 200
 	// CommentsPerMinute is how many comments one address may write in a
 	// minute.
 	CommentsPerMinute = 20
@@ -25,11 +23,79 @@ const (
 	CommentWindow = time.Minute
 )
 
-// CommentInput is a new comment.
+// TargetType is what a comment is attached to.
+type TargetType string
+
+// Comment targets.
+const (
+	TargetJob        TargetType = "job"
+	TargetSubmission TargetType = "submission"
+	TargetPost       TargetType = "post"
+)
+
+// Comment is a message in a discussion thread. A deleted comment keeps its
+// row and ids; its content is hidden from then on.
+type Comment struct {
+	ID        string
+	Target    TargetType
+	TargetID  string
+	ParentID  string
+	Author    openjury.Address
+	Content   string
+	CreatedAt time.Time
+	DeletedAt *time.Time
+	DeletedBy openjury.Address
+	// Rev is, for a comment on a job or one of its submissions, the job's
+	// RecordsRev after its insert; DeletedRev, once deleted, the job's
+	// RecordsRev after its delete (0 for comments deleted before revs were
+	// kept). A close that read RecordsRev R covers the comments with
+	// Rev <= R, deleted only when DeletedRev <= R. The store sets both.
+	Rev        int64
+	DeletedRev int64
+}
+
+// CommentStore keeps the comments on jobs, submissions and posts.
+type CommentStore interface {
+	// CreateComment inserts c. A comment on a job or a submission bumps
+	// the job's RecordsRev in the same transaction, under the job's lock,
+	// and takes the new value as its Rev (set on c).
+	CreateComment(ctx context.Context, c *Comment) error
+	// Comment returns one comment with its stored content. Errors: NotFound.
+	Comment(ctx context.Context, id string) (*Comment, error)
+	// Comments lists the comments of a target oldest first (created_at,
+	// then id, ascending), up to limit, after the cursor when not nil.
+	Comments(ctx context.Context, target TargetType, targetID string, limit int, after *Cursor) ([]*Comment, error)
+	// DeleteComment marks a comment deleted by `by` at `at`, unless it is
+	// deleted already (then nothing changes). Deleting a comment on a job
+	// or a submission bumps the job's RecordsRev like CreateComment and
+	// records the new value as its DeletedRev. Errors: NotFound.
+	DeleteComment(ctx context.Context, id string, by openjury.Address, at time.Time) error
+}
+
+// RateStore counts events per key in fixed windows, in the database, so
+// every replica sees the same counts.
+type RateStore interface {
+	// Hit counts one event for key at now. A window starts at the first
+	// event after the previous window ended and lasts `window`. It returns
+	// the number of events in the current window, this one included, and
+	// the window's start. Concurrent hits on one key are serialised.
+	Hit(ctx context.Context, key string, now time.Time, window time.Duration) (count int64, start time.Time, err error)
+	// Prune deletes the counters whose window started at or before
+	// `before` and returns how many went; a later Hit on such a key starts
+	// a new window anyway.
+	Prune(ctx context.Context, before time.Time) (int64, error)
+}
+
+// CommentInput is a new comment. Its rules are commentRules.
 type CommentInput struct {
-	Content  string `name:"content" validate:"notblank,max=20000"`
+	Content  string `name:"content"`
 	ParentID string `name:"parent_id"`
 }
+
+// commentRules validates CommentInput.
+var commentRules = valid.New(valid.For[CommentInput](valid.Rules{
+	"Content": "notblank," + valid.Max(MaxContentChars),
+}))
 
 // AddComment writes a comment on a job, submission or post (closed jobs
 // included). A reply's parent must be a comment on the same target. Each
@@ -38,7 +104,7 @@ type CommentInput struct {
 // an openjury.RetryHint).
 func (s *Service) AddComment(ctx context.Context, author openjury.Address, target TargetType, targetID string, in CommentInput) (*Comment, error) {
 	const op = "marketplace.AddComment"
-	if err := valid.Struct(op, in); err != nil {
+	if err := commentRules.Struct(op, in); err != nil {
 		return nil, err
 	}
 	now := openjury.Truncate(s.clock.Now())
@@ -51,7 +117,7 @@ func (s *Service) AddComment(ctx context.Context, author openjury.Address, targe
 			if !openjury.ValidID(c.ParentID) {
 				return openjury.E(openjury.NotFound, op, "parent comment not found")
 			}
-			parent, err := tx.Threads().Comment(ctx, c.ParentID)
+			parent, err := tx.Comments().Comment(ctx, c.ParentID)
 			if openjury.IsKind(err, openjury.NotFound) {
 				return openjury.E(openjury.NotFound, op, "parent comment not found")
 			}
@@ -71,7 +137,7 @@ func (s *Service) AddComment(ctx context.Context, author openjury.Address, targe
 			return &openjury.Error{Kind: openjury.RateLimited, Op: op,
 				Detail: fmt.Sprintf("at most %d comments per minute: try again later", CommentsPerMinute), Err: openjury.RetryHint(wait)}
 		}
-		return indexed(ctx, tx, DocComment, c.ID, now, tx.Threads().CreateComment(ctx, c))
+		return indexed(ctx, tx, DocComment, c.ID, now, tx.Comments().CreateComment(ctx, c))
 	})
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
@@ -97,7 +163,7 @@ func targetExists(ctx context.Context, st Stores, target TargetType, id string) 
 	case TargetSubmission:
 		find = func() error { _, err := st.Submissions().Submission(ctx, id); return err }
 	case TargetPost:
-		find = func() error { _, err := st.Threads().Post(ctx, id); return err }
+		find = func() error { _, err := st.Posts().Post(ctx, id); return err }
 	default:
 		return openjury.Errorf(openjury.Invalid, op, "target_type: must be job, submission or post")
 	}
@@ -112,12 +178,6 @@ func targetExists(ctx context.Context, st Stores, target TargetType, id string) 
 		return openjury.Errorf(openjury.NotFound, op, "%s not found", target)
 	}
 	return err
-}
-
-// ListInput pages a list.
-type ListInput struct {
-	Limit  int
-	Cursor string
 }
 
 // CommentPage is a page of comments, oldest first.
@@ -141,7 +201,7 @@ func (s *Service) Comments(ctx context.Context, target TargetType, targetID stri
 	if err := targetExists(ctx, s.db, target, targetID); err != nil {
 		return CommentPage{}, openjury.Wrap(op, err)
 	}
-	list, err := s.db.Threads().Comments(ctx, target, targetID, limit+1, after)
+	list, err := s.db.Comments().Comments(ctx, target, targetID, limit+1, after)
 	if err != nil {
 		return CommentPage{}, openjury.Wrap(op, err)
 	}
@@ -181,7 +241,7 @@ func (s *Service) DeleteComment(ctx context.Context, caller openjury.Address, id
 	var c *Comment
 	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
 		var err error
-		if c, err = tx.Threads().Comment(ctx, id); err != nil {
+		if c, err = tx.Comments().Comment(ctx, id); err != nil {
 			return err
 		}
 		if c.Author != caller && !s.IsOperator(caller) {
@@ -190,11 +250,11 @@ func (s *Service) DeleteComment(ctx context.Context, caller openjury.Address, id
 		if c.DeletedAt != nil {
 			return nil
 		}
-		if err := indexed(ctx, tx, DocComment, id, now, tx.Threads().DeleteComment(ctx, id, caller, now)); err != nil {
+		if err := indexed(ctx, tx, DocComment, id, now, tx.Comments().DeleteComment(ctx, id, caller, now)); err != nil {
 			return err
 		}
 		// Read back: a concurrent delete may have won; report what is stored.
-		c, err = tx.Threads().Comment(ctx, id)
+		c, err = tx.Comments().Comment(ctx, id)
 		return err
 	})
 	if openjury.IsKind(err, openjury.NotFound) {
@@ -205,84 +265,4 @@ func (s *Service) DeleteComment(ctx context.Context, caller openjury.Address, id
 	}
 	hideDeleted(c)
 	return c, nil
-}
-
-// PostInput is a new community post.
-type PostInput struct {
-	Title   string   `name:"title" validate:"notblank,max=140"`
-	Content string   `name:"content" validate:"notblank,max=20000"`
-	Tags    []string `name:"tags" validate:"max=16,dive,min=1,max=32"`
-}
-
-// CreatePost publishes a post. Errors: Invalid.
-func (s *Service) CreatePost(ctx context.Context, author openjury.Address, in PostInput) (*Post, error) {
-	const op = "marketplace.CreatePost"
-	in.Tags = trimTags(in.Tags)
-	if err := valid.Struct(op, in); err != nil {
-		return nil, err
-	}
-	p := &Post{ID: openjury.NewID(), Title: in.Title, Content: in.Content, Author: author, Tags: NormalizeTags(in.Tags), CreatedAt: openjury.Truncate(s.clock.Now())}
-	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
-		return indexed(ctx, tx, DocPost, p.ID, p.CreatedAt, tx.Threads().CreatePost(ctx, p))
-	})
-	if err != nil {
-		return nil, openjury.Wrap(op, err)
-	}
-	return p, nil
-}
-
-// Post returns one post. Errors: NotFound, Invalid (a NUL in id).
-func (s *Service) Post(ctx context.Context, id string) (*Post, error) {
-	const op = "marketplace.Post"
-	if err := valid.Text(op, "post_id", id); err != nil {
-		return nil, err
-	}
-	if !openjury.ValidID(id) {
-		return nil, openjury.E(openjury.NotFound, op, "post not found")
-	}
-	p, err := s.db.Threads().Post(ctx, id)
-	if openjury.IsKind(err, openjury.NotFound) {
-		return nil, openjury.E(openjury.NotFound, op, "post not found")
-	}
-	return p, openjury.Wrap(op, err)
-}
-
-// ListPostsInput selects a page of posts.
-type ListPostsInput struct {
-	Tag    string
-	Limit  int
-	Cursor string
-}
-
-// PostPage is a page of posts, newest first.
-type PostPage struct {
-	Posts      []*Post
-	NextCursor string
-}
-
-// ListPosts lists posts newest first, optionally by tag. Errors: Invalid.
-func (s *Service) ListPosts(ctx context.Context, in ListPostsInput) (PostPage, error) {
-	const op = "marketplace.ListPosts"
-	var f PostFilter
-	var err error
-	if f.Limit, err = valid.Limit(op, in.Limit, DefaultPostLimit, MaxPostLimit); err != nil {
-		return PostPage{}, err
-	}
-	if f.Tag, err = tagFilter(op, in.Tag); err != nil {
-		return PostPage{}, err
-	}
-	if f.After, err = cursor.After[Cursor](op, in.Cursor); err != nil {
-		return PostPage{}, err
-	}
-	want := f.Limit
-	f.Limit++
-	posts, err := s.db.Threads().Posts(ctx, f)
-	if err != nil {
-		return PostPage{}, openjury.Wrap(op, err)
-	}
-	var p PostPage
-	p.Posts, p.NextCursor = cursor.Cut(posts, want, func(last *Post) string {
-		return cursor.EncodeTimeID(last.CreatedAt, last.ID)
-	})
-	return p, nil
 }

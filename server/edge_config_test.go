@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"net/netip"
@@ -56,7 +56,7 @@ func TestEdgeSettingsFromEnv(t *testing.T) {
 
 func TestEdgeSettingsInvalid(t *testing.T) {
 	t.Parallel()
-	_, err := loadConfig(env(map[string]string{
+	_, err := Load(env(map[string]string{
 		"SERVICE_TRUSTED_PROXIES":                "10.0.0.0/8, 10.0.0.0/33, proxy.local",
 		"SERVICE_RATE_LIMIT_PER_ADDRESS_PER_MIN": "-1",
 		"SERVICE_READ_HEADER_TIMEOUT_SECONDS":    "0",

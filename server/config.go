@@ -1,6 +1,7 @@
-package main
+package server
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -19,7 +20,7 @@ import (
 
 // Config is every setting of the service, read from SERVICE_* environment
 // variables by FromEnv (docs/operations.md#configuration). Build one with
-// Defaults or FromEnv and check it with Validate.
+// Defaults, FromEnv or Load, check it with Validate, and give it to New.
 //
 // DevSecret, EmbedderAPIKey and RPCURL are secrets: String, GoString and
 // LogValue never show them (only whether they are set), and the password of
@@ -127,7 +128,7 @@ type Config struct {
 	// DBMaxConns is the PostgreSQL pool size (SERVICE_DB_MAX_CONNS, 4 x
 	// cores: bunstore.DefaultMaxConns); at least 1. SQLite ignores it.
 	DBMaxConns int
-	// ReadCacheTTL is how long anonymous reads are cached
+	// ReadCacheTTL is how long reads of public data are cached
 	// (SERVICE_READ_CACHE_MS, 1000 ms; 0 turns the cache off; at most
 	// transport.MaxReadCacheTTL).
 	ReadCacheTTL time.Duration
@@ -190,6 +191,20 @@ const (
 	MaxFinalVoteWindow = marketplace.MaxFinalVoteWindow
 )
 
+// Defaults of the settings that tests and embedders name (the test kit
+// publishes them as openjurytest.DefaultChainID, ...); Defaults holds
+// every default.
+const (
+	DefaultChainID           = 8453
+	DefaultNetwork           = "base"
+	DefaultMinStakeUSDC      = 10 * openjury.MicroPerUSDC
+	DefaultMinRepScoreToVote = 10
+	DefaultAGRMintPerWin     = 50
+	DefaultChallengeTTL      = 5 * time.Minute
+	DefaultAccessTokenTTL    = 24 * time.Hour
+	DefaultFinalVoteWindow   = marketplace.DefaultFinalVoteWindow
+)
+
 // Defaults returns every setting's default outside local development mode
 // (FromEnv with no variable set turns that mode on: see LocalDev).
 func Defaults() Config {
@@ -197,15 +212,15 @@ func Defaults() Config {
 		Addr:                  ":8080",
 		DatabaseURL:           "./data/openjury.db",
 		BaseURL:               "http://localhost:8080",
-		ChainID:               8453,
-		Network:               "base",
-		MinStakeUSDC:          10 * openjury.MicroPerUSDC,
-		MinRepScoreToVote:     10,
-		FinalVoteWindow:       86400 * time.Second,
-		ChallengeTTL:          300 * time.Second,
-		AccessTokenTTL:        86400 * time.Second,
+		ChainID:               DefaultChainID,
+		Network:               DefaultNetwork,
+		MinStakeUSDC:          DefaultMinStakeUSDC,
+		MinRepScoreToVote:     DefaultMinRepScoreToVote,
+		FinalVoteWindow:       DefaultFinalVoteWindow,
+		ChallengeTTL:          DefaultChallengeTTL,
+		AccessTokenTTL:        DefaultAccessTokenTTL,
 		OperatorAddresses:     []openjury.Address{},
-		AGRMintPerWin:         50,
+		AGRMintPerWin:         DefaultAGRMintPerWin,
 		SyncConfirmations:     20,
 		SemanticSearchEnabled: true,
 		Embedder:              EmbedderLocal,
@@ -427,10 +442,38 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	return c, p.err()
 }
 
+// Load reads the configuration through getenv (FromEnv) and checks it
+// (Validate), reporting the problems of both steps together in one
+// *ConfigError: what the binary does at start.
+func Load(getenv func(string) string) (Config, error) {
+	cfg, err := FromEnv(getenv)
+	var all []string
+	var ce *ConfigError
+	if errors.As(err, &ce) {
+		all = append(all, ce.Problems...)
+	}
+	if errors.As(cfg.Validate(), &ce) {
+		all = append(all, ce.Problems...)
+	}
+	if len(all) > 0 {
+		return cfg, &ConfigError{Problems: all}
+	}
+	return cfg, nil
+}
+
 // Validate checks every setting and every rule between settings and
 // reports all problems at once in a *ConfigError, or returns nil. Messages
 // never include secret values.
-func (c Config) Validate() error {
+func (c Config) Validate() error { return c.validate(injected{}) }
+
+// injected says which chain ports New was given as options: a use of the
+// chain whose port is given needs no SERVICE_RPC_URL.
+type injected struct {
+	verifier, vault bool
+}
+
+// validate is Validate knowing the injected chain ports.
+func (c Config) validate(in injected) error {
 	var p problems
 	if c.Addr == "" {
 		p.add("SERVICE_ADDR: is required")
@@ -487,12 +530,12 @@ func (c Config) Validate() error {
 			p.add("SERVICE_RPC_URL: must be an absolute http(s) or ws(s) URL")
 		}
 	}
-	if c.AuthEIP1271Enabled && c.RPCURL == "" {
+	if c.AuthEIP1271Enabled && c.RPCURL == "" && !in.verifier {
 		p.add("SERVICE_AUTH_EIP1271_ENABLED: requires SERVICE_RPC_URL")
 	}
 	checkAddress(&p, "SERVICE_STAKE_CONTRACT_ADDRESS", c.StakeContractAddress)
 	if c.OnchainSyncEnabled {
-		if c.RPCURL == "" {
+		if c.RPCURL == "" && !in.vault {
 			p.add("SERVICE_ONCHAIN_SYNC_ENABLED: requires SERVICE_RPC_URL")
 		}
 		if c.StakeContractAddress == "" {
@@ -704,7 +747,7 @@ func (c Config) String() string {
 }
 
 // GoString keeps %#v from printing the secret fields.
-func (c Config) GoString() string { return "main.Config{" + c.String() + "}" }
+func (c Config) GoString() string { return "server.Config{" + c.String() + "}" }
 
 // redactURL masks the password of a URL (user info or a password query
 // parameter). Values that are not URLs with a scheme are returned as they

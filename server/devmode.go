@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"encoding/json"
@@ -42,7 +42,7 @@ func readOnce(getenv func(string) string) func(string) string {
 // (docs/operations.md, "Local development mode"): on with "1", or with
 // "auto" (the default) when SERVICE_ADDR, SERVICE_BASE_URL and
 // SERVICE_DEV_SECRET are all unset. In it an unset SERVICE_ADDR becomes
-// LocalDevAddr and an unset SERVICE_BASE_URL is left empty, for run to
+// LocalDevAddr and an unset SERVICE_BASE_URL is left empty, for New to
 // fill in with the port it listens on.
 func readDevMode(c *Config, getenv func(string) string, p *problems) {
 	set := func(name string) bool { return strings.TrimSpace(getenv(name)) != "" }

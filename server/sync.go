@@ -1,9 +1,10 @@
-package main
+package server
 
 import (
 	"context"
 	crand "crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"os"
@@ -27,7 +28,7 @@ type syncMetrics struct {
 }
 
 // newSyncMetrics registers the sync's collectors on reg.
-func newSyncMetrics(reg prometheus.Registerer) *syncMetrics {
+func newSyncMetrics(reg prometheus.Registerer) (*syncMetrics, error) {
 	m := &syncMetrics{
 		lag: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "openjury_stake_sync_lag_blocks",
@@ -46,8 +47,12 @@ func newSyncMetrics(reg prometheus.Registerer) *syncMetrics {
 			Help: "Failed stake-vault sync scans (RPC or database), each followed by a backoff.",
 		}),
 	}
-	reg.MustRegister(m.lag, m.leader, m.events, m.errors)
-	return m
+	for _, c := range []prometheus.Collector{m.lag, m.leader, m.events, m.errors} {
+		if err := reg.Register(c); err != nil {
+			return nil, fmt.Errorf("stake sync metrics: %w", err)
+		}
+	}
+	return m, nil
 }
 
 // syncOwner returns a lease owner id unique to this process: host name,

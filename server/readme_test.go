@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"os"
@@ -56,4 +56,19 @@ func TestReadmeConfiguration(t *testing.T) {
 	c, err := FromEnv(env(documented))
 	require.NoError(t, err)
 	require.Equal(t, Defaults(), c, "a default in docs/operations.md differs from Defaults")
+}
+
+// TestReadmeEmbeddingExample keeps the embedding example of
+// docs/architecture.md equal to Example_embedding, which go test compiles
+// and runs.
+func TestReadmeEmbeddingExample(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile("example_test.go")
+	require.NoError(t, err)
+	doc, err := os.ReadFile("../docs/architecture.md")
+	require.NoError(t, err)
+	body := string(src[strings.Index(string(src), "func Example_embedding() {"):])
+	body = strings.Replace(strings.TrimSpace(body), "func Example_embedding() {", "func main() {", 1)
+	require.True(t, strings.Contains(string(doc), "```go\n"+body+"\n```"),
+		"docs/architecture.md's embedding example differs from Example_embedding; it should read:\n```go\n%s\n```", body)
 }

@@ -22,46 +22,8 @@ func (s *suite) commentTests() []test {
 		{name: "TargetIsolation", run: testCommentTargets},
 		{name: "DeleteSetsFieldsOnce", run: testCommentDelete},
 		{name: "ConcurrentDeletesOneWinner", run: testCommentConcurrentDelete},
+		{name: "RecordsRevBumps", run: testRecordsRev},
 	}
-}
-
-func (s *suite) postTests() []test {
-	return []test{
-		{name: "RoundTripWithTags", run: testPostRoundTrip},
-		{name: "NotFound", run: testPostNotFound},
-		{name: "DuplicateIDKeepsFirst", run: testPostDuplicate},
-		{name: "TagFilter", run: testPostTags},
-		{name: "OrderAndKeysetPagination", run: testPostPages},
-	}
-}
-
-func (s *suite) rateTests() []test {
-	return []test{
-		{name: "CountsAndWindows", run: testRateWindows},
-		{name: "ConcurrentHitsCountEachOnce", run: func(t *testing.T, b Backend) { testRateConcurrent(t, b, false) }},
-		{name: "ConcurrentHitsInTxCountEachOnce", run: func(t *testing.T, b Backend) { testRateConcurrent(t, b, true) }},
-		{name: "PruneEndedWindows", run: testRatePrune},
-	}
-}
-
-func testRatePrune(t *testing.T, b Backend) {
-	ctx := context.Background()
-	rs := b.Rates()
-	t0 := at(0)
-	hit(t, rs, "old", t0, time.Minute)
-	hit(t, rs, "old", t0.Add(time.Second), time.Minute)
-	hit(t, rs, "new", t0.Add(time.Minute), time.Minute)
-	n, err := rs.Prune(ctx, t0)
-	require.NoError(t, err)
-	require.Equal(t, int64(1), n, "only the counter whose window started at or before the cut")
-	n, err = rs.Prune(ctx, t0)
-	require.NoError(t, err)
-	require.Zero(t, n)
-	count, start := hit(t, rs, "new", t0.Add(time.Minute+time.Second), time.Minute)
-	require.Equal(t, int64(2), count, "a kept counter keeps counting")
-	require.Equal(t, t0.Add(time.Minute), start)
-	count, _ = hit(t, rs, "old", t0.Add(2*time.Second), time.Minute)
-	require.Equal(t, int64(1), count, "a pruned key starts a new window")
 }
 
 func newComment(n int, target marketplace.TargetType, targetID string, author openjury.Address, created time.Time) *marketplace.Comment {
@@ -76,21 +38,21 @@ func addComments(t *testing.T, b Backend, cs ...*marketplace.Comment) {
 	ctx := context.Background()
 	for _, c := range cs {
 		require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-			return tx.Threads().CreateComment(ctx, c)
+			return tx.Comments().CreateComment(ctx, c)
 		}), "comment %s", c.ID)
 	}
 }
 
 func getComment(t *testing.T, b Backend, commentID string) *marketplace.Comment {
 	t.Helper()
-	c, err := b.Threads().Comment(context.Background(), commentID)
+	c, err := b.Comments().Comment(context.Background(), commentID)
 	require.NoError(t, err)
 	return c
 }
 
 func listComments(t *testing.T, b Backend, target marketplace.TargetType, targetID string, limit int, after *marketplace.Cursor) []*marketplace.Comment {
 	t.Helper()
-	cs, err := b.Threads().Comments(context.Background(), target, targetID, limit, after)
+	cs, err := b.Comments().Comments(context.Background(), target, targetID, limit, after)
 	require.NoError(t, err)
 	return cs
 }
@@ -134,7 +96,7 @@ func testCommentRoundTrip(t *testing.T, b Backend) {
 	reply.ParentID = c1.ID
 	reply.DeletedAt = ptr(at(3))
 	reply.DeletedBy = carol
-	require.NoError(t, b.Threads().CreateComment(ctx, c1), "outside InTx")
+	require.NoError(t, b.Comments().CreateComment(ctx, c1), "outside InTx")
 	addComments(t, b, reply)
 
 	got := getComment(t, b, c1.ID)
@@ -150,10 +112,10 @@ func testCommentRoundTrip(t *testing.T, b Backend) {
 	require.Equal(t, []*marketplace.Comment{c1, reply}, listComments(t, b, marketplace.TargetJob, job, 10, nil),
 		"listed with every field, deleted content included")
 	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-		c, err := tx.Threads().Comment(ctx, reply.ID)
+		c, err := tx.Comments().Comment(ctx, reply.ID)
 		require.NoError(t, err)
 		require.Equal(t, reply, c)
-		cs, err := tx.Threads().Comments(ctx, marketplace.TargetJob, job, 10, nil)
+		cs, err := tx.Comments().Comments(ctx, marketplace.TargetJob, job, 10, nil)
 		require.NoError(t, err)
 		require.Equal(t, []*marketplace.Comment{c1, reply}, cs)
 		return nil
@@ -163,17 +125,17 @@ func testCommentRoundTrip(t *testing.T, b Backend) {
 func testCommentNotFound(t *testing.T, b Backend) {
 	ctx := context.Background()
 	addComments(t, b, newComment(1, marketplace.TargetJob, id(500), alice, at(1)))
-	_, err := b.Threads().Comment(ctx, id(2))
+	_, err := b.Comments().Comment(ctx, id(2))
 	requireKind(t, openjury.NotFound, err)
-	requireKind(t, openjury.NotFound, b.Threads().DeleteComment(ctx, id(2), alice, at(2)))
+	requireKind(t, openjury.NotFound, b.Comments().DeleteComment(ctx, id(2), alice, at(2)))
 	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-		_, err := tx.Threads().Comment(ctx, id(3))
+		_, err := tx.Comments().Comment(ctx, id(3))
 		requireKind(t, openjury.NotFound, err)
-		requireKind(t, openjury.NotFound, tx.Threads().DeleteComment(ctx, id(3), alice, at(3)))
+		requireKind(t, openjury.NotFound, tx.Comments().DeleteComment(ctx, id(3), alice, at(3)))
 		return nil
 	}))
 	require.Empty(t, listComments(t, b, marketplace.TargetJob, id(501), 10, nil))
-	_, err = b.Threads().Comment(ctx, id(1))
+	_, err = b.Comments().Comment(ctx, id(1))
 	require.NoError(t, err)
 }
 
@@ -248,17 +210,17 @@ func testCommentDelete(t *testing.T, b Backend) {
 	c1, c2 := newComment(1, marketplace.TargetJob, job, alice, at(1)), newComment(2, marketplace.TargetJob, job, alice, at(2))
 	addComments(t, b, c1, c2)
 
-	require.NoError(t, b.Threads().DeleteComment(ctx, c1.ID, alice, at(10)))
+	require.NoError(t, b.Comments().DeleteComment(ctx, c1.ID, alice, at(10)))
 	want := *c1
 	want.DeletedAt, want.DeletedBy = ptr(at(10)), alice
 	require.Equal(t, &want, getComment(t, b, c1.ID), "deleted fields set, content kept")
 
 	// Deleting again changes nothing and succeeds, outside and inside a
 	// transaction.
-	require.NoError(t, b.Threads().DeleteComment(ctx, c1.ID, bob, at(20)))
+	require.NoError(t, b.Comments().DeleteComment(ctx, c1.ID, bob, at(20)))
 	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-		require.NoError(t, tx.Threads().DeleteComment(ctx, c1.ID, carol, at(30)))
-		c, err := tx.Threads().Comment(ctx, c1.ID)
+		require.NoError(t, tx.Comments().DeleteComment(ctx, c1.ID, carol, at(30)))
+		c, err := tx.Comments().Comment(ctx, c1.ID)
 		require.NoError(t, err)
 		require.Equal(t, &want, c)
 		return nil
@@ -268,7 +230,7 @@ func testCommentDelete(t *testing.T, b Backend) {
 
 	// A first delete inside a transaction.
 	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-		return tx.Threads().DeleteComment(ctx, c2.ID, bob, at(40))
+		return tx.Comments().DeleteComment(ctx, c2.ID, bob, at(40))
 	}))
 	want2 := *c2
 	want2.DeletedAt, want2.DeletedBy = ptr(at(40)), bob
@@ -283,10 +245,10 @@ func testCommentConcurrentDelete(t *testing.T, b Backend) {
 	deleter := func(i int) openjury.Address { return openjury.MustAddress(fmt.Sprintf("0x%040x", 100+i)) }
 	errs := raceN(10, func(i int) error {
 		if i%2 == 0 {
-			return b.Threads().DeleteComment(ctx, c.ID, deleter(i), at(100+i))
+			return b.Comments().DeleteComment(ctx, c.ID, deleter(i), at(100+i))
 		}
 		return b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-			return tx.Threads().DeleteComment(ctx, c.ID, deleter(i), at(100+i))
+			return tx.Comments().DeleteComment(ctx, c.ID, deleter(i), at(100+i))
 		})
 	})
 	for i, err := range errs {
@@ -299,177 +261,54 @@ func testCommentConcurrentDelete(t *testing.T, b Backend) {
 	require.Equal(t, deleter(winner), got.DeletedBy, "deleted_at and deleted_by come from one delete")
 }
 
-func newPost(n int, author openjury.Address, created time.Time, tags ...string) *marketplace.Post {
-	if tags == nil {
-		tags = []string{}
-	}
-	return &marketplace.Post{
-		ID: id(n), Title: fmt.Sprintf("Post %d", n), Content: "body of " + id(n),
-		Author: author, Tags: tags, CreatedAt: created,
-	}
-}
-
-func addPosts(t *testing.T, b Backend, ps ...*marketplace.Post) {
-	t.Helper()
+// testRecordsRev: a comment on a job or on one of its submissions bumps
+// the job's records rev and carries the new value; deleting it bumps it
+// again and records it; a post's comment and a repeated delete bump
+// nothing; a rolled-back comment takes its bump with it.
+func testRecordsRev(t *testing.T, b Backend) {
 	ctx := context.Background()
-	for _, p := range ps {
-		require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-			return tx.Threads().CreatePost(ctx, p)
-		}), "post %s", p.ID)
+	voteFixture(t, b)
+	addPosts(t, b, newPost(900, alice, base))
+	rev := func(job int) int64 { return getJob(t, b, id(job)).RecordsRev }
+	require.Zero(t, rev(1))
+
+	onJob := newComment(501, marketplace.TargetJob, id(1), erin, base)
+	onSub := newComment(502, marketplace.TargetSubmission, id(102), erin, base)
+	onOther := newComment(503, marketplace.TargetJob, id(2), erin, base)
+	onPost := newComment(504, marketplace.TargetPost, id(900), erin, base)
+	addComments(t, b, onJob, onSub, onOther, onPost)
+	require.Equal(t, int64(2), rev(1))
+	require.Equal(t, int64(1), rev(2))
+	for c, want := range map[*marketplace.Comment]int64{onJob: 1, onSub: 2, onOther: 1, onPost: 0} {
+		require.Equal(t, want, c.Rev, "set on the comment")
+		require.Equal(t, want, getComment(t, b, c.ID).Rev, "stored")
 	}
-}
 
-func getPost(t *testing.T, b Backend, postID string) *marketplace.Post {
-	t.Helper()
-	p, err := b.Threads().Post(context.Background(), postID)
-	require.NoError(t, err)
-	return p
-}
+	require.NoError(t, b.Comments().DeleteComment(ctx, onSub.ID, erin, at(5)))
+	require.Equal(t, int64(3), rev(1))
+	require.Equal(t, int64(3), getComment(t, b, onSub.ID).DeletedRev)
+	require.NoError(t, b.Comments().DeleteComment(ctx, onSub.ID, erin, at(6)))
+	require.Equal(t, int64(3), rev(1), "a repeated delete changes nothing")
+	require.NoError(t, b.Comments().DeleteComment(ctx, onPost.ID, erin, at(7)))
+	require.Zero(t, getComment(t, b, onPost.ID).DeletedRev)
+	require.Equal(t, int64(3), rev(1))
 
-func listPosts(t *testing.T, b Backend, f marketplace.PostFilter) []*marketplace.Post {
-	t.Helper()
-	ps, err := b.Threads().Posts(context.Background(), f)
-	require.NoError(t, err)
-	return ps
-}
-
-func postIDs(ps []*marketplace.Post) []string {
-	out := make([]string, len(ps))
-	for i, p := range ps {
-		out[i] = p.ID
-	}
-	return out
-}
-
-func testPostRoundTrip(t *testing.T, b Backend) {
-	ctx := context.Background()
-	p1 := newPost(1, alice, at(1), "Go", "rust", "Ünïcode")
-	p1.Title = "Summarise: ünïcödé ✓ and 'quotes' \"too\""
-	p1.Content = "line 1\nline 2\t; DROP TABLE posts; --"
-	p2 := newPost(2, bob, at(2))
-	p2.Tags = nil
-	p3 := newPost(3, carol, at(3), "x")
-	p3.DeletedAt, p3.DeletedBy = ptr(at(4)), dave
-	require.NoError(t, b.Threads().CreatePost(ctx, p1), "outside InTx")
-	addPosts(t, b, p2, p3)
-
-	got := getPost(t, b, p1.ID)
-	require.Equal(t, p1, got)
-	require.Equal(t, time.UTC, got.CreatedAt.Location())
-	require.Nil(t, got.DeletedAt)
-	require.Empty(t, got.DeletedBy)
-	got = getPost(t, b, p2.ID)
-	require.NotNil(t, got.Tags, "no tags read back as an empty list")
-	require.Empty(t, got.Tags)
-	got.Tags = nil
-	require.Equal(t, p2, got)
-	require.Equal(t, p3, getPost(t, b, p3.ID))
-
-	p2.Tags = []string{}
-	require.Equal(t, []*marketplace.Post{p3, p2, p1}, listPosts(t, b, marketplace.PostFilter{Limit: 10}), "listed with every field")
-	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-		p, err := tx.Threads().Post(ctx, p1.ID)
-		require.NoError(t, err)
-		require.Equal(t, p1, p)
-		ps, err := tx.Threads().Posts(ctx, marketplace.PostFilter{Tag: "go", Limit: 10})
-		require.NoError(t, err)
-		require.Equal(t, []*marketplace.Post{p1}, ps)
-		return nil
+	require.Equal(t, errBoom, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		require.NoError(t, tx.Comments().CreateComment(ctx, newComment(505, marketplace.TargetJob, id(1), erin, base)))
+		require.NoError(t, tx.Comments().DeleteComment(ctx, onJob.ID, erin, at(8)))
+		return errBoom
 	}))
+	require.Equal(t, int64(3), rev(1), "rolled back with the comment")
+	require.Nil(t, getComment(t, b, onJob.ID).DeletedAt)
 }
 
-func testPostNotFound(t *testing.T, b Backend) {
-	ctx := context.Background()
-	addPosts(t, b, newPost(1, alice, at(1)))
-	_, err := b.Threads().Post(ctx, id(2))
-	requireKind(t, openjury.NotFound, err)
-	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-		_, err := tx.Threads().Post(ctx, id(3))
-		requireKind(t, openjury.NotFound, err)
-		return nil
-	}))
-}
-
-func testPostDuplicate(t *testing.T, b Backend) {
-	first := newPost(1, alice, at(1), "a")
-	addPosts(t, b, first)
-	dup := newPost(1, bob, at(2), "b")
-	dup.Title = "impostor"
-	err := b.InTx(context.Background(), func(ctx context.Context, tx marketplace.Tx) error {
-		return tx.Threads().CreatePost(ctx, dup)
-	})
-	require.Error(t, err)
-	require.Error(t, b.Threads().CreatePost(context.Background(), dup), "outside InTx")
-	require.Equal(t, first, getPost(t, b, first.ID))
-	require.Empty(t, listPosts(t, b, marketplace.PostFilter{Tag: "b", Limit: 10}), "tags of the rejected post were stored")
-	require.Equal(t, []string{id(1)}, postIDs(listPosts(t, b, marketplace.PostFilter{Tag: "a", Limit: 10})))
-}
-
-func testPostTags(t *testing.T, b Backend) {
-	addPosts(t, b,
-		newPost(1, alice, at(1), "Go", "Rust"),
-		newPost(2, alice, at(2), "golang"),
-		newPost(3, alice, at(3), "go-kit", "ÜBER"),
-		newPost(4, alice, at(4), "GO", "go"), // one key, two spellings
-		newPost(5, alice, at(5)),
-	)
-	f := func(tag string) []string {
-		return postIDs(listPosts(t, b, marketplace.PostFilter{Tag: tag, Limit: 10}))
+func (s *suite) rateTests() []test {
+	return []test{
+		{name: "CountsAndWindows", run: testRateWindows},
+		{name: "ConcurrentHitsCountEachOnce", run: func(t *testing.T, b Backend) { testRateConcurrent(t, b, false) }},
+		{name: "ConcurrentHitsInTxCountEachOnce", run: func(t *testing.T, b Backend) { testRateConcurrent(t, b, true) }},
+		{name: "PruneEndedWindows", run: testRatePrune},
 	}
-	require.Equal(t, []string{id(4), id(1)}, f("go"), "exact and case-insensitive, each post once")
-	require.Equal(t, []string{id(2)}, f("golang"))
-	require.Equal(t, []string{id(1)}, f("rust"))
-	require.Equal(t, []string{id(3)}, f("über"))
-	require.Empty(t, f("ru"), "no prefix match")
-	require.Empty(t, f("go%"), "no pattern match")
-	require.Empty(t, f("go-"))
-	require.Empty(t, f("none"))
-	require.Len(t, f(""), 5)
-	// The display spellings come back as written.
-	require.Equal(t, []string{"go-kit", "ÜBER"}, getPost(t, b, id(3)).Tags)
-	require.Equal(t, []string{"GO", "go"}, getPost(t, b, id(4)).Tags)
-}
-
-// walkPosts reads the whole list in pages of f.Limit, each page after the
-// last post of the previous one.
-func walkPosts(t *testing.T, b Backend, f marketplace.PostFilter) (all []string, pages int) {
-	t.Helper()
-	for pages = 0; pages < 100; pages++ {
-		ps := listPosts(t, b, f)
-		require.LessOrEqual(t, len(ps), f.Limit)
-		all = append(all, postIDs(ps)...)
-		if len(ps) < f.Limit {
-			return all, pages + 1
-		}
-		last := ps[len(ps)-1]
-		f.After = &marketplace.Cursor{At: last.CreatedAt, ID: last.ID}
-	}
-	t.Fatal("pagination does not end")
-	return nil, 0
-}
-
-func testPostPages(t *testing.T, b Backend) {
-	times := []int{3, 1, 1, 1, 2, 2, 0} // post n+1 at times[n]
-	for n := 1; n <= len(times); n++ {
-		var tags []string
-		if n%2 == 1 {
-			tags = []string{"Odd"}
-		}
-		addPosts(t, b, newPost(n, alice, at(times[n-1]), tags...))
-	}
-	want := []string{id(1), id(6), id(5), id(4), id(3), id(2), id(7)}
-	require.Equal(t, want, postIDs(listPosts(t, b, marketplace.PostFilter{Limit: 100})), "newest first, ties by id descending")
-	for _, limit := range []int{1, 2, 3, 7, 10} {
-		got, pages := walkPosts(t, b, marketplace.PostFilter{Limit: limit})
-		require.Equal(t, want, got, "limit %d", limit)
-		require.Equal(t, len(want)/limit+1, pages, "limit %d", limit)
-	}
-	// The tag filter applies on every page.
-	got, _ := walkPosts(t, b, marketplace.PostFilter{Tag: "odd", Limit: 2})
-	require.Equal(t, []string{id(1), id(5), id(3), id(7)}, got)
-	require.Equal(t, []string{id(3), id(2)}, postIDs(listPosts(t, b, marketplace.PostFilter{Limit: 2,
-		After: &marketplace.Cursor{At: at(1), ID: id(4)}})), "after a cursor inside a tie")
-	require.Empty(t, listPosts(t, b, marketplace.PostFilter{Limit: 0}))
 }
 
 // hit counts one event on rs and returns the count and window start.
@@ -556,4 +395,24 @@ func testRateConcurrent(t *testing.T, b Backend, inTx bool) {
 	n, start := hit(t, b.Rates(), key, now.Add(time.Second), w)
 	require.Equal(t, int64(hitters+1), n, "the final count was %d", n-1)
 	require.Equal(t, now, start)
+}
+
+func testRatePrune(t *testing.T, b Backend) {
+	ctx := context.Background()
+	rs := b.Rates()
+	t0 := at(0)
+	hit(t, rs, "old", t0, time.Minute)
+	hit(t, rs, "old", t0.Add(time.Second), time.Minute)
+	hit(t, rs, "new", t0.Add(time.Minute), time.Minute)
+	n, err := rs.Prune(ctx, t0)
+	require.NoError(t, err)
+	require.Equal(t, int64(1), n, "only the counter whose window started at or before the cut")
+	n, err = rs.Prune(ctx, t0)
+	require.NoError(t, err)
+	require.Zero(t, n)
+	count, start := hit(t, rs, "new", t0.Add(time.Minute+time.Second), time.Minute)
+	require.Equal(t, int64(2), count, "a kept counter keeps counting")
+	require.Equal(t, t0.Add(time.Minute), start)
+	count, _ = hit(t, rs, "old", t0.Add(2*time.Second), time.Minute)
+	require.Equal(t, int64(1), count, "a pruned key starts a new window")
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -67,68 +66,9 @@ func (r *commentRow) comment() *marketplace.Comment {
 	return c
 }
 
-// postRow is a row of posts.
-type postRow struct {
-	bun.BaseModel `bun:"table:posts,alias:p"`
-
-	ID            string `bun:"id,pk"`
-	Title         string `bun:"title,notnull"`
-	Content       string `bun:"content,notnull"`
-	AuthorAddress string `bun:"author_address,notnull"`
-	Tags          string `bun:"tags,notnull"`
-	CreatedAt     int64  `bun:"created_at,notnull"`
-	DeletedAt     *int64 `bun:"deleted_at"`
-	DeletedBy     string `bun:"deleted_by,nullzero"`
-}
-
-// postTagRow is a row of post_tags: one lowercased tag of a post.
-type postTagRow struct {
-	bun.BaseModel `bun:"table:post_tags,alias:pt"`
-
-	PostID string `bun:"post_id,pk"`
-	Tag    string `bun:"tag,pk"`
-	// CreatedAt is the post's, copied so a tag filter walks the index
-	// (tag, created_at DESC, post_id DESC) in the list's order.
-	CreatedAt int64 `bun:"created_at,notnull"`
-}
-
-func toPostRow(p *marketplace.Post) (*postRow, error) {
-	tags, err := encodeTags(p.Tags)
-	if err != nil {
-		return nil, err
-	}
-	return &postRow{
-		ID:            p.ID,
-		Title:         p.Title,
-		Content:       p.Content,
-		AuthorAddress: string(p.Author),
-		Tags:          tags,
-		CreatedAt:     millis(p.CreatedAt),
-		DeletedAt:     millisPtr(p.DeletedAt),
-		DeletedBy:     string(p.DeletedBy),
-	}, nil
-}
-
-func (r *postRow) post() (*marketplace.Post, error) {
-	tags, err := decodeTags(r.Tags)
-	if err != nil {
-		return nil, err
-	}
-	return &marketplace.Post{
-		ID:        r.ID,
-		Title:     r.Title,
-		Content:   r.Content,
-		Author:    openjury.Address(r.AuthorAddress),
-		Tags:      tags,
-		CreatedAt: fromMillis(r.CreatedAt),
-		DeletedAt: fromMillisPtr(r.DeletedAt),
-		DeletedBy: openjury.Address(r.DeletedBy),
-	}, nil
-}
-
-// threadStore implements marketplace.ThreadStore on the pools or on one
+// commentStore implements marketplace.CommentStore on the pools or on one
 // transaction.
-type threadStore struct{ e exec }
+type commentStore struct{ e exec }
 
 // CreateComment inserts c; an empty c.ID gets a new id, set on c. The
 // deleted fields are stored as given (normally unset). A comment on a job
@@ -137,7 +77,7 @@ type threadStore struct{ e exec }
 // with the job's id and the new rev (set on c.Rev), in one transaction.
 // Errors: Conflict for a duplicate id or a target type other than job,
 // submission or post; NotFound when the parent comment does not exist.
-func (s threadStore) CreateComment(ctx context.Context, c *marketplace.Comment) error {
+func (s commentStore) CreateComment(ctx context.Context, c *marketplace.Comment) error {
 	const op = "bunstore.CreateComment"
 	if c.ID == "" {
 		c.ID = openjury.NewID()
@@ -183,7 +123,7 @@ func bumpRecordsRev(ctx context.Context, op string, db bun.IDB, target marketpla
 
 // Comment returns one comment with its stored content, deleted or not.
 // Errors: NotFound.
-func (s threadStore) Comment(ctx context.Context, id string) (*marketplace.Comment, error) {
+func (s commentStore) Comment(ctx context.Context, id string) (*marketplace.Comment, error) {
 	const op = "bunstore.Comment"
 	db, err := s.e.reader(ctx, op)
 	if err != nil {
@@ -199,7 +139,7 @@ func (s threadStore) Comment(ctx context.Context, id string) (*marketplace.Comme
 // Comments lists up to limit comments of a target in the order
 // (created_at, id) ascending, after the cursor when it is not nil. Deleted
 // comments are listed with their stored content.
-func (s threadStore) Comments(ctx context.Context, target marketplace.TargetType, targetID string, limit int, after *marketplace.Cursor) ([]*marketplace.Comment, error) {
+func (s commentStore) Comments(ctx context.Context, target marketplace.TargetType, targetID string, limit int, after *marketplace.Cursor) ([]*marketplace.Comment, error) {
 	const op = "bunstore.Comments"
 	if limit <= 0 {
 		return []*marketplace.Comment{}, nil
@@ -232,7 +172,7 @@ func (s threadStore) Comments(ctx context.Context, target marketplace.TargetType
 // a job's snapshot first bumps the job's records_rev (locking the job's
 // row, the order of CreateComment) and records the new value as its
 // deleted_rev, in one transaction. Errors: NotFound.
-func (s threadStore) DeleteComment(ctx context.Context, id string, by openjury.Address, at time.Time) error {
+func (s commentStore) DeleteComment(ctx context.Context, id string, by openjury.Address, at time.Time) error {
 	const op = "bunstore.DeleteComment"
 	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		var cur commentRow
@@ -258,83 +198,6 @@ func (s threadStore) DeleteComment(ctx context.Context, id string, by openjury.A
 		_, err = q.Exec(ctx)
 		return translate(op, err)
 	})
-}
-
-// CreatePost inserts the post row and its post_tags rows (the distinct
-// lowercased tags) in one transaction; an empty p.ID gets a new id, set on
-// p. Errors: Conflict for a duplicate id.
-func (s threadStore) CreatePost(ctx context.Context, p *marketplace.Post) error {
-	const op = "bunstore.CreatePost"
-	if p.ID == "" {
-		p.ID = openjury.NewID()
-	}
-	row, err := toPostRow(p)
-	if err != nil {
-		return openjury.Wrap(op, err)
-	}
-	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
-		if _, err := db.NewInsert().Model(row).Exec(ctx); err != nil {
-			return translateWith(op, err, details{detailDuplicate: "post already exists"})
-		}
-		return insertTags(ctx, op, db, p.Tags, func(tag string) postTagRow {
-			return postTagRow{PostID: p.ID, Tag: tag, CreatedAt: row.CreatedAt}
-		})
-	})
-}
-
-// Post returns one post; its Tags are empty, never nil. Errors: NotFound.
-func (s threadStore) Post(ctx context.Context, id string) (*marketplace.Post, error) {
-	const op = "bunstore.Post"
-	db, err := s.e.reader(ctx, op)
-	if err != nil {
-		return nil, err
-	}
-	var row postRow
-	if err := db.NewSelect().Model(&row).Where("p.id = ?", id).Scan(ctx); err != nil {
-		return nil, translateWith(op, err, details{detailNotFound: "post not found"})
-	}
-	p, err := row.post()
-	if err != nil {
-		return nil, openjury.Wrap(op, err)
-	}
-	return p, nil
-}
-
-// Posts lists up to f.Limit posts in the order (created_at, id) descending,
-// after f.After when it is not nil, keeping those with the tag f.Tag
-// (exact, case-insensitive) when it is not empty.
-func (s threadStore) Posts(ctx context.Context, f marketplace.PostFilter) ([]*marketplace.Post, error) {
-	const op = "bunstore.Posts"
-	if f.Limit <= 0 {
-		return []*marketplace.Post{}, nil
-	}
-	db, err := s.e.reader(ctx, op)
-	if err != nil {
-		return nil, err
-	}
-	var rows []postRow
-	q := db.NewSelect().Model(&rows)
-	// The walked index's columns: post_tags' copies for a tag, else posts'.
-	t, idCol := bun.Ident("p"), bun.Ident("id")
-	if tag := strings.ToLower(strings.TrimSpace(f.Tag)); tag != "" {
-		t, idCol = bun.Ident("pt"), bun.Ident("post_id")
-		q = q.ModelTableExpr("post_tags AS pt JOIN posts AS p ON p.id = pt.post_id").Where("pt.tag = ?", tag)
-	}
-	if a := f.After; a != nil {
-		q = q.Where("(?.created_at, ?.?) < (?, ?)", t, t, idCol, millis(a.At), a.ID)
-	}
-	err = q.OrderExpr("?.created_at DESC", t).OrderExpr("?.? DESC", t, idCol).
-		Limit(int64(f.Limit)).Scan(ctx)
-	if err != nil {
-		return nil, translate(op, err)
-	}
-	out := make([]*marketplace.Post, len(rows))
-	for i := range rows {
-		if out[i], err = rows[i].post(); err != nil {
-			return nil, openjury.Wrap(op, err)
-		}
-	}
-	return out, nil
 }
 
 // rateCounterRow is a row of rate_counters.

@@ -1,0 +1,404 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/search"
+)
+
+// SearchBackend is a Backend that also keeps the search index: the
+// pending queue its marketplace.SearchQueue fills (Backend.Search) and
+// the stored entries. The Search tests skip backends without it.
+type SearchBackend interface {
+	SearchIndex() search.Store
+}
+
+func (s *suite) searchTests() []test {
+	return []test{
+		{name: "QueueInTheWritesTransaction", run: testSearchQueueTx},
+		{name: "ClaimLeasesOldestFirst", run: testSearchClaim},
+		{name: "ConcurrentClaimsTakeEachOnce", run: testSearchClaimRace},
+		{name: "SourcesOfEveryKind", run: testSearchSources},
+		{name: "SaveEntriesSkipsStaleGen", run: testSearchSave},
+		{name: "RetryPendingMovesTheLease", run: testSearchRetry},
+		{name: "RequeueOtherModels", run: testSearchRequeue},
+		{name: "ConcurrentSavesSeenInSeqOrder", run: testSearchConcurrentSaves},
+	}
+}
+
+// searchStoreOf returns b's search index store, or skips the test.
+func searchStoreOf(t *testing.T, b Backend) search.Store {
+	t.Helper()
+	sb, ok := b.(SearchBackend)
+	if !ok {
+		t.Skip("the backend has no search index store")
+	}
+	return sb.SearchIndex()
+}
+
+// searchLease is the lease of the Search tests' claims.
+const searchLease = time.Minute
+
+func claimPending(t *testing.T, s search.Store, now time.Time, n int) []search.Pending {
+	t.Helper()
+	items, err := s.ClaimPending(context.Background(), now, searchLease, n)
+	require.NoError(t, err)
+	return items
+}
+
+func pendingCount(t *testing.T, s search.Store) int64 {
+	t.Helper()
+	n, err := s.PendingCount(context.Background())
+	require.NoError(t, err)
+	return n
+}
+
+func enqueue(t *testing.T, b Backend, kind search.Kind, docID string, now time.Time) {
+	t.Helper()
+	require.NoError(t, b.Search().Enqueue(context.Background(), string(kind), docID, now))
+}
+
+// changes reads every stored entry after seq, by pages of limit.
+func changes(t *testing.T, s search.Store, after int64, limit int) []search.Entry {
+	t.Helper()
+	var out []search.Entry
+	for range 1000 {
+		page, err := s.Changes(context.Background(), after, limit)
+		require.NoError(t, err)
+		require.LessOrEqual(t, len(page), limit)
+		if len(page) == 0 {
+			return out
+		}
+		out = append(out, page...)
+		after = page[len(page)-1].Seq
+	}
+	t.Fatal("the pages do not end")
+	return nil
+}
+
+// entryOf is the entry the Search tests store for an item.
+func entryOf(p search.Pending, model string) search.Entry {
+	return search.Entry{Kind: p.Kind, ID: p.ID, Model: model, Title: "title " + p.ID, Snippet: "snippet " + p.ID,
+		Vector: []float32{1, -0.5, float32(p.Gen), math.MaxFloat32, math.SmallestNonzeroFloat32}}
+}
+
+func entriesOf(items []search.Pending, model string) []search.Entry {
+	out := make([]search.Entry, len(items))
+	for i, p := range items {
+		out[i] = entryOf(p, model)
+	}
+	return out
+}
+
+// testSearchQueueTx: a document is queued exactly when the write that
+// queues it commits; queueing it again while it waits keeps one pending
+// row with the next gen.
+func testSearchQueueTx(t *testing.T, b Backend) {
+	s := searchStoreOf(t, b)
+	ctx := context.Background()
+	require.Equal(t, errBoom, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		require.NoError(t, tx.Search().Enqueue(ctx, marketplace.DocJob, id(1), base))
+		return errBoom
+	}))
+	require.Zero(t, pendingCount(t, s), "rolled back with its write")
+	require.Empty(t, claimPending(t, s, at(1), 10))
+
+	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		return tx.Search().Enqueue(ctx, marketplace.DocJob, id(1), base)
+	}))
+	enqueue(t, b, search.KindPost, id(2), at(1))
+	enqueue(t, b, search.KindJob, id(1), at(2))
+	require.Equal(t, int64(2), pendingCount(t, s))
+	require.ElementsMatch(t, []search.Pending{
+		{Kind: search.KindPost, ID: id(2), Gen: 1},
+		{Kind: search.KindJob, ID: id(1), Gen: 2},
+	}, claimPending(t, s, at(3), 10), "one row per document")
+}
+
+// testSearchClaim: a claim takes up to n documents, the oldest (by their
+// last queueing), in any order, and leases them: nobody else gets them until the lease ends, unless the
+// document is queued again, which makes it claimable at once.
+func testSearchClaim(t *testing.T, b Backend) {
+	s := searchStoreOf(t, b)
+	for i, n := range []int{3, 1, 4, 2} {
+		enqueue(t, b, search.KindComment, id(n), at(10*n+i))
+	}
+	now := at(100)
+	first := claimPending(t, s, now, 3)
+	require.ElementsMatch(t, []search.Pending{
+		{Kind: search.KindComment, ID: id(1), Gen: 1},
+		{Kind: search.KindComment, ID: id(2), Gen: 1},
+		{Kind: search.KindComment, ID: id(3), Gen: 1},
+	}, first)
+	require.Equal(t, []search.Pending{{Kind: search.KindComment, ID: id(4), Gen: 1}}, claimPending(t, s, now, 10))
+	require.Empty(t, claimPending(t, s, now.Add(searchLease-time.Millisecond), 10), "leased")
+	require.Equal(t, int64(4), pendingCount(t, s), "claimed documents are still pending")
+
+	enqueue(t, b, search.KindComment, id(2), now.Add(time.Second))
+	require.Equal(t, []search.Pending{{Kind: search.KindComment, ID: id(2), Gen: 2}},
+		claimPending(t, s, now.Add(2*time.Second), 10), "queued again: claimable at once, next gen")
+	again := claimPending(t, s, now.Add(searchLease), 10)
+	require.ElementsMatch(t, []search.Pending{
+		{Kind: search.KindComment, ID: id(1), Gen: 1},
+		{Kind: search.KindComment, ID: id(3), Gen: 1},
+		{Kind: search.KindComment, ID: id(4), Gen: 1},
+	}, again, "the lease ended")
+	require.Empty(t, claimPending(t, s, now.Add(searchLease), 0), "n = 0 claims nothing")
+}
+
+// testSearchClaimRace: workers claiming the same queue at once (replicas)
+// each get distinct documents, and together every one.
+func testSearchClaimRace(t *testing.T, b Backend) {
+	s := searchStoreOf(t, b)
+	const docs = 60
+	for i := range docs {
+		enqueue(t, b, search.KindJob, id(i+1), at(i))
+	}
+	var mu sync.Mutex
+	seen := map[string]int{}
+	errs := race(func(int) error {
+		for {
+			items, err := s.ClaimPending(context.Background(), at(1000), searchLease, 3)
+			if err != nil || len(items) == 0 {
+				return err
+			}
+			mu.Lock()
+			for _, it := range items {
+				seen[it.ID]++
+			}
+			mu.Unlock()
+		}
+	})
+	for i, err := range errs {
+		require.NoError(t, err, "worker %d", i)
+	}
+	require.Len(t, seen, docs)
+	for docID, n := range seen {
+		require.Equal(t, 1, n, "document %s claimed %d times", docID, n)
+	}
+}
+
+// testSearchSources: Sources reads each document's indexed text in the
+// items' order: a job's title and prompt, a submission's content with its
+// evidence claims and quotes, a comment's and a post's content; a missing
+// or deleted document is Gone.
+func testSearchSources(t *testing.T, b Backend) {
+	s := searchStoreOf(t, b)
+	ctx := context.Background()
+	job := newJob(1, base)
+	create(t, b, job)
+	sub := newSubmission(2, job.ID, alice, base)
+	sub.Evidence = []marketplace.Evidence{{Claim: "claim one", Quote: "quote one"}, {Quote: "quote two"}}
+	submit(t, b, sub)
+	kept := newComment(3, marketplace.TargetJob, job.ID, bob, base)
+	gone := newComment(4, marketplace.TargetSubmission, sub.ID, bob, base)
+	addComments(t, b, kept, gone)
+	require.NoError(t, b.Comments().DeleteComment(ctx, gone.ID, bob, at(5)))
+	post := newPost(5, carol, base)
+	addPosts(t, b, post)
+
+	items := []search.Pending{
+		{Kind: search.KindPost, ID: post.ID, Gen: 1},
+		{Kind: search.KindComment, ID: gone.ID, Gen: 1},
+		{Kind: search.KindJob, ID: id(99), Gen: 1},
+		{Kind: search.KindSubmission, ID: sub.ID, Gen: 3},
+		{Kind: search.KindComment, ID: kept.ID, Gen: 1},
+		{Kind: search.KindJob, ID: job.ID, Gen: 2},
+		{Kind: search.KindSubmission, ID: id(98), Gen: 1},
+	}
+	got, err := s.Sources(ctx, items)
+	require.NoError(t, err)
+	require.Len(t, got, len(items))
+	require.Equal(t, search.Source{Kind: search.KindPost, ID: post.ID, Title: post.Title, Body: post.Content}, got[0])
+	require.True(t, got[1].Gone, "a deleted comment leaves the index")
+	require.Equal(t, search.KindComment, got[1].Kind)
+	require.Equal(t, gone.ID, got[1].ID)
+	require.Equal(t, search.Source{Kind: search.KindJob, ID: id(99), Gone: true}, got[2])
+	require.Equal(t, sub.Content+"\nclaim one\nquote one\nquote two", got[3].Text())
+	require.False(t, got[3].Gone)
+	require.Equal(t, search.Source{Kind: search.KindComment, ID: kept.ID, Body: kept.Content}, got[4])
+	require.Equal(t, search.Source{Kind: search.KindJob, ID: job.ID, Title: job.Title, Body: job.Prompt}, got[5])
+	require.Equal(t, search.Source{Kind: search.KindSubmission, ID: id(98), Gone: true}, got[6])
+
+	none, err := s.Sources(ctx, nil)
+	require.NoError(t, err)
+	require.Empty(t, none)
+}
+
+// testSearchSave: SaveEntries stores the entries of the items whose gen is
+// still current, each with a new, larger Seq, and removes their pending
+// rows; a document queued again meanwhile is skipped and stays pending.
+// Vectors read back exactly; a deleted entry has none; saving a document
+// again replaces its entry under a new Seq.
+func testSearchSave(t *testing.T, b Backend) {
+	s := searchStoreOf(t, b)
+	ctx := context.Background()
+	for n := 1; n <= 4; n++ {
+		enqueue(t, b, search.KindPost, id(n), at(n))
+	}
+	items := claimPending(t, s, at(10), 10)
+	require.Len(t, items, 4)
+	enqueue(t, b, search.KindPost, id(2), at(11)) // written again while embedded
+
+	entries := entriesOf(items, "m1")
+	entries[2] = search.Entry{Kind: items[2].Kind, ID: items[2].ID, Deleted: true, Model: "m1"}
+	entries = append(entries, entries[0]) // listed twice: stored once
+	saved, err := s.SaveEntries(ctx, items, entries, at(12))
+	require.NoError(t, err)
+	require.Equal(t, 3, saved)
+	require.Equal(t, int64(1), pendingCount(t, s), "the stale one stays pending")
+	require.Equal(t, []search.Pending{{Kind: search.KindPost, ID: id(2), Gen: 2}}, claimPending(t, s, at(13), 10))
+
+	got := changes(t, s, 0, 2)
+	require.Len(t, got, 3)
+	for i, e := range got {
+		if i > 0 {
+			require.Greater(t, e.Seq, got[i-1].Seq)
+		}
+		want := entries[slices.IndexFunc(entries, func(x search.Entry) bool { return x.ID == e.ID })]
+		want.Seq = e.Seq
+		require.Equal(t, want, e)
+	}
+	require.Nil(t, got[slices.IndexFunc(got, func(e search.Entry) bool { return e.ID == id(3) })].Vector, "deleted: no vector")
+	last := got[2].Seq
+	require.Empty(t, changes(t, s, last, 10))
+
+	// A later save of the same document replaces its entry under a new
+	// Seq; the changes after the old last Seq hold only it.
+	enqueue(t, b, search.KindPost, id(1), at(20))
+	again := claimPending(t, s, at(21), 10)
+	require.Equal(t, []search.Pending{{Kind: search.KindPost, ID: id(1), Gen: 1}}, again, "its pending row went with the save")
+	saved, err = s.SaveEntries(ctx, again, entriesOf(again, "m2"), at(22))
+	require.NoError(t, err)
+	require.Equal(t, 1, saved)
+	after := changes(t, s, last, 10)
+	require.Len(t, after, 1)
+	require.Greater(t, after[0].Seq, last)
+	require.Equal(t, "m2", after[0].Model)
+	require.Len(t, changes(t, s, 0, 10), 3, "one entry per document")
+
+	saved, err = s.SaveEntries(ctx, nil, nil, at(23))
+	require.NoError(t, err)
+	require.Zero(t, saved)
+}
+
+// testSearchRetry: RetryPending makes claimed documents claimable again
+// at the given time, not before; a document queued again meanwhile keeps
+// its own state.
+func testSearchRetry(t *testing.T, b Backend) {
+	s := searchStoreOf(t, b)
+	ctx := context.Background()
+	enqueue(t, b, search.KindJob, id(1), at(1))
+	enqueue(t, b, search.KindJob, id(2), at(2))
+	items := claimPending(t, s, at(10), 10)
+	require.Len(t, items, 2)
+	enqueue(t, b, search.KindJob, id(2), at(11))
+	retryAt := at(10).Add(5 * time.Second)
+	require.NoError(t, s.RetryPending(ctx, items, retryAt))
+	require.Equal(t, []search.Pending{{Kind: search.KindJob, ID: id(2), Gen: 2}}, claimPending(t, s, at(12), 10),
+		"queued again: not held back by the retry")
+	require.Empty(t, claimPending(t, s, retryAt.Add(-time.Millisecond), 10))
+	require.Equal(t, []search.Pending{{Kind: search.KindJob, ID: id(1), Gen: 1}}, claimPending(t, s, retryAt, 10))
+	require.NoError(t, s.RetryPending(ctx, nil, retryAt))
+}
+
+// testSearchRequeue: RequeueOtherModels queues every stored, not deleted
+// entry of another model, once, and nothing of the given model.
+func testSearchRequeue(t *testing.T, b Backend) {
+	s := searchStoreOf(t, b)
+	ctx := context.Background()
+	for n := 1; n <= 4; n++ {
+		enqueue(t, b, search.KindSubmission, id(n), at(n))
+	}
+	items := claimPending(t, s, at(10), 10)
+	entries := entriesOf(items, "old")
+	entries[1].Model = "new"
+	entries[2] = search.Entry{Kind: items[2].Kind, ID: items[2].ID, Deleted: true, Model: "old"}
+	saved, err := s.SaveEntries(ctx, items, entries, at(11))
+	require.NoError(t, err)
+	require.Equal(t, 4, saved)
+	require.Zero(t, pendingCount(t, s))
+
+	n, err := s.RequeueOtherModels(ctx, "new", at(12))
+	require.NoError(t, err)
+	require.Equal(t, int64(2), n, "the two live entries of the old model")
+	got := claimPending(t, s, at(13), 10)
+	require.ElementsMatch(t, []string{id(1), id(4)}, []string{got[0].ID, got[1].ID})
+	n, err = s.RequeueOtherModels(ctx, "new", at(14))
+	require.NoError(t, err)
+	require.Zero(t, n, "already pending")
+	n, err = s.RequeueOtherModels(ctx, "old", at(15))
+	require.NoError(t, err)
+	require.Equal(t, int64(1), n, "the live entry of the new model")
+}
+
+// testSearchConcurrentSaves: workers claim and save batches at once while
+// a follower polls the changes, moving its cursor only forward: it sees
+// every document exactly once, each Seq larger than the one before (an
+// entry committed late never gets a Seq below one already visible).
+func testSearchConcurrentSaves(t *testing.T, b Backend) {
+	s := searchStoreOf(t, b)
+	const docs = 120
+	for i := range docs {
+		enqueue(t, b, search.KindJob, id(i+1), at(i))
+	}
+	ctx := context.Background()
+	done := make(chan struct{})
+	var follower []search.Entry
+	var followErr error
+	go func() {
+		defer close(done)
+		var after int64
+		for len(follower) < docs {
+			page, err := s.Changes(ctx, after, 50)
+			if err != nil {
+				followErr = err
+				return
+			}
+			for _, e := range page {
+				if e.Seq <= after {
+					followErr = fmt.Errorf("seq %d after %d", e.Seq, after)
+					return
+				}
+				after = e.Seq
+			}
+			follower = append(follower, page...)
+		}
+	}()
+	errs := raceN(4, func(int) error {
+		for {
+			items, err := s.ClaimPending(ctx, at(1000), searchLease, 7)
+			if err != nil || len(items) == 0 {
+				return err
+			}
+			if _, err := s.SaveEntries(ctx, items, entriesOf(items, "m"), at(1001)); err != nil {
+				return err
+			}
+		}
+	})
+	for i, err := range errs {
+		require.NoError(t, err, "worker %d", i)
+	}
+	select {
+	case <-done:
+	case <-time.After(waitLimit):
+		t.Fatal("the follower did not see every entry")
+	}
+	require.NoError(t, followErr)
+	ids := map[string]bool{}
+	for _, e := range follower {
+		ids[e.ID] = true
+	}
+	require.Len(t, ids, docs)
+	require.Len(t, follower, docs)
+	require.Zero(t, pendingCount(t, s))
+}
