@@ -376,6 +376,7 @@ func (t *runTB) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, a
 func (t *runTB) Errorf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
 func (t *runTB) Skipf(format string, args ...any)  { panic(fmt.Sprintf(format, args...)) }
 func (t *runTB) Logf(string, ...any)               {}
+
 // TempDir returns a new directory at each call, as testing.T's does (the
 // load tool's database and the kit's default one must not share a path),
 // removed by cleanup.
