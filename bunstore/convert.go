@@ -127,7 +127,7 @@ func (d *DB) convertBatch(ctx context.Context, tx bun.Tx, b *legacyBatch) error 
 	if err != nil {
 		return err
 	}
-	prefix, suffix, err := anchor.DocumentFrame(b.JobID, fromMillis(b.CreatedAt), salt, root)
+	prefix, suffix, err := anchor.DocumentFrame(anchor.SchemaVersion, b.JobID, fromMillis(b.CreatedAt), salt, root)
 	if err != nil {
 		return err
 	}

@@ -561,7 +561,7 @@ func (s *Service) build(ctx context.Context, snaps SnapshotStore, anchors Anchor
 		CreatedAt:     c.now,
 		Records:       bd.records,
 	}
-	prefix, suffix, err := anchor.DocumentFrame(b.JobID, b.CreatedAt, b.Salt, b.Root)
+	prefix, suffix, err := anchor.DocumentFrame(b.SchemaVersion, b.JobID, b.CreatedAt, b.Salt, b.Root)
 	if err != nil {
 		return nil, err
 	}
