@@ -38,6 +38,9 @@ type jobRow struct {
 	RecordsRev         int64        `bun:"records_rev,notnull"`
 	ClosingID          string       `bun:"closing_id,nullzero"`
 	ClosingUntil       *int64       `bun:"closing_until"`
+	JobKey             string       `bun:"job_key,nullzero"`
+	Escrow             escrowCols   `bun:"embed:escrow_"`
+	PayoutTotalMicro   *int64       `bun:"payout_total_micro"`
 }
 
 // jobTagRow is a row of job_tags: one lowercased tag of a job, with the
@@ -56,7 +59,7 @@ type jobTagRow struct {
 var mutableJobColumns = []string{
 	"status", "winner_submission_id", "closed_at",
 	"close_tx_hash", "close_chain_id", "close_contract_address", "close_block_number", "close_log_index",
-	"featured_score", "featured_until",
+	"featured_score", "featured_until", "payout_total_micro",
 }
 
 func toJobRow(j *marketplace.Job) (*jobRow, error) {
@@ -83,6 +86,9 @@ func toJobRow(j *marketplace.Job) (*jobRow, error) {
 		RecordsRev:         j.RecordsRev,
 		ClosingID:          j.ClosingID,
 		ClosingUntil:       millisPtr(j.ClosingUntil),
+		JobKey:             jobKey(j.ID),
+		Escrow:             toEscrowCols(j.Escrow),
+		PayoutTotalMicro:   (*int64)(j.PayoutTotal),
 	}, nil
 }
 
@@ -111,6 +117,8 @@ func (r *jobRow) job() (*marketplace.Job, error) {
 		RecordsRev:         r.RecordsRev,
 		ClosingID:          r.ClosingID,
 		ClosingUntil:       fromMillisPtr(r.ClosingUntil),
+		Escrow:             r.Escrow.escrow(),
+		PayoutTotal:        (*openjury.MicroUSDC)(r.PayoutTotalMicro),
 	}, nil
 }
 
@@ -312,6 +320,9 @@ func (s jobStore) ListJobs(ctx context.Context, f marketplace.JobFilter) ([]*mar
 		if f.Status != "" {
 			q = q.Where("j.status = ?", string(f.Status))
 		}
+		if f.Funded {
+			q = q.Where("j.escrow_status = ?", string(marketplace.EscrowFunded))
+		}
 		if tag != "" {
 			q = q.Where("EXISTS (SELECT 1 FROM job_tags AS jt WHERE jt.job_id = j.id AND jt.tag = ?)", tag)
 		}
@@ -337,6 +348,10 @@ func (s jobStore) ListJobs(ctx context.Context, f marketplace.JobFilter) ([]*mar
 		}
 		if f.Status != "" {
 			q = q.Where("?.status = ?", t, string(f.Status))
+		}
+		if f.Funded {
+			// The partial indexes of funded jobs, in this order.
+			q = q.Where("j.escrow_status = ?", string(marketplace.EscrowFunded))
 		}
 		if a := f.After; a != nil && a.Rank == 0 {
 			q = q.Where("(?.created_at, ?.?) < (?, ?)", t, t, idCol, millis(a.CreatedAt), a.ID)
