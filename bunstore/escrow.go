@@ -254,20 +254,11 @@ func orNoRoles(roles []string) []string {
 	return roles
 }
 
-// payoutClaimRow is a payout row with its claim's columns (NULL when none).
-type payoutClaimRow struct {
-	payoutRow
-	ClaimTx       sql.NullString `bun:"claim_tx_hash"`
-	ClaimChain    sql.NullInt64  `bun:"claim_chain_id"`
-	ClaimContract sql.NullString `bun:"claim_contract_address"`
-	ClaimBlock    sql.NullInt64  `bun:"claim_block_number"`
-	ClaimLog      sql.NullInt64  `bun:"claim_log_index"`
-}
-
 // Payouts reads a page of payouts by the primary key (job_id, recipient),
-// each joined with its claimed event through the partial index
-// escrow_events (job_id, recipient) WHERE kind = 'claimed' (the contract
-// pays a recipient of a slot once, so there is at most one).
+// then the claimed events of the page's recipients through the partial
+// index escrow_events (job_id, recipient) WHERE kind = 'claimed' (the
+// contract pays a recipient of a slot once, so there is at most one
+// each): two index walks bounded by the page, whatever the job's size.
 func (s escrowStore) Payouts(ctx context.Context, jobID string, recipient, after openjury.Address, limit int) ([]marketplace.JobPayout, error) {
 	const op = "bunstore.Payouts"
 	if limit <= 0 {
@@ -277,37 +268,47 @@ func (s escrowStore) Payouts(ctx context.Context, jobID string, recipient, after
 	if err != nil {
 		return nil, err
 	}
-	var rows []payoutClaimRow
-	q := db.NewSelect().TableExpr("job_payouts AS jp").
-		ColumnExpr("jp.job_id, jp.recipient, jp.amount_micro, jp.roles").
-		ColumnExpr("ee.tx_hash AS claim_tx_hash, ee.chain_id AS claim_chain_id, ee.contract_address AS claim_contract_address").
-		ColumnExpr("ee.block_number AS claim_block_number, ee.log_index AS claim_log_index").
-		Join("LEFT JOIN escrow_events AS ee ON ee.job_id = jp.job_id AND ee.recipient = jp.recipient AND ee.kind = 'claimed'").
-		Where("jp.job_id = ?", jobID)
+	var rows []payoutRow
+	q := db.NewSelect().Model(&rows).Where("jp.job_id = ?", jobID)
 	if !recipient.IsZero() {
 		q = q.Where("jp.recipient = ?", string(recipient))
 	}
 	if !after.IsZero() {
 		q = q.Where("jp.recipient > ?", string(after))
 	}
-	if err := q.OrderExpr("jp.recipient").Limit(int64(limit)).Scan(ctx, &rows); err != nil && !errors.Is(err, sql.ErrNoRows) {
+	if err := q.OrderExpr("jp.recipient").Limit(int64(limit)).Scan(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, translate(op, err)
 	}
 	out := make([]marketplace.JobPayout, len(rows))
+	if len(rows) == 0 {
+		return out, nil
+	}
+	recipients := make([]string, len(rows))
+	for i, r := range rows {
+		recipients[i] = r.Recipient
+	}
+	var claims []escrowEventRow
+	if err := db.NewSelect().Model(&claims).
+		Where("ee.job_id = ?", jobID).Where("ee.kind = ?", string(marketplace.EscrowEventClaimed)).
+		Where("ee.recipient IN (?)", bun.In(recipients)).
+		Scan(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, translate(op, err)
+	}
+	claimOf := make(map[string]openjury.ChainRef, len(claims))
+	for _, c := range claims {
+		chain, block, index := c.ChainID, c.BlockNumber, c.LogIndex
+		claimOf[c.Recipient] = openjury.ChainRef{TxHash: openjury.Hash(c.TxHash), ChainID: &chain,
+			Contract: openjury.Address(c.ContractAddress), BlockNumber: &block, LogIndex: &index}
+	}
 	for i, r := range rows {
 		var roles []string
 		if err := json.Unmarshal([]byte(r.Roles), &roles); err != nil {
 			return nil, openjury.Wrap(op, err)
 		}
-		p := marketplace.JobPayout{Payout: anchor.Payout{
-			Recipient: openjury.Address(r.Recipient), Amount: uint64(r.AmountMicro), Roles: roles,
-		}}
-		if r.ClaimTx.Valid {
-			chain, block, index := r.ClaimChain.Int64, r.ClaimBlock.Int64, r.ClaimLog.Int64
-			p.Claim = openjury.ChainRef{TxHash: openjury.Hash(r.ClaimTx.String), ChainID: &chain,
-				Contract: openjury.Address(r.ClaimContract.String), BlockNumber: &block, LogIndex: &index}
+		out[i] = marketplace.JobPayout{
+			Payout: anchor.Payout{Recipient: openjury.Address(r.Recipient), Amount: uint64(r.AmountMicro), Roles: roles},
+			Claim:  claimOf[r.Recipient],
 		}
-		out[i] = p
 	}
 	return out, nil
 }

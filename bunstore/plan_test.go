@@ -42,13 +42,14 @@ func planAt(i int) time.Time { return time.UnixMilli(planBase + int64(i)*1000).U
 // and final votes spread over 100 jobs, and stakes.
 var planSeed = []string{
 	`INSERT INTO jobs (id, title, prompt, bounty_micro, tags, status, sponsor_address, created_at,
-		featured_score, featured_until, final_vote_starts_at, final_vote_ends_at, anchor_batch_id, anchor_root)
+		featured_score, featured_until, final_vote_starts_at, final_vote_ends_at, anchor_batch_id, anchor_root, escrow_status)
 	SELECT 'j' || (100000 + i), 'title', 'prompt', 1000000, '[]',
 		CASE WHEN i % 3 = 0 THEN 'closed' ELSE 'open' END, 'sponsor' || (i % 100), {base} + i * 1000,
 		CASE WHEN i % 500 = 0 THEN i ELSE 0 END,
 		CASE WHEN i % 1000 = 0 THEN {ref} + 3600000 WHEN i % 500 = 0 THEN {ref} - 3600000 END,
 		{base} + i * 1000, {base} + i * 1000 + 86400000,
-		CASE WHEN i % 100 = 1 THEN 'b' || i END, CASE WHEN i % 100 = 1 THEN '0x' || i END
+		CASE WHEN i % 100 = 1 THEN 'b' || i END, CASE WHEN i % 100 = 1 THEN '0x' || i END,
+		CASE WHEN i % 10 = 0 THEN 'funded' WHEN i % 10 = 1 THEN 'settled' END
 	FROM n`,
 	`INSERT INTO job_tags (job_id, tag, status, created_at)
 	SELECT 'j' || (100000 + i), 'tag' || (i % 10), CASE WHEN i % 3 = 0 THEN 'closed' ELSE 'open' END, {base} + i * 1000
@@ -82,6 +83,12 @@ var planSeed = []string{
 	SELECT 'b' || (i % 100), i / 100 % 10, i / 1000, {blob320} FROM n`,
 	`INSERT INTO anchor_leaf_index (batch_id, chunk, idxs)
 	SELECT 'b' || (i % 100), i / 100 - 1, CASE WHEN i < 100 THEN {blob4} ELSE {blob32} END FROM n`,
+	`INSERT INTO job_payouts (job_id, recipient, amount_micro, roles)
+	SELECT 'j' || (100000 + i % 100 + 1), 'r' || (100000 + i), 1 + i, '["juror"]' FROM n`,
+	`INSERT INTO escrow_events (chain_id, tx_hash, log_index, job_id, kind, contract_address, block_number, sponsor,
+		recipient, amount_micro, created_at)
+	SELECT 8453, 't' || i, 0, 'j' || (100000 + i % 100 + 1), CASE WHEN i % 2 = 0 THEN 'claimed' ELSE 'funded' END, 'c', i,
+		'sponsor', CASE WHEN i % 2 = 0 THEN 'r' || (100000 + i) END, 1, {base} + i * 1000 FROM n`,
 	`INSERT INTO anchor_builds (batch_id, job_id, started_at)
 	SELECT 'x' || i, 'j' || (100000 + i), {base} + i * 1000 FROM n`,
 }
@@ -163,7 +170,10 @@ type planCase struct {
 	// keys): they may sort that set (for tallies: their groups), never
 	// scan the table.
 	whole bool
-	call  func(ctx context.Context, db *bunstore.DB) error
+	// claims: a second query reads the page's claims by
+	// escrow_events_job_recipient_idx (a few probes).
+	claims bool
+	call   func(ctx context.Context, db *bunstore.DB) error
 }
 
 // planCases covers every list query with and without its filters, from
@@ -175,6 +185,21 @@ func planCases() []planCase {
 	jobs := func(status marketplace.Status, tag string, after *marketplace.JobCursor) func(ctx context.Context, db *bunstore.DB) error {
 		return func(ctx context.Context, db *bunstore.DB) error {
 			_, err := db.Jobs().ListJobs(ctx, marketplace.JobFilter{Status: status, Tag: tag, Ref: planRef, Limit: limit, After: after})
+			return err
+		}
+	}
+	funded := func(status marketplace.Status, after *marketplace.JobCursor) func(ctx context.Context, db *bunstore.DB) error {
+		return func(ctx context.Context, db *bunstore.DB) error {
+			_, err := db.Jobs().ListJobs(ctx, marketplace.JobFilter{Status: status, Funded: true, Ref: planRef, Limit: limit, After: after})
+			return err
+		}
+	}
+	payouts := func(after openjury.Address) func(ctx context.Context, db *bunstore.DB) error {
+		return func(ctx context.Context, db *bunstore.DB) error {
+			p, err := db.Escrow().Payouts(ctx, "j100008", "", after, limit)
+			if err == nil && len(p) != limit {
+				err = fmt.Errorf("%d payouts", len(p))
+			}
 			return err
 		}
 	}
@@ -205,6 +230,12 @@ func planCases() []planCase {
 		{name: "jobs open tag deep", index: "job_tags_tag_status_created_at_id_idx", call: jobs(marketplace.StatusOpen, "common", deep)},
 		{name: "jobs boosted cursor", index: "jobs_created_at_id_idx", boost: "jobs_boost_idx", call: jobs("", "", boosted)},
 		{name: "jobs open boosted cursor", index: openJobs, boost: "jobs_boost_status_idx", call: jobs(marketplace.StatusOpen, "", boosted)},
+		{name: "jobs funded", index: "jobs_funded_created_at_id_idx", boost: "jobs_boost_idx", call: funded("", nil)},
+		{name: "jobs funded deep", index: "jobs_funded_created_at_id_idx", call: funded("", deep)},
+		{name: "jobs open funded", index: "jobs_funded_status_created_at_id_idx|jobs_funded_created_at_id_idx", boost: "jobs_boost_status_idx", call: funded(marketplace.StatusOpen, nil)},
+		{name: "jobs open funded deep", index: "jobs_funded_status_created_at_id_idx|jobs_funded_created_at_id_idx", call: funded(marketplace.StatusOpen, deep)},
+		{name: "payouts", index: "job_payouts_pkey|sqlite_autoindex_job_payouts_1", claims: true, call: payouts("")},
+		{name: "payouts deep", index: "job_payouts_pkey|sqlite_autoindex_job_payouts_1", claims: true, call: payouts("r100500")},
 		{name: "posts", index: "posts_created_at_id_idx", call: posts("", nil)},
 		{name: "posts deep", index: "posts_created_at_id_idx", call: posts("", mid)},
 		{name: "posts tag", index: "post_tags_tag_created_at_id_idx", call: posts("tag4", nil)},
@@ -458,9 +489,13 @@ func TestListPlans(t *testing.T) {
 				if c.boost != "" {
 					want = []string{c.boost, c.index}
 				}
+				whole := []bool{c.whole, c.whole}
+				if c.claims {
+					want, whole = append(want, "escrow_events_job_recipient_idx"), []bool{false, true}
+				}
 				require.Len(t, qs, len(want), c.name)
 				for i, p := range ps {
-					require.Empty(t, checkPlan(db.Dialect(), p, want[i], c.whole),
+					require.Empty(t, checkPlan(db.Dialect(), p, want[i], whole[i]),
 						"%s: query %s\nplan:\n%s", c.name, qs[i], strings.Join(p, "\n"))
 				}
 			}
@@ -481,6 +516,7 @@ func TestListPlans(t *testing.T) {
 					{"submissions_job_created_at_id_idx", "submissions deep", true},
 					{"reputation_score_address_idx", "leaderboard after <nil>", true},
 					{"job_tags_tag_created_at_id_idx", "jobs tag deep", false},
+					{"jobs_funded_created_at_id_idx", "jobs funded deep", false},
 				} {
 					_, err := db.Bun().ExecContext(ctx, "DROP INDEX "+d.index)
 					require.NoError(t, err)
