@@ -14,9 +14,9 @@ import (
 )
 
 var (
-	_ stake.Vault           = (*Chain)(nil)
-	_ auth.ContractVerifier = (*Chain)(nil)
-	_ ethchain.AnchorReader = (*Chain)(nil)
+	_ stake.Vault             = (*Chain)(nil)
+	_ auth.ContractVerifier   = (*Chain)(nil)
+	_ ethchain.AnchorReader   = (*Chain)(nil)
 	_ marketplace.EscrowChain = (*Chain)(nil)
 )
 
