@@ -260,6 +260,10 @@ func (s *Syncer) window(ctx context.Context, cursor string, safe int64) (from, t
 	return from, min(safe, from+s.cfg.MaxRange-1), nil
 }
 
+// Follow adds a follower (a contract the sync follows under its lease),
+// before the first Step.
+func (s *Syncer) Follow(f Follower) { s.cfg.Followers = append(s.cfg.Followers, f) }
+
 // Release gives the lease up (on shutdown), so another worker takes over
 // without waiting for it to expire.
 func (s *Syncer) Release(ctx context.Context) error {
