@@ -405,7 +405,8 @@ func (s *EscrowSyncer) Follow(ctx context.Context, r stake.FollowRange) (int, er
 type PayoutsInput struct {
 	// Recipient, when not empty, keeps that recipient's payout only.
 	Recipient string
-	// Limit is the page size: 0 means MaxListLimit, else 1..MaxListLimit.
+	// Limit is the page size: 0 means DefaultListLimit, else
+	// 1..MaxListLimit.
 	Limit int
 	// Cursor is the NextCursor of the previous page, or "".
 	Cursor string
@@ -427,7 +428,7 @@ type payoutCursorJSON struct {
 // Errors: NotFound (job), Invalid (limit, cursor, recipient).
 func (s *Service) Payouts(ctx context.Context, jobID string, in PayoutsInput) (*PayoutPage, error) {
 	const op = "marketplace.Payouts"
-	limit, err := valid.Limit(op, in.Limit, MaxListLimit, MaxListLimit)
+	limit, err := valid.Limit(op, in.Limit, DefaultListLimit, MaxListLimit)
 	if err != nil {
 		return nil, err
 	}
