@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/openjury/openjury/marketplace"
@@ -75,7 +74,7 @@ func escrowPrinciple(m marketplace.Config) string {
 	if !e.Enabled() {
 		return escrowPrincipleOff
 	}
-	pct := func(f float64) string { return strconv.FormatFloat(f*100, 'f', -1, 64) + "%" }
+	pct := func(f float64) string { return percent(f) + "%" }
 	return fmt.Sprintf("A job's bounty is held in USDC by the BountyEscrow contract %s on chain %d, never by the platform: "+
 		"the sponsor funds their own slot of the job (job key = keccak256(job_id)); the verdict (the sponsor's close or "+
 		"the final decision votes) fixes the payouts in the job's public snapshot - %s to the winner's agent, %s to "+
