@@ -280,9 +280,26 @@ func (c *Client) VaultEvents(ctx context.Context, from, to int64) ([]stake.Vault
 		return nil, openjury.Errorf(openjury.Invalid, op, "block range %d..%d is empty", from, to)
 	}
 	ids := []common.Hash{c.vault.Events["Deposited"].ID, c.vault.Events["Withdrawn"].ID, c.vault.Events["Slashed"].ID}
+	logs, err := c.filterLogs(ctx, op, from, to, c.opts.StakeVault, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]stake.VaultEvent, 0, len(logs))
+	for _, l := range logs {
+		if ev, ok := c.decodeVault(l); ok {
+			out = append(out, ev)
+		}
+	}
+	return out, nil
+}
+
+// filterLogs returns the logs of contract whose first topic is one of ids
+// in blocks from..to (the caller checked the range), with the chain
+// checked first. Errors: Unavailable.
+func (c *Client) filterLogs(ctx context.Context, op string, from, to int64, contract openjury.Address, ids []common.Hash) ([]types.Log, error) {
 	q := ethereum.FilterQuery{
 		FromBlock: big.NewInt(from), ToBlock: big.NewInt(to),
-		Addresses: []common.Address{common.Address(c.opts.StakeVault.Bytes())},
+		Addresses: []common.Address{common.Address(contract.Bytes())},
 		Topics:    [][]common.Hash{ids},
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
@@ -294,13 +311,7 @@ func (c *Client) VaultEvents(ctx context.Context, from, to int64) ([]stake.Vault
 	if err != nil {
 		return nil, unavailable(op, err, c.secrets)
 	}
-	out := make([]stake.VaultEvent, 0, len(logs))
-	for _, l := range logs {
-		if ev, ok := c.decodeVault(l); ok {
-			out = append(out, ev)
-		}
-	}
-	return out, nil
+	return logs, nil
 }
 
 // decodeVault decodes one stake-vault log.
@@ -537,19 +548,9 @@ func (c *Client) EscrowEvents(ctx context.Context, from, to int64) ([]marketplac
 	for name := range escrowEvents {
 		ids = append(ids, c.escrow.Events[name].ID)
 	}
-	q := ethereum.FilterQuery{
-		FromBlock: big.NewInt(from), ToBlock: big.NewInt(to),
-		Addresses: []common.Address{common.Address(c.opts.Escrow.Bytes())},
-		Topics:    [][]common.Hash{ids},
-	}
-	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
-	defer cancel()
-	if err := c.ensureChain(ctx, op); err != nil {
-		return nil, err
-	}
-	logs, err := c.b.FilterLogs(ctx, q)
+	logs, err := c.filterLogs(ctx, op, from, to, c.opts.Escrow, ids)
 	if err != nil {
-		return nil, unavailable(op, err, c.secrets)
+		return nil, err
 	}
 	out := make([]marketplace.EscrowEvent, 0, len(logs))
 	for _, l := range logs {

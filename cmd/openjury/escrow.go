@@ -324,19 +324,34 @@ func payoutsOf(ctx context.Context, c *client.Client, jobID, recipient string) (
 	}
 }
 
-func escrowSettle(ctx context.Context, e *env, args []string) error {
+// onChain runs the signed transaction command name on its one argument,
+// JOB_ID: it parses the escrow flags (and those extra binds), dials the
+// chain and calls fn.
+func onChain(ctx context.Context, e *env, name string, args []string, extra func(*flag.FlagSet), fn func(ce *chainEnv, jobID string) error) error {
 	var f escrowFlags
-	fs := f.bind(e, "escrow settle")
+	fs := f.bind(e, name)
+	if extra != nil {
+		extra(fs)
+	}
 	pos, err := parse(fs, args, 1)
 	if err != nil {
 		return err
 	}
-	jobID := pos[0]
 	ce, err := f.dial(ctx, e, true)
 	if err != nil {
 		return err
 	}
 	defer ce.node.Close()
+	return fn(ce, pos[0])
+}
+
+func escrowSettle(ctx context.Context, e *env, args []string) error {
+	return onChain(ctx, e, "escrow settle", args, nil, func(ce *chainEnv, jobID string) error { return settle(ctx, e, ce, jobID) })
+}
+
+// settle sends the settle of a closed funded job: its anchor_root and
+// payout total, once the snapshot re-derives the root.
+func settle(ctx context.Context, e *env, ce *chainEnv, jobID string) error {
 	p, err := ce.c.GetJobPayouts(ctx, jobID, client.PayoutFilter{Page: client.Page{Limit: 1}})
 	if err != nil {
 		return err
@@ -367,25 +382,18 @@ func escrowSettle(ctx context.Context, e *env, args []string) error {
 
 // cmdClaim sends the claim of the caller's payout (or --recipient's).
 func cmdClaim(ctx context.Context, e *env, args []string) error {
-	var f escrowFlags
-	fs := f.bind(e, "claim")
-	recipient := fs.String("recipient", "", "claim this recipient's payout (the money goes to them; default: you)")
-	pos, err := parse(fs, args, 1)
-	if err != nil {
-		return err
-	}
-	ce, err := f.dial(ctx, e, true)
-	if err != nil {
-		return err
-	}
-	defer ce.node.Close()
-	rep, err := ce.claim(ctx, pos[0], *recipient)
-	if err != nil {
-		return err
-	}
-	d := rep.Details.(map[string]any)
-	amount, _ := strconv.ParseInt(d["amount_micro_usdc"].(string), 10, 64)
-	return e.printTx(rep, fmt.Sprintf("claimed %s USDC for %s from job %s", openjury.MicroUSDC(amount), d["recipient"], rep.JobID))
+	var recipient *string
+	return onChain(ctx, e, "claim", args, func(fs *flag.FlagSet) {
+		recipient = fs.String("recipient", "", "claim this recipient's payout (the money goes to them; default: you)")
+	}, func(ce *chainEnv, jobID string) error {
+		rep, err := ce.claim(ctx, jobID, *recipient)
+		if err != nil {
+			return err
+		}
+		d := rep.Details.(map[string]any)
+		amount, _ := strconv.ParseInt(d["amount_micro_usdc"].(string), 10, 64)
+		return e.printTx(rep, fmt.Sprintf("claimed %s USDC for %s from job %s", openjury.MicroUSDC(amount), d["recipient"], rep.JobID))
+	})
 }
 
 // claim sends BountyEscrow.claim for recipient's payout of job jobID (the
@@ -447,24 +455,14 @@ func (ce *chainEnv) claim(ctx context.Context, jobID, recipient string) (txRepor
 }
 
 func escrowRefund(ctx context.Context, e *env, args []string) error {
-	var f escrowFlags
-	fs := f.bind(e, "escrow refund")
-	pos, err := parse(fs, args, 1)
-	if err != nil {
-		return err
-	}
-	jobID := pos[0]
-	ce, err := f.dial(ctx, e, true)
-	if err != nil {
-		return err
-	}
-	defer ce.node.Close()
-	tx, err := ce.escrow.Refund(ce.opts(ctx), jobKeyOf(jobID))
-	rcpt, err := ce.sent(ctx, "refund", tx, err)
-	if err != nil {
-		return err
-	}
-	return e.printTx(report("refund", jobID, rcpt, nil), fmt.Sprintf("refunded your escrow of job %s", jobID))
+	return onChain(ctx, e, "escrow refund", args, nil, func(ce *chainEnv, jobID string) error {
+		tx, err := ce.escrow.Refund(ce.opts(ctx), jobKeyOf(jobID))
+		rcpt, err := ce.sent(ctx, "refund", tx, err)
+		if err != nil {
+			return err
+		}
+		return e.printTx(report("refund", jobID, rcpt, nil), fmt.Sprintf("refunded your escrow of job %s", jobID))
+	})
 }
 
 // escrowReport is what escrow status prints.
