@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"math/big"
+	"math/bits"
 	"slices"
 	"strconv"
 	"time"
@@ -106,40 +107,34 @@ type Weighted struct {
 // summed per recipient address; zero amounts are left out. The payouts are
 // in recipient order, each with its roles (winner, juror, platform).
 func Split(total openjury.MicroUSDC, feePPM, juryPPM int64, winner, treasury openjury.Address, jurors []Weighted) []anchor.Payout {
-	if total <= 0 {
+	if total <= 0 || feePPM < 0 || juryPPM < 0 || feePPM+juryPPM > PPM {
 		return nil
 	}
-	f := big.NewInt(int64(total))
-	million := big.NewInt(PPM)
-	part := func(ppm int64) *big.Int {
-		v := new(big.Int).Mul(f, big.NewInt(ppm))
-		return v.Quo(v, million)
-	}
-	platform, pool := part(feePPM), part(juryPPM)
-	var weight int64
+	f := uint64(total)
+	platform, pool := mulDiv(f, uint64(feePPM), PPM), mulDiv(f, uint64(juryPPM), PPM)
+	var weight uint64
 	for _, j := range jurors {
-		weight += j.Weight
+		weight += uint64(max(j.Weight, 0))
 	}
 	type share struct {
-		amount *big.Int
+		amount uint64
 		roles  [3]bool // winner, juror, platform
 	}
-	shares := map[openjury.Address]*share{}
-	add := func(a openjury.Address, v *big.Int, role int) {
+	shares := make(map[openjury.Address]*share, len(jurors)+2)
+	add := func(a openjury.Address, v uint64, role int) {
 		s := shares[a]
 		if s == nil {
-			s = &share{amount: new(big.Int)}
+			s = &share{}
 			shares[a] = s
 		}
-		s.amount.Add(s.amount, v)
+		s.amount += v
 		s.roles[role] = true
 	}
-	rest := new(big.Int).Sub(f, platform)
+	rest := f - platform
 	if weight > 0 {
 		for _, j := range jurors {
-			v := new(big.Int).Mul(pool, big.NewInt(j.Weight))
-			v.Quo(v, big.NewInt(weight))
-			rest.Sub(rest, v)
+			v := mulDiv(pool, uint64(max(j.Weight, 0)), weight)
+			rest -= v
 			add(j.Address, v, 1)
 		}
 	}
@@ -148,10 +143,10 @@ func Split(total openjury.MicroUSDC, feePPM, juryPPM int64, winner, treasury ope
 	names := [3]string{anchor.RoleWinner, anchor.RoleJuror, anchor.RolePlatform}
 	out := make([]anchor.Payout, 0, len(shares))
 	for a, s := range shares {
-		if s.amount.Sign() <= 0 {
+		if s.amount == 0 {
 			continue
 		}
-		p := anchor.Payout{Recipient: a, Amount: s.amount.Uint64(), Roles: []string{}}
+		p := anchor.Payout{Recipient: a, Amount: s.amount, Roles: []string{}}
 		for i, on := range s.roles {
 			if on {
 				p.Roles = append(p.Roles, names[i])
@@ -161,6 +156,15 @@ func Split(total openjury.MicroUSDC, feePPM, juryPPM int64, winner, treasury ope
 	}
 	slices.SortFunc(out, func(a, b anchor.Payout) int { return cmp.Compare(a.Recipient, b.Recipient) })
 	return out
+}
+
+// mulDiv is floor(a x b / c), exact through a 128-bit product; the
+// quotient must fit 64 bits (it does for every use: a share is at most the
+// amount it is taken from).
+func mulDiv(a, b, c uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	q, _ := bits.Div64(hi, lo, c)
+	return q
 }
 
 // EscrowEventKind names a BountyEscrow event.

@@ -437,3 +437,21 @@ func mustEvent(t *testing.T, db *bunstore.DB, ev marketplace.EscrowEvent) openju
 	require.NoError(t, err, fmt.Sprint(ev))
 	return openjury.ChainRef{TxHash: openjury.Hash(row.TxHash)}
 }
+
+// BenchmarkSplit splits a bounty among 10,000 coherent jurors: the work a
+// funded close does once its votes are read.
+func BenchmarkSplit(b *testing.B) {
+	jurors := make([]marketplace.Weighted, 10_000)
+	for i := range jurors {
+		var a [20]byte
+		a[0], a[18], a[19] = 0x5e, byte(i>>8), byte(i)
+		jurors[i] = marketplace.Weighted{Address: openjury.AddressFromBytes(a), Weight: 1 + int64(i%5)}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		p := marketplace.Split(100_000_001, 50_000, 100_000, addr(1), addr(2), jurors)
+		if len(p) != len(jurors)+2 {
+			b.Fatal(len(p))
+		}
+	}
+}
