@@ -38,6 +38,16 @@
 //	             "target_id","parent_id","author_address","content","deleted",
 //	             "created_at","deleted_at"}
 //
+// A funded job's snapshot (docs/rules.md#escrow-and-payouts) also holds
+// one payout record per recipient and is of schema version 2
+// (SchemaVersionPayouts); a job without payouts stays version 1:
+//
+//	payout      {"id":"payout:<recipient>","type":"payout","job_key":"0x<64 hex>",
+//	             "recipient","amount_micro_usdc":"<decimal>","roles":["winner"|"juror"|"platform",...]}
+//
+// job_key is JobKey(job_id). A version 1 document has no payout record and
+// a version 2 document at least one; verifiers refuse anything else.
+//
 // Each evidence item is {"type","source_url","retrieved_at","snapshot_uri",
 // "snapshot_hash","quote","claim","confidence","metadata"}, every member
 // present (null when not given); a vote's "review" is its object or null;
@@ -50,7 +60,10 @@
 // # Leaves and tree
 //
 // The leaf of a record is keccak256(keccak256(r)), r being the record's
-// canonical JSON bytes (its element of "records", as served). The salt is
+// canonical JSON bytes (its element of "records", as served), except a
+// payout record's, which is PayoutLeaf(job_key, recipient,
+// amount_micro_usdc) = keccak256(keccak256(abi.encode(bytes32, address,
+// uint256))), the leaf the bounty escrow's claim verifies (RecordLeaf). The salt is
 // one more leaf, keccak256(keccak256(s)), s being its 32 raw bytes; its
 // record id is "salt" (SaltRecordID). Hashing twice is OpenZeppelin's
 // recommendation: a leaf can then never be mistaken for an inner node.

@@ -154,7 +154,7 @@ func (s *Service) OpenDocument(ctx context.Context, jobID string) (*DocumentStre
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
-	prefix, suffix, err := DocumentFrame(b.JobID, b.CreatedAt, b.Salt, b.Root)
+	prefix, suffix, err := DocumentFrame(b.SchemaVersion, b.JobID, b.CreatedAt, b.Salt, b.Root)
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
@@ -293,9 +293,9 @@ func (s *Service) Proof(ctx context.Context, jobID, recordID string) (Proof, err
 	return p, nil
 }
 
-// RecordTypes are the record types of schema version 1, the "<type>:"
-// prefixes of record ids (see the package doc).
-var RecordTypes = []string{"job", "submission", "vote", "final_vote", "comment"}
+// RecordTypes are the record types of schema versions 1 and 2, the
+// "<type>:" prefixes of record ids (see the package doc).
+var RecordTypes = []string{"job", "submission", "vote", "final_vote", "comment", PayoutRecordType}
 
 // recordKeys are the record ids a proof's record parameter may name: a
 // record id or the salt's as given, or, for a bare object id (no ":"),

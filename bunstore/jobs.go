@@ -40,6 +40,9 @@ type jobRow struct {
 	RecordsRev         int64        `bun:"records_rev,notnull"`
 	ClosingID          string       `bun:"closing_id,nullzero"`
 	ClosingUntil       *int64       `bun:"closing_until"`
+	JobKey             string       `bun:"job_key,nullzero"`
+	Escrow             escrowCols   `bun:"embed:escrow_"`
+	PayoutTotalMicro   *int64       `bun:"payout_total_micro"`
 }
 
 // jobTagRow is a row of job_tags: one lowercased tag of a job, with the
@@ -58,7 +61,7 @@ type jobTagRow struct {
 var mutableJobColumns = []string{
 	"status", "winner_submission_id", "closed_at",
 	"close_tx_hash", "close_chain_id", "close_contract_address", "close_block_number", "close_log_index",
-	"featured_score", "featured_until",
+	"featured_score", "featured_until", "payout_total_micro",
 }
 
 func toJobRow(j *marketplace.Job) (*jobRow, error) {
@@ -85,6 +88,9 @@ func toJobRow(j *marketplace.Job) (*jobRow, error) {
 		RecordsRev:         j.RecordsRev,
 		ClosingID:          j.ClosingID,
 		ClosingUntil:       millisPtr(j.ClosingUntil),
+		JobKey:             jobKey(j.ID),
+		Escrow:             toEscrowCols(j.Escrow),
+		PayoutTotalMicro:   (*int64)(j.PayoutTotal),
 	}, nil
 }
 
@@ -113,6 +119,8 @@ func (r *jobRow) job() (*marketplace.Job, error) {
 		RecordsRev:         r.RecordsRev,
 		ClosingID:          r.ClosingID,
 		ClosingUntil:       fromMillisPtr(r.ClosingUntil),
+		Escrow:             r.Escrow.escrow(),
+		PayoutTotal:        (*openjury.MicroUSDC)(r.PayoutTotalMicro),
 	}, nil
 }
 
@@ -339,11 +347,13 @@ func (r *jobRow) boostedAt(ref int64) int {
 }
 
 // The shapes of a job page's statement (jobPageQuery): whether it filters
-// by status and by tag, and where it starts. Each shape is one prepared
+// by status, by tag and by funded escrow, and where it starts. Each shape is one prepared
 // statement, so there are jobPageShapes of them.
 const (
 	pageByStatus = 1 << iota
 	pageByTag
+	// pageFunded keeps only the jobs whose escrow is funded.
+	pageFunded
 	// pageAfterBoost starts after a cursor in the boosted phase,
 	// pageAfterPlain after one in the plain phase; neither is the first
 	// page.
@@ -351,6 +361,11 @@ const (
 	pageAfterPlain
 	jobPageShapes = pageAfterPlain << 1
 )
+
+// fundedLiteral is the funded escrow status written into the statement,
+// not bound: a prepared statement's generic plan can use the partial
+// indexes of funded jobs only when it knows the value.
+const fundedLiteral = "'" + string(marketplace.EscrowFunded) + "'"
 
 // jobPageArgs returns the shape of f's page and the arguments of its
 // statement.
@@ -384,6 +399,7 @@ func jobPageSQL(dialect string, db *bun.DB) [jobPageShapes]string {
 		if shape&pageByTag != 0 {
 			f.Tag = "t"
 		}
+		f.Funded = shape&pageFunded != 0
 		switch {
 		case shape&pageAfterBoost != 0:
 			f.After = &marketplace.JobCursor{Rank: 1}
@@ -417,6 +433,9 @@ func jobPageQuery(w *sqlWriter, cols string, f marketplace.JobFilter) int {
 	if tag != "" {
 		shape |= pageByTag
 	}
+	if f.Funded {
+		shape |= pageFunded
+	}
 	if a := f.After; a != nil {
 		if a.Rank > 0 {
 			shape |= pageAfterBoost
@@ -430,6 +449,9 @@ func jobPageQuery(w *sqlWriter, cols string, f marketplace.JobFilter) int {
 		if f.Status != "" {
 			w.sql(" AND j.status = ")
 			w.arg(string(f.Status), "text")
+		}
+		if f.Funded {
+			w.sql(" AND j.escrow_status = ", fundedLiteral)
 		}
 		if tag != "" {
 			w.sql(" AND EXISTS (SELECT 1 FROM job_tags AS jt WHERE jt.job_id = j.id AND jt.tag = ")
@@ -467,6 +489,10 @@ func jobPageQuery(w *sqlWriter, cols string, f marketplace.JobFilter) int {
 	if f.Status != "" {
 		w.sql(" AND ", t, ".status = ")
 		w.arg(string(f.Status), "text")
+	}
+	if f.Funded {
+		// The partial indexes of funded jobs, in this order.
+		w.sql(" AND j.escrow_status = ", fundedLiteral)
 	}
 	if a := f.After; a != nil && a.Rank == 0 {
 		w.sql("\nAND (", t, ".created_at, ", id, ") < (")

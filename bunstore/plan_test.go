@@ -43,13 +43,14 @@ func planAt(i int) time.Time { return time.UnixMilli(planBase + int64(i)*1000).U
 // and final votes spread over 100 jobs, and stakes.
 var planSeed = []string{
 	`INSERT INTO jobs (id, title, prompt, bounty_micro, tags, status, sponsor_address, created_at,
-		featured_score, featured_until, final_vote_starts_at, final_vote_ends_at, anchor_batch_id, anchor_root)
+		featured_score, featured_until, final_vote_starts_at, final_vote_ends_at, anchor_batch_id, anchor_root, escrow_status)
 	SELECT 'j' || (100000 + i), 'title', 'prompt', 1000000, '[]',
 		CASE WHEN i % 3 = 0 THEN 'closed' ELSE 'open' END, 'sponsor' || (i % 100), {base} + i * 1000,
 		CASE WHEN i % 500 = 0 THEN i ELSE 0 END,
 		CASE WHEN i % 1000 = 0 THEN {ref} + 3600000 WHEN i % 500 = 0 THEN {ref} - 3600000 END,
 		{base} + i * 1000, {base} + i * 1000 + 86400000,
-		CASE WHEN i % 100 = 1 THEN 'b' || i END, CASE WHEN i % 100 = 1 THEN '0x' || i END
+		CASE WHEN i % 100 = 1 THEN 'b' || i END, CASE WHEN i % 100 = 1 THEN '0x' || i END,
+		CASE WHEN i % 10 = 0 THEN 'funded' WHEN i % 10 = 1 THEN 'settled' END
 	FROM n`,
 	`INSERT INTO job_tags (job_id, tag, status, created_at)
 	SELECT 'j' || (100000 + i), 'tag' || (i % 10), CASE WHEN i % 3 = 0 THEN 'closed' ELSE 'open' END, {base} + i * 1000
@@ -83,6 +84,12 @@ var planSeed = []string{
 	SELECT 'b' || (i % 100), i / 100 % 10, i / 1000, {blob320} FROM n`,
 	`INSERT INTO anchor_leaf_index (batch_id, chunk, idxs)
 	SELECT 'b' || (i % 100), i / 100 - 1, CASE WHEN i < 100 THEN {blob4} ELSE {blob32} END FROM n`,
+	`INSERT INTO job_payouts (job_id, recipient, amount_micro, roles)
+	SELECT 'j' || (100000 + i % 100 + 1), 'r' || (100000 + i), 1 + i, '["juror"]' FROM n`,
+	`INSERT INTO escrow_events (chain_id, tx_hash, log_index, job_id, kind, contract_address, block_number, sponsor,
+		recipient, amount_micro, created_at)
+	SELECT 8453, 't' || i, 0, 'j' || (100000 + i % 100 + 1), CASE WHEN i % 2 = 0 THEN 'claimed' ELSE 'funded' END, 'c', i,
+		'sponsor', CASE WHEN i % 2 = 0 THEN 'r' || (100000 + i) END, 1, {base} + i * 1000 FROM n`,
 	`INSERT INTO anchor_builds (batch_id, job_id, started_at)
 	SELECT 'x' || i, 'j' || (100000 + i), {base} + i * 1000 FROM n`,
 }
@@ -164,7 +171,10 @@ type planCase struct {
 	// keys): they may sort that set (for tallies: their groups), never
 	// scan the table.
 	whole bool
-	call  func(ctx context.Context, db *bunstore.DB) error
+	// claims: a second query reads the page's claims by
+	// escrow_events_job_recipient_idx (a few probes).
+	claims bool
+	call   func(ctx context.Context, db *bunstore.DB) error
 	// page, for a job list, is its filter: a page is one prepared
 	// statement (not seen by the query hook), whose plans pagePlans
 	// returns. The statement walks boost (when set) and index.
@@ -179,6 +189,18 @@ func planCases() []planCase {
 	const openJobs = "jobs_status_created_at_id_idx|jobs_created_at_id_idx"
 	jobs := func(status marketplace.Status, tag string, after *marketplace.JobCursor) *marketplace.JobFilter {
 		return &marketplace.JobFilter{Status: status, Tag: tag, Ref: planRef, Limit: limit, After: after}
+	}
+	funded := func(status marketplace.Status, after *marketplace.JobCursor) *marketplace.JobFilter {
+		return &marketplace.JobFilter{Status: status, Funded: true, Ref: planRef, Limit: limit, After: after}
+	}
+	payouts := func(after openjury.Address) func(ctx context.Context, db *bunstore.DB) error {
+		return func(ctx context.Context, db *bunstore.DB) error {
+			p, err := db.Escrow().Payouts(ctx, "j100008", "", after, limit)
+			if err == nil && len(p) != limit {
+				err = fmt.Errorf("%d payouts", len(p))
+			}
+			return err
+		}
 	}
 	boosted := &marketplace.JobCursor{Rank: 9000, CreatedAt: planAt(9000), ID: "j109000"}
 	deep := &marketplace.JobCursor{CreatedAt: planAt(5000), ID: "j105000"}
@@ -207,6 +229,12 @@ func planCases() []planCase {
 		{name: "jobs open tag deep", index: "job_tags_tag_status_created_at_id_idx", page: jobs(marketplace.StatusOpen, "common", deep)},
 		{name: "jobs boosted cursor", index: "jobs_created_at_id_idx", boost: "jobs_boost_idx", page: jobs("", "", boosted)},
 		{name: "jobs open boosted cursor", index: openJobs, boost: "jobs_boost_status_idx", page: jobs(marketplace.StatusOpen, "", boosted)},
+		{name: "jobs funded", index: "jobs_funded_created_at_id_idx", boost: "jobs_boost_idx", page: funded("", nil)},
+		{name: "jobs funded deep", index: "jobs_funded_created_at_id_idx", page: funded("", deep)},
+		{name: "jobs open funded", index: "jobs_funded_status_created_at_id_idx|jobs_funded_created_at_id_idx", boost: "jobs_boost_status_idx", page: funded(marketplace.StatusOpen, nil)},
+		{name: "jobs open funded deep", index: "jobs_funded_status_created_at_id_idx|jobs_funded_created_at_id_idx", page: funded(marketplace.StatusOpen, deep)},
+		{name: "payouts", index: "job_payouts_pkey|sqlite_autoindex_job_payouts_1", claims: true, call: payouts("")},
+		{name: "payouts deep", index: "job_payouts_pkey|sqlite_autoindex_job_payouts_1", claims: true, call: payouts("r100500")},
 		{name: "posts", index: "posts_created_at_id_idx", call: posts("", nil)},
 		{name: "posts deep", index: "posts_created_at_id_idx", call: posts("", mid)},
 		{name: "posts tag", index: "post_tags_tag_created_at_id_idx", call: posts("tag4", nil)},
@@ -473,9 +501,15 @@ func TestListPlans(t *testing.T) {
 					}
 					continue
 				}
-				require.Len(t, qs, 1, c.name)
-				require.Empty(t, checkPlan(db.Dialect(), ps[0], c.index, c.whole),
-					"%s: query %s\nplan:\n%s", c.name, qs[0], strings.Join(ps[0], "\n"))
+				want, whole := []string{c.index}, []bool{c.whole}
+				if c.claims {
+					want, whole = append(want, "escrow_events_job_recipient_idx"), []bool{false, true}
+				}
+				require.Len(t, qs, len(want), c.name)
+				for i, p := range ps {
+					require.Empty(t, checkPlan(db.Dialect(), p, want[i], whole[i]),
+						"%s: query %s\nplan:\n%s", c.name, qs[i], strings.Join(p, "\n"))
+				}
 			}
 			// The first page of the featured-first list reads both phases
 			// in one statement; a page after a plain cursor only the
@@ -498,6 +532,7 @@ func TestListPlans(t *testing.T) {
 					{"reputation_score_address_idx", "leaderboard after <nil>", true},
 					{"job_tags_tag_created_at_id_idx", "jobs tag deep", false},
 					{"jobs_boost_idx", "jobs all", false},
+					{"jobs_funded_created_at_id_idx", "jobs funded deep", false},
 				} {
 					_, err := db.Bun().ExecContext(ctx, "DROP INDEX "+d.index)
 					require.NoError(t, err)

@@ -45,6 +45,8 @@ func (c *Client) Logout(ctx context.Context) (LogoutResponse, error) {
 type JobFilter struct {
 	Status string
 	Tag    string
+	// Funded keeps only jobs whose bounty the escrow holds.
+	Funded bool
 	Page
 }
 
@@ -56,6 +58,9 @@ func (f JobFilter) values() url.Values {
 	}
 	if f.Tag != "" {
 		q.Set("tag", f.Tag)
+	}
+	if f.Funded {
+		q.Set("funded", "true")
 	}
 	return f.Page.values(q)
 }
@@ -219,6 +224,25 @@ func (c *Client) OpenJobAnchorSnapshot(ctx context.Context, jobID string) (io.Re
 func (c *Client) GetJobAnchorProof(ctx context.Context, jobID, record string) (AnchorProof, error) {
 	var out AnchorProof
 	_, err := c.do(ctx, call{method: http.MethodGet, path: pathf("/api/v1/jobs/%s/anchor/proof", jobID), query: url.Values{"record": {record}}}, &out)
+	return out, err
+}
+
+// PayoutFilter selects a job's payouts: one recipient's, or a page.
+type PayoutFilter struct {
+	Recipient string
+	Page
+}
+
+// GetJobPayouts returns a page of a closed funded job's payouts, each with
+// its Merkle proof and claim, and what a settle and a claim send (job key,
+// sponsor, anchor root, total). Empty for an open or unfunded job.
+func (c *Client) GetJobPayouts(ctx context.Context, jobID string, f PayoutFilter) (JobPayouts, error) {
+	q := url.Values{}
+	if f.Recipient != "" {
+		q.Set("recipient", f.Recipient)
+	}
+	var out JobPayouts
+	_, err := c.do(ctx, call{method: http.MethodGet, path: pathf("/api/v1/jobs/%s/payouts", jobID), query: f.Page.values(q)}, &out)
 	return out, err
 }
 

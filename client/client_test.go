@@ -270,6 +270,11 @@ func TestEveryEndpoint(t *testing.T) {
 			require.NoError(t, err)
 		}
 		require.NoError(t, anchor.VerifyProof(doc.Records[recordID], hashes, root))
+		// An unfunded job has no payouts (the escrow tests cover them).
+		payouts, err := agent.GetJobPayouts(ctx, job.ID, client.PayoutFilter{})
+		require.NoError(t, err)
+		require.Empty(t, payouts.Payouts)
+		require.Equal(t, job.ID, payouts.JobID)
 		// The same document as a stream; an open job's is a 404 *Error.
 		stream, err := agent.OpenJobAnchorSnapshot(ctx, job.ID)
 		require.NoError(t, err)

@@ -119,6 +119,8 @@ var schemaTypes = map[string]any{
 	"RecordAnchorReceiptRequest": client.RecordAnchorReceiptRequest{},
 	"AnchorProof":                client.AnchorProof{},
 	"AnchorSnapshot":             client.AnchorSnapshot{},
+	"JobPayouts":                 client.JobPayouts{},
+	"Payout":                     client.Payout{},
 	"Reputation":                 client.Reputation{},
 	"DevSetReputationRequest":    client.DevSetReputationRequest{},
 	"LeaderboardEntry":           client.LeaderboardEntry{},

@@ -207,6 +207,46 @@ type Job struct {
 	FinalVoteEndsAt       *time.Time `json:"final_vote_ends_at"`
 	FeaturedScore         int64      `json:"featured_score"`
 	FeaturedUntil         *time.Time `json:"featured_until"`
+	// The escrow of the sponsor's slot; all nil when the server follows no
+	// escrow. EscrowStatus is unfunded, funded, settled or refunded.
+	EscrowStatus          *string    `json:"escrow_status"`
+	EscrowAmountUSDC      *float64   `json:"escrow_amount_usdc"`
+	EscrowRefundAfter     *time.Time `json:"escrow_refund_after"`
+	EscrowTxHash          *string    `json:"escrow_tx_hash"`
+	EscrowChainID         *int64     `json:"escrow_chain_id"`
+	EscrowContractAddress *string    `json:"escrow_contract_address"`
+	EscrowBlockNumber     *int64     `json:"escrow_block_number"`
+	EscrowLogIndex        *int64     `json:"escrow_log_index"`
+	EscrowMismatch        *bool      `json:"escrow_mismatch"`
+}
+
+// Payout is one payout of a closed funded job: what the escrow's
+// claim(job_key, sponsor, recipient, amount_micro_usdc, proof) takes.
+type Payout struct {
+	Recipient       string   `json:"recipient"`
+	AmountUSDC      float64  `json:"amount_usdc"`
+	AmountMicroUSDC string   `json:"amount_micro_usdc"`
+	Roles           []string `json:"roles"`
+	Leaf            string   `json:"leaf"`
+	Proof           []string `json:"proof"`
+	Claimed         bool     `json:"claimed"`
+	ClaimTxHash     *string  `json:"claim_tx_hash"`
+}
+
+// JobPayouts is a page of a job's payouts with what a settle and a claim
+// send.
+type JobPayouts struct {
+	JobID                 string   `json:"job_id"`
+	EscrowStatus          *string  `json:"escrow_status"`
+	Payouts               []Payout `json:"payouts"`
+	NextCursor            *string  `json:"next_cursor"`
+	JobKey                string   `json:"job_key"`
+	SponsorAddress        string   `json:"sponsor_address"`
+	AnchorRoot            *string  `json:"anchor_root"`
+	TotalUSDC             *float64 `json:"total_usdc"`
+	TotalMicroUSDC        *string  `json:"total_micro_usdc"`
+	EscrowContractAddress *string  `json:"escrow_contract_address"`
+	ChainID               *int64   `json:"chain_id"`
 }
 
 // CreateJobRequest posts a job.
@@ -477,6 +517,10 @@ type EconomyPolicy struct {
 	PlatformFeeUSDCPct float64 `json:"platform_fee_usdc_pct"`
 	JuryPoolUSDCPct    float64 `json:"jury_pool_usdc_pct"`
 	AGRMintPerWin      float64 `json:"agr_mint_per_win"`
+	// EscrowContractAddress is the BountyEscrow the server follows (nil:
+	// none); TreasuryAddress receives the platform fee.
+	EscrowContractAddress *string `json:"escrow_contract_address"`
+	TreasuryAddress       *string `json:"treasury_address"`
 }
 
 // TreasuryInfo describes the settlement treasury.

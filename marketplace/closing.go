@@ -167,6 +167,24 @@ type closing struct {
 	winnerAgent openjury.Address
 	finalists   map[string]bool
 	jury        []Tally
+	// funded is F, the confirmed funded total of the escrow when the lease
+	// was taken (0: no payouts); later funding is excess the sponsor takes
+	// back after the settle (docs/rules.md#escrow-and-payouts). coherent
+	// collects the coherent jurors while the votes stream; payouts are
+	// what the build split.
+	funded   openjury.MicroUSDC
+	coherent payoutBuilder
+	payouts  []anchor.Payout
+}
+
+// fundedTotal is F for a close of job: the confirmed funded total of its
+// sponsor's escrow slot while it is funded (not settled or refunded) and
+// the service follows an escrow, else 0.
+func (s *Service) fundedTotal(job *Job) openjury.MicroUSDC {
+	if !s.cfg.Escrow.Enabled() || job.Escrow == nil || job.Escrow.Status != EscrowFunded {
+		return 0
+	}
+	return job.Escrow.Amount
 }
 
 // CloseJob lets the sponsor close an open job with a winner. Errors (in
@@ -276,7 +294,7 @@ func (s *Service) startClose(ctx context.Context, tx Tx, caller openjury.Address
 		return nil, err
 	}
 	return &closing{id: openjury.NewID(), job: job, rev: job.RecordsRev, salt: salt, now: now, ref: ref,
-		winner: sub.ID, winnerAgent: sub.Agent, jury: jury}, nil
+		winner: sub.ID, winnerAgent: sub.Agent, jury: jury, funded: s.fundedTotal(job)}, nil
 }
 
 // lockOpenJob locks a job in tx and checks that it is open and that no
@@ -355,7 +373,7 @@ func (s *Service) startFinalize(ctx context.Context, tx Tx, caller openjury.Addr
 		return nil, err
 	}
 	return &closing{id: openjury.NewID(), job: job, rev: job.RecordsRev, salt: salt, now: now,
-		finalists: finalists(final, jury), jury: jury}, nil
+		finalists: finalists(final, jury), jury: jury, funded: s.fundedTotal(job)}, nil
 }
 
 // PickWinner applies the finalize rule: most final votes; ties go to more
@@ -461,14 +479,24 @@ func (s *Service) finishInTx(ctx context.Context, tx Tx, c *closing) (*CloseResu
 }
 
 // outcome writes a closing's outcome on job, locked in tx, whose snapshot
-// b is built: status, winner and closed_at; reputation (winner +10 score
-// and +1 win, every other distinct submitter +1 loss) in one statement;
-// the AGR win mint (at most once per job, enforced by a unique key); the
-// batch, which also ends the lease.
+// b is built: status, winner and closed_at (and the payout total of a
+// funded close); reputation (winner +10 score and +1 win, every other
+// distinct submitter +1 loss) in one statement; the AGR win mint (at most
+// once per job, enforced by a unique key); the payouts; the batch, which
+// also ends the lease.
 func (s *Service) outcome(ctx context.Context, tx Tx, job *Job, c *closing, b *anchor.Batch) (*CloseResult, error) {
 	job.Status, job.WinnerSubmissionID, job.ClosedAt, job.Close = StatusClosed, c.winner, &c.now, c.ref
+	if len(c.payouts) > 0 {
+		total := c.funded
+		job.PayoutTotal = &total
+	}
 	if err := tx.Jobs().UpdateJob(ctx, job); err != nil {
 		return nil, err
+	}
+	if len(c.payouts) > 0 {
+		if err := tx.Escrow().PutPayouts(ctx, job.ID, c.payouts); err != nil {
+			return nil, err
+		}
 	}
 	if err := tx.Reputation().AddJobOutcome(ctx, job.ID, c.winnerAgent,
 		ReputationDelta{Score: WinScore, Wins: 1}, ReputationDelta{Losses: 1}, c.now); err != nil {
@@ -507,7 +535,14 @@ func (s *Service) build(ctx context.Context, snaps SnapshotStore, anchors Anchor
 	if err == nil {
 		err = scanKind(ctx, bd, func(after *Cursor, limit int, fn func(*Vote) bool) error {
 			return snaps.ScanVotes(ctx, jobID, after, limit, fn)
-		}, func(v *Vote) (anchor.Record, Cursor) { return voteRecord(v), Cursor{At: v.CreatedAt, ID: v.ID} })
+		}, func(v *Vote) (anchor.Record, Cursor) {
+			if c.funded > 0 {
+				// The votes are the current ones, frozen under the lease;
+				// the winner is known (submissions come first).
+				c.coherent.vote(v, c.winner)
+			}
+			return voteRecord(v), Cursor{At: v.CreatedAt, ID: v.ID}
+		})
 	}
 	if err == nil {
 		err = scanKind(ctx, bd, func(after *Cursor, limit int, fn func(*FinalVote) bool) error {
@@ -537,6 +572,24 @@ func (s *Service) build(ctx context.Context, snaps SnapshotStore, anchors Anchor
 	if c.winner == "" {
 		return nil, openjury.E(openjury.Internal, op, "no submission of the job is the finalize's winner")
 	}
+	version := anchor.SchemaVersion
+	if c.funded > 0 {
+		// The payouts close the document, in recipient order.
+		c.payouts = c.coherent.payouts(c.funded, s.cfg.Economy, c.winnerAgent, s.cfg.Escrow.Treasury)
+		for _, p := range c.payouts {
+			r := anchor.PayoutRecord(jobID, p)
+			body, err := anchor.CanonicalRecord(r)
+			if err != nil {
+				return nil, err
+			}
+			if err := bd.addLeaf(ctx, r.ID, body, p.Leaf(jobID)); err != nil {
+				return nil, err
+			}
+		}
+		if len(c.payouts) > 0 {
+			version = anchor.SchemaVersionPayouts
+		}
+	}
 	// The job record, with the outcome being written, goes first in the
 	// document; it is made last, once the winner is known.
 	closed := *c.job
@@ -554,14 +607,14 @@ func (s *Service) build(ctx context.Context, snaps SnapshotStore, anchors Anchor
 	b := &anchor.Batch{
 		ID:            c.id,
 		JobID:         jobID,
-		SchemaVersion: anchor.SchemaVersion,
+		SchemaVersion: version,
 		Root:          root,
 		Salt:          openjury.HashFromBytes(c.salt),
 		URI:           anchor.URI(s.cfg.BaseURL, jobID),
 		CreatedAt:     c.now,
 		Records:       bd.records,
 	}
-	prefix, suffix, err := anchor.DocumentFrame(b.JobID, b.CreatedAt, b.Salt, b.Root)
+	prefix, suffix, err := anchor.DocumentFrame(b.SchemaVersion, b.JobID, b.CreatedAt, b.Salt, b.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -673,10 +726,27 @@ func (b *Stager) addRecord(r anchor.Record) error {
 	return nil
 }
 
+// addLeaf stages a record whose leaf is not its bytes' (a payout's,
+// anchor.PayoutLeaf) at the next Ord, like Add.
+func (b *Stager) addLeaf(ctx context.Context, recordID string, body []byte, leaf anchor.Node) error {
+	b.addLeafAt(b.next, recordID, body, leaf)
+	b.next++
+	if b.full() {
+		return b.flush(ctx)
+	}
+	return nil
+}
+
 // addAt adds a record's canonical bytes to the chunk at ord.
 func (b *Stager) addAt(ord int64, recordID string, body []byte) {
+	b.addLeafAt(ord, recordID, body, anchor.Leaf(body))
+}
+
+// addLeafAt adds a record's canonical bytes with its leaf to the chunk at
+// ord.
+func (b *Stager) addLeafAt(ord int64, recordID string, body []byte, leaf anchor.Node) {
 	b.chunk = append(b.chunk, StagedRecord{Ord: ord, RecordID: recordID, Body: body})
-	b.leaves = append(b.leaves, leafOrd{leaf: anchor.Leaf(body), ord: ord})
+	b.leaves = append(b.leaves, leafOrd{leaf: leaf, ord: ord})
 	b.size += len(body)
 	b.bodies += int64(len(body))
 	b.records++

@@ -71,6 +71,13 @@ type Job struct {
 	// whose end has passed is dead (its closer crashed or gave up).
 	ClosingID    string
 	ClosingUntil *time.Time
+	// Escrow is the escrow state of the sponsor's slot, from the synced
+	// escrow events; nil before the first (see Service.EscrowOf).
+	Escrow *JobEscrow
+	// PayoutTotal is the total (F) of the payouts its close made, the
+	// total the settle posts; nil for a job closed without payouts, or
+	// open.
+	PayoutTotal *openjury.MicroUSDC
 }
 
 // BeingClosed reports whether a close or finalize holds a live closing
@@ -91,6 +98,8 @@ type JobFilter struct {
 	// Tag, when not empty, keeps jobs carrying this tag (exact match,
 	// case-insensitive).
 	Tag string
+	// Funded keeps only jobs whose escrow status is funded.
+	Funded bool
 	// Ref is the reference time that decides which boosts are active.
 	Ref time.Time
 	// Limit is the page size; a Limit <= 0 returns nothing.
@@ -138,7 +147,9 @@ type JobStore interface {
 	// found" (nothing else is read then).
 	JobForSubmit(ctx context.Context, id string, agent openjury.Address) (*SubmitState, error)
 	// UpdateJob writes every mutable field of j (status, winner, closed_at,
-	// close reference, featured score and until). Errors: NotFound.
+	// close reference, featured score and until, payout total; not the
+	// escrow state, which only EscrowStore.SetJobEscrow writes). Errors:
+	// NotFound.
 	UpdateJob(ctx context.Context, j *Job) error
 	// ListJobs returns up to f.Limit jobs in the order of JobCursor.
 	ListJobs(ctx context.Context, f JobFilter) ([]*Job, error)
@@ -223,6 +234,9 @@ type ListJobsInput struct {
 	Status string
 	// Tag keeps jobs with this tag (exact, case-insensitive).
 	Tag string
+	// Funded keeps only jobs whose escrow holds the bounty (escrow status
+	// funded).
+	Funded bool
 	// Limit is the page size: 0 means 50, else 1..200.
 	Limit int
 	// Cursor is the NextCursor of the previous page, or "".
@@ -239,7 +253,7 @@ type JobPage struct {
 // first, ties by id. Errors: Invalid.
 func (s *Service) ListJobs(ctx context.Context, in ListJobsInput) (JobPage, error) {
 	const op = "marketplace.ListJobs"
-	f := JobFilter{Limit: in.Limit}
+	f := JobFilter{Limit: in.Limit, Funded: in.Funded}
 	switch in.Status {
 	case "", string(StatusOpen):
 		f.Status = StatusOpen

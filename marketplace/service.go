@@ -27,6 +27,8 @@ type Config struct {
 	AGRMintPerWin int64
 	// Economy is the published USDC split.
 	Economy Economy
+	// Escrow is the bounty escrow the service follows (zero: none).
+	Escrow EscrowConfig
 	// Operators may delete any comment.
 	Operators []openjury.Address
 	// BaseURL is the public base URL of the service; a job's anchor_uri
@@ -37,11 +39,18 @@ type Config struct {
 	SaltSource io.Reader
 }
 
-// Economy is the published split of a bounty, as fractions of 1.
+// Economy is the published split of a bounty, as fractions of 1, and the
+// same in parts per million, which the payouts of a funded close use
+// (docs/rules.md#escrow-and-payouts). NewService converts the fractions
+// once, to the nearest part per million, when the PPM fields are zero.
 type Economy struct {
 	AgentPayoutPct float64
 	PlatformFeePct float64
 	JuryPoolPct    float64
+
+	AgentPayoutPPM int64
+	PlatformFeePPM int64
+	JuryPoolPPM    int64
 }
 
 // DefaultEconomy is the split used when Config.Economy is zero.
@@ -62,6 +71,9 @@ func NewService(db DB, clock openjury.Clock, cfg Config) *Service {
 	}
 	if cfg.Economy == (Economy{}) {
 		cfg.Economy = DefaultEconomy
+	}
+	if e := &cfg.Economy; e.AgentPayoutPPM == 0 && e.PlatformFeePPM == 0 && e.JuryPoolPPM == 0 {
+		e.AgentPayoutPPM, e.PlatformFeePPM, e.JuryPoolPPM = ToPPM(e.AgentPayoutPct), ToPPM(e.PlatformFeePct), ToPPM(e.JuryPoolPct)
 	}
 	cfg.Operators = slices.Clone(cfg.Operators)
 	return &Service{db: db, clock: clock, cfg: cfg}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"math/big"
 	"net"
 	"net/netip"
 	"net/url"
@@ -100,6 +101,24 @@ type Config struct {
 	// AnchorRegistryAddress is the anchor registry contract
 	// (SERVICE_ANCHOR_REGISTRY_ADDRESS).
 	AnchorRegistryAddress openjury.Address
+	// EscrowContractAddress is the BountyEscrow contract the service
+	// follows (SERVICE_ESCROW_CONTRACT_ADDRESS): the stake sync also reads
+	// its events and a funded job's close adds its payouts to the snapshot
+	// (docs/rules.md#escrow-and-payouts). It needs RPCURL (or an injected
+	// escrow chain), OnchainSyncEnabled and TreasuryAddress.
+	EscrowContractAddress openjury.Address
+	// TreasuryAddress receives the platform fee of funded jobs
+	// (SERVICE_TREASURY_ADDRESS); the constitution publishes it as
+	// TreasuryInfo.contract_address. Required with the escrow.
+	TreasuryAddress openjury.Address
+	// AgentPayoutPct, PlatformFeePct and JuryPoolPct are the split of a
+	// bounty, fractions of 1 that must sum to 1
+	// (SERVICE_AGENT_PAYOUT_USDC_PCT 0.85, SERVICE_PLATFORM_FEE_USDC_PCT
+	// 0.05, SERVICE_JURY_POOL_USDC_PCT 0.10); each is converted once to
+	// parts per million (the nearest) for the payouts.
+	AgentPayoutPct float64
+	PlatformFeePct float64
+	JuryPoolPct    float64
 	// SemanticSearchEnabled turns semantic search on
 	// (SERVICE_SEMANTIC_SEARCH_ENABLED, true).
 	SemanticSearchEnabled bool
@@ -222,6 +241,9 @@ func Defaults() Config {
 		OperatorAddresses:     []openjury.Address{},
 		AGRMintPerWin:         DefaultAGRMintPerWin,
 		SyncConfirmations:     20,
+		AgentPayoutPct:        marketplace.DefaultEconomy.AgentPayoutPct,
+		PlatformFeePct:        marketplace.DefaultEconomy.PlatformFeePct,
+		JuryPoolPct:           marketplace.DefaultEconomy.JuryPoolPct,
 		SemanticSearchEnabled: true,
 		Embedder:              EmbedderLocal,
 		RateLimitPerMin:       300,
@@ -394,6 +416,21 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	boolean("SERVICE_ONCHAIN_SYNC_ENABLED", &c.OnchainSyncEnabled)
 	integer("SERVICE_SYNC_CONFIRMATIONS", &c.SyncConfirmations)
 	address("SERVICE_ANCHOR_REGISTRY_ADDRESS", &c.AnchorRegistryAddress)
+	address("SERVICE_ESCROW_CONTRACT_ADDRESS", &c.EscrowContractAddress)
+	address("SERVICE_TREASURY_ADDRESS", &c.TreasuryAddress)
+	fraction := func(name string, dst *float64) {
+		if v, ok := get(name); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+				p.add("%s: must be a number between 0 and 1, got %q", name, v)
+				return
+			}
+			*dst = f
+		}
+	}
+	fraction("SERVICE_AGENT_PAYOUT_USDC_PCT", &c.AgentPayoutPct)
+	fraction("SERVICE_PLATFORM_FEE_USDC_PCT", &c.PlatformFeePct)
+	fraction("SERVICE_JURY_POOL_USDC_PCT", &c.JuryPoolPct)
 	boolean("SERVICE_SEMANTIC_SEARCH_ENABLED", &c.SemanticSearchEnabled)
 	str("SERVICE_EMBEDDER", &c.Embedder)
 	if strings.EqualFold(c.Embedder, EmbedderLocal) {
@@ -469,7 +506,7 @@ func (c Config) Validate() error { return c.validate(injected{}) }
 // injected says which chain ports New was given as options: a use of the
 // chain whose port is given needs no SERVICE_RPC_URL.
 type injected struct {
-	verifier, vault bool
+	verifier, vault, escrow bool
 }
 
 // validate is Validate knowing the injected chain ports.
@@ -555,6 +592,7 @@ func (c Config) validate(in injected) error {
 		p.add("SERVICE_SYNC_POLL_SECONDS: must be positive")
 	}
 	checkAddress(&p, "SERVICE_ANCHOR_REGISTRY_ADDRESS", c.AnchorRegistryAddress)
+	c.validateEscrow(&p, in)
 	if c.Embedder != EmbedderLocal {
 		if msg := checkHTTPURL(c.Embedder, false); msg != "" {
 			p.add("SERVICE_EMBEDDER: must be %q or an absolute http(s) URL", EmbedderLocal)
@@ -609,6 +647,55 @@ func (c Config) validate(in injected) error {
 	}
 	c.validateDevMode(&p)
 	return p.err()
+}
+
+// validateEscrow checks the escrow and split settings: the escrow needs
+// the chain node (or an injected escrow chain), the sync and a treasury;
+// each fraction is in 0..1 and together they make exactly 1, as decimals
+// (0.85 + 0.05 + 0.10 is 1, whatever binary floating point makes of it).
+func (c Config) validateEscrow(p *problems, in injected) {
+	checkAddress(p, "SERVICE_ESCROW_CONTRACT_ADDRESS", c.EscrowContractAddress)
+	checkAddress(p, "SERVICE_TREASURY_ADDRESS", c.TreasuryAddress)
+	if !c.EscrowContractAddress.IsZero() {
+		if c.RPCURL == "" && !in.escrow {
+			p.add("SERVICE_ESCROW_CONTRACT_ADDRESS: requires SERVICE_RPC_URL")
+		}
+		if !c.OnchainSyncEnabled {
+			p.add("SERVICE_ESCROW_CONTRACT_ADDRESS: requires SERVICE_ONCHAIN_SYNC_ENABLED=1 (the sync reads its events)")
+		}
+		if c.TreasuryAddress.IsZero() {
+			p.add("SERVICE_ESCROW_CONTRACT_ADDRESS: requires SERVICE_TREASURY_ADDRESS (the platform fee's recipient)")
+		}
+	}
+	sum := new(big.Rat)
+	ok := true
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{
+		{"SERVICE_AGENT_PAYOUT_USDC_PCT", c.AgentPayoutPct},
+		{"SERVICE_PLATFORM_FEE_USDC_PCT", c.PlatformFeePct},
+		{"SERVICE_JURY_POOL_USDC_PCT", c.JuryPoolPct},
+	} {
+		r, valid := new(big.Rat).SetString(strconv.FormatFloat(f.v, 'f', -1, 64))
+		if !valid || f.v < 0 || f.v > 1 {
+			p.add("%s: must be a number between 0 and 1, got %v", f.name, f.v)
+			ok = false
+			continue
+		}
+		sum.Add(sum, r)
+	}
+	if ok && sum.Cmp(big.NewRat(1, 1)) != 0 {
+		p.add("SERVICE_AGENT_PAYOUT_USDC_PCT, SERVICE_PLATFORM_FEE_USDC_PCT and SERVICE_JURY_POOL_USDC_PCT: must sum to 1, got %s",
+			strings.TrimRight(strings.TrimRight(sum.FloatString(9), "0"), "."))
+	}
+}
+
+// Economy is the split of the settings, for the marketplace.
+func (c Config) Economy() marketplace.Economy {
+	return marketplace.Economy{AgentPayoutPct: c.AgentPayoutPct, PlatformFeePct: c.PlatformFeePct, JuryPoolPct: c.JuryPoolPct,
+		AgentPayoutPPM: marketplace.ToPPM(c.AgentPayoutPct), PlatformFeePPM: marketplace.ToPPM(c.PlatformFeePct),
+		JuryPoolPPM: marketplace.ToPPM(c.JuryPoolPct)}
 }
 
 // Bounds of SERVICE_MAX_HEADER_BYTES: room for a bearer token and the
@@ -696,6 +783,11 @@ func (c Config) attrs() []slog.Attr {
 		slog.Bool("onchain_sync_enabled", c.OnchainSyncEnabled),
 		slog.Int64("sync_confirmations", c.SyncConfirmations),
 		slog.String("anchor_registry_address", string(c.AnchorRegistryAddress)),
+		slog.String("escrow_contract_address", string(c.EscrowContractAddress)),
+		slog.String("treasury_address", string(c.TreasuryAddress)),
+		slog.Float64("agent_payout_usdc_pct", c.AgentPayoutPct),
+		slog.Float64("platform_fee_usdc_pct", c.PlatformFeePct),
+		slog.Float64("jury_pool_usdc_pct", c.JuryPoolPct),
 		slog.Bool("semantic_search_enabled", c.SemanticSearchEnabled),
 		slog.String("embedder", redactURL(c.Embedder)),
 		slog.String("embedder_model", c.EmbedderModel),

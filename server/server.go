@@ -106,6 +106,7 @@ type options struct {
 	verifier   auth.ContractVerifier
 	receipts   anchor.ReceiptChecker
 	vault      stake.Vault
+	escrow     marketplace.EscrowChain
 }
 
 // WithClock gives every service clk instead of the system clock (a test's
@@ -158,6 +159,11 @@ func WithReceiptChecker(c anchor.ReceiptChecker) Option {
 // (which then needs no RPC URL).
 func WithStakeVault(v stake.Vault) Option { return func(o *options) { o.vault = v } }
 
+// WithEscrowChain has the sync read the bounty escrow's events from e
+// instead of the node at Config.RPCURL. The escrow is still followed only
+// with Config.EscrowContractAddress (which then needs no RPC URL).
+func WithEscrowChain(e marketplace.EscrowChain) Option { return func(o *options) { o.escrow = e } }
+
 // ErrClosed is returned by Start and Run on a closed Server.
 var ErrClosed = errors.New("server: closed")
 
@@ -177,7 +183,7 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 	if o.verifier != nil {
 		cfg.AuthEIP1271Enabled = true
 	}
-	if err := cfg.validate(injected{verifier: o.verifier != nil, vault: o.vault != nil}); err != nil {
+	if err := cfg.validate(injected{verifier: o.verifier != nil, vault: o.vault != nil, escrow: o.escrow != nil}); err != nil {
 		return nil, err
 	}
 	if o.progress == nil {
@@ -215,7 +221,7 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 	cfg = s.cfg
 	s.log.Info("starting", slog.Any("config", cfg))
 
-	verifier, receipts, err := s.wireChain(ctx, o)
+	verifier, receipts, escrowChain, err := s.wireChain(ctx, o)
 	if err != nil {
 		return nil, err
 	}
@@ -242,9 +248,25 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 		MinRepScoreToVote:      cfg.MinRepScoreToVote,
 		FinalVoteOpen:          cfg.FinalVoteOpen,
 		AGRMintPerWin:          cfg.AGRMintPerWin,
+		Economy:                cfg.Economy(),
+		Escrow:                 marketplace.EscrowConfig{Contract: cfg.EscrowContractAddress, ChainID: cfg.ChainID, Treasury: cfg.TreasuryAddress},
 		Operators:              cfg.OperatorAddresses,
 		BaseURL:                cfg.BaseURL,
 	})
+	if s.sync != nil && !cfg.EscrowContractAddress.IsZero() {
+		s.sync.Follow(marketplace.NewEscrowSyncer(escrowChain, s.DB, marketplace.EscrowSyncConfig{
+			ChainID: cfg.ChainID, Contract: cfg.EscrowContractAddress,
+			OnMismatch: func(j *marketplace.Job, e *marketplace.JobEscrow) {
+				// docs/rules.md#escrow-and-payouts: the settle posted another
+				// root or total than the job's; claims cannot follow the
+				// snapshot.
+				s.log.Error("escrow settled with another root or total than the job's",
+					slog.String("job_id", j.ID), slog.String("settled_root", e.SettledRoot.String()),
+					slog.String("settled_total", e.SettledTotal.String()), slog.Any("anchor_root", anchorRoot(j)),
+					slog.Any("payout_total", j.PayoutTotal))
+			},
+		}))
+	}
 	s.Anchor = anchor.NewService(s.DB, anchor.Config{Operators: cfg.OperatorAddresses, Checker: receipts})
 
 	for name, pool := range s.DB.SQLDBs() {
@@ -305,27 +327,33 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 // its chain id: another chain is a *ConfigError; a node that is down at
 // start does not stop the service: calls answer 503 (sign-in) or back off
 // (the sync), and the adapter checks the chain id before its first call
-// that reads the chain). It sets s.sync when the stake-vault sync is on.
-func (s *Server) wireChain(ctx context.Context, o options) (auth.ContractVerifier, anchor.ReceiptChecker, error) {
+// that reads the chain). It sets s.sync when the stake-vault sync is on;
+// the escrow chain is the one its escrow follower reads.
+func (s *Server) wireChain(ctx context.Context, o options) (auth.ContractVerifier, anchor.ReceiptChecker, marketplace.EscrowChain, error) {
 	cfg := s.cfg
-	verifier, receipts, vault := o.verifier, o.receipts, o.vault
+	verifier, receipts, vault, escrow := o.verifier, o.receipts, o.vault, o.escrow
 	checkReceipts := cfg.RPCURL != "" && !cfg.AnchorRegistryAddress.IsZero()
+	followEscrow := cfg.OnchainSyncEnabled && !cfg.EscrowContractAddress.IsZero()
 	needNode := cfg.RPCURL != "" && ((cfg.AuthEIP1271Enabled && verifier == nil) ||
-		(cfg.OnchainSyncEnabled && vault == nil) || (checkReceipts && receipts == nil))
+		(cfg.OnchainSyncEnabled && vault == nil) || (checkReceipts && receipts == nil) || (followEscrow && escrow == nil))
 	if needNode {
-		chain, err := ethchain.Dial(ctx, cfg.RPCURL, ethchain.Options{StakeVault: cfg.StakeContractAddress, ChainID: cfg.ChainID})
+		chain, err := ethchain.Dial(ctx, cfg.RPCURL, ethchain.Options{StakeVault: cfg.StakeContractAddress,
+			Escrow: cfg.EscrowContractAddress, ChainID: cfg.ChainID})
 		if err != nil {
-			return nil, nil, fmt.Errorf("chain: %w", err) // never holds the URL
+			return nil, nil, nil, fmt.Errorf("chain: %w", err) // never holds the URL
 		}
 		s.chain = chain
 		if err := checkChain(ctx, chain, s.log); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if verifier == nil && cfg.AuthEIP1271Enabled {
 			verifier = chain
 		}
 		if vault == nil && cfg.OnchainSyncEnabled {
 			vault = chain
+		}
+		if escrow == nil && followEscrow {
+			escrow = chain
 		}
 		if receipts == nil && checkReceipts {
 			// docs/rules.md#anchors: checked on chain when the node and
@@ -344,7 +372,15 @@ func (s *Server) wireChain(ctx context.Context, o options) (auth.ContractVerifie
 			LeaseTTL:      syncLeaseTTL(cfg.SyncPollInterval),
 		})
 	}
-	return verifier, receipts, nil
+	return verifier, receipts, escrow, nil
+}
+
+// anchorRoot is a job's anchor_root, or nil before its close.
+func anchorRoot(j *marketplace.Job) any {
+	if j.Anchor == nil {
+		return nil
+	}
+	return j.Anchor.Root.String()
 }
 
 // Config returns the settings the Server runs with: those given to New,

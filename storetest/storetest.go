@@ -68,6 +68,7 @@ func Run(t *testing.T, f Features, newBackend func(t *testing.T) Backend) {
 		{"Closing", s.closingTests()},
 		{"Anchors", s.anchorTests()},
 		{"Sync", s.syncTests()},
+		{"Escrow", s.escrowTests()},
 		{"Search", s.searchTests()},
 		{"Idempotency", s.idempotencyTests()},
 	}

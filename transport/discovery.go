@@ -233,7 +233,15 @@ type discoveryData struct {
 	SearchMaxQueryChars int
 	SearchDefaultLimit  int
 	SearchMaxLimit      int
+
+	// Escrow is the BountyEscrow the service follows ("" none), Treasury
+	// the fee's recipient; the split in percent.
+	Escrow, Treasury          string
+	AgentPct, FeePct, JuryPct string
 }
+
+// percent renders a fraction of 1 as a percentage ("85").
+func percent(f float64) string { return strconv.FormatFloat(f*100, 'f', -1, 64) }
 
 // serviceEndpoints lists the routes registered with a service name.
 func (s *server) serviceEndpoints() []endpoint {
@@ -271,6 +279,12 @@ func (s *server) discoveryData(base string) discoveryData {
 		TokenTTLSeconds:     int64(a.TokenTTL / time.Second),
 		FreshChallenges:     auth.FreshPerAddress,
 		MaxBodyBytes:        s.opts.MaxBodyBytes,
+
+		Escrow:   m.Escrow.Contract.String(),
+		Treasury: m.Escrow.Treasury.String(),
+		AgentPct: percent(m.Economy.AgentPayoutPct),
+		FeePct:   percent(m.Economy.PlatformFeePct),
+		JuryPct:  percent(m.Economy.JuryPoolPct),
 
 		MinStakeUSDC:           st.MinStake.String(),
 		MinRepScoreToVote:      m.MinRepScoreToVote,

@@ -40,10 +40,43 @@ type jobJSON struct {
 	FinalVoteEndsAt       *string     `json:"final_vote_ends_at"`
 	FeaturedScore         int64       `json:"featured_score"`
 	FeaturedUntil         *string     `json:"featured_until"`
+	// The escrow of the sponsor's slot (docs/rules.md#escrow-and-payouts),
+	// null when the service follows no escrow.
+	EscrowStatus          *string      `json:"escrow_status"`
+	EscrowAmountUSDC      *json.Number `json:"escrow_amount_usdc"`
+	EscrowRefundAfter     *string      `json:"escrow_refund_after"`
+	EscrowTxHash          *string      `json:"escrow_tx_hash"`
+	EscrowChainID         *int64       `json:"escrow_chain_id"`
+	EscrowContractAddress *string      `json:"escrow_contract_address"`
+	EscrowBlockNumber     *int64       `json:"escrow_block_number"`
+	EscrowLogIndex        *int64       `json:"escrow_log_index"`
+	EscrowMismatch        *bool        `json:"escrow_mismatch"`
+}
+
+// jobJSON converts a domain job with the escrow state it shows
+// (marketplace.Service.EscrowOf).
+func (s *server) jobJSON(j *marketplace.Job) jobJSON {
+	out := newJobJSON(j)
+	out.setEscrow(s.svc.Market.EscrowOf(j))
+	return out
+}
+
+// setEscrow fills the escrow_* fields from e (all null for nil).
+func (out *jobJSON) setEscrow(e *marketplace.JobEscrow) {
+	if e == nil {
+		return
+	}
+	status, amount, mismatch := string(e.Status), usdcJSON(e.Amount), e.Mismatch
+	ref := newChainRefFields(e.Ref)
+	out.EscrowStatus, out.EscrowAmountUSDC, out.EscrowMismatch = &status, &amount, &mismatch
+	out.EscrowRefundAfter = optTimePtr(e.RefundAfter)
+	out.EscrowTxHash, out.EscrowChainID, out.EscrowContractAddress = ref.TxHash, ref.ChainID, ref.Contract
+	out.EscrowBlockNumber, out.EscrowLogIndex = ref.BlockNumber, ref.LogIndex
 }
 
 // newJobJSON converts a domain job. The anchor_* fields are null until the
-// job has a snapshot.
+// job has a snapshot; the escrow_* fields are null (server.jobJSON sets
+// them).
 func newJobJSON(j *marketplace.Job) jobJSON {
 	closeRef := newChainRefFields(j.Close)
 	out := jobJSON{

@@ -57,7 +57,7 @@ func (s *server) createJob(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return respond(w, newJobJSON(job))
+	return respond(w, s.jobJSON(job))
 }
 
 func (s *server) getJob(w http.ResponseWriter, r *http.Request) error {
@@ -65,7 +65,7 @@ func (s *server) getJob(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return respond(w, newJobJSON(job))
+	return respond(w, s.jobJSON(job))
 }
 
 func (s *server) listJobs(w http.ResponseWriter, r *http.Request) error {
@@ -73,13 +73,17 @@ func (s *server) listJobs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return respond(w, listJobsResponse{Jobs: mapEach(page.Jobs, newJobJSON), NextCursor: optString(page.NextCursor)})
+	return respond(w, listJobsResponse{Jobs: mapEach(page.Jobs, s.jobJSON), NextCursor: optString(page.NextCursor)})
 }
 
-// queryJobs lists the jobs a request's status, tag, limit (default def,
-// 1..maxLimit) and cursor query parameters select.
+// queryJobs lists the jobs a request's status, tag, funded, limit
+// (default def, 1..maxLimit) and cursor query parameters select.
 func (s *server) queryJobs(r *http.Request, def, maxLimit int) (marketplace.JobPage, error) {
 	limit, err := queryInt(r, "limit", def, 1, maxLimit)
+	if err != nil {
+		return marketplace.JobPage{}, err
+	}
+	funded, err := queryBool(r, "funded")
 	if err != nil {
 		return marketplace.JobPage{}, err
 	}
@@ -87,6 +91,7 @@ func (s *server) queryJobs(r *http.Request, def, maxLimit int) (marketplace.JobP
 	return s.svc.Market.ListJobs(r.Context(), marketplace.ListJobsInput{
 		Status: q.Get("status"),
 		Tag:    q.Get("tag"),
+		Funded: funded,
 		Limit:  limit,
 		Cursor: q.Get("cursor"),
 	})

@@ -162,6 +162,7 @@ func goLimits() map[string]float64 {
 		"Comment.content maxLength":                           marketplace.MaxContentChars,
 		"param:CommentLimit maximum":                          marketplace.MaxCommentLimit,
 		"GET /api/v1/jobs?limit maximum":                      marketplace.MaxListLimit,
+		"GET /api/v1/jobs/{job_id}/payouts?limit maximum":     marketplace.MaxListLimit,
 		"GET /api/v1/jobs/{job_id}/submissions?limit maximum": marketplace.MaxListLimit,
 		"GET /api/v1/posts?limit maximum":                     marketplace.MaxPostLimit,
 		"GET /api/v1/reputation/leaderboard?limit maximum":    marketplace.MaxLeaderboardLimit,

@@ -97,6 +97,7 @@ func (s *server) allRoutes() []route {
 		s.voteRoutes(),
 		s.closingRoutes(),
 		s.anchorRoutes(),
+		s.escrowRoutes(),
 		s.reputationRoutes(),
 		s.economyRoutes(),
 		s.threadRoutes(),

@@ -36,6 +36,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 		return formLimits{TitleChars: marketplace.MaxTitleChars, BoostAGR: marketplace.MaxBoostAGR, BoostHours: marketplace.MaxBoostHours}
 	},
 	"pct":    pct,
+	"usdc":   func(micro uint64) string { return openjury.MicroUSDC(micro).String() },
 	"badges": marketplace.Badges,
 	"level":  marketplace.Level,
 	"rfc3339": func(t interface{ Format(string) string }) string {
@@ -62,6 +63,10 @@ type Market interface {
 	AddComment(ctx context.Context, author openjury.Address, target marketplace.TargetType, targetID string, in marketplace.CommentInput) (*marketplace.Comment, error)
 	Boost(ctx context.Context, caller openjury.Address, jobID string, in marketplace.BoostInput) (*marketplace.Job, error)
 	CloseJob(ctx context.Context, caller openjury.Address, jobID string, in marketplace.CloseInput) (*marketplace.CloseResult, error)
+
+	// EscrowOf and Payouts show a job's USDC escrow and its payouts.
+	EscrowOf(j *marketplace.Job) *marketplace.JobEscrow
+	Payouts(ctx context.Context, jobID string, in marketplace.PayoutsInput) (*marketplace.PayoutPage, error)
 }
 
 // Auth is the part of auth.Service the session cookie uses.
@@ -182,7 +187,13 @@ func NewHandler(s Services) http.Handler {
 			a.failPage(w, r, err)
 			return
 		}
-		a.page(w, r, http.StatusOK, "job.html", j.Title, map[string]any{"Job": j, "Subs": subs, "Jury": jury, "Final": final, "Comments": comments})
+		payouts, err := s.Market.Payouts(ctx, j.ID, marketplace.PayoutsInput{Limit: marketplace.MaxListLimit})
+		if err != nil {
+			a.failPage(w, r, err)
+			return
+		}
+		a.page(w, r, http.StatusOK, "job.html", j.Title, map[string]any{"Job": j, "Subs": subs, "Jury": jury, "Final": final, "Comments": comments,
+			"Escrow": s.Market.EscrowOf(j), "Payouts": payouts})
 	})
 	mux.HandleFunc("GET /leaderboard", func(w http.ResponseWriter, r *http.Request) {
 		page, err := s.Market.Leaderboard(r.Context(), marketplace.LeaderboardInput{Cursor: r.URL.Query().Get("cursor")})

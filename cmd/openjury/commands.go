@@ -40,6 +40,9 @@ func commands() []commandSpec {
 		{"status", "[ADDRESS]", "stake, AGR and reputation (default: your address)", "openjury status", cmdStatus},
 		{"dev", devUsage + " [--dev-secret S]", "set stake (USDC), reputation or mint AGR on a development server (default: your address)", "openjury --key agent dev stake 10", cmdDev},
 		{"anchor", "verify JOB_ID", "check a closed job's snapshot and proofs against its anchor_root", "openjury anchor verify JOB_ID", cmdAnchor},
+		{"escrow", "fund JOB_ID AMOUNT [--refund-after T] [--authorization] | settle JOB_ID | refund JOB_ID | status JOB_ID  [--rpc-url URL] [--escrow ADDR]",
+			"the job's USDC escrow: fund it as its sponsor (approve + fund, or one EIP-3009 transaction), settle a closed job (operator key), refund, or show it", "openjury --key sponsor escrow fund JOB_ID 25 --rpc-url $RPC", cmdEscrow},
+		{"claim", "JOB_ID [--recipient ADDR] [--rpc-url URL] [--escrow ADDR]", "claim your payout of a settled job from the escrow (or anyone's, paid to them, with --recipient)", "openjury claim JOB_ID --rpc-url $RPC", cmdClaim},
 		{"mcp", "", "serve the marketplace to an MCP client over stdio", "openjury --key agent mcp", cmdMCP},
 	}
 }

@@ -26,8 +26,24 @@ func cmdMCP(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return newMCPServer(c).Run(ctx, &mcp.StdioTransport{})
+	var claim claimFunc
+	if e.getenv("OPENJURY_RPC_URL") != "" {
+		// With a chain node the agent can claim its payouts itself.
+		claim = func(ctx context.Context, jobID, recipient string) (any, error) {
+			ce, err := escrowFlags{}.dial(ctx, e, true)
+			if err != nil {
+				return nil, err
+			}
+			defer ce.node.Close()
+			return ce.claim(ctx, jobID, recipient)
+		}
+	}
+	return newMCPServer(c, claim).Run(ctx, &mcp.StdioTransport{})
 }
+
+// claimFunc sends a payout's claim on chain (nil: the MCP server has no
+// chain node, so no claim tool).
+type claimFunc func(ctx context.Context, jobID, recipient string) (any, error)
 
 // Tool inputs. The jsonschema tags are the descriptions an MCP client
 // shows; a description that quotes a limit is set in Go instead (toolSchema),
@@ -76,6 +92,11 @@ type commentInput struct {
 	ParentID string `json:"parent_id,omitempty" jsonschema:"the comment this one answers, on the same target"`
 }
 
+type payoutsInput struct {
+	JobID     string `json:"job_id" jsonschema:"the job"`
+	Recipient string `json:"recipient,omitempty" jsonschema:"only this recipient's payout (default: every payout)"`
+}
+
 type statusInput struct {
 	Address string `json:"address,omitempty" jsonschema:"the wallet address (default: this agent's)"`
 }
@@ -119,8 +140,9 @@ func toolSchemas() (findJobs, submit, vote, comment *jsonschema.Schema) {
 	return findJobs, submit, vote, comment
 }
 
-// newMCPServer exposes c's operations as MCP tools and the playbook as a resource.
-func newMCPServer(c *client.Client) *mcp.Server {
+// newMCPServer exposes c's operations as MCP tools and the playbook as a
+// resource; claim, when not nil, adds the claim_payout tool.
+func newMCPServer(c *client.Client, claim claimFunc) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "openjury", Title: "OpenJury marketplace", Version: "1"}, &mcp.ServerOptions{
 		Instructions: "OpenJury is a work-and-jury marketplace: sponsors post jobs with a USDC bounty, staked agents submit work with evidence, a jury votes and a winner is chosen. You act as wallet " + c.Address() + "; sign-in is automatic. Read the playbook resource first.",
 	})
@@ -195,6 +217,34 @@ func newMCPServer(c *client.Client) *mcp.Server {
 			v, err := readStatus(ctx, c, addr)
 			return nil, v, err
 		})
+	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
+	mcp.AddTool(s, &mcp.Tool{Name: "escrow_status", Annotations: readOnly, Description: "A job's USDC escrow: status (unfunded, funded, settled, refunded), the funded amount, the refund time, whether the settle matched, and its payouts with their claims."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in jobIDInput) (*mcp.CallToolResult, any, error) {
+			job, err := c.GetJob(ctx, in.JobID)
+			if err != nil {
+				return nil, nil, err
+			}
+			p, err := payoutsOf(ctx, c, in.JobID, "")
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, map[string]any{"job_id": job.ID, "escrow_status": job.EscrowStatus, "escrow_amount_usdc": job.EscrowAmountUSDC,
+				"escrow_refund_after": job.EscrowRefundAfter, "escrow_mismatch": job.EscrowMismatch, "escrow_tx_hash": job.EscrowTxHash,
+				"anchor_root": p.AnchorRoot, "total_usdc": p.TotalUSDC, "payouts": p.Payouts}, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "get_payouts", Annotations: readOnly, Description: "A closed funded job's payouts: recipient, amount, roles, Merkle leaf and proof, and whether claimed; with the job key, sponsor and anchor root a claim sends."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in payoutsInput) (*mcp.CallToolResult, any, error) {
+			p, err := payoutsOf(ctx, c, in.JobID, in.Recipient)
+			return nil, p, err
+		})
+	if claim != nil {
+		mcp.AddTool(s, &mcp.Tool{Name: "claim_payout", Annotations: &mcp.ToolAnnotations{DestructiveHint: new(bool)},
+			Description: "Claim a payout of a settled job from the escrow on chain (your own by default; the money always goes to its recipient). Pays gas from your wallet; the proof is checked against the anchor root first."},
+			func(ctx context.Context, _ *mcp.CallToolRequest, in payoutsInput) (*mcp.CallToolResult, any, error) {
+				r, err := claim(ctx, in.JobID, in.Recipient)
+				return nil, r, err
+			})
+	}
 	s.AddResource(&mcp.Resource{URI: playbookURI, Name: "agent-playbook", Title: "OpenJury agent playbook", MIMEType: "text/markdown", Description: "How an agent signs in, stakes, finds jobs, submits, votes and gets paid."},
 		func(ctx context.Context, _ *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			b, err := c.GetAgentPlaybook(ctx)

@@ -108,7 +108,7 @@ func TestMCPOverStdio(t *testing.T) {
 		require.NotEmpty(t, tool.Description, tool.Name)
 		require.Equal(t, "object", tool.InputSchema["type"], tool.Name)
 	}
-	for _, want := range []string{"find_jobs", "get_job", "submit_work", "vote", "final_vote", "finalize_job", "close_job", "comment", "status"} {
+	for _, want := range []string{"find_jobs", "get_job", "submit_work", "vote", "final_vote", "finalize_job", "close_job", "comment", "status", "escrow_status", "get_payouts"} {
 		require.True(t, names[want], "tool %s missing", want)
 	}
 	// The schemas' descriptions quote the limits, from their constants.
