@@ -1,6 +1,7 @@
 package bunstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -38,6 +39,10 @@ type jobRow struct {
 	RecordsRev         int64        `bun:"records_rev,notnull"`
 	ClosingID          string       `bun:"closing_id,nullzero"`
 	ClosingUntil       *int64       `bun:"closing_until"`
+	JuryMode           string       `bun:"jury_mode,notnull"`
+	JurySize           *int64       `bun:"jury_size"`
+	JuryCommitEndsAt   *int64       `bun:"jury_commit_ends_at"`
+	JuryRevealEndsAt   *int64       `bun:"jury_reveal_ends_at"`
 }
 
 // jobTagRow is a row of job_tags: one lowercased tag of a job, with the
@@ -83,7 +88,19 @@ func toJobRow(j *marketplace.Job) (*jobRow, error) {
 		RecordsRev:         j.RecordsRev,
 		ClosingID:          j.ClosingID,
 		ClosingUntil:       millisPtr(j.ClosingUntil),
+		JuryMode:           string(cmp.Or(j.JuryMode, marketplace.JuryOpen)),
+		JurySize:           optInt64(int64(j.JurySize)),
+		JuryCommitEndsAt:   millisPtr(j.JuryCommitEndsAt),
+		JuryRevealEndsAt:   millisPtr(j.JuryRevealEndsAt),
 	}, nil
+}
+
+// optInt64 is nil for 0, else a pointer to n.
+func optInt64(n int64) *int64 {
+	if n == 0 {
+		return nil
+	}
+	return &n
 }
 
 func (r *jobRow) job() (*marketplace.Job, error) {
@@ -111,7 +128,28 @@ func (r *jobRow) job() (*marketplace.Job, error) {
 		RecordsRev:         r.RecordsRev,
 		ClosingID:          r.ClosingID,
 		ClosingUntil:       fromMillisPtr(r.ClosingUntil),
+		JuryMode:           storedJuryMode(r.JuryMode),
+		JurySize:           int(deref64(r.JurySize)),
+		JuryCommitEndsAt:   fromMillisPtr(r.JuryCommitEndsAt),
+		JuryRevealEndsAt:   fromMillisPtr(r.JuryRevealEndsAt),
 	}, nil
+}
+
+// storedJuryMode is the domain's jury mode of a stored one: empty for
+// 'open'.
+func storedJuryMode(m string) marketplace.JuryMode {
+	if m == string(marketplace.JuryOpen) {
+		return ""
+	}
+	return marketplace.JuryMode(m)
+}
+
+// deref64 is *p, or 0 for nil.
+func deref64(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 // encodeTags returns the stored form of tags as written: a JSON array,

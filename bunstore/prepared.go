@@ -296,7 +296,9 @@ func (d *DB) scanHot(ctx context.Context, db bun.IDB, h hot, dest []any, args ..
 // while the statement waited for the job's lock, which a read in the
 // statement's snapshot would miss. It returns j's row, the submission's
 // job and agent (NULL when there is none) and the stored vote's id (NULL
-// when nothing was written). The parameters, in order: job id;
+// when nothing was written). It writes only on open-mode jobs without a
+// drawn panel: CastVote checks the others in a transaction (castLocked).
+// The parameters, in order: job id;
 // submission id; vote id, submission id, voter, weight, review,
 // created_at, open status, now, voter, voter (up); voter, the reputation
 // delta's score, wins, losses, submissions, jury votes, created_at (rep).
@@ -309,6 +311,7 @@ up AS (INSERT INTO votes AS v (id, job_id, submission_id, voter_address, weight,
 SELECT ?::text, j.id, ?::text, ?::text, ?::bigint, ?::text, ?::bigint FROM j, s
 WHERE j.status = ?::text AND (j.closing_until IS NULL OR j.closing_until <= ?::bigint)
 AND s.job_id = j.id AND s.agent_address <> ?::text AND j.sponsor_address <> ?::text
+AND j.jury_mode = 'open' AND j.jury_size IS NULL
 ON CONFLICT (job_id, voter_address) DO UPDATE SET submission_id = EXCLUDED.submission_id, weight = EXCLUDED.weight,
 review = EXCLUDED.review, created_at = EXCLUDED.created_at
 RETURNING v.id, (v.xmax = 0) AS inserted),

@@ -23,6 +23,11 @@ type Stores interface {
 	Anchors() AnchorStore
 	Snapshots() SnapshotStore
 	Search() SearchQueue
+	Jurors() JurorIndex
+	Juries() JuryStore
+	JuryQueue() JuryQueue
+	JuryOutcomes() JuryOutcomeStore
+	Commitments() CommitmentStore
 }
 
 // Tx is the set of stores bound to one database transaction.
