@@ -53,3 +53,13 @@ func JobOutcomeSQL() string { return jobOutcomeQuery }
 // DropBuildSQL are the texts of the deletes of a build's staged rows, with
 // ? parameters (batch id, batch id, chunk), for plan tests.
 func DropBuildSQL() []string { return dropBuildQueries }
+
+// JurySQL returns the statements of a draw: a prefix's children's sums,
+// a prefix's jurors, a page of the eligible set.
+func JurySQL() (children, leaf, scan string) { return childSums, leafJurors, scanEligible }
+
+// JuryPrefixDepth is how many levels of prefix sums a draw walks.
+const JuryPrefixDepth = juryPrefixDepth
+
+// HotRuns is how many times d ran a hot statement.
+func HotRuns(d *DB) int64 { return d.hotRuns.Load() }

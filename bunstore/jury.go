@@ -102,9 +102,18 @@ func (s jurorIndex) EligibleTotal(ctx context.Context, version int64) (int64, op
 		return 0, 0, err
 	}
 	var count, total sql.NullInt64
-	err = db.QueryRowContext(ctx, `SELECT `+sumAt("jurors")+`, `+sumAt("total_micro"), "", version, "", version).Scan(&count, &total)
+	err = s.e.d.scanHot(ctx, db, s.e.d.hot.juryTotal, []any{&count, &total}, "", version, "", version)
 	return count.Int64, openjury.MicroUSDC(total.Int64), translate(op, err)
 }
+
+// eligibleTotal reads the root's sums at a version (parameters: '',
+// version, '', version).
+var eligibleTotal = `SELECT ` + sumAt("jurors") + `, ` + sumAt("total_micro")
+
+// jurorStakeAt reads an address's juror stake at a version (parameters:
+// address, version).
+const jurorStakeAt = `SELECT v.stake_micro FROM juror_versions AS v WHERE v.address = ? AND v.version <= ?
+ORDER BY v.version DESC LIMIT 1`
 
 // JurorStake reads addr's latest juror_versions row at version.
 func (s jurorIndex) JurorStake(ctx context.Context, version int64, addr openjury.Address) (openjury.MicroUSDC, error) {
@@ -114,8 +123,7 @@ func (s jurorIndex) JurorStake(ctx context.Context, version int64, addr openjury
 		return 0, err
 	}
 	var stake int64
-	err = db.QueryRowContext(ctx, `SELECT v.stake_micro FROM juror_versions AS v WHERE v.address = ? AND v.version <= ?
-ORDER BY v.version DESC LIMIT 1`, string(addr), version).Scan(&stake)
+	err = s.e.d.scanHot(ctx, db, s.e.d.hot.jurorStake, []any{&stake}, string(addr), version)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
@@ -165,7 +173,7 @@ func (s jurorIndex) JurorAt(ctx context.Context, version int64, offset openjury.
 		for i := range sums {
 			dest[i] = &sums[i]
 		}
-		if err := db.QueryRowContext(ctx, childSums, args...).Scan(dest...); err != nil {
+		if err := s.e.d.scanHot(ctx, db, s.e.d.hot.juryChildren, dest, args...); err != nil {
 			return marketplace.Juror{}, translate(op, err)
 		}
 		next := ""
@@ -183,10 +191,11 @@ func (s jurorIndex) JurorAt(ctx context.Context, version int64, offset openjury.
 		}
 		prefix = next
 	}
-	rows, err := db.QueryContext(ctx, leafJurors, "0x"+prefix, "0x"+prefix+"g", version)
+	rows, done, err := s.e.d.queryHot(ctx, db, s.e.d.hot.juryLeaf, "0x"+prefix, "0x"+prefix+"g", version)
 	if err != nil {
 		return marketplace.Juror{}, translate(op, err)
 	}
+	defer done()
 	defer rows.Close()
 	for rows.Next() {
 		var j marketplace.Juror
@@ -230,6 +239,14 @@ func excluded(exclude []marketplace.Juror, addr openjury.Address) bool {
 	return false
 }
 
+// scanEligible reads a page of the eligible jurors at version in address
+// order (parameters: after, version, limit).
+const scanEligible = `SELECT v.address, v.stake_micro FROM juror_versions AS v
+WHERE v.address > ?
+AND v.version = (SELECT MAX(x.version) FROM juror_versions AS x WHERE x.address = v.address AND x.version <= ?)
+AND v.stake_micro > 0
+ORDER BY v.address LIMIT ?`
+
 // ScanEligible reads the eligible jurors at version in address order from
 // the primary key of juror_versions.
 func (s jurorIndex) ScanEligible(ctx context.Context, version int64, after openjury.Address, limit int, fn func(marketplace.Juror) bool) error {
@@ -238,11 +255,7 @@ func (s jurorIndex) ScanEligible(ctx context.Context, version int64, after openj
 	if err != nil {
 		return err
 	}
-	rows, err := db.QueryContext(ctx, `SELECT v.address, v.stake_micro FROM juror_versions AS v
-WHERE v.address > ?
-AND v.version = (SELECT MAX(x.version) FROM juror_versions AS x WHERE x.address = v.address AND x.version <= ?)
-AND v.stake_micro > 0
-ORDER BY v.address LIMIT ?`, string(after), version, limit)
+	rows, err := db.QueryContext(ctx, scanEligible, string(after), version, limit)
 	if err != nil {
 		return translate(op, err)
 	}

@@ -58,6 +58,9 @@ func newHot(dialect, q string) hot {
 type hotStatements struct {
 	jobByID, jobByIDForUpdate, jobForSubmit, tokenOwner, stakeOf,
 	insertSubmission, enqueueSearch, addReputation hot
+	// juryChildren, juryLeaf, juryTotal and jurorStake are the reads of a
+	// jury draw (jury.go): a draw of 21 runs about a hundred of them.
+	juryChildren, juryLeaf, juryTotal, jurorStake hot
 	// submit and castVote are the one statements of a guarded submission
 	// and a guarded jury vote on PostgreSQL (submitQuery, castVoteQuery);
 	// empty on SQLite.
@@ -67,7 +70,7 @@ type hotStatements struct {
 // all returns every hot statement of the dialect.
 func (h hotStatements) all() []hot {
 	all := []hot{h.jobByID, h.jobByIDForUpdate, h.jobForSubmit, h.tokenOwner, h.stakeOf,
-		h.insertSubmission, h.enqueueSearch, h.addReputation}
+		h.insertSubmission, h.enqueueSearch, h.addReputation, h.juryChildren, h.juryLeaf, h.juryTotal, h.jurorStake}
 	if h.submit.native != "" {
 		all = append(all, h.submit, h.castVote)
 	}
@@ -94,6 +97,10 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 		insertSubmission: newHot(dialect, insertSubmissionInto+` VALUES (?, ?, ?, ?, ?, ?)`),
 		enqueueSearch:    newHot(dialect, enqueueSearchInto+" VALUES (?, ?, 1, ?, 0)\n"+enqueueSearchOnConflict),
 		addReputation:    newHot(dialect, addReputationInto+" VALUES (?, ?, ?, ?, ?, ?, ?)\n"+addReputationOnConflict),
+		juryChildren:     newHot(dialect, childSums),
+		juryLeaf:         newHot(dialect, leafJurors),
+		juryTotal:        newHot(dialect, eligibleTotal),
+		jurorStake:       newHot(dialect, jurorStakeAt),
 	}
 	if dialect == DialectPostgres {
 		h.submit = newHot(dialect, submitQuery(h))
@@ -219,6 +226,7 @@ func (d *DB) prepareHot(ctx context.Context) {
 // it; nil (and no error) when db is neither, for the caller to run h
 // through bun.
 func (d *DB) stmt(ctx context.Context, db bun.IDB, h hot) (*sql.Stmt, func(), error) {
+	d.hotRuns.Add(1)
 	switch v := db.(type) {
 	case *bun.DB:
 		st, err := d.stmts.get(ctx, v.DB, h.native)
@@ -253,6 +261,25 @@ func (d *DB) execHot(ctx context.Context, db bun.IDB, h hot, args ...any) (sql.R
 	}
 	defer done()
 	return st.ExecContext(ctx, args...)
+}
+
+// queryHot runs the hot query h with args on db; the caller closes the
+// rows, then calls done.
+func (d *DB) queryHot(ctx context.Context, db bun.IDB, h hot, args ...any) (*sql.Rows, func(), error) {
+	st, done, err := d.stmt(ctx, db, h)
+	if err != nil {
+		return nil, nil, err
+	}
+	if st == nil {
+		rows, err := db.QueryContext(ctx, h.generic, args...)
+		return rows, func() {}, err
+	}
+	rows, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		done()
+		return nil, nil, err
+	}
+	return rows, done, nil
 }
 
 // scanHot runs the hot query h with args on db and scans its first row
