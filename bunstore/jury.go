@@ -106,8 +106,8 @@ func (s jurorIndex) EligibleTotal(ctx context.Context, version int64) (int64, op
 	return count.Int64, openjury.MicroUSDC(total.Int64), translate(op, err)
 }
 
-// eligibleTotal reads the root's sums at a version (parameters: ”,
-// version, ”, version).
+// eligibleTotal reads the root's sums at a version (parameters: the
+// empty prefix, version, the empty prefix, version).
 var eligibleTotal = `SELECT ` + sumAt("jurors") + `, ` + sumAt("total_micro")
 
 // jurorStakeAt reads an address's juror stake at a version (parameters:
