@@ -633,28 +633,23 @@ func (s *Service) EligibleSet(ctx context.Context, jobID string, in ListInput) (
 	if err != nil {
 		return EligiblePage{}, openjury.Wrap(op, err)
 	}
-	page := EligiblePage{Draw: d, Jurors: []Juror{}}
-	var last openjury.Address
-	n := 0
-	err = s.db.Jurors().ScanEligible(ctx, d.Version, after, limit+1, func(j Juror) bool {
-		n++
-		if n > limit {
-			return false
-		}
-		last = j.Address
+	page := EligiblePage{Draw: d, Jurors: make([]Juror, 0, limit+1)}
+	// One more than the page tells whether another follows; one more
+	// again in case the sponsor, left out, is among them.
+	err = s.db.Jurors().ScanEligible(ctx, d.Version, after, limit+2, func(j Juror) bool {
 		if j.Address != d.Sponsor {
 			page.Jurors = append(page.Jurors, j)
 		}
-		return true
+		return len(page.Jurors) <= limit
 	})
 	if err != nil {
 		return EligiblePage{}, openjury.Wrap(op, err)
 	}
-	if n > limit {
-		page.NextCursor = cursor.Encode(struct {
+	page.Jurors, page.NextCursor = cursor.Cut(page.Jurors, limit, func(last Juror) string {
+		return cursor.Encode(struct {
 			A string `json:"a"`
-		}{A: last.String()})
-	}
+		}{A: last.Address.String()})
+	})
 	return page, nil
 }
 

@@ -60,7 +60,7 @@ func TestCreateJob(t *testing.T) {
 		require.True(t, present, "field %s missing", k)
 		require.Nil(t, v, "field %s", k)
 	}
-	require.Len(t, job, 28)
+	require.Len(t, job, 32)
 
 	// Default window, no tags -> [] not null, integer bounty.
 	r = e.do("POST", "/api/v1/jobs", `{"title":"T2","prompt":"P","bounty_usdc":0}`, bearer(token))
