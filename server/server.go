@@ -74,6 +74,8 @@ type Server struct {
 	search  *searchParts
 	// chain is the dialled node; nil when no use of the chain needs it.
 	chain *ethchain.Client
+	// juryChain seeds jury draws; nil without a chain (server seeds).
+	juryChain marketplace.JuryChain
 	// sync runs the stake-vault sync; nil when it is off.
 	sync        *stake.Syncer
 	syncMetrics *syncMetrics
@@ -106,6 +108,7 @@ type options struct {
 	verifier   auth.ContractVerifier
 	receipts   anchor.ReceiptChecker
 	vault      stake.Vault
+	juryChain  marketplace.JuryChain
 }
 
 // WithClock gives every service clk instead of the system clock (a test's
@@ -157,6 +160,10 @@ func WithReceiptChecker(c anchor.ReceiptChecker) Option {
 // Config.RPCURL. The sync still runs only with Config.OnchainSyncEnabled
 // (which then needs no RPC URL).
 func WithStakeVault(v stake.Vault) Option { return func(o *options) { o.vault = v } }
+
+// WithJuryChain seeds jury draws with block hashes from c instead of the
+// node at Config.RPCURL (docs/rules.md, "Jury integrity").
+func WithJuryChain(c marketplace.JuryChain) Option { return func(o *options) { o.juryChain = c } }
 
 // ErrClosed is returned by Start and Run on a closed Server.
 var ErrClosed = errors.New("server: closed")
@@ -219,6 +226,11 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 	if err != nil {
 		return nil, err
 	}
+	// The jury's eligible-set index follows this service's minimums: the
+	// first start (or one with other minimums) rebuilds it, once.
+	if _, err := s.DB.Jurors().JuryVersion(ctx, cfg.MinStakeUSDC, cfg.MinRepScoreToVote); err != nil {
+		return nil, fmt.Errorf("jury index: %w", err)
+	}
 	base, _ := url.Parse(cfg.BaseURL) // Validate checked it
 	s.Auth = auth.NewService(s.DB, s.clock, auth.Config{
 		Domain:       base.Host,
@@ -244,6 +256,12 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 		AGRMintPerWin:          cfg.AGRMintPerWin,
 		Operators:              cfg.OperatorAddresses,
 		BaseURL:                cfg.BaseURL,
+		JuryCommitWindow:       cfg.JuryCommitWindow,
+		JuryRevealWindow:       cfg.JuryRevealWindow,
+		AGRPerCoherentVote:     cfg.AGRPerCoherentVote,
+		JuryNoShowPenalty:      cfg.JuryNoShowPenalty,
+		JuryChain:              s.juryChain,
+		JuryConfirmations:      cfg.SyncConfirmations,
 	})
 	s.Anchor = anchor.NewService(s.DB, anchor.Config{Operators: cfg.OperatorAddresses, Checker: receipts})
 
@@ -309,9 +327,11 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 func (s *Server) wireChain(ctx context.Context, o options) (auth.ContractVerifier, anchor.ReceiptChecker, error) {
 	cfg := s.cfg
 	verifier, receipts, vault := o.verifier, o.receipts, o.vault
+	s.juryChain = o.juryChain
 	checkReceipts := cfg.RPCURL != "" && !cfg.AnchorRegistryAddress.IsZero()
+	// With a chain configured, jury draws take their seed from it.
 	needNode := cfg.RPCURL != "" && ((cfg.AuthEIP1271Enabled && verifier == nil) ||
-		(cfg.OnchainSyncEnabled && vault == nil) || (checkReceipts && receipts == nil))
+		(cfg.OnchainSyncEnabled && vault == nil) || (checkReceipts && receipts == nil) || s.juryChain == nil)
 	if needNode {
 		chain, err := ethchain.Dial(ctx, cfg.RPCURL, ethchain.Options{StakeVault: cfg.StakeContractAddress, ChainID: cfg.ChainID})
 		if err != nil {
@@ -326,6 +346,9 @@ func (s *Server) wireChain(ctx context.Context, o options) (auth.ContractVerifie
 		}
 		if vault == nil && cfg.OnchainSyncEnabled {
 			vault = chain
+		}
+		if s.juryChain == nil {
+			s.juryChain = chain
 		}
 		if receipts == nil && checkReceipts {
 			// docs/rules.md#anchors: checked on chain when the node and
@@ -397,6 +420,7 @@ func (s *Server) Start(ctx context.Context) error {
 	if s.sync != nil {
 		s.work.Go(func() { runStakeSync(ctx, s.log, s.sync, s.syncMetrics, s.cfg.SyncPollInterval) })
 	}
+	s.work.Go(func() { runJurySteps(ctx, s.log, s.Market, s.cfg.SyncPollInterval) })
 	return nil
 }
 
