@@ -15,9 +15,9 @@ import (
 	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/bunstore"
+	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/openjurytest/dbtest"
 	"github.com/openjury/openjury/search"
-	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/server"
 	"github.com/openjury/openjury/stake"
 )
