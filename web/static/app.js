@@ -4,8 +4,10 @@
 // and the bearer token is handed at once to POST /app/session, which keeps
 // it in an HttpOnly cookie (this script never stores it). The actions are
 // plain HTML forms carrying a CSRF token and work without this script; the
-// anchor's "verify" button checks the snapshot document in the browser.
+// anchor's "verify" button checks the snapshot document in the browser;
+// a commit-reveal job's commit form is computed here (jury.js).
 import { verifySnapshot } from './verify.js';
+import { juryForms } from './jury.js';
 
 const $ = (s, el = document) => el.querySelector(s);
 const $$ = (s, el = document) => [...el.querySelectorAll(s)];
@@ -63,6 +65,7 @@ function verifyButton() {
 
 countdowns();
 verifyButton();
+juryForms(document.querySelector('#who a')?.textContent.trim());
 const signin = $('#signin');
 if (signin && window.ethereum) {
   signin.hidden = false;
