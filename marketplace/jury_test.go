@@ -745,3 +745,30 @@ func TestDrawOffsetIsTheDefinition(t *testing.T) {
 		require.Equal(t, want.Int64(), int64(marketplace.DrawOffset(seed, i, openjury.MicroUSDC(rem))))
 	}
 }
+
+// TestJuryEarlyCloseNoPenalty: a sponsor closing before the reveal window
+// ends penalises nobody (the jurors had not had their chance); a
+// commitment left unrevealed then does not count either.
+func TestJuryEarlyCloseNoPenalty(t *testing.T) {
+	t.Parallel()
+	backends(t, func(t *testing.T, db *bunstore.DB) {
+		w := newJuryWorld(t, db, nil)
+		sponsor, a := w.addr(1), w.juror(2, 10, 0)
+		j1 := w.juror(11, 10, 12)
+		job := w.createJob(sponsor, marketplace.CreateJobInput{JuryMode: "commit_reveal", JurySize: secs(1), JuryCommitSeconds: secs(60), JuryRevealSeconds: secs(60)})
+		sa := w.submit(a, job.ID)
+		_, err := w.commit(j1, job.ID, sa.ID, salt(1))
+		require.NoError(t, err)
+		w.clock.Advance(90 * time.Second) // in the reveal window
+		res, err := w.svc.CloseJob(w.ctx, sponsor, job.ID, marketplace.CloseInput{WinnerSubmissionID: sa.ID})
+		require.NoError(t, err)
+		require.Empty(t, res.Tally, "an unrevealed commitment never counts")
+		require.Equal(t, int64(12), w.repOf(j1).Score)
+		require.Zero(t, w.agrOf(j1).Balance)
+		sum, err := w.svc.JurySummary(w.ctx, job.ID)
+		require.NoError(t, err)
+		require.False(t, sum.Hidden, "a closed job hides nothing")
+		_, err = w.reveal(j1, job.ID, sa.ID, salt(1))
+		requireKind(t, err, openjury.Conflict, "job is closed")
+	})
+}
