@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -17,23 +16,6 @@ import (
 	"github.com/openjury/openjury/web"
 )
 
-// juryFront is the web app over srv with the server's fake clock (the
-// pages show the jury windows open at it) and the API beside it.
-func juryFront(t *testing.T, srv *openjurytest.Server) *httptest.Server {
-	t.Helper()
-	pages := web.NewHandler(web.Services{Market: srv.Market, Auth: srv.Auth, Stake: srv.Stake, AGR: srv.AGR, Clock: srv.Clock})
-	api := srv.HTTP.Config.Handler
-	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/api/") {
-			api.ServeHTTP(w, r)
-			return
-		}
-		pages.ServeHTTP(w, r)
-	}))
-	t.Cleanup(front.Close)
-	return front
-}
-
 // TestJuryForms: a commit-reveal job with a drawn panel shows its jury
 // (mode, windows, draw, panel) and, to a signed-in juror, the commit form
 // in the commit window and the reveal form in the reveal window; the
@@ -42,8 +24,8 @@ func juryFront(t *testing.T, srv *openjurytest.Server) *httptest.Server {
 func TestJuryForms(t *testing.T) {
 	t.Parallel()
 	srv := openjurytest.NewServer(t, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) { c.SemanticSearchEnabled = false }))
-	front := juryFront(t, srv)
 	sponsor, worker, juror := openjurytest.NewWallet(t), openjurytest.NewWallet(t), openjurytest.NewWallet(t)
+	front := app(t, srv, juror) // the pages judge the jury windows by srv.Clock
 	st, wt := srv.SignIn(t, sponsor), srv.SignIn(t, worker)
 	srv.SetStake(t, worker.Address(), 20)
 	srv.SetStake(t, juror.Address(), 20)
