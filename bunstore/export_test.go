@@ -56,7 +56,7 @@ func DropBuildSQL() []string { return dropBuildQueries }
 
 // JurySQL returns the statements of a draw: a prefix's children's sums,
 // a prefix's jurors, a page of the eligible set.
-func JurySQL() (children, leaf, scan string) { return childSums, leafJurors, scanEligible }
+func JurySQL() (children, leaf, scan string) { return childSums, leafJurors, scanVersions }
 
 // JuryPrefixDepth is how many levels of prefix sums a draw walks.
 const JuryPrefixDepth = juryPrefixDepth

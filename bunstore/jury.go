@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -239,38 +240,80 @@ func excluded(exclude []marketplace.Juror, addr openjury.Address) bool {
 	return false
 }
 
-// scanEligible reads a page of the eligible jurors at version in address
-// order (parameters: after, version, limit).
-const scanEligible = `SELECT v.address, v.stake_micro FROM juror_versions AS v
-WHERE v.address > ?
-AND v.version = (SELECT MAX(x.version) FROM juror_versions AS x WHERE x.address = v.address AND x.version <= ?)
-AND v.stake_micro > 0
-ORDER BY v.address LIMIT ?`
+// scanVersions reads a chunk of juror_versions in primary-key order after
+// a position (parameters: address, version, limit): a plain range of the
+// primary key, whatever the table's size and history.
+const scanVersions = `SELECT v.address, v.version, v.stake_micro FROM juror_versions AS v
+WHERE (v.address, v.version) > (?, ?)
+ORDER BY v.address, v.version LIMIT ?`
 
-// ScanEligible reads the eligible jurors at version in address order from
-// the primary key of juror_versions.
+// scanChunk is how many rows of juror_versions ScanEligible reads a
+// statement.
+const scanChunk = 500
+
+// ScanEligible walks the primary key of juror_versions from the address
+// after, a chunk at a time, keeping for the address at hand its latest
+// row at or before version, and hands each address whose juror stake
+// there is above 0 to fn: memory stays one chunk, and no row is read twice.
 func (s jurorIndex) ScanEligible(ctx context.Context, version int64, after openjury.Address, limit int, fn func(marketplace.Juror) bool) error {
 	const op = "bunstore.ScanEligible"
 	db, err := s.e.reader(ctx, op)
 	if err != nil {
 		return err
 	}
-	rows, err := db.QueryContext(ctx, scanEligible, string(after), version, limit)
-	if err != nil {
-		return translate(op, err)
+	posAddr, posVer := string(after), int64(math.MaxInt64)
+	var cand marketplace.Juror // the address at hand and its stake at version
+	sent := 0
+	// emit hands the address at hand to fn when it is eligible; false
+	// stops the walk.
+	emit := func() bool {
+		if cand.Address == "" || cand.Stake <= 0 {
+			return true
+		}
+		sent++
+		return fn(cand) && sent < limit
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var addr string
-		var stake int64
-		if err := rows.Scan(&addr, &stake); err != nil {
+	for {
+		n := 0
+		stop := false
+		err := func() error {
+			rows, err := db.QueryContext(ctx, scanVersions, posAddr, posVer, scanChunk)
+			if err != nil {
+				return err
+			}
+			defer rows.Close()
+			for rows.Next() {
+				var addr string
+				var ver, stake int64
+				if err := rows.Scan(&addr, &ver, &stake); err != nil {
+					return err
+				}
+				n++
+				posAddr, posVer = addr, ver
+				if openjury.Address(addr) != cand.Address {
+					if !emit() {
+						stop = true
+						return nil
+					}
+					cand = marketplace.Juror{Address: openjury.Address(addr)}
+				}
+				if ver <= version {
+					cand.Stake = openjury.MicroUSDC(stake)
+				}
+			}
+			return rows.Err()
+		}()
+		if err != nil {
 			return translate(op, err)
 		}
-		if !fn(marketplace.Juror{Address: openjury.Address(addr), Stake: openjury.MicroUSDC(stake)}) {
+		if stop {
+			return nil
+		}
+		if n < scanChunk {
+			emit()
 			return nil
 		}
 	}
-	return translate(op, rows.Err())
 }
 
 // juryDrawRow is a row of jury_draws.
