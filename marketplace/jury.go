@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/crypto"
-	"golang.org/x/crypto/sha3"
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/anchor"
@@ -350,7 +349,7 @@ const eligiblePage = 1000
 // (DrawAlgorithmText) reading the set a page at a time: its memory does
 // not grow with the set.
 func EligibleSetHash(ctx context.Context, idx JurorIndex, d *JuryDraw) (openjury.Hash, error) {
-	h := sha3.NewLegacyKeccak256()
+	h := crypto.NewKeccakState()
 	var after openjury.Address
 	for {
 		n := 0
