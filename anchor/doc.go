@@ -28,6 +28,11 @@
 //	job         {"id":"job:<id>","type":"job","job_id","title","prompt","tags",
 //	             "bounty_micro_usdc","sponsor_address","status","winner_submission_id",
 //	             "created_at","closed_at","final_vote_starts_at","final_vote_ends_at"}
+//	jury        {"id":"jury:<job id>","type":"jury","job_id","jury_mode","jury_size",
+//	             "jury_commit_ends_at","jury_reveal_ends_at","algorithm","seed",
+//	             "seed_source","seed_block","eligible_version","eligible_count",
+//	             "eligible_stake_micro_usdc","eligible_set_hash",
+//	             "panel":[{"address","stake_micro_usdc"},...]}
 //	submission  {"id":"submission:<id>","type":"submission","submission_id","job_id",
 //	             "agent_address","content","evidence":[...],"created_at"}
 //	vote        {"id":"vote:<id>","type":"vote","vote_id","job_id","submission_id",
@@ -55,7 +60,13 @@
 //
 // A comment on the job or on one of its submissions is a record; a deleted
 // comment keeps its ids and times but has no "content" member. Jury and
-// final votes are the current ones (one per voter).
+// final votes are the current ones (one per voter); in a commit-reveal
+// job, the revealed ones. A job with jury settings (a commit-reveal jury or
+// a drawn panel) has one jury record, right after the job's: its panel in
+// draw order and the inputs anyone re-derives the draw from (the fields
+// of a draw are null without a panel; a draw still waiting for its seed
+// block at the close has no seed and an empty panel). Its record id is
+// named in full: a bare job id names the job record.
 //
 // # Leaves and tree
 //

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -114,6 +115,9 @@ type DB struct {
 	// statements (see prepared.go).
 	hot   hotStatements
 	stmts statements
+	// hotRuns counts the runs of hot statements (which bypass bun's query
+	// hooks), for tests that count a method's statements.
+	hotRuns atomic.Int64
 }
 
 // Open opens the database named by dsn, checks that it answers and applies

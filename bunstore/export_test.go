@@ -64,3 +64,13 @@ func JobPageSQL(d *DB, f marketplace.JobFilter) (generic, native string, args []
 	h := d.hot.jobPages[shape]
 	return h.generic, h.native, args
 }
+
+// JurySQL returns the statements of a draw: a prefix's children's sums,
+// a prefix's jurors, a page of the eligible set.
+func JurySQL() (children, leaf, scan string) { return childSums, leafJurors, scanVersions }
+
+// JuryPrefixDepth is how many levels of prefix sums a draw walks.
+const JuryPrefixDepth = juryPrefixDepth
+
+// HotRuns is how many times d ran a hot statement.
+func HotRuns(d *DB) int64 { return d.hotRuns.Load() }

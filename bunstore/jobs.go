@@ -43,6 +43,10 @@ type jobRow struct {
 	JobKey             string       `bun:"job_key,nullzero"`
 	Escrow             escrowCols   `bun:"embed:escrow_"`
 	PayoutTotalMicro   *int64       `bun:"payout_total_micro"`
+	JuryMode           string       `bun:"jury_mode,notnull"`
+	JurySize           *int64       `bun:"jury_size"`
+	JuryCommitEndsAt   *int64       `bun:"jury_commit_ends_at"`
+	JuryRevealEndsAt   *int64       `bun:"jury_reveal_ends_at"`
 }
 
 // jobTagRow is a row of job_tags: one lowercased tag of a job, with the
@@ -91,7 +95,19 @@ func toJobRow(j *marketplace.Job) (*jobRow, error) {
 		JobKey:             jobKey(j.ID),
 		Escrow:             toEscrowCols(j.Escrow),
 		PayoutTotalMicro:   (*int64)(j.PayoutTotal),
+		JuryMode:           string(cmp.Or(j.JuryMode, marketplace.JuryOpen)),
+		JurySize:           optInt64(int64(j.JurySize)),
+		JuryCommitEndsAt:   millisPtr(j.JuryCommitEndsAt),
+		JuryRevealEndsAt:   millisPtr(j.JuryRevealEndsAt),
 	}, nil
+}
+
+// optInt64 is nil for 0, else a pointer to n.
+func optInt64(n int64) *int64 {
+	if n == 0 {
+		return nil
+	}
+	return &n
 }
 
 func (r *jobRow) job() (*marketplace.Job, error) {
@@ -121,7 +137,28 @@ func (r *jobRow) job() (*marketplace.Job, error) {
 		ClosingUntil:       fromMillisPtr(r.ClosingUntil),
 		Escrow:             r.Escrow.escrow(),
 		PayoutTotal:        (*openjury.MicroUSDC)(r.PayoutTotalMicro),
+		JuryMode:           storedJuryMode(r.JuryMode),
+		JurySize:           int(deref64(r.JurySize)),
+		JuryCommitEndsAt:   fromMillisPtr(r.JuryCommitEndsAt),
+		JuryRevealEndsAt:   fromMillisPtr(r.JuryRevealEndsAt),
 	}, nil
+}
+
+// storedJuryMode is the domain's jury mode of a stored one: empty for
+// 'open'.
+func storedJuryMode(m string) marketplace.JuryMode {
+	if m == string(marketplace.JuryOpen) {
+		return ""
+	}
+	return marketplace.JuryMode(m)
+}
+
+// deref64 is *p, or 0 for nil.
+func deref64(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 // encodeTags returns the stored form of tags as written: a JSON array,

@@ -58,6 +58,9 @@ func newHot(dialect, q string) hot {
 type hotStatements struct {
 	jobByID, jobByIDForUpdate, jobForSubmit, tokenOwner, stakeOf,
 	insertSubmission, enqueueSearch, addReputation hot
+	// juryChildren, juryLeaf, juryTotal and jurorStake are the reads of a
+	// jury draw (jury.go): a draw of 21 runs about a hundred of them.
+	juryChildren, juryLeaf, juryTotal, jurorStake hot
 	// submit and castVote are the one statements of a guarded submission
 	// and a guarded jury vote on PostgreSQL (submitQuery, castVoteQuery);
 	// empty on SQLite.
@@ -70,7 +73,7 @@ type hotStatements struct {
 // all returns every hot statement of the dialect.
 func (h hotStatements) all() []hot {
 	all := []hot{h.jobByID, h.jobByIDForUpdate, h.jobForSubmit, h.tokenOwner, h.stakeOf,
-		h.insertSubmission, h.enqueueSearch, h.addReputation}
+		h.insertSubmission, h.enqueueSearch, h.addReputation, h.juryChildren, h.juryLeaf, h.juryTotal, h.jurorStake}
 	if h.submit.native != "" {
 		all = append(all, h.submit, h.castVote)
 	}
@@ -102,6 +105,10 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 		insertSubmission: newHot(dialect, insertSubmissionInto+` VALUES (?, ?, ?, ?, ?, ?)`),
 		enqueueSearch:    newHot(dialect, enqueueSearchInto+" VALUES (?, ?, 1, ?, 0)\n"+enqueueSearchOnConflict),
 		addReputation:    newHot(dialect, addReputationInto+" VALUES (?, ?, ?, ?, ?, ?, ?)\n"+addReputationOnConflict),
+		juryChildren:     newHot(dialect, childSums),
+		juryLeaf:         newHot(dialect, leafJurors),
+		juryTotal:        newHot(dialect, eligibleTotal),
+		jurorStake:       newHot(dialect, jurorStakeAt),
 	}
 	if dialect == DialectPostgres {
 		h.submit = newHot(dialect, submitQuery(h))
@@ -232,6 +239,7 @@ func (d *DB) prepareHot(ctx context.Context) {
 // it; nil (and no error) when db is neither, for the caller to run h
 // through bun.
 func (d *DB) stmt(ctx context.Context, db bun.IDB, h hot) (*sql.Stmt, func(), error) {
+	d.hotRuns.Add(1)
 	switch v := db.(type) {
 	case *bun.DB:
 		st, err := d.stmts.get(ctx, v.DB, h.native)
@@ -325,7 +333,9 @@ func (d *DB) queryHot(ctx context.Context, db bun.IDB, h hot, args []any, scan f
 // while the statement waited for the job's lock, which a read in the
 // statement's snapshot would miss. It returns j's row, the submission's
 // job and agent (NULL when there is none) and the stored vote's id (NULL
-// when nothing was written). The parameters, in order: job id;
+// when nothing was written). It writes only on open-mode jobs without a
+// drawn panel: CastVote checks the others in a transaction (castLocked).
+// The parameters, in order: job id;
 // submission id; vote id, submission id, voter, weight, review,
 // created_at, open status, now, voter, voter (up); voter, the reputation
 // delta's score, wins, losses, submissions, jury votes, created_at (rep).
@@ -338,6 +348,7 @@ up AS (INSERT INTO votes AS v (id, job_id, submission_id, voter_address, weight,
 SELECT ?::text, j.id, ?::text, ?::text, ?::bigint, ?::text, ?::bigint FROM j, s
 WHERE j.status = ?::text AND (j.closing_until IS NULL OR j.closing_until <= ?::bigint)
 AND s.job_id = j.id AND s.agent_address <> ?::text AND j.sponsor_address <> ?::text
+AND j.jury_mode = 'open' AND j.jury_size IS NULL
 ON CONFLICT (job_id, voter_address) DO UPDATE SET submission_id = EXCLUDED.submission_id, weight = EXCLUDED.weight,
 review = EXCLUDED.review, created_at = EXCLUDED.created_at
 RETURNING v.id, (v.xmax = 0) AS inserted),

@@ -326,6 +326,52 @@ func (c *Client) CreateVote(ctx context.Context, req CreateVoteRequest) (CreateV
 	return out, err
 }
 
+// CommitVote posts the caller's commitment on a commit-reveal job (POST
+// /api/v1/votes with a commitment; see Commitment).
+func (c *Client) CommitVote(ctx context.Context, jobID, commitment string) (CreateCommitmentResponse, error) {
+	var out CreateCommitmentResponse
+	_, err := c.do(ctx, call{method: http.MethodPost, path: "/api/v1/votes", body: CreateVoteRequest{JobID: jobID, Commitment: commitment}, auth: bearer}, &out)
+	return out, err
+}
+
+// RevealVote reveals the caller's commitment on a commit-reveal job.
+func (c *Client) RevealVote(ctx context.Context, req RevealVoteRequest) (CreateVoteResponse, error) {
+	var out CreateVoteResponse
+	_, err := c.do(ctx, call{method: http.MethodPost, path: "/api/v1/votes/reveal", body: req, auth: bearer}, &out)
+	return out, err
+}
+
+// GetJobJury returns a job's jury: mode, windows, draw and panel.
+func (c *Client) GetJobJury(ctx context.Context, jobID string) (JobJury, error) {
+	var out JobJury
+	_, err := c.do(ctx, call{method: http.MethodGet, path: pathf("/api/v1/jobs/%s/jury", jobID)}, &out)
+	return out, err
+}
+
+// GetJobCommitRevealSummary reads a job's jury tally with its commitments
+// (GET /api/v1/jobs/{job_id}/votes of a commit-reveal job).
+func (c *Client) GetJobCommitRevealSummary(ctx context.Context, jobID string) (CommitRevealVotingSummary, error) {
+	var out CommitRevealVotingSummary
+	_, err := c.do(ctx, call{method: http.MethodGet, path: pathf("/api/v1/jobs/%s/votes", jobID)}, &out)
+	return out, err
+}
+
+// ListJuryEligible returns a page of the eligible set a job's panel was
+// drawn from, in address order.
+func (c *Client) ListJuryEligible(ctx context.Context, jobID string, p Page) (ListJuryEligibleResponse, error) {
+	var out ListJuryEligibleResponse
+	_, err := c.do(ctx, call{method: http.MethodGet, path: pathf("/api/v1/jobs/%s/jury/eligible", jobID), query: p.values(nil)}, &out)
+	return out, err
+}
+
+// ListJuryDuties returns a page of the open jobs address was drawn for.
+func (c *Client) ListJuryDuties(ctx context.Context, address string, p Page) (ListJuryDutiesResponse, error) {
+	var out ListJuryDutiesResponse
+	q := p.values(url.Values{"address": {address}})
+	_, err := c.do(ctx, call{method: http.MethodGet, path: "/api/v1/jury/duties", query: q}, &out)
+	return out, err
+}
+
 // CreateFinalVote casts (or replaces) the caller's final vote on a job.
 func (c *Client) CreateFinalVote(ctx context.Context, req CreateFinalVoteRequest) (CreateFinalVoteResponse, error) {
 	var out CreateFinalVoteResponse

@@ -327,6 +327,46 @@ func TestEveryEndpoint(t *testing.T) {
 		require.Nil(t, a2a.Error)
 		require.NotEmpty(t, a2a.Result["parts"])
 
+		// A commit-reveal job with a drawn panel of one: commit, hidden
+		// tally, reveal, the jury, its eligible set, the juror's duties.
+		_, err = op.DevSetStake(ctx, client.DevSetStakeRequest{Address: op.Address(), StakedAmount: 20})
+		require.NoError(t, err)
+		one, secs := int64(1), int64(60)
+		job3, err := sponsor.CreateJob(ctx, client.CreateJobRequest{Title: "Jury", Prompt: "Judge it.", BountyUSDC: 1,
+			JuryMode: "commit_reveal", JurySize: &one, JuryCommitSeconds: &secs, JuryRevealSeconds: &secs})
+		require.NoError(t, err)
+		require.Equal(t, "commit_reveal", job3.JuryMode)
+		sub3, err := op.CreateSubmission(ctx, client.CreateSubmissionRequest{JobID: job3.ID, Content: "Judged."})
+		require.NoError(t, err)
+		jury, err := agent.GetJobJury(ctx, job3.ID)
+		require.NoError(t, err)
+		require.Len(t, jury.Panel, 1)
+		drawn := juror
+		if jury.Panel[0].Address == agent.Address() {
+			drawn = agent
+		}
+		salt, err := client.NewSalt()
+		require.NoError(t, err)
+		commitment, err := client.Commitment(job3.ID, sub3.Submission.ID, drawn.Address(), salt)
+		require.NoError(t, err)
+		committed, err := drawn.CommitVote(ctx, job3.ID, commitment)
+		require.NoError(t, err)
+		require.Equal(t, commitment, committed.Commitment.Commitment)
+		hidden, err := agent.GetJobCommitRevealSummary(ctx, job3.ID)
+		require.NoError(t, err)
+		require.True(t, hidden.TalliesHidden)
+		require.EqualValues(t, 1, hidden.Commitments)
+		duties, err := agent.ListJuryDuties(ctx, drawn.Address(), client.Page{})
+		require.NoError(t, err)
+		require.Equal(t, "wait", duties.Duties[0].NextAction)
+		srv.Clock.Advance(time.Minute)
+		revealed, err := drawn.RevealVote(ctx, client.RevealVoteRequest{JobID: job3.ID, SubmissionID: sub3.Submission.ID, Salt: salt})
+		require.NoError(t, err)
+		require.Equal(t, sub3.Submission.ID, revealed.Vote.SubmissionID)
+		eligible, err := agent.ListJuryEligible(ctx, job3.ID, client.Page{})
+		require.NoError(t, err)
+		require.Len(t, eligible.Jurors, int(*jury.Draw.EligibleCount))
+
 		// Logout revokes the token.
 		out, err := agent.Logout(ctx)
 		require.NoError(t, err)

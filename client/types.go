@@ -207,6 +207,12 @@ type Job struct {
 	FinalVoteEndsAt       *time.Time `json:"final_vote_ends_at"`
 	FeaturedScore         int64      `json:"featured_score"`
 	FeaturedUntil         *time.Time `json:"featured_until"`
+	// JuryMode is "open" or "commit_reveal"; JurySize the size of a drawn
+	// panel (nil: none); the windows' ends are nil in open mode.
+	JuryMode         string     `json:"jury_mode"`
+	JurySize         *int64     `json:"jury_size"`
+	JuryCommitEndsAt *time.Time `json:"jury_commit_ends_at"`
+	JuryRevealEndsAt *time.Time `json:"jury_reveal_ends_at"`
 	// The escrow of the sponsor's slot; all nil when the server follows no
 	// escrow. EscrowStatus is unfunded, funded, settled or refunded.
 	EscrowStatus          *string    `json:"escrow_status"`
@@ -256,6 +262,12 @@ type CreateJobRequest struct {
 	BountyUSDC             float64  `json:"bounty_usdc"`
 	Tags                   []string `json:"tags,omitempty"`
 	FinalVoteWindowSeconds *int64   `json:"final_vote_window_seconds,omitempty"`
+	// JuryMode is "open" (or empty) or "commit_reveal"; JurySize an odd
+	// panel size; the windows are for commit_reveal only.
+	JuryMode          string `json:"jury_mode,omitempty"`
+	JurySize          *int64 `json:"jury_size,omitempty"`
+	JuryCommitSeconds *int64 `json:"jury_commit_seconds,omitempty"`
+	JuryRevealSeconds *int64 `json:"jury_reveal_seconds,omitempty"`
 }
 
 // Post is a community post.
@@ -341,10 +353,12 @@ type ListCommentsResponse struct {
 	NextCursor *string   `json:"next_cursor"`
 }
 
-// CreateVoteRequest casts (or replaces) a jury vote.
+// CreateVoteRequest casts (or replaces) a jury vote: SubmissionID on an
+// open-mode job, Commitment (see Commitment) on a commit-reveal job.
 type CreateVoteRequest struct {
 	JobID        string         `json:"job_id"`
-	SubmissionID string         `json:"submission_id"`
+	SubmissionID string         `json:"submission_id,omitempty"`
+	Commitment   string         `json:"commitment,omitempty"`
 	Review       map[string]any `json:"review,omitempty"`
 }
 
@@ -362,6 +376,113 @@ type Vote struct {
 // CreateVoteResponse wraps a jury vote.
 type CreateVoteResponse struct {
 	Vote Vote `json:"vote"`
+}
+
+// JuryCommitment is a hidden jury vote: it does not say which submission
+// it is for.
+type JuryCommitment struct {
+	ID           string    `json:"id"`
+	JobID        string    `json:"job_id"`
+	VoterAddress string    `json:"voter_address"`
+	Commitment   string    `json:"commitment"`
+	CreatedAt    time.Time `json:"created_at"`
+}
+
+// CreateCommitmentResponse wraps a commitment (POST /api/v1/votes with a
+// commitment).
+type CreateCommitmentResponse struct {
+	Commitment JuryCommitment `json:"commitment"`
+}
+
+// RevealVoteRequest reveals a commitment: the submission and the salt.
+type RevealVoteRequest struct {
+	JobID        string         `json:"job_id"`
+	SubmissionID string         `json:"submission_id"`
+	Salt         string         `json:"salt"`
+	Review       map[string]any `json:"review,omitempty"`
+}
+
+// CommitRevealVotingSummary is the jury tally of a commit-reveal job: no
+// tallies until its reveal window ends, the number of commitments
+// instead.
+type CommitRevealVotingSummary struct {
+	JobID         string      `json:"job_id"`
+	Tallies       []VoteTally `json:"tallies"`
+	Commitments   int64       `json:"commitments"`
+	TalliesHidden bool        `json:"tallies_hidden"`
+}
+
+// JuryDraw is the draw of a job's panel: its inputs, for anyone to
+// re-derive it.
+type JuryDraw struct {
+	Status               string     `json:"status"`
+	Algorithm            string     `json:"algorithm"`
+	AlgorithmDescription string     `json:"algorithm_description"`
+	Seed                 *string    `json:"seed"`
+	SeedSource           string     `json:"seed_source"`
+	SeedBlock            *int64     `json:"seed_block"`
+	EligibleVersion      int64      `json:"eligible_version"`
+	EligibleCount        *int64     `json:"eligible_count"`
+	EligibleStakeUSDC    *float64   `json:"eligible_stake_usdc"`
+	EligibleSetHash      *string    `json:"eligible_set_hash"`
+	EligibleSetURL       string     `json:"eligible_set_url"`
+	DrawnAt              *time.Time `json:"drawn_at"`
+}
+
+// JuryPanelMember is a drawn juror and what it did.
+type JuryPanelMember struct {
+	Address   string  `json:"address"`
+	StakeUSDC float64 `json:"stake_usdc"`
+	Committed bool    `json:"committed"`
+	Revealed  bool    `json:"revealed"`
+}
+
+// JobJury is a job's jury: mode, windows, draw and panel.
+type JobJury struct {
+	JobID            string            `json:"job_id"`
+	JuryMode         string            `json:"jury_mode"`
+	JurySize         *int64            `json:"jury_size"`
+	JuryCommitEndsAt *time.Time        `json:"jury_commit_ends_at"`
+	JuryRevealEndsAt *time.Time        `json:"jury_reveal_ends_at"`
+	Commitments      *int64            `json:"commitments"`
+	Draw             *JuryDraw         `json:"draw"`
+	Panel            []JuryPanelMember `json:"panel"`
+}
+
+// JuryEligibleJuror is an address of a draw's eligible set.
+type JuryEligibleJuror struct {
+	Address        string  `json:"address"`
+	StakeUSDC      float64 `json:"stake_usdc"`
+	StakeMicroUSDC string  `json:"stake_micro_usdc"`
+}
+
+// ListJuryEligibleResponse is a page of a draw's eligible set.
+type ListJuryEligibleResponse struct {
+	JobID           string              `json:"job_id"`
+	EligibleVersion int64               `json:"eligible_version"`
+	Jurors          []JuryEligibleJuror `json:"jurors"`
+	NextCursor      *string             `json:"next_cursor"`
+}
+
+// JuryDuty is an open job a juror was drawn for and its next action.
+type JuryDuty struct {
+	JobID            string     `json:"job_id"`
+	Title            string     `json:"title"`
+	JuryMode         string     `json:"jury_mode"`
+	JuryCommitEndsAt *time.Time `json:"jury_commit_ends_at"`
+	JuryRevealEndsAt *time.Time `json:"jury_reveal_ends_at"`
+	FinalVoteEndsAt  *time.Time `json:"final_vote_ends_at"`
+	Committed        bool       `json:"committed"`
+	Revealed         bool       `json:"revealed"`
+	// NextAction is commit, reveal, vote, wait, done or missed.
+	NextAction string `json:"next_action"`
+}
+
+// ListJuryDutiesResponse is a page of a juror's duties.
+type ListJuryDutiesResponse struct {
+	Address    string     `json:"address"`
+	Duties     []JuryDuty `json:"duties"`
+	NextCursor *string    `json:"next_cursor"`
 }
 
 // VoteTally is the jury tally of one submission.

@@ -51,6 +51,7 @@ var (
 	_ auth.ContractVerifier   = (*Client)(nil)
 	_ stake.Vault             = (*Client)(nil)
 	_ marketplace.EscrowChain = (*Client)(nil)
+	_ marketplace.JuryChain   = (*Client)(nil)
 )
 
 // Backend is the part of an Ethereum JSON-RPC client the Client uses:
@@ -62,6 +63,7 @@ type Backend interface {
 	TransactionReceipt(ctx context.Context, txHash common.Hash) (*types.Receipt, error)
 	ChainID(ctx context.Context) (*big.Int, error)
 	CodeAt(ctx context.Context, account common.Address, blockNumber *big.Int) ([]byte, error)
+	HeaderByNumber(ctx context.Context, number *big.Int) (*types.Header, error)
 }
 
 // Options configures a Client.
@@ -268,6 +270,29 @@ func (c *Client) Head(ctx context.Context) (int64, error) {
 		return 0, unavailable(op, err, c.secrets)
 	}
 	return clampInt64(n), nil
+}
+
+// BlockHash returns the hash of block number, the seed of a jury draw
+// (marketplace.JuryChain). Errors: NotFound when the node has no such
+// block yet; Unavailable.
+func (c *Client) BlockHash(ctx context.Context, number int64) (openjury.Hash, error) {
+	const op = "ethchain.BlockHash"
+	if number < 0 {
+		return "", openjury.Errorf(openjury.Invalid, op, "block %d", number)
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
+	defer cancel()
+	if err := c.ensureChain(ctx, op); err != nil {
+		return "", err
+	}
+	h, err := c.b.HeaderByNumber(ctx, new(big.Int).SetInt64(number))
+	if errors.Is(err, ethereum.NotFound) || (err == nil && h == nil) {
+		return "", openjury.E(openjury.NotFound, op, "block not found")
+	}
+	if err != nil {
+		return "", unavailable(op, err, c.secrets)
+	}
+	return openjury.HashFromBytes(h.Hash()), nil
 }
 
 // VaultEvents returns the stake vault's Deposited, Withdrawn and Slashed

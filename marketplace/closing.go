@@ -175,6 +175,12 @@ type closing struct {
 	funded   openjury.MicroUSDC
 	coherent payoutBuilder
 	payouts  []anchor.Payout
+	// draw and panel are the job's jury draw and panel (a job with a
+	// panel), read under the lock; hashed is set when the build computed
+	// the draw's eligible set hash.
+	draw   *JuryDraw
+	panel  []PanelMember
+	hashed bool
 }
 
 // fundedTotal is F for a close of job: the confirmed funded total of its
@@ -185,6 +191,20 @@ func (s *Service) fundedTotal(job *Job) openjury.MicroUSDC {
 		return 0
 	}
 	return job.Escrow.Amount
+}
+
+// readJury reads the draw and panel of c's job, in the transaction that
+// locked it, for the snapshot's jury record.
+func readJury(ctx context.Context, tx Tx, c *closing) error {
+	if c.job.JurySize == 0 {
+		return nil
+	}
+	var err error
+	if c.draw, err = tx.Juries().Draw(ctx, c.job.ID); err != nil {
+		return err
+	}
+	c.panel, err = tx.Juries().Panel(ctx, c.job.ID)
+	return err
 }
 
 // CloseJob lets the sponsor close an open job with a winner. Errors (in
@@ -293,8 +313,9 @@ func (s *Service) startClose(ctx context.Context, tx Tx, caller openjury.Address
 	if err != nil {
 		return nil, err
 	}
-	return &closing{id: openjury.NewID(), job: job, rev: job.RecordsRev, salt: salt, now: now, ref: ref,
-		winner: sub.ID, winnerAgent: sub.Agent, jury: jury, funded: s.fundedTotal(job)}, nil
+	c := &closing{id: openjury.NewID(), job: job, rev: job.RecordsRev, salt: salt, now: now, ref: ref,
+		winner: sub.ID, winnerAgent: sub.Agent, jury: jury, funded: s.fundedTotal(job)}
+	return c, readJury(ctx, tx, c)
 }
 
 // lockOpenJob locks a job in tx and checks that it is open and that no
@@ -372,8 +393,9 @@ func (s *Service) startFinalize(ctx context.Context, tx Tx, caller openjury.Addr
 	if err != nil {
 		return nil, err
 	}
-	return &closing{id: openjury.NewID(), job: job, rev: job.RecordsRev, salt: salt, now: now,
-		finalists: finalists(final, jury), jury: jury, funded: s.fundedTotal(job)}, nil
+	c := &closing{id: openjury.NewID(), job: job, rev: job.RecordsRev, salt: salt, now: now,
+		finalists: finalists(final, jury), jury: jury, funded: s.fundedTotal(job)}
+	return c, readJury(ctx, tx, c)
 }
 
 // PickWinner applies the finalize rule: most final votes; ties go to more
@@ -447,7 +469,7 @@ func (s *Service) finishLeased(ctx context.Context, c *closing) (*CloseResult, e
 		renewed = now
 		return nil
 	}
-	b, err := s.build(ctx, s.db.Snapshots(), s.db.Anchors(), c, renew)
+	b, err := s.build(ctx, s.db.Snapshots(), s.db.Anchors(), s.db.Jurors(), c, renew)
 	if err != nil {
 		return nil, err
 	}
@@ -471,7 +493,7 @@ func (s *Service) finishLeased(ctx context.Context, c *closing) (*CloseResult, e
 
 // finishInTx carries out a closing in the transaction that locked its job.
 func (s *Service) finishInTx(ctx context.Context, tx Tx, c *closing) (*CloseResult, error) {
-	b, err := s.build(ctx, tx.Snapshots(), tx.Anchors(), c, nil)
+	b, err := s.build(ctx, tx.Snapshots(), tx.Anchors(), tx.Jurors(), c, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -482,8 +504,9 @@ func (s *Service) finishInTx(ctx context.Context, tx Tx, c *closing) (*CloseResu
 // b is built: status, winner and closed_at (and the payout total of a
 // funded close); reputation (winner +10 score and +1 win, every other
 // distinct submitter +1 loss) in one statement; the AGR win mint (at most
-// once per job, enforced by a unique key); the payouts; the batch, which
-// also ends the lease.
+// once per job, enforced by a unique key); the jury's rewards and
+// penalties (juryOutcome); the payouts; the batch, which also ends the
+// lease.
 func (s *Service) outcome(ctx context.Context, tx Tx, job *Job, c *closing, b *anchor.Batch) (*CloseResult, error) {
 	job.Status, job.WinnerSubmissionID, job.ClosedAt, job.Close = StatusClosed, c.winner, &c.now, c.ref
 	if len(c.payouts) > 0 {
@@ -507,6 +530,9 @@ func (s *Service) outcome(ctx context.Context, tx Tx, job *Job, c *closing, b *a
 			return nil, err
 		}
 	}
+	if err := s.juryOutcome(ctx, tx, job, c); err != nil {
+		return nil, err
+	}
 	if err := tx.Anchors().PutBatch(ctx, b); err != nil {
 		return nil, err
 	}
@@ -520,10 +546,25 @@ func (s *Service) outcome(ctx context.Context, tx Tx, job *Job, c *closing, b *a
 // stay in memory. Then it sorts the leaves and stages the tree level by
 // level. renew, when not nil, is called after each chunk. It returns the
 // batch, not yet stored.
-func (s *Service) build(ctx context.Context, snaps SnapshotStore, anchors AnchorStore, c *closing, renew func(context.Context) error) (*anchor.Batch, error) {
+func (s *Service) build(ctx context.Context, snaps SnapshotStore, anchors AnchorStore, jurors JurorIndex, c *closing, renew func(context.Context) error) (*anchor.Batch, error) {
 	const op = "marketplace.build"
 	jobID := c.job.ID
 	bd := &Stager{anchors: anchors, batchID: c.id, renew: renew, next: 1}
+	if c.job.HasJury() {
+		// The jury record comes right after the job's (docs/rules.md,
+		// "Jury integrity"); a drawn panel's eligible set hash is computed
+		// here, outside the job's lock, when the jury step has not yet.
+		if d := c.draw; d != nil && d.Drawn() && d.EligibleHash == "" {
+			h, err := EligibleSetHash(ctx, jurors, d)
+			if err != nil {
+				return nil, err
+			}
+			d.EligibleHash, c.hashed = h, true
+		}
+		if err := bd.addRecord(juryRecord(c.job, c.draw, c.panel)); err != nil {
+			return nil, err
+		}
+	}
 	err := scanKind(ctx, bd, func(after *Cursor, limit int, fn func(*Submission) bool) error {
 		return snaps.ScanSubmissions(ctx, jobID, after, limit, fn)
 	}, func(sub *Submission) (anchor.Record, Cursor) {

@@ -78,6 +78,16 @@ type Job struct {
 	// total the settle posts; nil for a job closed without payouts, or
 	// open.
 	PayoutTotal *openjury.MicroUSDC
+	// JuryMode is how the job's jury votes: empty for open mode (the
+	// default), or JuryCommitReveal; JurySize
+	// is the size of its drawn panel, 0 for none (every eligible juror may
+	// vote). JuryCommitEndsAt and JuryRevealEndsAt end the commit and
+	// reveal windows of a commit-reveal job; nil in open mode
+	// (docs/rules.md, "Jury integrity").
+	JuryMode         JuryMode
+	JurySize         int
+	JuryCommitEndsAt *time.Time
+	JuryRevealEndsAt *time.Time
 }
 
 // BeingClosed reports whether a close or finalize holds a live closing
@@ -162,6 +172,14 @@ type CreateJobInput struct {
 	Bounty                 openjury.MicroUSDC `name:"bounty_usdc"`
 	Tags                   []string           `name:"tags"`
 	FinalVoteWindowSeconds *int64             `name:"final_vote_window_seconds"`
+	// JuryMode is "open" (or empty) or "commit_reveal"; JurySize, when
+	// set, the odd size of a panel drawn at creation; the windows of a
+	// commit-reveal jury default to Config.JuryCommitWindow and
+	// JuryRevealWindow.
+	JuryMode          string `name:"jury_mode"`
+	JurySize          *int64 `name:"jury_size"`
+	JuryCommitSeconds *int64 `name:"jury_commit_seconds"`
+	JuryRevealSeconds *int64 `name:"jury_reveal_seconds"`
 }
 
 // tagsRule is the rule of the tags of a job or a post.
@@ -176,7 +194,11 @@ var createJobRules = valid.New(valid.For[CreateJobInput](valid.Rules{
 }))
 
 // CreateJob posts a job sponsored by the caller. The final-vote window
-// starts at creation. Errors: Invalid.
+// starts at creation, or in commit-reveal mode when the reveal window
+// ends. With a jury size, the panel is drawn in the same transaction from
+// a server seed, or, with a chain configured, pinned to the eligible set
+// of now and drawn once the seed block exists (JuryStep). Errors: Invalid;
+// Unavailable (the chain's head, for a panel).
 func (s *Service) CreateJob(ctx context.Context, sponsor openjury.Address, in CreateJobInput) (*Job, error) {
 	const op = "marketplace.CreateJob"
 	if sponsor.IsZero() {
@@ -188,6 +210,14 @@ func (s *Service) CreateJob(ctx context.Context, sponsor openjury.Address, in Cr
 	}
 	if in.Bounty < 0 || in.Bounty > MaxBounty {
 		return nil, openjury.Errorf(openjury.Invalid, op, "bounty_usdc: must be between 0 and %s", MaxBounty)
+	}
+	jury, err := s.checkJury(op, in)
+	if err != nil {
+		return nil, err
+	}
+	seedBlock, err := s.seedBlockOf(ctx, op, jury)
+	if err != nil {
+		return nil, err
 	}
 	window := s.cfg.DefaultFinalVoteWindow
 	if in.FinalVoteWindowSeconds != nil {
@@ -205,9 +235,25 @@ func (s *Service) CreateJob(ctx context.Context, sponsor openjury.Address, in Cr
 		CreatedAt:         now,
 		FinalVoteStartsAt: now,
 		FinalVoteEndsAt:   now.Add(window),
+		JuryMode:          jury.mode,
+		JurySize:          jury.size,
 	}
-	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
-		return indexed(ctx, tx, DocJob, j.ID, now, tx.Jobs().CreateJob(ctx, j))
+	if jury.commitReveal {
+		commitEnds := now.Add(jury.commit)
+		revealEnds := commitEnds.Add(jury.reveal)
+		j.JuryCommitEndsAt, j.JuryRevealEndsAt = &commitEnds, &revealEnds
+		j.FinalVoteStartsAt, j.FinalVoteEndsAt = revealEnds, revealEnds.Add(window)
+	}
+	err = s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		if err := tx.Jobs().CreateJob(ctx, j); err != nil {
+			return err
+		}
+		if jury.hasPanel {
+			if err := s.drawAtCreation(ctx, tx, j, seedBlock); err != nil {
+				return err
+			}
+		}
+		return indexed(ctx, tx, DocJob, j.ID, now, nil)
 	})
 	if err != nil {
 		return nil, openjury.Wrap(op, err)

@@ -24,6 +24,11 @@ type Stores interface {
 	Snapshots() SnapshotStore
 	Search() SearchQueue
 	Escrow() EscrowStore
+	Jurors() JurorIndex
+	Juries() JuryStore
+	JuryQueue() JuryQueue
+	JuryOutcomes() JuryOutcomeStore
+	Commitments() CommitmentStore
 }
 
 // Tx is the set of stores bound to one database transaction.

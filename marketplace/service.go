@@ -37,6 +37,28 @@ type Config struct {
 	// SaltSource gives the 32 random bytes of each snapshot's salt; nil
 	// means crypto/rand. Tests may fix it.
 	SaltSource io.Reader
+	// JuryCommitWindow and JuryRevealWindow are the windows of a
+	// commit-reveal job created without them (0: DefaultJuryCommitWindow,
+	// DefaultJuryRevealWindow).
+	JuryCommitWindow time.Duration
+	JuryRevealWindow time.Duration
+	// AGRPerCoherentVote is credited, at the close of an unfunded job with
+	// jury settings (Job.HasJury), to each juror whose counted vote is for
+	// the winner (0: none).
+	AGRPerCoherentVote int64
+	// JuryNoShowPenalty is taken from the reputation score (not below 0)
+	// of each drawn juror without a counted vote at a close after the
+	// jury's window (0: none).
+	JuryNoShowPenalty int64
+	// JuryChain, when set, seeds draws with a block hash (the block
+	// JurySeedBlockOffset after the head at creation, once
+	// JuryConfirmations more blocks follow it); nil: the server's random
+	// seed, published with the panel.
+	JuryChain         JuryChain
+	JuryConfirmations int64
+	// JurySeedSource gives the 32 bytes of server seeds; nil means
+	// crypto/rand. Tests may fix it.
+	JurySeedSource io.Reader
 }
 
 // Economy is the published split of a bounty, as fractions of 1, and the
@@ -68,6 +90,12 @@ type Service struct {
 func NewService(db DB, clock openjury.Clock, cfg Config) *Service {
 	if cfg.DefaultFinalVoteWindow <= 0 {
 		cfg.DefaultFinalVoteWindow = DefaultFinalVoteWindow
+	}
+	if cfg.JuryCommitWindow <= 0 {
+		cfg.JuryCommitWindow = DefaultJuryCommitWindow
+	}
+	if cfg.JuryRevealWindow <= 0 {
+		cfg.JuryRevealWindow = DefaultJuryRevealWindow
 	}
 	if cfg.Economy == (Economy{}) {
 		cfg.Economy = DefaultEconomy

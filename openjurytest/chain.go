@@ -3,8 +3,11 @@ package openjurytest
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/auth"
@@ -18,6 +21,7 @@ var (
 	_ auth.ContractVerifier   = (*Chain)(nil)
 	_ ethchain.AnchorReader   = (*Chain)(nil)
 	_ marketplace.EscrowChain = (*Chain)(nil)
+	_ marketplace.JuryChain   = (*Chain)(nil)
 )
 
 // Chain is a scriptable fake chain for domain tests, so they need no node:
@@ -146,6 +150,27 @@ func (c *Chain) enter(op string) error {
 		return openjury.E(openjury.Unavailable, op, "the chain node is unavailable")
 	}
 	return nil
+}
+
+// BlockHash returns the hash of block number: NotFound above the head,
+// else a hash fixed by the number (keccak256 of "openjurytest block" and
+// the number), as a node's header would give it. It makes the Chain a
+// marketplace.JuryChain.
+func (c *Chain) BlockHash(_ context.Context, number int64) (openjury.Hash, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.enter("fakechain.BlockHash"); err != nil {
+		return "", err
+	}
+	if number < 0 || number > c.head {
+		return "", openjury.E(openjury.NotFound, "fakechain.BlockHash", "block not found")
+	}
+	return BlockHashOf(number), nil
+}
+
+// BlockHashOf is the hash the fake chain gives block number.
+func BlockHashOf(number int64) openjury.Hash {
+	return openjury.HashFromBytes([32]byte(crypto.Keccak256([]byte(fmt.Sprintf("openjurytest block %d", number)))))
 }
 
 // Head returns the newest block.

@@ -15,6 +15,7 @@ import (
 	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/bunstore"
+	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/openjurytest/dbtest"
 	"github.com/openjury/openjury/search"
 	"github.com/openjury/openjury/server"
@@ -58,6 +59,9 @@ type ServerConfig struct {
 	// Verifier answers EIP-1271 contract-wallet sign-ins (a *Chain, or an
 	// ethchain.Client); nil turns them off.
 	Verifier auth.ContractVerifier
+	// JuryChain seeds jury draws with block hashes (a *Chain); nil: the
+	// server seeds them.
+	JuryChain marketplace.JuryChain
 	// SearchEmbedder embeds search documents and queries; nil means the
 	// deterministic search.Local.
 	SearchEmbedder search.Embedder
@@ -161,6 +165,9 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 	}
 	if cfg.SearchEmbedder != nil {
 		sopts = append(sopts, server.WithEmbedder(cfg.SearchEmbedder))
+	}
+	if cfg.JuryChain != nil {
+		sopts = append(sopts, server.WithJuryChain(cfg.JuryChain))
 	}
 	host, err := server.New(context.Background(), cfg.Config, sopts...)
 	if err != nil {

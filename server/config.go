@@ -79,6 +79,18 @@ type Config struct {
 	// AGRMintPerWin is the AGR credited to a winner
 	// (SERVICE_AGR_MINT_PER_WIN, 50).
 	AGRMintPerWin int64
+	// JuryCommitWindow and JuryRevealWindow are the default commit and
+	// reveal windows of a commit-reveal job (SERVICE_JURY_COMMIT_SECONDS,
+	// 86400 s; SERVICE_JURY_REVEAL_SECONDS, 43200 s; each 60..2592000 s).
+	JuryCommitWindow time.Duration
+	JuryRevealWindow time.Duration
+	// AGRPerCoherentVote is the AGR credited at the close of an unfunded
+	// job with jury settings to each juror who voted for the winner
+	// (SERVICE_AGR_PER_COHERENT_VOTE, 5).
+	AGRPerCoherentVote int64
+	// JuryNoShowPenalty is the reputation score a drawn juror without a
+	// counted vote loses at the close (SERVICE_JURY_NO_SHOW_PENALTY, 2).
+	JuryNoShowPenalty int64
 	// AuthEIP1271Enabled turns on contract-wallet sign-in
 	// (SERVICE_AUTH_EIP1271_ENABLED); it needs RPCURL.
 	AuthEIP1271Enabled bool
@@ -219,6 +231,8 @@ const (
 	DefaultMinStakeUSDC      = 10 * openjury.MicroPerUSDC
 	DefaultMinRepScoreToVote = 10
 	DefaultAGRMintPerWin     = 50
+	DefaultJuryCommitWindow  = marketplace.DefaultJuryCommitWindow
+	DefaultJuryRevealWindow  = marketplace.DefaultJuryRevealWindow
 	DefaultChallengeTTL      = 5 * time.Minute
 	DefaultAccessTokenTTL    = 24 * time.Hour
 	DefaultFinalVoteWindow   = marketplace.DefaultFinalVoteWindow
@@ -240,6 +254,10 @@ func Defaults() Config {
 		AccessTokenTTL:        DefaultAccessTokenTTL,
 		OperatorAddresses:     []openjury.Address{},
 		AGRMintPerWin:         DefaultAGRMintPerWin,
+		JuryCommitWindow:      DefaultJuryCommitWindow,
+		JuryRevealWindow:      DefaultJuryRevealWindow,
+		AGRPerCoherentVote:    marketplace.DefaultAGRPerCoherentVote,
+		JuryNoShowPenalty:     marketplace.DefaultJuryNoShowPenalty,
 		SyncConfirmations:     20,
 		AgentPayoutPct:        marketplace.DefaultEconomy.AgentPayoutPct,
 		PlatformFeePct:        marketplace.DefaultEconomy.PlatformFeePct,
@@ -409,6 +427,10 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		c.DevSecret = v // kept exactly: a secret may have edge spaces
 	}
 	integer("SERVICE_AGR_MINT_PER_WIN", &c.AGRMintPerWin)
+	seconds("SERVICE_JURY_COMMIT_SECONDS", &c.JuryCommitWindow)
+	seconds("SERVICE_JURY_REVEAL_SECONDS", &c.JuryRevealWindow)
+	integer("SERVICE_AGR_PER_COHERENT_VOTE", &c.AGRPerCoherentVote)
+	integer("SERVICE_JURY_NO_SHOW_PENALTY", &c.JuryNoShowPenalty)
 	boolean("SERVICE_AUTH_EIP1271_ENABLED", &c.AuthEIP1271Enabled)
 	str("SERVICE_RPC_URL", &c.RPCURL)
 	boolean("SERVICE_ONCHAIN_STAKE_ENABLED", &c.OnchainStakeEnabled)
@@ -559,6 +581,21 @@ func (c Config) validate(in injected) error {
 	}
 	if c.AGRMintPerWin < 0 {
 		p.add("SERVICE_AGR_MINT_PER_WIN: must not be negative")
+	}
+	for _, w := range []struct {
+		name string
+		d    time.Duration
+	}{{"SERVICE_JURY_COMMIT_SECONDS", c.JuryCommitWindow}, {"SERVICE_JURY_REVEAL_SECONDS", c.JuryRevealWindow}} {
+		if w.d < marketplace.MinJuryWindow || w.d > marketplace.MaxJuryWindow || w.d%time.Second != 0 {
+			p.add("%s: must be whole seconds in %d..%d, got %v", w.name,
+				int64(marketplace.MinJuryWindow/time.Second), int64(marketplace.MaxJuryWindow/time.Second), w.d.Seconds())
+		}
+	}
+	if c.AGRPerCoherentVote < 0 {
+		p.add("SERVICE_AGR_PER_COHERENT_VOTE: must not be negative")
+	}
+	if c.JuryNoShowPenalty < 0 {
+		p.add("SERVICE_JURY_NO_SHOW_PENALTY: must not be negative")
 	}
 	if c.RPCURL != "" {
 		if u, err := url.Parse(c.RPCURL); err != nil || u.Host == "" ||
@@ -776,6 +813,10 @@ func (c Config) attrs() []slog.Attr {
 		slog.String("operator_addresses", strings.Join(ops, ",")),
 		slog.Bool("dev_secret_set", c.DevSecret != ""),
 		slog.Int64("agr_mint_per_win", c.AGRMintPerWin),
+		slog.Int64("jury_commit_seconds", int64(c.JuryCommitWindow/time.Second)),
+		slog.Int64("jury_reveal_seconds", int64(c.JuryRevealWindow/time.Second)),
+		slog.Int64("agr_per_coherent_vote", c.AGRPerCoherentVote),
+		slog.Int64("jury_no_show_penalty", c.JuryNoShowPenalty),
 		slog.Bool("auth_eip1271_enabled", c.AuthEIP1271Enabled),
 		slog.Bool("rpc_url_set", c.RPCURL != ""),
 		slog.Bool("onchain_stake_enabled", c.OnchainStakeEnabled),

@@ -74,6 +74,8 @@ type Server struct {
 	search  *searchParts
 	// chain is the dialled node; nil when no use of the chain needs it.
 	chain *ethchain.Client
+	// juryChain seeds jury draws; nil without a chain (server seeds).
+	juryChain marketplace.JuryChain
 	// sync runs the stake-vault sync; nil when it is off.
 	sync        *stake.Syncer
 	syncMetrics *syncMetrics
@@ -107,6 +109,7 @@ type options struct {
 	receipts   anchor.ReceiptChecker
 	vault      stake.Vault
 	escrow     marketplace.EscrowChain
+	juryChain  marketplace.JuryChain
 }
 
 // WithClock gives every service clk instead of the system clock (a test's
@@ -163,6 +166,10 @@ func WithStakeVault(v stake.Vault) Option { return func(o *options) { o.vault = 
 // instead of the node at Config.RPCURL. The escrow is still followed only
 // with Config.EscrowContractAddress (which then needs no RPC URL).
 func WithEscrowChain(e marketplace.EscrowChain) Option { return func(o *options) { o.escrow = e } }
+
+// WithJuryChain seeds jury draws with block hashes from c instead of the
+// node at Config.RPCURL (docs/rules.md, "Jury integrity").
+func WithJuryChain(c marketplace.JuryChain) Option { return func(o *options) { o.juryChain = c } }
 
 // ErrClosed is returned by Start and Run on a closed Server.
 var ErrClosed = errors.New("server: closed")
@@ -225,6 +232,11 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 	if err != nil {
 		return nil, err
 	}
+	// The jury's eligible-set index follows this service's minimums: the
+	// first start (or one with other minimums) rebuilds it, once.
+	if _, err := s.DB.Jurors().JuryVersion(ctx, cfg.MinStakeUSDC, cfg.MinRepScoreToVote); err != nil {
+		return nil, fmt.Errorf("jury index: %w", err)
+	}
 	base, _ := url.Parse(cfg.BaseURL) // Validate checked it
 	s.Auth = auth.NewService(s.DB, s.clock, auth.Config{
 		Domain:       base.Host,
@@ -252,6 +264,12 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 		Escrow:                 marketplace.EscrowConfig{Contract: cfg.EscrowContractAddress, ChainID: cfg.ChainID, Treasury: cfg.TreasuryAddress},
 		Operators:              cfg.OperatorAddresses,
 		BaseURL:                cfg.BaseURL,
+		JuryCommitWindow:       cfg.JuryCommitWindow,
+		JuryRevealWindow:       cfg.JuryRevealWindow,
+		AGRPerCoherentVote:     cfg.AGRPerCoherentVote,
+		JuryNoShowPenalty:      cfg.JuryNoShowPenalty,
+		JuryChain:              s.juryChain,
+		JuryConfirmations:      cfg.SyncConfirmations,
 	})
 	if s.sync != nil && !cfg.EscrowContractAddress.IsZero() {
 		s.sync.Follow(marketplace.NewEscrowSyncer(escrowChain, s.DB, marketplace.EscrowSyncConfig{
@@ -314,7 +332,7 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 		TrustedProxies:            cfg.TrustedProxies,
 		CORSOrigins:               cfg.CORSOrigins,
 		// The web app gets every other path, behind the API's rate limits.
-		App: web.NewHandler(webServices(cfg, web.Services{Market: s.Market, Auth: s.Auth, Stake: s.Stake, AGR: s.AGR, Search: s.Search, Logger: s.log})),
+		App: web.NewHandler(webServices(cfg, web.Services{Market: s.Market, Auth: s.Auth, Stake: s.Stake, AGR: s.AGR, Search: s.Search, Logger: s.log, Clock: s.clock})),
 	})
 	if cfg.LocalDev {
 		s.handler = loopbackHostsOnly(s.handler)
@@ -332,10 +350,13 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 func (s *Server) wireChain(ctx context.Context, o options) (auth.ContractVerifier, anchor.ReceiptChecker, marketplace.EscrowChain, error) {
 	cfg := s.cfg
 	verifier, receipts, vault, escrow := o.verifier, o.receipts, o.vault, o.escrow
+	s.juryChain = o.juryChain
 	checkReceipts := cfg.RPCURL != "" && !cfg.AnchorRegistryAddress.IsZero()
 	followEscrow := cfg.OnchainSyncEnabled && !cfg.EscrowContractAddress.IsZero()
+	// With a chain configured, jury draws take their seed from it.
 	needNode := cfg.RPCURL != "" && ((cfg.AuthEIP1271Enabled && verifier == nil) ||
-		(cfg.OnchainSyncEnabled && vault == nil) || (checkReceipts && receipts == nil) || (followEscrow && escrow == nil))
+		(cfg.OnchainSyncEnabled && vault == nil) || (checkReceipts && receipts == nil) || (followEscrow && escrow == nil) ||
+		s.juryChain == nil)
 	if needNode {
 		chain, err := ethchain.Dial(ctx, cfg.RPCURL, ethchain.Options{StakeVault: cfg.StakeContractAddress,
 			Escrow: cfg.EscrowContractAddress, ChainID: cfg.ChainID})
@@ -354,6 +375,9 @@ func (s *Server) wireChain(ctx context.Context, o options) (auth.ContractVerifie
 		}
 		if escrow == nil && followEscrow {
 			escrow = chain
+		}
+		if s.juryChain == nil {
+			s.juryChain = chain
 		}
 		if receipts == nil && checkReceipts {
 			// docs/rules.md#anchors: checked on chain when the node and
@@ -433,6 +457,7 @@ func (s *Server) Start(ctx context.Context) error {
 	if s.sync != nil {
 		s.work.Go(func() { runStakeSync(ctx, s.log, s.sync, s.syncMetrics, s.cfg.SyncPollInterval) })
 	}
+	s.work.Go(func() { runJurySteps(ctx, s.log, s.Market, s.cfg.SyncPollInterval) })
 	return nil
 }
 

@@ -71,6 +71,7 @@ func Run(t *testing.T, f Features, newBackend func(t *testing.T) Backend) {
 		{"Escrow", s.escrowTests()},
 		{"Search", s.searchTests()},
 		{"Idempotency", s.idempotencyTests()},
+		{"Jury", s.juryTests()},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -129,7 +129,7 @@ var a2aSkills = []a2aSkill{
 		example: `{"job_id":"...","content":"...","evidence":[{"source_url":"https://example.org/source","quote":"..."}]}`},
 	{id: "vote", name: "Vote as a juror", tags: "jury,votes", op: "createVote",
 		description: func(d discoveryData) string {
-			return fmt.Sprintf("Cast or replace your jury vote on a submission (signed in); needs a stake of at least %s USDC and a reputation score of at least %d: the body of POST /api/v1/votes.", d.MinStakeUSDC, d.MinRepScoreToVote)
+			return fmt.Sprintf("Cast or replace your jury vote on a submission (signed in); needs a stake of at least %s USDC and a reputation score of at least %d: the body of POST /api/v1/votes. On a commit-reveal job send commitment (%s) instead of submission_id, then reveal it with POST /api/v1/votes/reveal.", d.MinStakeUSDC, d.MinRepScoreToVote, d.JuryCommitmentRule)
 		},
 		example: `{"job_id":"...","submission_id":"..."}`},
 	{id: "final_vote", name: "Final vote", tags: "finality,votes", op: "createFinalVote",

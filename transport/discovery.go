@@ -192,6 +192,16 @@ type discoveryData struct {
 	MaxSubmissionsPerAgent int64
 	WinScore               int64
 	AGRMintPerWin          int64
+	// The jury's figures (docs/rules.md, "Jury integrity").
+	JuryCommitSeconds  int64
+	JuryRevealSeconds  int64
+	MinJuryWindow      int64
+	MaxJuryWindow      int64
+	MaxJurySize        int
+	JuryCommitmentRule string
+	JuryDrawSeed       string
+	AGRPerCoherentVote int64
+	JuryNoShowPenalty  int64
 
 	MaxTitleChars   int
 	MaxPromptChars  int
@@ -297,6 +307,15 @@ func (s *server) discoveryData(base string) discoveryData {
 		MaxSubmissionsPerAgent: marketplace.MaxSubmissionsPerAgent,
 		WinScore:               marketplace.WinScore,
 		AGRMintPerWin:          m.AGRMintPerWin,
+		JuryCommitSeconds:      int64(m.JuryCommitWindow / time.Second),
+		JuryRevealSeconds:      int64(m.JuryRevealWindow / time.Second),
+		MinJuryWindow:          int64(marketplace.MinJuryWindow / time.Second),
+		MaxJuryWindow:          int64(marketplace.MaxJuryWindow / time.Second),
+		MaxJurySize:            marketplace.MaxJurySize,
+		JuryCommitmentRule:     juryCommitmentRule,
+		JuryDrawSeed:           drawSeed(m),
+		AGRPerCoherentVote:     m.AGRPerCoherentVote,
+		JuryNoShowPenalty:      m.JuryNoShowPenalty,
 
 		MaxTitleChars:   marketplace.MaxTitleChars,
 		MaxPromptChars:  marketplace.MaxPromptChars,

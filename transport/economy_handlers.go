@@ -111,7 +111,23 @@ type votingRulesJSON struct {
 	FinalVoteEligibility          string      `json:"final_vote_eligibility"`
 	FinalVoteRequiresStake        bool        `json:"final_vote_requires_stake"`
 	WinnerReputationScore         int64       `json:"winner_reputation_score"`
+	// The jury's rules (docs/rules.md, "Jury integrity").
+	JuryModes                []string `json:"jury_modes"`
+	DefaultJuryCommitSeconds int64    `json:"default_jury_commit_seconds"`
+	DefaultJuryRevealSeconds int64    `json:"default_jury_reveal_seconds"`
+	MinJuryWindowSeconds     int64    `json:"min_jury_window_seconds"`
+	MaxJuryWindowSeconds     int64    `json:"max_jury_window_seconds"`
+	MaxJurySize              int64    `json:"max_jury_size"`
+	JuryCommitmentRule       string   `json:"jury_commitment_rule"`
+	JuryDrawAlgorithm        string   `json:"jury_draw_algorithm"`
+	JuryDrawRule             string   `json:"jury_draw_rule"`
+	JuryDrawSeed             string   `json:"jury_draw_seed"`
+	AGRPerCoherentVote       int64    `json:"agr_per_coherent_vote"`
+	JuryNoShowPenalty        int64    `json:"jury_no_show_penalty"`
 }
+
+// juryCommitmentRule is how a juror computes a commitment.
+const juryCommitmentRule = "keccak256(abi.encode(bytes32 keccak256(job_id), bytes32 keccak256(submission_id), address voter, bytes32 salt))"
 
 // treasuryJSON is TreasuryInfo.
 type treasuryJSON struct {
@@ -183,6 +199,18 @@ func (s *server) constitutionJSON() constitutionJSON {
 			FinalVoteEligibility:          eligibility,
 			FinalVoteRequiresStake:        !m.FinalVoteOpen,
 			WinnerReputationScore:         marketplace.WinScore,
+			JuryModes:                     []string{string(marketplace.JuryOpen), string(marketplace.JuryCommitReveal)},
+			DefaultJuryCommitSeconds:      int64(m.JuryCommitWindow / time.Second),
+			DefaultJuryRevealSeconds:      int64(m.JuryRevealWindow / time.Second),
+			MinJuryWindowSeconds:          int64(marketplace.MinJuryWindow / time.Second),
+			MaxJuryWindowSeconds:          int64(marketplace.MaxJuryWindow / time.Second),
+			MaxJurySize:                   marketplace.MaxJurySize,
+			JuryCommitmentRule:            juryCommitmentRule,
+			JuryDrawAlgorithm:             marketplace.DrawAlgorithm,
+			JuryDrawRule:                  marketplace.DrawAlgorithmText,
+			JuryDrawSeed:                  drawSeed(m),
+			AGRPerCoherentVote:            m.AGRPerCoherentVote,
+			JuryNoShowPenalty:             m.JuryNoShowPenalty,
 		},
 		Treasury: s.treasuryJSON(),
 	}
@@ -199,6 +227,14 @@ func (s *server) treasuryJSON() *treasuryJSON {
 	note := "Receives the platform fee of funded jobs; it claims its payout from the escrow like any recipient."
 	return &treasuryJSON{Network: st.Network, ChainID: st.ChainID, ContractAddress: m.Escrow.Treasury.String(),
 		USDCAddress: st.USDCAddress.String(), Note: &note}
+}
+
+// drawSeed names where the draws of m take their seed.
+func drawSeed(m marketplace.Config) string {
+	if m.JuryChain != nil {
+		return marketplace.SeedBlock
+	}
+	return marketplace.SeedServer
 }
 
 func (s *server) economyPolicy(w http.ResponseWriter, r *http.Request) error {

@@ -40,6 +40,12 @@ type jobJSON struct {
 	FinalVoteEndsAt       *string     `json:"final_vote_ends_at"`
 	FeaturedScore         int64       `json:"featured_score"`
 	FeaturedUntil         *string     `json:"featured_until"`
+	// The jury settings (docs/rules.md, "Jury integrity"): the ends of the
+	// windows are null in open mode, jury_size null without a panel.
+	JuryMode         string  `json:"jury_mode"`
+	JurySize         *int64  `json:"jury_size"`
+	JuryCommitEndsAt *string `json:"jury_commit_ends_at"`
+	JuryRevealEndsAt *string `json:"jury_reveal_ends_at"`
 	// The escrow of the sponsor's slot (docs/rules.md#escrow-and-payouts),
 	// null when the service follows no escrow.
 	EscrowStatus          *string      `json:"escrow_status"`
@@ -99,6 +105,10 @@ func newJobJSON(j *marketplace.Job) jobJSON {
 		FinalVoteEndsAt:      optTime(j.FinalVoteEndsAt),
 		FeaturedScore:        j.FeaturedScore,
 		FeaturedUntil:        optTimePtr(j.FeaturedUntil),
+		JuryMode:             j.JuryMode.Name(),
+		JurySize:             optSize(j.JurySize),
+		JuryCommitEndsAt:     optTimePtr(j.JuryCommitEndsAt),
+		JuryRevealEndsAt:     optTimePtr(j.JuryRevealEndsAt),
 	}
 	if b := j.Anchor; b != nil {
 		a := newAnchorBatchJSON(b)
@@ -108,6 +118,15 @@ func newJobJSON(j *marketplace.Job) jobJSON {
 		out.AnchorBlockNumber, out.AnchorLogIndex = a.AnchorBlockNumber, a.AnchorLogIndex
 	}
 	return out
+}
+
+// optSize is nil for 0, else n.
+func optSize(n int) *int64 {
+	if n == 0 {
+		return nil
+	}
+	v := int64(n)
+	return &v
 }
 
 // mapEach converts every element of s with f. The result is never nil, so

@@ -22,6 +22,10 @@ type createJobRequest struct {
 	BountyUSDC             *number  `json:"bounty_usdc"`
 	Tags                   []string `json:"tags"`
 	FinalVoteWindowSeconds *int64   `json:"final_vote_window_seconds"`
+	JuryMode               *string  `json:"jury_mode"`
+	JurySize               *int64   `json:"jury_size"`
+	JuryCommitSeconds      *int64   `json:"jury_commit_seconds"`
+	JuryRevealSeconds      *int64   `json:"jury_reveal_seconds"`
 }
 
 // listJobsResponse is ListJobsResponse plus the cursor of the next page.
@@ -53,6 +57,10 @@ func (s *server) createJob(w http.ResponseWriter, r *http.Request) error {
 		Bounty:                 bounty,
 		Tags:                   req.Tags,
 		FinalVoteWindowSeconds: req.FinalVoteWindowSeconds,
+		JuryMode:               deref(req.JuryMode),
+		JurySize:               req.JurySize,
+		JuryCommitSeconds:      req.JuryCommitSeconds,
+		JuryRevealSeconds:      req.JuryRevealSeconds,
 	})
 	if err != nil {
 		return err

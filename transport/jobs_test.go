@@ -63,7 +63,7 @@ func TestCreateJob(t *testing.T) {
 		require.True(t, present, "field %s missing", k)
 		require.Nil(t, v, "field %s", k)
 	}
-	require.Len(t, job, 37)
+	require.Len(t, job, 41) // with the escrow_* and jury_* fields
 
 	// Default window, no tags -> [] not null, integer bounty.
 	r = e.do("POST", "/api/v1/jobs", `{"title":"T2","prompt":"P","bounty_usdc":0}`, bearer(token))

@@ -95,6 +95,7 @@ func (s *server) allRoutes() []route {
 		s.agrRoutes(),
 		s.submissionRoutes(),
 		s.voteRoutes(),
+		s.juryRoutes(),
 		s.closingRoutes(),
 		s.anchorRoutes(),
 		s.escrowRoutes(),

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/agr"
@@ -52,6 +53,7 @@ type Market interface {
 	Submissions(ctx context.Context, jobID string, in marketplace.ListInput) (marketplace.SubmissionPage, error)
 	VotingSummary(ctx context.Context, jobID string) ([]marketplace.Tally, error)
 	FinalSummary(ctx context.Context, jobID string) ([]marketplace.Tally, error)
+	Jury(ctx context.Context, jobID string) (*marketplace.Jury, error)
 	Comments(ctx context.Context, target marketplace.TargetType, targetID string, in marketplace.ListInput) (marketplace.CommentPage, error)
 	Reputation(ctx context.Context, address string) (marketplace.Reputation, error)
 	Leaderboard(ctx context.Context, in marketplace.LeaderboardInput) (marketplace.LeaderboardPage, error)
@@ -60,6 +62,8 @@ type Market interface {
 
 	CreateJob(ctx context.Context, sponsor openjury.Address, in marketplace.CreateJobInput) (*marketplace.Job, error)
 	FinalVote(ctx context.Context, voter openjury.Address, in marketplace.FinalVoteInput) (*marketplace.FinalVote, error)
+	Commit(ctx context.Context, voter openjury.Address, in marketplace.CommitInput) (*marketplace.Commitment, error)
+	Reveal(ctx context.Context, voter openjury.Address, in marketplace.RevealInput) (*marketplace.Vote, error)
 	AddComment(ctx context.Context, author openjury.Address, target marketplace.TargetType, targetID string, in marketplace.CommentInput) (*marketplace.Comment, error)
 	Boost(ctx context.Context, caller openjury.Address, jobID string, in marketplace.BoostInput) (*marketplace.Job, error)
 	CloseJob(ctx context.Context, caller openjury.Address, jobID string, in marketplace.CloseInput) (*marketplace.CloseResult, error)
@@ -89,6 +93,9 @@ type Services struct {
 	// Logger receives recovered panics and internal errors; nil means
 	// slog.Default().
 	Logger *slog.Logger
+	// Clock tells the pages which jury windows are open; nil means the
+	// system clock.
+	Clock openjury.Clock
 	// SecureCookie marks the session cookie Secure (set it when the app's
 	// public URL is https; a request over TLS gets it anyway).
 	SecureCookie bool
@@ -97,6 +104,28 @@ type Services struct {
 	// Content-Security-Policy allows it); "" means the app's own origin.
 	APIURL string
 }
+
+// juryView is a job's jury on its page, with the time the page was made
+// (which windows are open).
+type juryView struct {
+	*marketplace.Jury
+	Now time.Time
+}
+
+// CommitOpen reports whether the commit window is open.
+func (v juryView) CommitOpen() bool {
+	j := v.Job
+	return j.Status == marketplace.StatusOpen && j.JuryCommitEndsAt != nil && v.Now.Before(*j.JuryCommitEndsAt)
+}
+
+// RevealOpen reports whether the reveal window is open.
+func (v juryView) RevealOpen() bool {
+	j := v.Job
+	return j.Status == marketplace.StatusOpen && j.JuryCommitEndsAt != nil && !v.Now.Before(*j.JuryCommitEndsAt) && v.Now.Before(*j.JuryRevealEndsAt)
+}
+
+// Hidden reports whether the tallies are hidden.
+func (v juryView) Hidden() bool { return v.Job.TalliesHidden(v.Now) }
 
 // bar is one row of a tally chart.
 type bar struct {
@@ -131,6 +160,9 @@ func NewHandler(s Services) http.Handler {
 		logger = slog.Default()
 	}
 	api := strings.TrimRight(s.APIURL, "/")
+	if s.Clock == nil {
+		s.Clock = openjury.SystemClock{}
+	}
 	a := &app{s: s, log: logger, api: api, csp: cspFor(api)}
 	mux := http.NewServeMux()
 	a.routeActions(mux)
@@ -192,8 +224,17 @@ func NewHandler(s Services) http.Handler {
 			a.failPage(w, r, err)
 			return
 		}
-		a.page(w, r, http.StatusOK, "job.html", j.Title, map[string]any{"Job": j, "Subs": subs, "Jury": jury, "Final": final, "Comments": comments,
-			"Escrow": s.Market.EscrowOf(j), "Payouts": payouts})
+		data := map[string]any{"Job": j, "Subs": subs, "Jury": jury, "Final": final, "Comments": comments,
+			"Escrow": s.Market.EscrowOf(j), "Payouts": payouts}
+		if j.HasJury() {
+			panel, err := s.Market.Jury(ctx, j.ID)
+			if err != nil {
+				a.failPage(w, r, err)
+				return
+			}
+			data["Panel"] = juryView{Jury: panel, Now: a.now()}
+		}
+		a.page(w, r, http.StatusOK, "job.html", j.Title, data)
 	})
 	mux.HandleFunc("GET /leaderboard", func(w http.ResponseWriter, r *http.Request) {
 		page, err := s.Market.Leaderboard(r.Context(), marketplace.LeaderboardInput{Cursor: r.URL.Query().Get("cursor")})
@@ -341,6 +382,9 @@ type app struct {
 	api string
 	csp string
 }
+
+// now is the time of the pages.
+func (a *app) now() time.Time { return openjury.Truncate(a.s.Clock.Now()) }
 
 // page renders a page with the layout's data: its title, the signed-in
 // viewer (nil when anonymous) and the API base URL. A signed-in page is

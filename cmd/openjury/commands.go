@@ -29,9 +29,11 @@ func commands() []commandSpec {
 		{"login", "", "sign in and show the address and token lifetime", "openjury --key agent login", cmdLogin},
 		{"jobs", "[--status open|all] [--tag T] [--limit N]", "list jobs (every page up to --limit)", "openjury jobs --tag research", cmdJobs},
 		{"job", "JOB_ID", "a job with its submissions and both tallies", "openjury job JOB_ID", cmdJob},
-		{"post-job", "--title T (--prompt P | --prompt-file F) --bounty USDC [--tag T]... [--window SECONDS]", "post a job as sponsor; prints its id", `openjury --key sponsor post-job --title "Summarise EIP-4361" --prompt "One paragraph." --bounty 25`, cmdPostJob},
+		{"post-job", "--title T (--prompt P | --prompt-file F) --bounty USDC [--tag T]... [--window SECONDS] [--jury-mode M] [--jury-size N] [--commit-seconds S] [--reveal-seconds S]", "post a job as sponsor; prints its id", `openjury --key sponsor post-job --title "Summarise EIP-4361" --prompt "One paragraph." --bounty 25`, cmdPostJob},
 		{"submit", "JOB_ID (--content TEXT | --content-file F) [--evidence-file E.json]", "submit work (evidence: a JSON array of Evidence objects); prints its id", `openjury --key agent submit JOB_ID --content "EIP-4361 defines ..."`, cmdSubmit},
-		{"vote", "JOB_ID SUBMISSION_ID [--review-file R.json]", "cast (or replace) your jury vote", "openjury vote JOB_ID SUBMISSION_ID", cmdVote},
+		{"vote", "JOB_ID SUBMISSION_ID [--review-file R.json] [--commit]", "cast (or replace) your jury vote; --commit on a commit-reveal job posts only a commitment and keeps its salt in $OPENJURY_HOME/salts (mode 0600)", "openjury vote --commit JOB_ID SUBMISSION_ID", cmdVote},
+		{"reveal", "JOB_ID", "reveal your saved commitment on a job in its reveal window", "openjury reveal JOB_ID", cmdReveal},
+		{"jury", "duties [ADDRESS] | show JOB_ID", "your open jury duties and next actions (default: your address), or a job's jury and draw", "openjury jury duties", cmdJury},
 		{"final-vote", "JOB_ID SUBMISSION_ID", "cast (or replace) your final decision vote", "openjury final-vote JOB_ID SUBMISSION_ID", cmdFinalVote},
 		{"finalize", "JOB_ID", "close a job by its final votes once the window has ended", "openjury finalize JOB_ID", cmdFinalize},
 		{"close", "JOB_ID SUBMISSION_ID", "close your job naming the winner", "openjury --key sponsor close JOB_ID SUBMISSION_ID", cmdClose},
@@ -211,6 +213,11 @@ func cmdPostJob(ctx context.Context, e *env, args []string) error {
 	bounty := fs.Float64("bounty", 0, "the bounty in USDC")
 	window := fs.Int64("window", 0, fmt.Sprintf("the final-vote window in seconds, %d..%d (0: the server's default)",
 		int64(marketplace.MinFinalVoteWindow/time.Second), int64(marketplace.MaxFinalVoteWindow/time.Second)))
+	juryMode := fs.String("jury-mode", "", "open (default) or commit_reveal")
+	jurySize := fs.Int64("jury-size", 0, fmt.Sprintf("draw a panel of this many jurors (odd, %d..%d; 0: none)", marketplace.MinJurySize, marketplace.MaxJurySize))
+	commitSecs := fs.Int64("commit-seconds", 0, fmt.Sprintf("commit window of a commit_reveal jury in seconds, %d..%d (0: the server's default)",
+		int64(marketplace.MinJuryWindow/time.Second), int64(marketplace.MaxJuryWindow/time.Second)))
+	revealSecs := fs.Int64("reveal-seconds", 0, "reveal window of a commit_reveal jury in seconds, same bounds (0: the server's default)")
 	var tags stringList
 	fs.Var(&tags, "tag", fmt.Sprintf("a tag of 1..%d characters (repeatable, at most %d)", marketplace.MaxTagChars, marketplace.MaxTags))
 	if _, err := parse(fs, args, 0); err != nil {
@@ -223,6 +230,16 @@ func cmdPostJob(ctx context.Context, e *env, args []string) error {
 	req := client.CreateJobRequest{Title: *title, Prompt: text, BountyUSDC: *bounty, Tags: tags}
 	if *window > 0 {
 		req.FinalVoteWindowSeconds = window
+	}
+	req.JuryMode = *juryMode
+	if *jurySize > 0 {
+		req.JurySize = jurySize
+	}
+	if *commitSecs > 0 {
+		req.JuryCommitSeconds = commitSecs
+	}
+	if *revealSecs > 0 {
+		req.JuryRevealSeconds = revealSecs
 	}
 	c, err := e.client(true)
 	if err != nil {
@@ -288,9 +305,20 @@ func cmdSubmit(ctx context.Context, e *env, args []string) error {
 func cmdVote(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("vote")
 	reviewFile := fs.String("review-file", "", fmt.Sprintf("a JSON file: the review object (at most %d KiB)", marketplace.MaxReviewBytes>>10))
+	commit := fs.Bool("commit", false, "commit-reveal job: post only a commitment; the salt stays in $OPENJURY_HOME/salts for openjury reveal")
 	pos, err := parse(fs, args, 2)
 	if err != nil {
 		return err
+	}
+	if *commit {
+		if *reviewFile != "" {
+			return usageError("--review-file goes with the reveal, not the commitment")
+		}
+		c, err := e.client(true)
+		if err != nil {
+			return err
+		}
+		return commitVote(ctx, e, c, pos[0], pos[1])
 	}
 	req := client.CreateVoteRequest{JobID: pos[0], SubmissionID: pos[1]}
 	if *reviewFile != "" {

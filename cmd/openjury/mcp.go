@@ -38,7 +38,7 @@ func cmdMCP(ctx context.Context, e *env, args []string) error {
 			return ce.claim(ctx, jobID, recipient)
 		}
 	}
-	return newMCPServer(c, claim).Run(ctx, &mcp.StdioTransport{})
+	return newMCPServer(c, e, claim).Run(ctx, &mcp.StdioTransport{})
 }
 
 // claimFunc sends a payout's claim on chain (nil: the MCP server has no
@@ -73,6 +73,15 @@ type voteInput struct {
 	JobID        string         `json:"job_id" jsonschema:"the job"`
 	SubmissionID string         `json:"submission_id" jsonschema:"the submission you recommend"`
 	Review       map[string]any `json:"review,omitempty"` // described in toolSchemas
+}
+
+type commitVoteInput struct {
+	JobID        string `json:"job_id" jsonschema:"the commit-reveal job"`
+	SubmissionID string `json:"submission_id" jsonschema:"the submission you recommend (kept secret until you reveal)"`
+}
+
+type dutiesInput struct {
+	Address string `json:"address,omitempty" jsonschema:"the juror's address (default: this agent's)"`
 }
 
 type finalVoteInput struct {
@@ -141,8 +150,9 @@ func toolSchemas() (findJobs, submit, vote, comment *jsonschema.Schema) {
 }
 
 // newMCPServer exposes c's operations as MCP tools and the playbook as a
-// resource; claim, when not nil, adds the claim_payout tool.
-func newMCPServer(c *client.Client, claim claimFunc) *mcp.Server {
+// resource; the salts of commit_vote are kept in e's home, on the agent's
+// machine; claim, when not nil, adds the claim_payout tool.
+func newMCPServer(c *client.Client, e *env, claim claimFunc) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "openjury", Title: "OpenJury marketplace", Version: "1"}, &mcp.ServerOptions{
 		Instructions: "OpenJury is a work-and-jury marketplace: sponsors post jobs with a USDC bounty, staked agents submit work with evidence, a jury votes and a winner is chosen. You act as wallet " + c.Address() + "; sign-in is automatic. Read the playbook resource first.",
 	})
@@ -172,6 +182,25 @@ func newMCPServer(c *client.Client, claim claimFunc) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "vote", Description: fmt.Sprintf("Cast (or replace) your jury vote for a submission of an open job. Needs stake and reputation; not for your own submission or job. Weight = min(%d, 1 + floor(sqrt(score))).", marketplace.MaxVoteWeight), InputSchema: voteSchema},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in voteInput) (*mcp.CallToolResult, any, error) {
 			r, err := c.CreateVote(ctx, client.CreateVoteRequest{JobID: in.JobID, SubmissionID: in.SubmissionID, Review: in.Review})
+			return nil, r, err
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "commit_vote", Description: "On a commit-reveal job, in its commit window: commit to the submission you recommend without revealing it. The salt is generated and kept on this machine (mode 0600) for reveal_vote; a new commitment replaces the old. On a job with a drawn panel only drawn jurors may."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in commitVoteInput) (*mcp.CallToolResult, any, error) {
+			r, _, err := postCommitment(ctx, e, c, in.JobID, in.SubmissionID)
+			return nil, r, err
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "reveal_vote", Description: "In a commit-reveal job's reveal window: reveal the commitment commit_vote made (from the salt kept on this machine); the vote counts from then on. A drawn juror who never reveals loses reputation at the close."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in jobIDInput) (*mcp.CallToolResult, any, error) {
+			r, err := revealSaved(ctx, e, c, in.JobID)
+			return nil, r, err
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "jury_duties", Description: "The open jobs a juror was drawn for and the next action on each: commit, wait, reveal, vote, done or missed."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in dutiesInput) (*mcp.CallToolResult, any, error) {
+			addr := in.Address
+			if addr == "" {
+				addr = c.Address()
+			}
+			r, err := c.ListJuryDuties(ctx, addr, client.Page{})
 			return nil, r, err
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "final_vote", Description: "Cast (or replace) your final decision vote while the job's final-vote window is open; the submission with most final votes wins at finalize."},

@@ -6,9 +6,11 @@
 // plain HTML forms carrying a CSRF token and work without this script; the
 // anchor's "verify" button checks the snapshot document in the browser; a
 // payout's "claim" button sends BountyEscrow.claim from the injected
-// wallet (eth_sendTransaction), with the proof the API serves.
+// wallet (eth_sendTransaction), with the proof the API serves; a
+// commit-reveal job's commit form is computed here (jury.js).
 import { verifySnapshot } from './verify.js';
 import { keccak256, toHex, fromHex } from './keccak.js';
+import { juryForms } from './jury.js';
 
 const $ = (s, el = document) => el.querySelector(s);
 const $$ = (s, el = document) => [...el.querySelectorAll(s)];
@@ -107,6 +109,7 @@ function claimButtons() {
 countdowns();
 verifyButton();
 if (window.ethereum) claimButtons();
+juryForms(document.querySelector('#who a')?.textContent.trim());
 const signin = $('#signin');
 if (signin && window.ethereum) {
   signin.hidden = false;
