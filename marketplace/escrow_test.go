@@ -455,3 +455,70 @@ func BenchmarkSplit(b *testing.B) {
 		}
 	}
 }
+
+// A funded commit-reveal job pays its coherent jurors from the escrow's
+// jury pool (their payout records) and credits them no AGR; the same job
+// unfunded credits AGR and makes no payouts. An attacker who revealed
+// for the loser is paid neither way.
+func TestFundedJuryPaysUSDCNotAGR(t *testing.T) {
+	t.Parallel()
+	backends(t, func(t *testing.T, db *bunstore.DB) {
+		w := newEscrowWorld(t, db, fixedSalt)
+		cfg := loopConfig
+		cfg.BaseURL = "https://jury.example.com"
+		cfg.SaltSource = bytes.NewReader(bytes.Repeat(fixedSalt, 4))
+		cfg.Escrow = testEscrow
+		cfg.AGRPerCoherentVote = marketplace.DefaultAGRPerCoherentVote
+		w.svc = marketplace.NewService(db, w.clock, cfg)
+		jw := &juryWorld{world: w.world, cfg: cfg}
+		sponsor, winnerAgent, otherAgent := w.addr(1), w.addr(2), w.addr(3)
+		coherentJ, loserJ := w.addr(4), w.addr(5)
+		for _, a := range []openjury.Address{winnerAgent, otherAgent, coherentJ, loserJ} {
+			w.stake(a, 10)
+		}
+		w.score(coherentJ, 16)
+		w.score(loserJ, 16)
+		run := func(fund bool) (*marketplace.Job, *marketplace.CloseResult) {
+			start := w.clock.Now()
+			job, err := w.svc.CreateJob(w.ctx, sponsor, marketplace.CreateJobInput{Title: "t", Prompt: "p", Bounty: 100 * openjury.MicroPerUSDC,
+				JuryMode: "commit_reveal", JuryCommitSeconds: secs(3600), JuryRevealSeconds: secs(1800)})
+			require.NoError(t, err)
+			if fund {
+				w.emit(funded(job.ID, sponsor, 100_000_000, 100_000_000))
+				w.synced()
+			}
+			win, lose := w.submit(winnerAgent, job.ID), w.submit(otherAgent, job.ID)
+			_, err = jw.commit(coherentJ, job.ID, win.ID, salt(1))
+			require.NoError(t, err)
+			_, err = jw.commit(loserJ, job.ID, lose.ID, salt(2))
+			require.NoError(t, err)
+			w.clock.Set(start.Add(time.Hour))
+			_, err = jw.reveal(coherentJ, job.ID, win.ID, salt(1))
+			require.NoError(t, err)
+			_, err = jw.reveal(loserJ, job.ID, lose.ID, salt(2))
+			require.NoError(t, err)
+			w.clock.Set(start.Add(90 * time.Minute))
+			res, err := w.svc.CloseJob(w.ctx, sponsor, job.ID, marketplace.CloseInput{WinnerSubmissionID: win.ID})
+			require.NoError(t, err)
+			return job, res
+		}
+
+		job, res := run(true)
+		require.Equal(t, openjury.MicroUSDC(100_000_000), *res.Job.PayoutTotal)
+		listed, err := w.svc.Payouts(w.ctx, job.ID, marketplace.PayoutsInput{})
+		require.NoError(t, err)
+		pool := uint64(100_000_000) * uint64(w.svc.Config().Economy.JuryPoolPPM) / marketplace.PPM
+		require.Equal(t, pool, payoutOf(t, listed, coherentJ).Amount, "the only coherent juror takes the whole pool")
+		for _, p := range listed.Payouts {
+			require.NotEqual(t, loserJ, p.Recipient, "no payout to a juror who voted for the loser")
+		}
+		require.Zero(t, jw.agrOf(coherentJ).Balance, "a funded close pays USDC, not AGR")
+
+		job2, _ := run(false)
+		require.Equal(t, int64(marketplace.DefaultAGRPerCoherentVote), jw.agrOf(coherentJ).Balance, "an unfunded close credits AGR")
+		require.Zero(t, jw.agrOf(loserJ).Balance)
+		listed, err = w.svc.Payouts(w.ctx, job2.ID, marketplace.PayoutsInput{})
+		require.NoError(t, err)
+		require.Empty(t, listed.Payouts)
+	})
+}
