@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -141,7 +142,10 @@ func decodeEvent(typ string, jobID, actor *string, subjects, audience, tags, dat
 		text string
 		dst  any
 	}{{subjects, &subj}, {audience, &aud}, {tags, &ev.Tags}, {data, &ev.Data}} {
-		if err := json.Unmarshal([]byte(c.text), c.dst); err != nil {
+		// Numbers stay json.Number: amounts keep every decimal.
+		dec := json.NewDecoder(strings.NewReader(c.text))
+		dec.UseNumber()
+		if err := dec.Decode(c.dst); err != nil {
 			return nil, err
 		}
 	}
@@ -205,8 +209,11 @@ func (s eventStore) Append(ctx context.Context, evs ...*events.Event) error {
 	if err != nil {
 		return err
 	}
-	_, err = db.NewInsert().Model(&rows).ExcludeColumn("pk").Exec(ctx)
-	return translate(op, err)
+	if _, err = db.NewInsert().Model(&rows).ExcludeColumn("pk").Exec(ctx); err != nil {
+		return translate(op, err)
+	}
+	s.e.d.noteAppended(ctx)
+	return nil
 }
 
 // CancelTimers implements events.Outbox (the index on (job_id,
@@ -395,16 +402,37 @@ func (s eventStore) Read(ctx context.Context, f events.Filter, after, upto int64
 	default:
 		q = q.Where("e.type IN (?)", bun.In(typeNames(f.Types)))
 	}
-	if err := q.Limit(int64(limit)).Scan(ctx); err != nil {
+	return scanEvents(ctx, op, q.Limit(int64(limit)), &rows)
+}
+
+// scanEvents runs q, a select of eventRows into rows, and decodes them.
+func scanEvents(ctx context.Context, op string, q *bun.SelectQuery, rows *[]eventRow) ([]*events.Event, error) {
+	if err := q.Scan(ctx); err != nil {
 		return nil, translate(op, err)
 	}
-	out := make([]*events.Event, len(rows))
-	for i := range rows {
-		if out[i], err = rows[i].event(); err != nil {
+	out := make([]*events.Event, len(*rows))
+	for i := range *rows {
+		var err error
+		if out[i], err = (*rows)[i].event(); err != nil {
 			return nil, openjury.Wrap(op, err)
 		}
 	}
 	return out, nil
+}
+
+// Tail implements events.Log: a range of the primary key.
+func (s eventStore) Tail(ctx context.Context, after, upto int64, limit int) ([]*events.Event, error) {
+	const op = "bunstore.TailEvents"
+	if limit <= 0 || upto <= after {
+		return []*events.Event{}, nil
+	}
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	var rows []eventRow
+	q := db.NewSelect().Model(&rows).Where("e.seq > ?", after).Where("e.seq <= ?", upto).OrderExpr("e.seq").Limit(int64(limit))
+	return scanEvents(ctx, op, q, &rows)
 }
 
 // Expire implements events.Log: it reads the oldest events' (seq,

@@ -143,6 +143,9 @@ func (s submissionStore) Submit(ctx context.Context, sub *marketplace.Submission
 			return translateWith(op, err, details{detailNotFound: "job not found", detailDuplicate: "submission already exists"})
 		}
 		if res.Inserted {
+			if g.Event != nil {
+				d.noteAppended(ctx)
+			}
 			return nil
 		}
 		st, err := res.state(op, sub.Agent)

@@ -148,6 +148,9 @@ func (s voteStore) CastVote(ctx context.Context, v *marketplace.Vote, g marketpl
 		}
 		if row.VoteID != nil {
 			v.ID = *row.VoteID
+			if g.Event != nil {
+				d.noteAppended(ctx)
+			}
 			return nil
 		}
 		j, err := row.job()

@@ -58,6 +58,10 @@ type Log interface {
 	// Read returns the events numbered in (after, upto] that f selects,
 	// in order, at most limit of them.
 	Read(ctx context.Context, f Filter, after, upto int64, limit int) ([]*Event, error)
+	// Tail returns the events numbered in (after, upto], those with an
+	// audience included, in order, at most limit of them: what the
+	// fan-out and the webhook dispatcher deliver, each to whom it may.
+	Tail(ctx context.Context, after, upto int64, limit int) ([]*Event, error)
 	// Expire deletes, oldest first, up to limit events created before
 	// `before`, stopping at the first one that is not, with their index
 	// keys, and moves the horizon to the last one deleted, in one
@@ -286,6 +290,13 @@ func (s *Service) Cleanup(ctx context.Context) (int64, error) {
 func (s *Service) Bounds(ctx context.Context) (horizon, head int64, err error) {
 	horizon, head, err = s.log.Bounds(ctx)
 	return horizon, head, openjury.Wrap("events.Bounds", err)
+}
+
+// Tail returns up to limit events after position after, up to upto,
+// audience or not (see Log.Tail).
+func (s *Service) Tail(ctx context.Context, after, upto int64, limit int) ([]*Event, error) {
+	evs, err := s.log.Tail(ctx, after, upto, limit)
+	return evs, openjury.Wrap("events.Tail", err)
 }
 
 // Read returns up to limit events after position after, up to upto, that f

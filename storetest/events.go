@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -114,7 +115,7 @@ func testEventOutboxTx(t *testing.T, b Backend) {
 	got := readAll(t, log, events.Filter{}, 0)
 	require.Equal(t, []events.Type{events.PostCreated, events.StakeChanged}, typesOf(got))
 	require.Equal(t, []int64{1, 2}, []int64{got[0].Seq, got[1].Seq})
-	require.Equal(t, events.Data{"n": float64(1)}, got[0].Data)
+	require.Equal(t, events.Data{"n": json.Number("1")}, got[0].Data, "numbers read back exactly, as json.Number")
 	require.Equal(t, []openjury.Address{other}, got[1].Subjects)
 	require.Equal(t, base, got[0].CreatedAt)
 	horizon, head, err := log.Bounds(ctx)
@@ -392,7 +393,11 @@ func testEventRace(t *testing.T, b Backend, parallelWrites bool) {
 					return err
 				}
 				for _, e := range page.Events {
-					consumed = append(consumed, seenEvent{e.Seq, int64(e.Data["order"].(float64)), e.Data["rollback"].(bool)})
+					order, err := e.Data["order"].(json.Number).Int64()
+					if err != nil {
+						return err
+					}
+					consumed = append(consumed, seenEvent{e.Seq, order, e.Data["rollback"].(bool)})
 				}
 				seenCount.Store(int64(len(consumed)))
 				cursor = page.NextCursor

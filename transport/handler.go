@@ -16,6 +16,7 @@ import (
 	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/auth"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/idempotency"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/search"
@@ -53,6 +54,11 @@ type Services struct {
 	// Search answers GET /api/v1/search/semantic; nil means semantic
 	// search is disabled (SERVICE_SEMANTIC_SEARCH_ENABLED=0): 501.
 	Search *search.Service
+	// Events serves the event log (GET /api/v1/events) and EventHub the
+	// live stream (GET /api/v1/events/stream) from the replica's fan-out,
+	// whose frames must be EventFrame's. Nil: those routes answer 501.
+	Events   *events.Service
+	EventHub *events.Hub
 }
 
 // Options tune the handler. The zero value is usable.
@@ -152,6 +158,9 @@ type Options struct {
 	// answered by this handler empties the cache, so a caller's next read
 	// on this replica sees its own write. Zero or less turns it off.
 	ReadCacheTTL time.Duration
+	// EventHeartbeat is how often an idle event stream sends a comment
+	// line (0: DefaultEventHeartbeat).
+	EventHeartbeat time.Duration
 	// App, when set, answers every request whose path is not the API's
 	// (the API's paths are /api/..., /.well-known/..., /docs-md/... and
 	// the exact paths of the registered routes, such as /a2a, /openapi.json

@@ -12,6 +12,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/agr"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/search"
 	"github.com/openjury/openjury/stake"
@@ -168,6 +169,8 @@ func goLimits() map[string]float64 {
 		"GET /api/v1/agent/bootstrap?limit maximum":           transport.MaxBootstrapLimit,
 		"GET /api/v1/agr/ledger?limit maximum":                agr.MaxLedgerLimit,
 		"GET /api/v1/slashing/events?limit maximum":           stake.MaxListLimit,
+		"GET /api/v1/events?limit maximum":                    events.MaxListLimit,
+		"param:EventTag maxLength":                            events.MaxTagChars,
 		"CreateSubmissionRequest.content maxLength":           marketplace.MaxContentChars,
 		"CreateSubmissionRequest.evidence maxItems":           marketplace.MaxEvidence,
 		"Submission.content maxLength":                        marketplace.MaxContentChars,

@@ -105,6 +105,7 @@ func (s *server) allRoutes() []route {
 		s.discoveryRoutes(),
 		s.metricsRoutes(),
 		s.searchRoutes(),
+		s.eventRoutes(),
 		s.a2aRoutes(),
 	)
 }
