@@ -256,6 +256,11 @@ func testEventAudience(t *testing.T, b Backend) {
 	require.Equal(t, []events.Type{events.JuryDrawn}, typesOf(got))
 	got = readAll(t, log, events.Filter{Address: juror, JobID: j.ID, Tag: "go", Types: []events.Type{events.JuryDrawn}}, 0)
 	require.Equal(t, []events.Type{events.JuryDrawn}, typesOf(got))
+	// Tail (the fan-out's and the dispatcher's read) has every event.
+	all, err := log.Tail(context.Background(), 0, 2, 10)
+	require.NoError(t, err)
+	require.Equal(t, []events.Type{events.JuryDrawn, events.JobCreated}, typesOf(all))
+	require.Equal(t, []openjury.Address{juror}, all[0].Audience)
 }
 
 // testEventTimers: an event created in the future waits in the outbox

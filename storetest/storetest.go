@@ -71,6 +71,7 @@ func Run(t *testing.T, f Features, newBackend func(t *testing.T) Backend) {
 		{"Search", s.searchTests()},
 		{"Idempotency", s.idempotencyTests()},
 		{"Events", s.eventTests()},
+		{"Webhooks", s.webhookTests()},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
