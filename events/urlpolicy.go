@@ -131,6 +131,13 @@ func (p URLPolicy) CheckAddr(a netip.Addr, scheme string) string {
 	return ""
 }
 
+// LoopbackName reports whether host is "localhost" or a name under it,
+// which resolve to loopback addresses without asking DNS (RFC 6761).
+func LoopbackName(host string) bool {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	return host == "localhost" || strings.HasSuffix(host, ".localhost")
+}
+
 // CheckURL checks a webhook URL at creation: its shape (absolute http or
 // https, a host, no user info, at most MaxURLChars) and every address its
 // host resolves to. It returns the URL as stored. Errors: Invalid naming
@@ -162,10 +169,11 @@ func (p URLPolicy) CheckURL(ctx context.Context, field, raw string) (string, err
 		}
 		return u.String(), nil
 	}
-	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+	if LoopbackName(host) {
 		if why := p.CheckAddr(netip.MustParseAddr("127.0.0.1"), scheme); why != "" {
 			return "", bad(why)
 		}
+		return u.String(), nil
 	}
 	if p.Resolver == nil {
 		return u.String(), nil
