@@ -59,6 +59,9 @@ type Services struct {
 	// whose frames must be EventFrame's. Nil: those routes answer 501.
 	Events   *events.Service
 	EventHub *events.Hub
+	// Webhooks manages the signed-in callers' webhooks
+	// (/api/v1/webhooks); nil: those routes answer 501.
+	Webhooks *events.Webhooks
 }
 
 // Options tune the handler. The zero value is usable.

@@ -106,6 +106,7 @@ func (s *server) allRoutes() []route {
 		s.metricsRoutes(),
 		s.searchRoutes(),
 		s.eventRoutes(),
+		s.webhookRoutes(),
 		s.a2aRoutes(),
 	)
 }
