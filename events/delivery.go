@@ -55,6 +55,9 @@ type DelivererConfig struct {
 	Concurrency int
 	// Jitter spreads a retry delay (nil: uniformly within +-20%).
 	Jitter func(time.Duration) time.Duration
+	// Observe, when set, is told of every attempt once it is recorded
+	// (metrics).
+	Observe func(Attempt)
 }
 
 // Deliverer turns sequenced events into deliveries (Dispatch) and sends
@@ -121,6 +124,11 @@ func (d *Deliverer) Deliver(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, openjury.Wrap("events.Deliver", err)
 	}
+	return d.sendAll(ctx, claims)
+}
+
+// sendAll sends claims at once and records each attempt.
+func (d *Deliverer) sendAll(ctx context.Context, claims []Claim) (int, error) {
 	var wg sync.WaitGroup
 	errs := make([]error, len(claims))
 	for i := range claims {
@@ -133,6 +141,55 @@ func (d *Deliverer) Deliver(ctx context.Context) (int, error) {
 		}
 	}
 	return len(claims), nil
+}
+
+// Run sends due deliveries until ctx ends, keeping up to the concurrency
+// in flight: it claims as many as there are free slots whenever a slot
+// frees, wake is signalled (new deliveries were dispatched) or poll
+// passes. onError is told of failed claims and records (nil: ignored).
+func (d *Deliverer) Run(ctx context.Context, poll time.Duration, wake <-chan struct{}, onError func(error)) {
+	slots := make(chan struct{}, d.cfg.Concurrency)
+	freed := make(chan struct{}, 1)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	for {
+		free := d.cfg.Concurrency - len(slots)
+		var claims []Claim
+		if free > 0 {
+			var err error
+			claims, err = d.store.ClaimDeliveries(ctx, openjury.Truncate(d.clock.Now()), DeliveryLease, free)
+			if err != nil && ctx.Err() == nil && onError != nil {
+				onError(err)
+			}
+			for _, c := range claims {
+				slots <- struct{}{}
+				wg.Go(func() {
+					defer func() {
+						<-slots
+						select {
+						case freed <- struct{}{}:
+						default:
+						}
+					}()
+					if err := d.attempt(ctx, c); err != nil && onError != nil {
+						onError(err)
+					}
+				})
+			}
+		}
+		if free > 0 && len(claims) == free {
+			continue // more may be due: fill the slots as they free
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-wake:
+		case <-freed:
+		}
+	}
 }
 
 // attempt sends one claimed delivery and records the outcome.
@@ -156,7 +213,13 @@ func (d *Deliverer) attempt(ctx context.Context, c Claim) error {
 		}
 		a.DisableReason = fmt.Sprintf("every delivery failed for %s; last: %s", DisableAfter, a.Error)
 	}
-	return d.store.RecordAttempt(context.WithoutCancel(ctx), a)
+	if err := d.store.RecordAttempt(context.WithoutCancel(ctx), a); err != nil {
+		return err
+	}
+	if d.cfg.Observe != nil {
+		d.cfg.Observe(a)
+	}
+	return nil
 }
 
 // send renders, signs and posts a claimed delivery.

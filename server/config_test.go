@@ -117,6 +117,10 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		"SERVICE_MAX_HEADER_BYTES":               "16384",
 		"SERVICE_CORS_ORIGINS":                   "https://other.example.com",
 		"SERVICE_DEV_MODE":                       "auto",
+		"SERVICE_EVENT_RETENTION_HOURS":          "48",
+		"SERVICE_EVENT_STREAMS_MAX":              "500",
+		"SERVICE_WEBHOOK_ALLOW_PRIVATE":          "1",
+		"SERVICE_WEBHOOK_CONCURRENCY":            "4",
 	}
 	var read []string
 	c, err := FromEnv(func(name string) string {
@@ -172,6 +176,10 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		MaxHeaderBytes:            16384,
 		CORSOrigins:               []string{"https://other.example.com"},
 		DevMode:                   DevModeAuto,
+		EventRetention:            48 * time.Hour,
+		EventStreamsMax:           500,
+		WebhookAllowPrivate:       true,
+		WebhookConcurrency:        4,
 	}, c)
 	require.NoError(t, c.Validate())
 	require.Equal(t, "https://app.example.com", c.PublicAppURL())
