@@ -91,6 +91,7 @@ var (
 		// Internal helpers: the kernel and each other.
 		"internal/cursor": lowRing,
 		"internal/valid":  lowRing,
+		"internal/whsig":  lowRing,
 		// Domain: the kernel, internal helpers and, in one direction only,
 		// marketplace -> agr, stake, anchor.
 		"events":      lowRing,

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/internal/whsig"
 )
 
 // Defaults of a Deliverer.
@@ -242,11 +243,11 @@ func (d *Deliverer) send(ctx context.Context, c Claim) (int, error) {
 		}
 	} else {
 		id := c.Event.ID()
-		sig, err := SignatureHeader(c.Webhook.Secrets(now), id, now, body)
+		sig, err := whsig.SignatureHeader(c.Webhook.Secrets(now), id, now, body)
 		if err != nil {
 			return 0, fmt.Errorf("signing: %w", err)
 		}
-		h[HeaderID], h[HeaderTimestamp], h[HeaderSignature] = id, strconv.FormatInt(now.Unix(), 10), sig
+		h[whsig.HeaderID], h[whsig.HeaderTimestamp], h[whsig.HeaderSignature] = id, strconv.FormatInt(now.Unix(), 10), sig
 	}
 	sctx, cancel := context.WithTimeout(ctx, DeliveryTimeout)
 	defer cancel()

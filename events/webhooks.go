@@ -10,6 +10,7 @@ import (
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/internal/cursor"
 	"github.com/openjury/openjury/internal/valid"
+	"github.com/openjury/openjury/internal/whsig"
 )
 
 // Limits of webhooks (docs/rules.md#events).
@@ -301,7 +302,7 @@ func (s *Webhooks) Create(ctx context.Context, owner openjury.Address, in Create
 	if w.URL, err = s.cfg.Policy.CheckURL(ctx, "url", in.URL); err != nil {
 		return nil, err
 	}
-	if w.Secret, err = NewSecret(s.cfg.Secrets); err != nil {
+	if w.Secret, err = whsig.NewSecret(s.cfg.Secrets); err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
 	if err := s.store.CreateWebhook(ctx, w, MaxWebhooksPerAddress); err != nil {
@@ -369,7 +370,7 @@ func (s *Webhooks) Rotate(ctx context.Context, owner openjury.Address, id string
 	if err != nil {
 		return nil, err
 	}
-	secret, err := NewSecret(s.cfg.Secrets)
+	secret, err := whsig.NewSecret(s.cfg.Secrets)
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
 	}

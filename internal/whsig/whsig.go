@@ -1,4 +1,13 @@
-package events
+// Package whsig is the Standard Webhooks signing scheme
+// (https://www.standardwebhooks.com) that OpenJury's webhook deliveries
+// use: the server signs with it (package events) and receivers verify
+// with it (package client). A secret is "whsec_" + base64 of random
+// bytes; three headers go with each delivery; the signature is "v1," +
+// base64 of HMAC-SHA256, keyed with the secret's decoded bytes, of
+// "<webhook-id>.<webhook-timestamp>.<body>". It is a few lines of the
+// standard library, so no library is used for it; the tests check it
+// against the scheme's own Go library.
+package whsig
 
 import (
 	"crypto/hmac"
@@ -12,12 +21,7 @@ import (
 	"time"
 )
 
-// The Standard Webhooks signing scheme (https://www.standardwebhooks.com):
-// a secret "whsec_" + base64 of random bytes; three headers on each
-// delivery; the signature "v1," + base64 of HMAC-SHA256, keyed with the
-// secret's decoded bytes, of "<webhook-id>.<webhook-timestamp>.<body>".
-// It is three lines of the standard library, so no library is used for
-// it; the tests check it against the scheme's own Go library.
+// Names and defaults of the scheme.
 const (
 	// SecretPrefix starts every webhook secret.
 	SecretPrefix = "whsec_"
@@ -47,7 +51,7 @@ func NewSecret(r io.Reader) (string, error) {
 }
 
 // errBadSecret is the error of a secret that is not "whsec_" + base64.
-var errBadSecret = errors.New("events: not a webhook secret (whsec_ + base64)")
+var errBadSecret = errors.New("webhook: not a webhook secret (whsec_ + base64)")
 
 // secretKey decodes a secret's key.
 func secretKey(secret string) ([]byte, error) {
