@@ -178,7 +178,10 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) error {
 		}
 		return rc.Flush()
 	}
-	if err := write([]byte("retry: " + strconv.Itoa(eventStreamRetry) + "\n: connected\n\n")); err != nil {
+	// The preamble and each heartbeat carry the stream's position as an
+	// id without data: a client that reconnects with it as Last-Event-ID
+	// misses nothing, even before its first event and with a rare filter.
+	if err := write([]byte("retry: " + strconv.Itoa(eventStreamRetry) + "\nid: " + events.FormatID(sub.Position()) + "\n\n")); err != nil {
 		return nil
 	}
 	heartbeat := s.opts.EventHeartbeat
@@ -202,7 +205,7 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) error {
 		}
 		buf = buf[:0]
 		if len(frames) == 0 {
-			buf = append(buf, ": heartbeat\n\n"...)
+			buf = append(append(append(buf, ": heartbeat\nid: "...), events.FormatID(sub.Position())...), "\n\n"...)
 		}
 		for _, fr := range frames {
 			buf = append(buf, fr...)
