@@ -240,16 +240,11 @@ func (s eventStore) CancelTimers(ctx context.Context, jobID string, types []even
 func (s eventStore) Sequence(ctx context.Context, now time.Time, limit int) (int, error) {
 	const op = "bunstore.SequenceEvents"
 	at := millis(now)
-	rdb, err := s.e.reader(ctx, op)
-	if err != nil {
+	if some, err := s.Waiting(ctx, now); err != nil || !some {
 		return 0, err
 	}
-	some, err := rdb.NewSelect().Model((*outboxRow)(nil)).Where("created_at <= ?", at).Limit(1).Exists(ctx)
-	if err != nil || !some {
-		return 0, translate(op, err)
-	}
 	moved := 0
-	err = s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+	err := s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		lock := "SELECT value FROM event_marks WHERE name = ?"
 		if s.e.d.dialect == DialectPostgres {
 			lock += " FOR UPDATE SKIP LOCKED"
@@ -312,6 +307,17 @@ func (s eventStore) Sequence(ctx context.Context, now time.Time, limit int) (int
 		return 0, err
 	}
 	return moved, nil
+}
+
+// Waiting implements events.Log with one indexed read on the read pool.
+func (s eventStore) Waiting(ctx context.Context, now time.Time) (bool, error) {
+	const op = "bunstore.EventsWaiting"
+	rdb, err := s.e.reader(ctx, op)
+	if err != nil {
+		return false, err
+	}
+	some, err := rdb.NewSelect().Model((*outboxRow)(nil)).Where("created_at <= ?", millis(now)).Limit(1).Exists(ctx)
+	return some, translate(op, err)
 }
 
 // eventJob is what an event of a job takes from it.

@@ -321,17 +321,11 @@ const insertChunk = 500
 // PostgreSQL; SQLite's one writer serialises steps anyway.
 func (s webhookStore) Dispatch(ctx context.Context, limit int, plan func(evs []*events.Event, hooks []*events.Webhook) []*events.Delivery) (int, error) {
 	const op = "bunstore.Dispatch"
-	rdb, err := s.e.reader(ctx, op)
-	if err != nil {
+	if behind, err := s.DispatchBehind(ctx); err != nil || !behind {
 		return 0, err
 	}
-	var behind bool
-	if err := rdb.NewRaw("SELECT (SELECT value FROM event_marks WHERE name = ?) > (SELECT value FROM event_marks WHERE name = ?)",
-		markSeq, markWebhooks).Scan(ctx, &behind); err != nil || !behind {
-		return 0, translate(op, err)
-	}
 	read := 0
-	err = s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+	err := s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		lock := "SELECT value FROM event_marks WHERE name = ?"
 		if s.e.d.dialect == DialectPostgres {
 			lock += " FOR UPDATE SKIP LOCKED"
@@ -373,6 +367,20 @@ func (s webhookStore) Dispatch(ctx context.Context, limit int, plan func(evs []*
 		return nil
 	})
 	return read, err
+}
+
+// DispatchBehind implements events.WebhookStore with one read on the
+// read pool.
+func (s webhookStore) DispatchBehind(ctx context.Context) (bool, error) {
+	const op = "bunstore.DispatchBehind"
+	rdb, err := s.e.reader(ctx, op)
+	if err != nil {
+		return false, err
+	}
+	var behind bool
+	err = rdb.NewRaw("SELECT (SELECT value FROM event_marks WHERE name = ?) > (SELECT value FROM event_marks WHERE name = ?)",
+		markSeq, markWebhooks).Scan(ctx, &behind)
+	return behind, translate(op, err)
 }
 
 // candidateHooks reads the enabled endpoints that may want evs: those

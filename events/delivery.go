@@ -118,6 +118,25 @@ func (d *Deliverer) Dispatch(ctx context.Context) (int, error) {
 	}
 }
 
+// FlushDispatch runs the dispatcher until it has caught up with the log,
+// waiting out another replica's step; tests and tools use it.
+func (d *Deliverer) FlushDispatch(ctx context.Context) error {
+	for {
+		if _, err := d.Dispatch(ctx); err != nil {
+			return err
+		}
+		behind, err := d.store.DispatchBehind(ctx)
+		if err != nil || !behind {
+			return openjury.Wrap("events.FlushDispatch", err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+}
+
 // Deliver claims the due deliveries (up to the concurrency), sends them
 // at once and records each attempt; it returns how many it sent.
 func (d *Deliverer) Deliver(ctx context.Context) (int, error) {

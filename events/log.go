@@ -51,6 +51,9 @@ type Log interface {
 	// when none was waiting, or when another pass (of another replica)
 	// is running, which it does not wait for.
 	Sequence(ctx context.Context, now time.Time, limit int) (int, error)
+	// Waiting reports whether the outbox holds committed events due at
+	// now (what Sequence would move).
+	Waiting(ctx context.Context, now time.Time) (bool, error)
 	// Bounds returns the horizon (the number of the last event retention
 	// deleted; events after it are kept) and the head (the last number
 	// given); 0 and 0 for a new log.
@@ -267,6 +270,26 @@ func (s *Service) Sequence(ctx context.Context) (int, error) {
 		total += n
 		if err != nil || n < SequenceBatch {
 			return total, openjury.Wrap("events.Sequence", err)
+		}
+	}
+}
+
+// Flush runs the sequencer until no committed event due now waits in the
+// outbox, waiting out another replica's pass; tests and tools use it to
+// read the log at once.
+func (s *Service) Flush(ctx context.Context) error {
+	for {
+		if _, err := s.Sequence(ctx); err != nil {
+			return err
+		}
+		waiting, err := s.log.Waiting(ctx, openjury.Truncate(s.clock.Now()))
+		if err != nil || !waiting {
+			return openjury.Wrap("events.Flush", err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(2 * time.Millisecond):
 		}
 	}
 }

@@ -204,6 +204,9 @@ type WebhookStore interface {
 	// the deliveries plan returns and moves the position past the events
 	// read. It returns how many events it read.
 	Dispatch(ctx context.Context, limit int, plan func(evs []*Event, hooks []*Webhook) []*Delivery) (int, error)
+	// DispatchBehind reports whether the dispatcher's position is behind
+	// the log's head.
+	DispatchBehind(ctx context.Context) (bool, error)
 	// ClaimDeliveries leases up to n pending deliveries due at now, of
 	// enabled endpoints, oldest due first, until now+lease: a delivery
 	// another worker leased is skipped.
