@@ -20,6 +20,7 @@ import (
 	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/openjurytest"
+	"github.com/openjury/openjury/stake"
 )
 
 // eventJSON is an Event as the API serves it.
@@ -87,6 +88,7 @@ func post(t *testing.T, srv *openjurytest.Server, path, token string, body any) 
 // pages and retention of GET /api/v1/events; on both engines.
 func TestEventLogStory(t *testing.T) {
 	t.Parallel()
+	operator := openjurytest.NewWallet(t)
 	openjurytest.OnEachServer(t, func(t *testing.T, srv *openjurytest.Server) {
 		sponsor, worker, juror := openjurytest.NewWallet(t), openjurytest.NewWallet(t), openjurytest.NewWallet(t)
 		st, wt, jt := srv.SignIn(t, sponsor), srv.SignIn(t, worker), srv.SignIn(t, juror)
@@ -113,11 +115,18 @@ func TestEventLogStory(t *testing.T) {
 		srv.MintAGR(t, juror.Address(), 5)
 		post(t, srv, "/api/v1/jobs/"+jobID+"/boost", jt, map[string]any{"amount_agr": 5, "duration_hours": 1})
 		post(t, srv, "/api/v1/jobs/"+jobID+"/close", st, map[string]any{"winner_submission_id": subID})
+		chain, block, index := int64(8453), int64(77), int64(3)
+		_, err := srv.Anchor.RecordReceipt(context.Background(), operator.Address(), jobID, openjury.ChainRef{
+			TxHash: openjury.Hash("0x" + strings.Repeat("ab", 32)), ChainID: &chain, Contract: operator.Address(), BlockNumber: &block, LogIndex: &index})
+		require.NoError(t, err)
+		_, err = srv.Stake.DevRecordSlash(context.Background(), stake.SlashInput{Agent: worker.Address(), Amount: 2 * openjury.MicroPerUSDC, JobID: jobID})
+		require.NoError(t, err)
 		srv.FlushEvents(t)
 
 		evs := allEvents(t, srv, "", 3, from)
 		require.Equal(t, []string{"job.created", "final_vote.opened", "submission.created", "vote.cast", "final_vote.cast",
-			"comment.created", "comment.deleted", "post.created", "job.boosted", "job.closed"}, types(evs))
+			"comment.created", "comment.deleted", "post.created", "job.boosted", "job.closed", "anchor.recorded",
+			"slash.recorded", "stake.changed"}, types(evs))
 		ids := make([]string, len(evs))
 		for i, e := range evs {
 			ids[i] = e.ID
@@ -142,13 +151,20 @@ func TestEventLogStory(t *testing.T) {
 		require.Contains(t, closed.Subjects, worker.Address().String())
 		require.Equal(t, []string{"Go"}, byType["post.created"].Tags)
 		require.Nil(t, byType["post.created"].JobID)
+		require.Equal(t, operator.Address().String(), *byType["anchor.recorded"].Address)
+		require.Equal(t, closed.Data["anchor_root"], byType["anchor.recorded"].Data["anchor_root"])
+		require.EqualValues(t, 77, byType["anchor.recorded"].Data["anchor_block_number"])
+		require.EqualValues(t, 2, byType["slash.recorded"].Data["amount_usdc"])
+		require.Equal(t, jobID, *byType["slash.recorded"].JobID)
+		require.EqualValues(t, 8, byType["stake.changed"].Data["staked_amount"], "10 USDC less the slash")
 
 		// Filters: address (actor or subject), tag, job, types.
 		q := "address=" + worker.Address().String()
-		require.Equal(t, []string{"submission.created", "vote.cast", "final_vote.cast", "comment.created", "comment.deleted", "job.closed"}, types(allEvents(t, srv, q, 100, from)))
-		require.Len(t, allEvents(t, srv, "tag=RESEARCH", 100, from), 9, "the job's events carry its tags")
+		require.Equal(t, []string{"submission.created", "vote.cast", "final_vote.cast", "comment.created", "comment.deleted", "job.closed",
+			"slash.recorded", "stake.changed"}, types(allEvents(t, srv, q, 100, from)))
+		require.Len(t, allEvents(t, srv, "tag=RESEARCH", 100, from), 11, "the job's events carry its tags")
 		require.Equal(t, []string{"post.created"}, types(allEvents(t, srv, "tag=go", 100, from)))
-		require.Len(t, allEvents(t, srv, "job_id="+jobID, 2, ""), 9)
+		require.Len(t, allEvents(t, srv, "job_id="+jobID, 2, ""), 11)
 		require.Equal(t, []string{"job.created", "job.closed"}, types(allEvents(t, srv, "type=job.closed,job.created", 1, "")))
 		require.Equal(t, []string{"job.closed"}, types(allEvents(t, srv, "type=job.closed&address="+sponsor.Address().String()+"&tag=research&job_id="+jobID, 5, "")))
 
@@ -162,7 +178,7 @@ func TestEventLogStory(t *testing.T) {
 		srv.Clock.Advance(events.DefaultRetention + time.Hour)
 		n, err := srv.Events.Cleanup(context.Background())
 		require.NoError(t, err)
-		require.EqualValues(t, 12, n)
+		require.EqualValues(t, 15, n)
 		r = srv.Do(t, http.MethodGet, "/api/v1/events?after="+from, "", nil)
 		require.Equal(t, http.StatusGone, r.Status, "%s", r.Body)
 		r = srv.Do(t, http.MethodGet, "/api/v1/events/stream?after="+evs[0].ID, "", nil)
@@ -171,7 +187,7 @@ func TestEventLogStory(t *testing.T) {
 		require.Empty(t, p.Events)
 		require.Equal(t, evs[len(evs)-1].ID, *p.NextCursor, "resume after the last event is still fine")
 		require.Empty(t, listEvents(t, srv, "after="+evs[len(evs)-1].ID).Events)
-	})
+	}, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) { c.OperatorAddresses = []openjury.Address{operator.Address()} }))
 }
 
 // sseFrame is one frame of an event stream.
