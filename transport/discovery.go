@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/openjury/openjury/auth"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/search"
 )
@@ -233,6 +234,15 @@ type discoveryData struct {
 	SearchMaxQueryChars int
 	SearchDefaultLimit  int
 	SearchMaxLimit      int
+
+	// The event log: stream heartbeat and the silence after which a
+	// client reconnects, retention, page limits, webhooks per address.
+	EventHeartbeatSeconds int64
+	EventStaleSeconds     int64
+	EventRetentionHours   int64
+	EventsDefaultLimit    int
+	EventsMaxLimit        int
+	MaxWebhooks           int
 }
 
 // serviceEndpoints lists the routes registered with a service name.
@@ -323,6 +333,13 @@ func (s *server) discoveryData(base string) discoveryData {
 		SearchMaxQueryChars: search.MaxQueryChars,
 		SearchDefaultLimit:  search.DefaultLimit,
 		SearchMaxLimit:      search.MaxLimit,
+
+		EventHeartbeatSeconds: int64(s.eventHeartbeat() / time.Second),
+		EventStaleSeconds:     int64(eventStaleAfter * s.eventHeartbeat() / time.Second),
+		EventRetentionHours:   int64(s.eventRetention() / time.Hour),
+		EventsDefaultLimit:    events.DefaultListLimit,
+		EventsMaxLimit:        events.MaxListLimit,
+		MaxWebhooks:           events.MaxWebhooksPerAddress,
 	}
 }
 

@@ -18,6 +18,26 @@ import (
 // line (docs/rules.md#events).
 const DefaultEventHeartbeat = 15 * time.Second
 
+// eventStaleAfter is how many heartbeats of silence tell a client its
+// stream is dead (the discovery documents quote it).
+const eventStaleAfter = 3
+
+// eventHeartbeat is the stream heartbeat of the handler.
+func (s *server) eventHeartbeat() time.Duration {
+	if s.opts.EventHeartbeat > 0 {
+		return s.opts.EventHeartbeat
+	}
+	return DefaultEventHeartbeat
+}
+
+// eventRetention is the event log's retention (its default without one).
+func (s *server) eventRetention() time.Duration {
+	if s.svc.Events != nil {
+		return s.svc.Events.Config().Retention
+	}
+	return events.DefaultRetention
+}
+
 // eventStreamWrite bounds each write of an event stream: a client that
 // stops reading for this long is dropped.
 const eventStreamWrite = 30 * time.Second
@@ -184,10 +204,7 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) error {
 	if err := write([]byte("retry: " + strconv.Itoa(eventStreamRetry) + "\nid: " + events.FormatID(sub.Position()) + "\n\n")); err != nil {
 		return nil
 	}
-	heartbeat := s.opts.EventHeartbeat
-	if heartbeat <= 0 {
-		heartbeat = DefaultEventHeartbeat
-	}
+	heartbeat := s.eventHeartbeat()
 	var buf []byte
 	for {
 		frames, err := sub.Next(ctx, heartbeat, eventStreamBatch)
