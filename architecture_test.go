@@ -103,15 +103,16 @@ var (
 		"marketplace": {"", "internal/", "agr", "anchor", "events", "stake"},
 		// Ports of edges: the Idempotency-Key store's types.
 		"idempotency": kernelOnly,
+		"a2atask":     kernelOnly,
 		// Adapters: the domain they implement and its ports, never an edge
 		// (transport, web, host) nor another adapter; ethchain drives the
 		// contract bindings.
 		"contracts":      nil,
-		"bunstore":       append(slices.Clone(domainRing), "idempotency"),
+		"bunstore":       append(slices.Clone(domainRing), "idempotency", "a2atask"),
 		"ethchain":       append(slices.Clone(domainRing), "contracts"),
 		"search/openai":  {"", "internal/", "search"},
 		"events/webhook": {"", "internal/", "events"},
-		"storetest":      append(slices.Clone(domainRing), "idempotency"),
+		"storetest":      append(slices.Clone(domainRing), "idempotency", "a2atask"),
 	}
 
 	// domain are the domain packages.
@@ -155,7 +156,7 @@ func TestDomainDependencyRule(t *testing.T) {
 		"github.com/ethereum/go-ethereum/ethclient",
 		"github.com/ethereum/go-ethereum/rpc",
 	}
-	for _, pkg := range append(slices.Clone(domain), "", "internal/cursor", "internal/valid", "idempotency") {
+	for _, pkg := range append(slices.Clone(domain), "", "internal/cursor", "internal/valid", "internal/whsig", "idempotency", "a2atask") {
 		p, ok := g[pkg]
 		require.True(t, ok, "package %q is missing", pkg)
 		for _, dep := range p.deps {
@@ -215,7 +216,7 @@ func TestNoAdapterImportsTransport(t *testing.T) {
 	t.Parallel()
 	g := moduleGraph(t)
 	below := append(slices.Clone(adapters), domain...)
-	below = append(below, "", "internal/cursor", "internal/valid", "idempotency")
+	below = append(below, "", "internal/cursor", "internal/valid", "internal/whsig", "idempotency", "a2atask")
 	for _, pkg := range below {
 		p, ok := g[pkg]
 		require.True(t, ok, "package %q is missing", pkg)

@@ -41,9 +41,10 @@ type Sender interface {
 	Send(ctx context.Context, r Request) (status int, err error)
 }
 
-// Renderer renders a delivery's body: for a webhook the event as the API
-// serves it, for an A2A push config the task of the config.
-type Renderer func(ctx context.Context, w *Webhook, e *Event) ([]byte, error)
+// Renderer renders a delivery's body and its content type: for a webhook
+// the event as the API serves it, for an A2A push config the task of the
+// config.
+type Renderer func(ctx context.Context, w *Webhook, e *Event) (body []byte, contentType string, err error)
 
 // DelivererConfig configures a Deliverer.
 type DelivererConfig struct {
@@ -247,12 +248,12 @@ func (d *Deliverer) send(ctx context.Context, c Claim) (int, error) {
 	if c.Event == nil {
 		return 0, fmt.Errorf("the event is no longer kept (retention)")
 	}
-	body, err := d.cfg.Render(ctx, c.Webhook, c.Event)
+	body, contentType, err := d.cfg.Render(ctx, c.Webhook, c.Event)
 	if err != nil {
 		return 0, fmt.Errorf("rendering the delivery: %w", err)
 	}
 	now := d.clock.Now()
-	h := map[string]string{"Content-Type": "application/json", "User-Agent": "OpenJury-Webhooks/1"}
+	h := map[string]string{"Content-Type": contentType, "User-Agent": "OpenJury-Webhooks/1"}
 	if p := c.Webhook.Push; p != nil {
 		if p.Token != "" {
 			h["X-A2A-Notification-Token"] = p.Token

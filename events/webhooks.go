@@ -385,6 +385,89 @@ func (s *Webhooks) Rotate(ctx context.Context, owner openjury.Address, id string
 	return w, nil
 }
 
+// MaxPushConfigsPerTask bounds the push notification configs of one A2A
+// task.
+const MaxPushConfigsPerTask = 10
+
+// PushInput is an A2A push notification config to set on a task.
+type PushInput struct {
+	// TaskID and JobID are the task's and its job's.
+	TaskID, JobID string
+	// ConfigID names the config in the task ("": a new id); setting an
+	// existing one replaces it.
+	ConfigID string
+	// URL receives the notifications; Token is echoed in
+	// X-A2A-Notification-Token; AuthScheme and Credentials make the
+	// Authorization header; Protocol is the A2A version of the request
+	// ("0.3" or "1.0"): the payload's shape.
+	URL, Token, AuthScheme, Credentials, Protocol string
+}
+
+// pushTypes are the events an A2A push config receives: the changes of
+// its task's state (the job's close).
+var pushTypes = []Type{JobClosed}
+
+// SetPush sets a push notification config on owner's task: a webhook of
+// kind KindA2A on the task's job, for the events that change the task's
+// state, delivered (with the retries of every delivery) as the task.
+// Errors: Invalid (url), Conflict at MaxPushConfigsPerTask.
+func (s *Webhooks) SetPush(ctx context.Context, owner openjury.Address, in PushInput) (*Webhook, error) {
+	const op = "events.SetPush"
+	if err := valid.Text(op, "url", in.URL); err != nil {
+		return nil, err
+	}
+	url, err := s.cfg.Policy.CheckURL(ctx, "url", in.URL)
+	if err != nil {
+		return nil, err
+	}
+	if in.ConfigID == "" {
+		in.ConfigID = openjury.NewID()
+	}
+	old, err := s.Pushes(ctx, owner, in.TaskID)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range old {
+		if w.Push.ConfigID == in.ConfigID {
+			if err := s.store.DeleteWebhook(ctx, w.ID); err != nil && !openjury.IsKind(err, openjury.NotFound) {
+				return nil, openjury.Wrap(op, err)
+			}
+		}
+	}
+	w := &Webhook{ID: openjury.NewID(), Kind: KindA2A, Owner: owner, URL: url, Types: pushTypes, JobID: in.JobID,
+		CreatedAt: openjury.Truncate(s.clock.Now()),
+		Push: &PushConfig{TaskID: in.TaskID, ConfigID: in.ConfigID, Token: in.Token, AuthScheme: in.AuthScheme, Credentials: in.Credentials, Protocol: in.Protocol}}
+	if err := s.store.CreateWebhook(ctx, w, MaxPushConfigsPerTask); err != nil {
+		if openjury.IsKind(err, openjury.Conflict) {
+			return nil, openjury.Errorf(openjury.Conflict, op, "at most %d push notification configs per task", MaxPushConfigsPerTask)
+		}
+		return nil, openjury.Wrap(op, err)
+	}
+	return w, nil
+}
+
+// Pushes lists the push notification configs of owner's task.
+func (s *Webhooks) Pushes(ctx context.Context, owner openjury.Address, taskID string) ([]*Webhook, error) {
+	ws, err := s.store.Webhooks(ctx, owner, KindA2A, taskID)
+	return ws, openjury.Wrap("events.Pushes", err)
+}
+
+// DeletePush deletes a push notification config of owner's task.
+// Errors: NotFound.
+func (s *Webhooks) DeletePush(ctx context.Context, owner openjury.Address, taskID, configID string) error {
+	const op = "events.DeletePush"
+	ws, err := s.Pushes(ctx, owner, taskID)
+	if err != nil {
+		return err
+	}
+	for _, w := range ws {
+		if w.Push.ConfigID == configID {
+			return openjury.Wrap(op, s.store.DeleteWebhook(ctx, w.ID))
+		}
+	}
+	return openjury.E(openjury.NotFound, op, "push notification config not found")
+}
+
 // DeliveryPage is a page of deliveries, newest first.
 type DeliveryPage struct {
 	Deliveries []*Delivery

@@ -339,3 +339,53 @@ func parseTime(t *testing.T, s string) time.Time {
 	require.NoError(t, err)
 	return at
 }
+
+// rpc posts one A2A JSON-RPC request and returns its result or error.
+func rpc(t *testing.T, srv *openjurytest.Server, token, method string, params any) (map[string]any, map[string]any) {
+	t.Helper()
+	r := srv.Do(t, http.MethodPost, "/a2a", token, map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var out struct {
+		Result map[string]any `json:"result"`
+		Error  map[string]any `json:"error"`
+	}
+	r.JSON(t, &out)
+	return out.Result, out.Error
+}
+
+// TestA2ATaskOwnership: a task is its creator's: another address (or no
+// token) cannot read it or set push configs on it; a push URL obeys the
+// webhook address rules; a message sent again names the same task.
+func TestA2ATaskOwnership(t *testing.T) {
+	t.Parallel()
+	srv := openjurytest.NewServer(t)
+	owner, other := srv.SignIn(t, openjurytest.NewWallet(t)), srv.SignIn(t, openjurytest.NewWallet(t))
+	msg := map[string]any{"message": map[string]any{"kind": "message", "role": "user", "messageId": "post-1",
+		"parts": []any{map[string]any{"kind": "data", "data": map[string]any{"skill": "post_job", "arguments": map[string]any{"title": "t", "prompt": "p", "bounty_usdc": 1}}}}}}
+	task, rerr := rpc(t, srv, owner, "message/send", msg)
+	require.Nil(t, rerr)
+	require.Equal(t, "task", task["kind"])
+	again, _ := rpc(t, srv, owner, "message/send", msg)
+	require.Equal(t, task["id"], again["id"], "the same message names the same task")
+
+	for _, tok := range []string{other, ""} {
+		_, rerr = rpc(t, srv, tok, "tasks/get", map[string]any{"id": task["id"]})
+		require.NotNil(t, rerr)
+		if tok != "" {
+			require.EqualValues(t, -32001, rerr["code"], "another address: task not found")
+		}
+		_, rerr = rpc(t, srv, tok, "tasks/pushNotificationConfig/set", map[string]any{"taskId": task["id"],
+			"pushNotificationConfig": map[string]any{"url": "https://hooks.example.com/x"}})
+		require.NotNil(t, rerr)
+	}
+	for _, u := range []string{"http://169.254.169.254/", "https://127.0.0.1/x", "http://example.com/x"} {
+		_, rerr = rpc(t, srv, owner, "tasks/pushNotificationConfig/set", map[string]any{"taskId": task["id"],
+			"pushNotificationConfig": map[string]any{"url": u}})
+		require.NotNil(t, rerr, u)
+		require.EqualValues(t, -32602, rerr["code"], u)
+		require.Contains(t, rerr["message"], "url: ", u)
+	}
+	got, rerr := rpc(t, srv, owner, "GetTask", map[string]any{"id": task["id"]})
+	require.Nil(t, rerr)
+	require.Equal(t, "TASK_STATE_WORKING", got["status"].(map[string]any)["state"])
+}

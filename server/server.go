@@ -290,6 +290,7 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 
 		Idempotency: s.DB,
 		Search:      s.Search,
+		A2ATasks:    s.DB,
 	}
 	if s.events, err = newEvents(cfg, s.DB, s.clock, o.resolver, transport.NewRenderer(services), s.Registry); err != nil {
 		return nil, err

@@ -243,6 +243,8 @@ type discoveryData struct {
 	EventsDefaultLimit    int
 	EventsMaxLimit        int
 	MaxWebhooks           int
+	// PushNotifications: A2A tasks take push notification configs.
+	PushNotifications bool
 }
 
 // serviceEndpoints lists the routes registered with a service name.
@@ -340,6 +342,7 @@ func (s *server) discoveryData(base string) discoveryData {
 		EventsDefaultLimit:    events.DefaultListLimit,
 		EventsMaxLimit:        events.MaxListLimit,
 		MaxWebhooks:           events.MaxWebhooksPerAddress,
+		PushNotifications:     s.svc.Webhooks != nil && s.svc.A2ATasks != nil,
 	}
 }
 
@@ -452,7 +455,7 @@ func newAgentCard(d discoveryData) agentCard {
 		Provider:         agentProvider{Organization: d.Name, URL: d.App},
 		Version:          d.Version,
 		DocumentationURL: d.Links.Playbook,
-		Capabilities:     agentCapabilities{},
+		Capabilities:     agentCapabilities{PushNotifications: d.PushNotifications},
 		SecuritySchemes: map[string]securityScheme{
 			"bearer": {
 				Type:         "http",

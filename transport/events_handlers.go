@@ -237,15 +237,10 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) error {
 // (events.DelivererConfig.Render): a webhook receives the event as the
 // API serves it (EventJSON); an A2A push config receives its task.
 func NewRenderer(s Services) events.Renderer {
-	return func(ctx context.Context, w *events.Webhook, e *events.Event) ([]byte, error) {
+	return func(ctx context.Context, w *events.Webhook, e *events.Event) ([]byte, string, error) {
 		if w.Push != nil {
-			return renderPush(ctx, s, w, e)
+			return renderPush(ctx, s, w)
 		}
-		return EventJSON(e), nil
+		return EventJSON(e), contentTypeJSON, nil
 	}
-}
-
-// renderPush renders the body of an A2A push notification: not yet.
-func renderPush(context.Context, Services, *events.Webhook, *events.Event) ([]byte, error) {
-	return nil, errors.New("A2A push notifications are not rendered yet")
 }

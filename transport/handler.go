@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/a2atask"
 	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/auth"
@@ -62,6 +63,11 @@ type Services struct {
 	// Webhooks manages the signed-in callers' webhooks
 	// (/api/v1/webhooks); nil: those routes answer 501.
 	Webhooks *events.Webhooks
+	// A2ATasks keeps the A2A tasks (a job posted or work submitted
+	// through A2A); with Webhooks it turns on tasks/get and push
+	// notifications. Nil: A2A answers every message directly, keeps no
+	// task, and tasks/get answers "task not found".
+	A2ATasks a2atask.Store
 }
 
 // Options tune the handler. The zero value is usable.
