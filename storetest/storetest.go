@@ -72,6 +72,7 @@ func Run(t *testing.T, f Features, newBackend func(t *testing.T) Backend) {
 		{"Idempotency", s.idempotencyTests()},
 		{"Events", s.eventTests()},
 		{"Webhooks", s.webhookTests()},
+		{"A2ATasks", s.a2aTaskTests()},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
