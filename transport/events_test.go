@@ -145,3 +145,22 @@ func TestEventRoutesRefuse(t *testing.T) {
 	second, _ := streamLines(t, srv, "/api/v1/events/stream", nil)
 	require.Equal(t, http.StatusServiceUnavailable, second.StatusCode)
 }
+
+// TestEventStreamsBypassTheReadCache: with the anonymous-read cache on,
+// concurrent anonymous streams of one URL each get their own stream (a
+// stream never ends: sharing its read would hold the others forever).
+func TestEventStreamsBypassTheReadCache(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withOptions(func(o *transport.Options) { o.ReadCacheTTL = time.Second }), withEvents(time.Minute, 0))
+	srv := httptest.NewServer(e.h)
+	t.Cleanup(srv.Close)
+	var all []<-chan string
+	for range 3 {
+		resp, lines := streamLines(t, srv, "/api/v1/events/stream?type=job.created", nil)
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		all = append(all, lines)
+	}
+	for _, lines := range all {
+		require.Equal(t, "retry: 2000", nextLine(t, lines, "retry:"))
+	}
+}
