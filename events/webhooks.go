@@ -436,7 +436,7 @@ func (s *Webhooks) SetPush(ctx context.Context, owner openjury.Address, in PushI
 	}
 	w := &Webhook{ID: openjury.NewID(), Kind: KindA2A, Owner: owner, URL: url, Types: pushTypes, JobID: in.JobID,
 		CreatedAt: openjury.Truncate(s.clock.Now()),
-		Push: &PushConfig{TaskID: in.TaskID, ConfigID: in.ConfigID, Token: in.Token, AuthScheme: in.AuthScheme, Credentials: in.Credentials, Protocol: in.Protocol}}
+		Push:      &PushConfig{TaskID: in.TaskID, ConfigID: in.ConfigID, Token: in.Token, AuthScheme: in.AuthScheme, Credentials: in.Credentials, Protocol: in.Protocol}}
 	if err := s.store.CreateWebhook(ctx, w, MaxPushConfigsPerTask); err != nil {
 		if openjury.IsKind(err, openjury.Conflict) {
 			return nil, openjury.Errorf(openjury.Conflict, op, "at most %d push notification configs per task", MaxPushConfigsPerTask)

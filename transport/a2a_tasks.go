@@ -216,17 +216,17 @@ type a2aPushConfig struct {
 	// 0.3
 	PushNotificationConfig *a2aPushConfig03 `json:"pushNotificationConfig,omitempty"`
 	// 1.0
-	ID             string  `json:"id,omitempty"`
-	URL            string  `json:"url,omitempty"`
-	Token          string  `json:"token,omitempty"`
+	ID             string   `json:"id,omitempty"`
+	URL            string   `json:"url,omitempty"`
+	Token          string   `json:"token,omitempty"`
 	Authentication *a2aAuth `json:"authentication,omitempty"`
 }
 
 type a2aPushConfig03 struct {
-	ID             string      `json:"id,omitempty"`
-	URL            string      `json:"url"`
-	Token          string      `json:"token,omitempty"`
-	Authentication *a2aAuth03  `json:"authentication,omitempty"`
+	ID             string     `json:"id,omitempty"`
+	URL            string     `json:"url"`
+	Token          string     `json:"token,omitempty"`
+	Authentication *a2aAuth03 `json:"authentication,omitempty"`
 }
 
 type a2aAuth struct {

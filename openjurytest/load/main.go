@@ -405,6 +405,7 @@ func (t *runTB) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, a
 func (t *runTB) Errorf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
 func (t *runTB) Skipf(format string, args ...any)  { panic(fmt.Sprintf(format, args...)) }
 func (t *runTB) Logf(string, ...any)               {}
+
 // TempDir returns a new directory each call, as testing.T's does (the
 // test kit may ask twice: the load tool's database and NewServer's own),
 // all under one removed by cleanup.
