@@ -18,6 +18,12 @@ const (
 	DefaultHubPoll = 100 * time.Millisecond
 	// DefaultHubRing is how many recent events a hub keeps in memory.
 	DefaultHubRing = 8192
+	// DefaultHubBatch is the least time between two reads of the log by a
+	// hub, however often it is poked: events that commit meanwhile go out
+	// together, so each subscriber is woken (and writes) once for them
+	// (with thousands of subscribers, waking them for every single event
+	// costs more than the wait).
+	DefaultHubBatch = 100 * time.Millisecond
 	// hubRead bounds one read of the log by the hub.
 	hubRead = 1000
 	// catchUpPage bounds one catch-up read of a subscriber that is behind
@@ -36,6 +42,9 @@ type HubConfig struct {
 	Poll time.Duration
 	// Ring is how many recent events the hub keeps (0: DefaultHubRing).
 	Ring int
+	// Batch is the least time between two reads of the log (0:
+	// DefaultHubBatch; negative: none).
+	Batch time.Duration
 	// MaxSubscribers bounds the live subscriptions of the replica (0: no
 	// bound).
 	MaxSubscribers int
@@ -86,6 +95,9 @@ func NewHub(svc *Service, cfg HubConfig) *Hub {
 	if cfg.Ring <= 0 {
 		cfg.Ring = DefaultHubRing
 	}
+	if cfg.Batch == 0 {
+		cfg.Batch = DefaultHubBatch
+	}
 	return &Hub{svc: svc, cfg: cfg, ready: make(chan struct{}), notify: make(chan struct{}), poke: make(chan struct{}, 1),
 		stopped: make(chan struct{})}
 }
@@ -123,9 +135,16 @@ func (h *Hub) Run(ctx context.Context) {
 	t := time.NewTicker(h.cfg.Poll)
 	defer t.Stop()
 	for {
-		if err := h.advance(ctx); err != nil && ctx.Err() == nil {
-			// The next tick retries; subscribers keep what they have.
-			_ = err
+		began := time.Now()
+		// A failed read is retried at the next tick; subscribers keep
+		// what they have.
+		_ = h.advance(ctx)
+		if wait := h.cfg.Batch - time.Since(began); wait > 0 {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
 		}
 		select {
 		case <-ctx.Done():

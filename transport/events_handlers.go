@@ -43,7 +43,7 @@ func (s *server) eventRetention() time.Duration {
 const eventStreamWrite = 30 * time.Second
 
 // eventStreamBatch bounds the events one write of a stream carries.
-const eventStreamBatch = 200
+const eventStreamBatch = 64
 
 // eventStreamRetry is the reconnection delay an event stream asks of
 // EventSource clients, in milliseconds.
@@ -191,10 +191,15 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) error {
 	h.Set("X-Accel-Buffering", "no") // tell reverse proxies not to buffer
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
-	write := func(b []byte) error {
+	// write sends frames (the shared, pre-rendered bytes of the hub: no
+	// copy of ours; the server's buffered writer cuts them into chunks)
+	// and flushes them.
+	write := func(frames ...[]byte) error {
 		_ = rc.SetWriteDeadline(time.Now().Add(eventStreamWrite))
-		if _, err := w.Write(b); err != nil {
-			return err
+		for _, f := range frames {
+			if _, err := w.Write(f); err != nil {
+				return err
+			}
 		}
 		return rc.Flush()
 	}
@@ -205,14 +210,13 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	heartbeat := s.eventHeartbeat()
-	var buf []byte
 	for {
 		frames, err := sub.Next(ctx, heartbeat, eventStreamBatch)
 		switch {
 		case openjury.IsKind(err, openjury.Gone):
 			// Too late for a status: the stream says why it ends.
 			msg, _ := json.Marshal(errorBody{Detail: openjury.DetailOf(err)})
-			_ = write(append(append([]byte("event: error\ndata: "), msg...), "\n\n"...))
+			_ = write([]byte("event: error\ndata: "), msg, []byte("\n\n"))
 			return nil
 		case err != nil:
 			if ctx.Err() == nil && !errors.Is(err, events.ErrHubStopped) {
@@ -220,14 +224,10 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) error {
 			}
 			return nil
 		}
-		buf = buf[:0]
 		if len(frames) == 0 {
-			buf = append(append(append(buf, ": heartbeat\nid: "...), events.FormatID(sub.Position())...), "\n\n"...)
+			frames = [][]byte{[]byte(": heartbeat\nid: " + events.FormatID(sub.Position()) + "\n\n")}
 		}
-		for _, fr := range frames {
-			buf = append(buf, fr...)
-		}
-		if err := write(buf); err != nil {
+		if err := write(frames...); err != nil {
 			return nil // the client went away
 		}
 	}

@@ -21,7 +21,7 @@ import (
 func withEvents(heartbeat time.Duration, maxStreams int) envOption {
 	return func(e *env) {
 		svc := events.NewService(e.store.EventLog(), e.clock, events.Config{})
-		hub := events.NewHub(svc, events.HubConfig{Frame: transport.EventFrame, Poll: 10 * time.Millisecond, MaxSubscribers: maxStreams})
+		hub := events.NewHub(svc, events.HubConfig{Frame: transport.EventFrame, Poll: 10 * time.Millisecond, Batch: -1, MaxSubscribers: maxStreams})
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() { hub.Run(ctx); close(done) }()
