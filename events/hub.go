@@ -247,7 +247,14 @@ func (h *Hub) Subscribe(ctx context.Context, f Filter, after int64) (*Subscripti
 		return nil, openjury.E(openjury.Unavailable, op, ErrTooManySubscribers)
 	}
 	if after < 0 {
-		after = h.Head()
+		// From now: the log's head (the hub's may lag it by a poll; the
+		// subscription then waits for the hub to get there).
+		_, head, err := h.svc.Bounds(ctx)
+		if err != nil {
+			h.subscribers.Add(-1)
+			return nil, openjury.Wrap(op, err)
+		}
+		after = max(head, h.Head())
 	}
 	return &Subscription{hub: h, filter: f, pos: after}, nil
 }
