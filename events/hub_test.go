@@ -19,7 +19,9 @@ var alice = openjury.MustAddress("0x3333333333333333333333333333333333333333")
 // hubWorld is a log on SQLite with a running hub whose ring holds ring
 // events and whose frames are the events' ids.
 type hubWorld struct {
-	db    interface{ InTx(context.Context, func(context.Context, marketplace.Tx) error) error }
+	db interface {
+		InTx(context.Context, func(context.Context, marketplace.Tx) error) error
+	}
 	svc   *events.Service
 	hub   *events.Hub
 	clock *openjurytest.Clock
