@@ -491,6 +491,9 @@ func (s *Service) outcome(ctx context.Context, tx Tx, job *Job, c *closing, b *a
 	if err := tx.Events().CancelTimers(ctx, job.ID, []events.Type{events.JuryRevealOpened, events.FinalVoteOpened}, c.now); err != nil {
 		return nil, err
 	}
+	// The close's events; a funded job's payouts add their
+	// payout.claimable events (events.PayoutClaimable, one per recipient,
+	// subjects the recipient) to this same Append.
 	if err := tx.Events().Append(ctx, jobClosedEvent(job, c, b)); err != nil {
 		return nil, err
 	}
