@@ -20,6 +20,7 @@ import (
 	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/openjurytest"
+	"github.com/openjury/openjury/openjurytest/dbtest"
 	"github.com/openjury/openjury/stake"
 )
 
@@ -419,3 +420,55 @@ func (b *breakAfterEvent) Read(p []byte) (int, error) {
 }
 
 func (b *breakAfterEvent) Close() error { return b.rc.Close() }
+
+// TestTwoReplicas: two servers on one PostgreSQL database, each with its
+// own sequencer, fan-out, dispatcher and deliverer: a stream on one
+// replica gets the events written through the other, resumes on either,
+// and a webhook gets each event exactly once (the replicas share the work
+// through the database).
+func TestTwoReplicas(t *testing.T) {
+	t.Parallel()
+	rec := newReceiver(t)
+	dsn := dbtest.Postgres(t)
+	opts := []openjurytest.Option{openjurytest.WithDSN(dsn), openjurytest.WithConfig(func(c *openjurytest.ServerConfig) { c.WebhookAllowPrivate = true })}
+	a, b := openjurytest.NewServer(t, opts...), openjurytest.NewServer(t, opts...)
+	w := openjurytest.NewWallet(t)
+	tok := a.SignIn(t, w)
+	post(t, b, "/api/v1/webhooks", tok, map[string]any{"url": rec.url("/replicas"), "types": []string{"job.created"}})
+
+	onB := openStream(t, b, "type=job.created", "")
+	<-onB.frames
+	var jobs []string
+	for i := range 6 {
+		srv := a
+		if i%2 == 1 {
+			srv = b
+		}
+		jobs = append(jobs, post(t, srv, "/api/v1/jobs", tok, map[string]any{"title": fmt.Sprint("job ", i), "prompt": "p", "bounty_usdc": 1})["id"].(string))
+	}
+	var last string
+	for _, want := range jobs[:3] {
+		f := onB.next(t)
+		var ev eventJSON
+		require.NoError(t, json.Unmarshal([]byte(f.data), &ev))
+		require.Equal(t, want, *ev.JobID, "in order, whichever replica wrote it")
+		last = f.id
+	}
+	_ = onB.resp.Body.Close()
+	onA := openStream(t, a, "type=job.created", last) // resume on the other replica
+	for _, want := range jobs[3:] {
+		var ev eventJSON
+		require.NoError(t, json.Unmarshal([]byte(onA.next(t).data), &ev))
+		require.Equal(t, want, *ev.JobID)
+	}
+
+	got := rec.wait(t, "/replicas", len(jobs))
+	time.Sleep(time.Second) // a duplicate would arrive meanwhile
+	got = rec.all("/replicas")
+	require.Len(t, got, len(jobs), "each event delivered once by the two replicas")
+	ids := map[string]bool{}
+	for _, d := range got {
+		require.False(t, ids[d.header.Get("webhook-id")], "delivered twice")
+		ids[d.header.Get("webhook-id")] = true
+	}
+}
