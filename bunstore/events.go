@@ -387,8 +387,17 @@ func (s eventStore) Read(ctx context.Context, f events.Filter, after, upto int64
 		keyed = events.TagKey(f.Tag)
 	}
 	if keyed != "" {
-		q = q.Join("JOIN event_keys AS k ON k.seq = e.seq").
-			Where("k.key = ?", keyed).Where("k.seq > ?", after).Where("k.seq <= ?", upto).OrderExpr("k.seq")
+		if s.e.d.dialect == DialectPostgres {
+			// Each key's event by its primary key, in the keys' order: the
+			// lateral subquery (kept apart by OFFSET 0) makes the join a
+			// nested loop of probes whatever the planner thinks of a small
+			// table, so the read stays one index range however big the
+			// log grows. SQLite joins this way by itself.
+			q = q.ModelTableExpr("event_keys AS k CROSS JOIN LATERAL (SELECT * FROM events AS e0 WHERE e0.seq = k.seq OFFSET 0) AS e")
+		} else {
+			q = q.Join("JOIN event_keys AS k ON k.seq = e.seq")
+		}
+		q = q.Where("k.key = ?", keyed).Where("k.seq > ?", after).Where("k.seq <= ?", upto).OrderExpr("k.seq")
 	} else {
 		q = q.Where("e.seq > ?", after).Where("e.seq <= ?", upto).OrderExpr("e.seq")
 	}
