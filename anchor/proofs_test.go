@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -168,7 +169,7 @@ func (s *treeStore) AnchorNodes(_ context.Context, _ string, at []anchor.NodeAt)
 	return out, nil
 }
 
-func (s *treeStore) RecordAnchorReceipt(context.Context, string, openjury.ChainRef) (*anchor.Batch, error) {
+func (s *treeStore) RecordAnchorReceipt(context.Context, string, openjury.ChainRef, openjury.Address, time.Time) (*anchor.Batch, error) {
 	return nil, openjury.E(openjury.NotImplemented, "fake", "no receipts")
 }
 

@@ -3,6 +3,7 @@ package bunstore_test
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/bunstore"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/stake"
 )
@@ -92,6 +94,18 @@ var planSeed = []string{
 		'sponsor', CASE WHEN i % 2 = 0 THEN 'r' || (100000 + i) END, 1, {base} + i * 1000 FROM n`,
 	`INSERT INTO anchor_builds (batch_id, job_id, started_at)
 	SELECT 'x' || i, 'j' || (100000 + i), {base} + i * 1000 FROM n`,
+	`INSERT INTO events (seq, type, job_id, actor, subjects, audience, restricted, tags, data, created_at)
+	SELECT i, CASE WHEN i % 200 = 7 THEN 'final_vote.opened' WHEN i % 4 = 0 THEN 'job.created' WHEN i % 4 = 1 THEN 'submission.created' WHEN i % 4 = 2 THEN 'vote.cast' ELSE 'post.created' END,
+		CASE WHEN i % 2 = 0 THEN 'j' || (100000 + i % 100 + 1) END, 'addr' || (i % 100), '[]', '[]', 0, '[]', '{}', {base} + i * 1000 FROM n`,
+	`INSERT INTO event_keys (key, seq) SELECT 'a:addr' || (i % 100), i FROM n`,
+	`INSERT INTO event_keys (key, seq) SELECT 't:tag' || (i % 10), i FROM n`,
+	`INSERT INTO webhooks (id, kind, owner_address, url, types, job_id, tag, secret, created_at)
+	SELECT 'w' || i, 'webhook', 'addr' || (i % 1000), 'https://h.example/' || i, '[]',
+		CASE WHEN i % 3 = 0 THEN 'j' || (100000 + i) END, CASE WHEN i % 3 = 1 THEN 'tag' || (i % 10) END, 'x', {base} + i * 1000
+	FROM n`,
+	`INSERT INTO webhook_deliveries (id, webhook_id, event_seq, event_type, status, next_attempt_at, created_at)
+	SELECT 'd' || (100000 + i), 'w' || (i % 100 + 1), i, 'job.created', CASE WHEN i % 10 = 0 THEN 'pending' ELSE 'delivered' END,
+		CASE WHEN i % 10 = 0 THEN {base} + i * 1000 END, {base} + i * 1000 FROM n`,
 }
 
 // planBlobs are the {blob32}, {blob320} and {blob4} of planSeed per
@@ -325,6 +339,7 @@ func closingPlanCases() []planCase {
 			return err
 		}
 	}
+	cases = append(cases, eventPlanCases(limit)...)
 	return append(cases,
 		planCase{name: "anchor records page", index: "anchor_records_pkey|sqlite_autoindex_anchor_records_1", call: func(ctx context.Context, db *bunstore.DB) error {
 			page, err := db.AnchorRecords(ctx, "b7", 40, limit, 1<<20)
@@ -353,6 +368,47 @@ func closingPlanCases() []planCase {
 			return err
 		}},
 	)
+}
+
+// eventPlanCases are the event log's reads: each filter's driving index
+// walked in seq order from a position deep in the log, and the webhook
+// lists.
+func eventPlanCases(limit int) []planCase {
+	read := func(f events.Filter) func(ctx context.Context, db *bunstore.DB) error {
+		return func(ctx context.Context, db *bunstore.DB) error {
+			evs, err := db.EventLog().Read(ctx, f, 5000, 5000+50_000, limit)
+			if err == nil && len(evs) == 0 {
+				err = errors.New("no events")
+			}
+			return err
+		}
+	}
+	const byPK = "events_pkey|INTEGER PRIMARY KEY"
+	const byKey = "event_keys_pkey|sqlite_autoindex_event_keys_1"
+	return []planCase{
+		{name: "events", index: byPK, call: read(events.Filter{})},
+		// A common type: walking the log itself is as good.
+		{name: "events of a type", index: "events_type_seq_idx|" + byPK, call: read(events.Filter{Types: []events.Type{events.VoteCast}})},
+		// A rare type: its index (PostgreSQL may fetch its few rows of the
+		// window in a bitmap and sort them).
+		{name: "events of a rare type", index: "events_type_seq_idx", whole: true, call: read(events.Filter{Types: []events.Type{events.FinalVoteOpened}})},
+		{name: "events of a job", index: "events_job_id_seq_idx", call: read(events.Filter{JobID: "j100011"})},
+		{name: "events of an address", index: byKey, call: read(events.Filter{Address: "addr7"})},
+		{name: "events of an address and a type", index: byKey, call: read(events.Filter{Address: "addr7", Types: []events.Type{events.PostCreated}})},
+		{name: "events of a tag", index: byKey, call: read(events.Filter{Tag: "tag3"})},
+		{name: "events tail", index: byPK, call: func(ctx context.Context, db *bunstore.DB) error {
+			_, err := db.EventLog().Tail(ctx, 5000, 6000, 500)
+			return err
+		}},
+		{name: "webhooks of an owner", index: "webhooks_owner_idx", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {
+			_, err := db.Webhooks().Webhooks(ctx, "addr3", events.KindWebhook, "")
+			return err
+		}},
+		{name: "deliveries of a webhook", index: "webhook_deliveries_webhook_idx", call: func(ctx context.Context, db *bunstore.DB) error {
+			_, err := db.Webhooks().Deliveries(ctx, "w7", limit, &events.DeliveryCursor{At: planAt(5000), ID: "d105000"})
+			return err
+		}},
+	}
 }
 
 // TestClosingWritePlans checks the plans of the writes of a close that
@@ -672,11 +728,12 @@ func TestJobForSubmitPlan(t *testing.T) {
 			if db.Dialect() == bunstore.DialectPostgres {
 				require.Contains(t, strings.Join(plan(bunstore.JobForSubmitSQL(db), agent, job, agent), "\n"), "LockRows")
 				// Submit's one statement embeds that read; its writes
-				// (the insert, the queue row, the reputation upsert)
-				// scan no table either.
+				// (the insert, the queue row, the reputation upsert, the
+				// event's outbox row) scan no table either.
 				sub := plan(bunstore.SubmitSQL(db), agent, job, agent,
 					"00000000-0000-7000-8000-000000000001", agent, "x", "[]", 1, 0, "open", agent, 5, 1,
-					"submission", 1, agent, 1, 0, 0, 1, 0, 1)
+					"submission", 1, agent, 1, 0, 0, 1, 0, 1,
+					"submission.created", job, agent, "[]", "[]", "[]", "{}", 1, true)
 				joined := strings.Join(sub, "\n")
 				require.NotContains(t, joined, "Seq Scan", joined)
 				require.Contains(t, joined, "LockRows", joined)
@@ -686,7 +743,8 @@ func TestJobForSubmitPlan(t *testing.T) {
 				// primary key, the vote upserted on its unique key.
 				vote := plan(bunstore.CastVoteSQL(db), job, "s1",
 					"00000000-0000-7000-8000-000000000002", "s1", agent, 1, nil, 1, "open", 1, agent, agent,
-					agent, 0, 0, 0, 0, 1, 1)
+					agent, 0, 0, 0, 0, 1, 1,
+					"vote.cast", job, agent, "[]", "[]", "[]", "{}", 1, true)
 				joined = strings.Join(vote, "\n")
 				require.NotContains(t, joined, "Seq Scan", joined)
 				require.Contains(t, joined, "LockRows", joined)

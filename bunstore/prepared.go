@@ -131,6 +131,10 @@ const (
 	enqueueSearchInto       = `INSERT INTO search_pending (kind, doc_id, gen, queued_at, lease_until)`
 	enqueueSearchOnConflict = `ON CONFLICT (kind, doc_id) DO UPDATE SET gen = search_pending.gen + 1, queued_at = excluded.queued_at, lease_until = 0`
 	addReputationInto       = `INSERT INTO reputation AS r (address, score, wins, losses, submissions, jury_votes, updated_at)`
+	// insertEventInto and eventParams are the event outbox row of a
+	// guarded write (outboxArgs gives its arguments).
+	insertEventInto         = `INSERT INTO event_outbox (type, job_id, actor, subjects, audience, tags, data, created_at)`
+	eventParams             = `?::text, ?::text, ?::text, ?::text, ?::text, ?::text, ?::text, ?::bigint`
 	addReputationOnConflict = `ON CONFLICT (address) DO UPDATE SET score = r.score + EXCLUDED.score, wins = r.wins + EXCLUDED.wins, losses = r.losses + EXCLUDED.losses,
 submissions = r.submissions + EXCLUDED.submissions, jury_votes = r.jury_votes + EXCLUDED.jury_votes, updated_at = EXCLUDED.updated_at`
 )
@@ -148,7 +152,8 @@ submissions = r.submissions + EXCLUDED.submissions, jury_votes = r.jury_votes + 
 // stake, open status, agent, maximum per agent, the guard's now (a
 // closing lease live at it refuses) (ins); search kind,
 // created_at (queue); agent, the reputation delta's score, wins, losses,
-// submissions, jury votes, created_at (reputation).
+// submissions, jury votes, created_at (reputation); the event's outboxArgs
+// (ev).
 func submitQuery(h hotStatements) string {
 	return `WITH st AS (` + h.jobForSubmit.generic + `),
 ins AS (` + insertSubmissionInto + `
@@ -161,7 +166,9 @@ SELECT ?::text, ins.id, 1, ?::bigint, 0 FROM ins
 ` + enqueueSearchOnConflict + `),
 rep AS (` + addReputationInto + `
 SELECT ?::text, ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::bigint FROM ins, st WHERE st.submissions = 0
-` + addReputationOnConflict + `)
+` + addReputationOnConflict + `),
+ev AS (` + insertEventInto + `
+SELECT ` + eventParams + ` FROM ins WHERE ?::boolean)
 SELECT st.*, EXISTS (SELECT 1 FROM ins) AS inserted FROM st`
 }
 
@@ -338,7 +345,9 @@ func (d *DB) queryHot(ctx context.Context, db bun.IDB, h hot, args []any, scan f
 // The parameters, in order: job id;
 // submission id; vote id, submission id, voter, weight, review,
 // created_at, open status, now, voter, voter (up); voter, the reputation
-// delta's score, wins, losses, submissions, jury votes, created_at (rep).
+// delta's score, wins, losses, submissions, jury votes, created_at (rep);
+// the event's outboxArgs (ev: the voted submission's agent is added to its
+// subjects).
 // After the open status comes the guard's now: a closing lease live at it
 // refuses the vote.
 func castVoteQuery(h hotStatements) string {
@@ -354,7 +363,9 @@ review = EXCLUDED.review, created_at = EXCLUDED.created_at
 RETURNING v.id, (v.xmax = 0) AS inserted),
 rep AS (` + addReputationInto + `
 SELECT ?::text, ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::bigint FROM up WHERE up.inserted
-` + addReputationOnConflict + `)
+` + addReputationOnConflict + `),
+ev AS (` + insertEventInto + `
+SELECT ?::text, ?::text, ?::text, (?::jsonb || jsonb_build_array(s.agent_address))::text, ?::text, ?::text, ?::text, ?::bigint FROM up, s WHERE ?::boolean)
 SELECT j.*, s.job_id AS sub_job_id, s.agent_address AS sub_agent, up.id AS vote_id FROM j LEFT JOIN s ON true LEFT JOIN up ON true`
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/stake"
 )
 
@@ -114,6 +115,7 @@ func (s syncStore) ApplySync(ctx context.Context, b stake.SyncBatch) error {
 				return err
 			}
 		}
+		var slashed []*events.Event
 		for _, e := range b.Slashes {
 			row := &slashRow{
 				ID: e.ID, AgentAddress: string(e.Agent), AmountMicro: int64(e.Amount),
@@ -123,11 +125,15 @@ func (s syncStore) ApplySync(ctx context.Context, b stake.SyncBatch) error {
 			if row.ID == "" {
 				row.ID = openjury.NewID()
 			}
-			if _, err := db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
-				return translate(op, err)
+			res, err := db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx)
+			if n, err := affected(op, res, err); err != nil {
+				return err
+			} else if n == 1 {
+				e.ID = row.ID
+				slashed = append(slashed, stake.SlashedEvent(e))
 			}
 		}
-		return nil
+		return eventStore{s.e.d.txExec(db)}.Append(ctx, slashed...)
 	})
 }
 

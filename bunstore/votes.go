@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"slices"
 
 	"github.com/uptrace/bun"
 
@@ -140,14 +141,17 @@ func (s voteStore) CastVote(ctx context.Context, v *marketplace.Vote, g marketpl
 			return err
 		}
 		var row castVoteRow
-		if err := d.scanHot(ctx, db, d.hot.castVote, []any{&row},
-			v.JobID, v.SubmissionID,
+		args := append([]any{v.JobID, v.SubmissionID,
 			v.ID, v.SubmissionID, voter, v.Weight, review, millis(v.CreatedAt), string(marketplace.StatusOpen), millis(g.Now), voter, voter,
-			voter, rep.Score, rep.Wins, rep.Losses, rep.Submissions, rep.JuryVotes, millis(v.CreatedAt)); err != nil {
+			voter, rep.Score, rep.Wins, rep.Losses, rep.Submissions, rep.JuryVotes, millis(v.CreatedAt)}, outboxArgs(g.Event)...)
+		if err := d.scanHot(ctx, db, d.hot.castVote, []any{&row}, args...); err != nil {
 			return translateWith(op, err, jobDetails)
 		}
 		if row.VoteID != nil {
 			v.ID = *row.VoteID
+			if g.Event != nil {
+				d.noteAppended(ctx)
+			}
 			return nil
 		}
 		j, err := row.job()
@@ -197,6 +201,13 @@ func (s voteStore) CastVote(ctx context.Context, v *marketplace.Vote, g marketpl
 		}
 		if err := (voteStore{t}).PutVote(ctx, v); err != nil {
 			return err
+		}
+		if g.Event != nil {
+			ev := *g.Event
+			ev.Subjects = append(slices.Clone(ev.Subjects), st.SubmissionAgent)
+			if err := (eventStore{t}).Append(ctx, &ev); err != nil {
+				return err
+			}
 		}
 		if !first {
 			return nil

@@ -54,6 +54,13 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	if strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+		// A stream never ends: record it and let the client read it.
+		r.mu.Lock()
+		r.calls = append(r.calls, req.Method+" "+req.URL.Path)
+		r.mu.Unlock()
+		return res, nil
+	}
 	body, err := io.ReadAll(res.Body)
 	_ = res.Body.Close()
 	if err != nil {
@@ -366,6 +373,39 @@ func TestEveryEndpoint(t *testing.T) {
 		eligible, err := agent.ListJuryEligible(ctx, job3.ID, client.Page{})
 		require.NoError(t, err)
 		require.Len(t, eligible.Jurors, int(*jury.Draw.EligibleCount))
+		// The event log: a page, the live stream, webhooks.
+		evs, err := agent.ListEvents(ctx, client.EventFilter{Types: []string{"job.created"}}, "", 10)
+		require.NoError(t, err)
+		require.NotEmpty(t, evs.Events)
+		require.NotNil(t, evs.NextCursor)
+		for ev, err := range agent.StreamEvents(ctx, client.EventFilter{}, evs.Events[0].ID) {
+			require.NoError(t, err)
+			require.Greater(t, ev.ID, evs.Events[0].ID)
+			break
+		}
+		hook, err := agent.CreateWebhook(ctx, client.CreateWebhookRequest{URL: "http://127.0.0.1:9/hook", Types: []string{"post.created"}})
+		require.NoError(t, err)
+		require.True(t, strings.HasPrefix(hook.Secret, "whsec_"))
+		hooks, err := agent.ListWebhooks(ctx)
+		require.NoError(t, err)
+		require.Len(t, hooks.Webhooks, 1)
+		require.Equal(t, hook.ID, hooks.Webhooks[0].ID)
+		rotated, err := agent.RotateWebhookSecret(ctx, hook.ID)
+		require.NoError(t, err)
+		require.NotEqual(t, hook.Secret, rotated.Secret)
+		_, err = agent.CreatePost(ctx, client.CreatePostRequest{Title: "hooked", Content: "a post for the webhook"})
+		require.NoError(t, err)
+		var ds client.ListWebhookDeliveriesResponse
+		require.Eventually(t, func() bool {
+			ds, err = agent.ListWebhookDeliveries(ctx, hook.ID, client.Page{})
+			return err == nil && len(ds.Deliveries) > 0
+		}, 10*time.Second, 20*time.Millisecond)
+		re, err := agent.RedeliverWebhookDelivery(ctx, hook.ID, ds.Deliveries[0].ID)
+		require.NoError(t, err)
+		require.Equal(t, ds.Deliveries[0].EventID, re.EventID)
+		require.True(t, re.Redelivery)
+		_, err = agent.DeleteWebhook(ctx, hook.ID)
+		require.NoError(t, err)
 
 		// Logout revokes the token.
 		out, err := agent.Logout(ctx)
@@ -374,7 +414,10 @@ func TestEveryEndpoint(t *testing.T) {
 		require.Empty(t, agent.Token())
 
 		requireCovered(t, rec.calls)
-	}, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) { c.OperatorAddresses = []openjury.Address{operator.addr} }))
+	}, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) {
+		c.OperatorAddresses = []openjury.Address{operator.addr}
+		c.WebhookAllowPrivate = true // the webhook points at a local port
+	}))
 }
 
 // requireCovered checks that calls hit every operation of the document.

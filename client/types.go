@@ -708,6 +708,8 @@ type Error struct {
 	Detail string `json:"detail"`
 	// RequestID is the X-Request-Id of the failed response.
 	RequestID string `json:"-"`
+	// retryAfter is the answer's Retry-After (streams).
+	retryAfter time.Duration
 }
 
 // Error implements error.

@@ -11,6 +11,7 @@ import (
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/anchor"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/stake"
 )
 
@@ -181,6 +182,9 @@ type closing struct {
 	draw   *JuryDraw
 	panel  []PanelMember
 	hashed bool
+	// caller asked for the close (the sponsor) or the finalize (a final
+	// voter).
+	caller openjury.Address
 }
 
 // fundedTotal is F for a close of job: the confirmed funded total of its
@@ -314,7 +318,7 @@ func (s *Service) startClose(ctx context.Context, tx Tx, caller openjury.Address
 		return nil, err
 	}
 	c := &closing{id: openjury.NewID(), job: job, rev: job.RecordsRev, salt: salt, now: now, ref: ref,
-		winner: sub.ID, winnerAgent: sub.Agent, jury: jury, funded: s.fundedTotal(job)}
+		winner: sub.ID, winnerAgent: sub.Agent, jury: jury, funded: s.fundedTotal(job), caller: caller}
 	return c, readJury(ctx, tx, c)
 }
 
@@ -394,7 +398,7 @@ func (s *Service) startFinalize(ctx context.Context, tx Tx, caller openjury.Addr
 		return nil, err
 	}
 	c := &closing{id: openjury.NewID(), job: job, rev: job.RecordsRev, salt: salt, now: now,
-		finalists: finalists(final, jury), jury: jury, funded: s.fundedTotal(job)}
+		finalists: finalists(final, jury), jury: jury, funded: s.fundedTotal(job), caller: caller}
 	return c, readJury(ctx, tx, c)
 }
 
@@ -536,8 +540,28 @@ func (s *Service) outcome(ctx context.Context, tx Tx, job *Job, c *closing, b *a
 	if err := tx.Anchors().PutBatch(ctx, b); err != nil {
 		return nil, err
 	}
+	// The job's timers still waiting (a window that would open after the
+	// close) are pointless now.
+	if err := tx.Events().CancelTimers(ctx, job.ID, []events.Type{events.JuryRevealOpened, events.FinalVoteOpened}, c.now); err != nil {
+		return nil, err
+	}
+	// The close's events; a funded job's payouts add their
+	// payout.claimable events (events.PayoutClaimable, one per recipient,
+	// subjects the recipient) to this same Append.
+	if err := tx.Events().Append(ctx, jobClosedEvent(job, c, b)); err != nil {
+		return nil, err
+	}
 	job.Anchor, job.ClosingID, job.ClosingUntil = b, "", nil
 	return &CloseResult{Job: job, WinnerSubmissionID: c.winner, Tally: c.jury}, nil
+}
+
+// jobClosedEvent is the job.closed event of a closing: it concerns the
+// winner's agent (and, as every event of a job, the sponsor).
+func jobClosedEvent(job *Job, c *closing, b *anchor.Batch) *events.Event {
+	return &events.Event{Type: events.JobClosed, CreatedAt: c.now, JobID: job.ID, Actor: c.caller,
+		Subjects: []openjury.Address{c.winnerAgent},
+		Data: events.Data{"job_id": job.ID, "winner_submission_id": c.winner, "winner_address": c.winnerAgent.String(),
+			"closed_at": timeData(c.now), "finalized": c.finalists != nil, "anchor_root": b.Root.String()}}
 }
 
 // build streams the snapshot of c's job into staged rows of batch c.id:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/anchor"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/internal/cursor"
 	"github.com/openjury/openjury/internal/valid"
 )
@@ -253,12 +254,30 @@ func (s *Service) CreateJob(ctx context.Context, sponsor openjury.Address, in Cr
 				return err
 			}
 		}
-		return indexed(ctx, tx, DocJob, j.ID, now, nil)
+		err := indexed(ctx, tx, DocJob, j.ID, now, nil)
+		return emitted(ctx, tx, err, jobCreatedEvent(j), finalVoteOpenedEvent(j))
 	})
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
 	return j, nil
+}
+
+// jobCreatedEvent is the job.created event of a new job.
+func jobCreatedEvent(j *Job) *events.Event {
+	return &events.Event{Type: events.JobCreated, CreatedAt: j.CreatedAt, JobID: j.ID, Actor: j.Sponsor,
+		Data: events.Data{
+			"job_id": j.ID, "title": j.Title, "bounty_usdc": usdcData(j.Bounty), "tags": j.Tags,
+			"sponsor_address": j.Sponsor.String(), "created_at": timeData(j.CreatedAt),
+			"final_vote_starts_at": timeData(j.FinalVoteStartsAt), "final_vote_ends_at": timeData(j.FinalVoteEndsAt),
+		}}
+}
+
+// finalVoteOpenedEvent is the final_vote.opened event of a job: a timer
+// at the start of its final-vote window (at creation in open mode).
+func finalVoteOpenedEvent(j *Job) *events.Event {
+	return &events.Event{Type: events.FinalVoteOpened, CreatedAt: j.FinalVoteStartsAt, JobID: j.ID,
+		Data: events.Data{"job_id": j.ID, "final_vote_starts_at": timeData(j.FinalVoteStartsAt), "final_vote_ends_at": timeData(j.FinalVoteEndsAt)}}
 }
 
 // Job returns one job. Errors: NotFound, Invalid (a NUL in id).

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/openjury/openjury/agr"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/stake"
 )
 
@@ -29,6 +30,7 @@ type Stores interface {
 	JuryQueue() JuryQueue
 	JuryOutcomes() JuryOutcomeStore
 	Commitments() CommitmentStore
+	Events() events.Outbox
 }
 
 // Tx is the set of stores bound to one database transaction.

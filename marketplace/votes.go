@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/internal/valid"
 )
 
@@ -67,6 +68,10 @@ type VoteGuard struct {
 	// Now is the time of the vote: a closing lease live at Now refuses
 	// it.
 	Now time.Time
+	// Event, when not nil, is appended to the event outbox with the vote,
+	// the voted submission's agent added to its Subjects by the store
+	// (which reads it with the guard's state).
+	Event *events.Event
 }
 
 // Check returns why st refuses a jury vote of voter, checked in this
@@ -117,8 +122,9 @@ type VoteStore interface {
 	// and, when g.Check(state, v.Voter) passes, writes v as PutVote does
 	// (v.ID set to the stored id) and, when the voter had no vote on the
 	// job, adds g.FirstReputation to the voter's reputation at
-	// v.CreatedAt. Errors: NotFound "job not found", the error of g.Check;
-	// nothing is written with either.
+	// v.CreatedAt, and appends g.Event (see VoteGuard.Event). Errors:
+	// NotFound "job not found", the error of g.Check; nothing is written
+	// with either.
 	CastVote(ctx context.Context, v *Vote, g VoteGuard) error
 	// Tally sums the current jury votes of a job per submission, only
 	// submissions with votes, ordered by weight desc, earliest current vote,
@@ -177,12 +183,20 @@ func (s *Service) Vote(ctx context.Context, voter openjury.Address, in VoteInput
 		Voter: voter, Weight: Weight(rep.Score), Review: in.Review, CreatedAt: now}
 	err = checkJobID(vote.JobID)
 	if err == nil {
-		err = s.db.Votes().CastVote(ctx, vote, VoteGuard{FirstReputation: ReputationDelta{JuryVotes: 1}, Now: now})
+		err = s.db.Votes().CastVote(ctx, vote, VoteGuard{FirstReputation: ReputationDelta{JuryVotes: 1}, Now: now, Event: voteCastEvent(vote)})
 	}
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
 	return vote, nil
+}
+
+// voteCastEvent is the vote.cast event of an open-mode jury vote (its
+// choice included); the store adds the voted submission's agent as a
+// subject.
+func voteCastEvent(v *Vote) *events.Event {
+	return &events.Event{Type: events.VoteCast, CreatedAt: v.CreatedAt, JobID: v.JobID, Actor: v.Voter,
+		Data: events.Data{"job_id": v.JobID, "submission_id": v.SubmissionID, "voter_address": v.Voter.String(), "weight": v.Weight}}
 }
 
 // VotingSummary returns a job's jury tallies: none while they are hidden

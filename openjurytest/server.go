@@ -15,6 +15,7 @@ import (
 	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/bunstore"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/openjurytest/dbtest"
 	"github.com/openjury/openjury/search"
@@ -68,6 +69,9 @@ type ServerConfig struct {
 	// SearchInterval is the poll interval of the search indexer and
 	// follower; zero means 20 ms.
 	SearchInterval time.Duration
+	// WebhookResolver resolves webhook hosts (a scripted DNS); nil means
+	// the system's.
+	WebhookResolver events.Resolver
 }
 
 // Option changes a ServerConfig.
@@ -169,6 +173,9 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 	if cfg.JuryChain != nil {
 		sopts = append(sopts, server.WithJuryChain(cfg.JuryChain))
 	}
+	if cfg.WebhookResolver != nil {
+		sopts = append(sopts, server.WithWebhookResolver(cfg.WebhookResolver))
+	}
 	host, err := server.New(context.Background(), cfg.Config, sopts...)
 	if err != nil {
 		hs.Close()
@@ -182,6 +189,8 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 	hs.Config.Handler = host.Handler()
 	hs.Start()
 	tb.Cleanup(hs.Close)
+	tb.Cleanup(host.StopStreams) // before hs.Close, which waits for the streams
+
 	return &Server{Server: host, URL: cfg.BaseURL, Clock: cfg.Clock, HTTP: hs}
 }
 

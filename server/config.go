@@ -15,6 +15,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/bunstore"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/transport"
 )
@@ -210,6 +211,21 @@ type Config struct {
 	// "https://app.example.com"); the origin of AppURL is added when it
 	// differs from BaseURL's (see AllowedOrigins).
 	CORSOrigins []string
+	// EventRetention is how long the event log keeps events
+	// (SERVICE_EVENT_RETENTION_HOURS, 168 h; at least 1 h): a resume from
+	// an older id answers 410 (docs/rules.md#events).
+	EventRetention time.Duration
+	// EventStreamsMax bounds the live event streams one replica serves
+	// (SERVICE_EVENT_STREAMS_MAX, 10000); more answer 503.
+	EventStreamsMax int
+	// WebhookAllowPrivate lets webhooks point at loopback and private
+	// addresses, over http too (SERVICE_WEBHOOK_ALLOW_PRIVATE, false):
+	// for a receiver on the same machine or network. Link-local and cloud
+	// metadata addresses stay refused.
+	WebhookAllowPrivate bool
+	// WebhookConcurrency is how many webhook deliveries one replica sends
+	// at once (SERVICE_WEBHOOK_CONCURRENCY, 16).
+	WebhookConcurrency int
 }
 
 // EmbedderLocal is the Embedder value of the built-in embedder.
@@ -279,6 +295,9 @@ func Defaults() Config {
 		IdleTimeout:               2 * time.Minute,
 		MaxHeaderBytes:            64 << 10,
 		DevMode:                   DevModeAuto,
+		EventRetention:            events.DefaultRetention,
+		EventStreamsMax:           DefaultEventStreamsMax,
+		WebhookConcurrency:        events.DefaultConcurrency,
 	}
 }
 
@@ -497,6 +516,16 @@ func FromEnv(getenv func(string) string) (Config, error) {
 			}
 		}
 	}
+	retention := int64(c.EventRetention / time.Hour)
+	integer("SERVICE_EVENT_RETENTION_HOURS", &retention)
+	if retention > math.MaxInt64/int64(time.Hour) || retention < 0 {
+		p.add("SERVICE_EVENT_RETENTION_HOURS: out of range")
+	} else {
+		c.EventRetention = time.Duration(retention) * time.Hour
+	}
+	smallInt("SERVICE_EVENT_STREAMS_MAX", &c.EventStreamsMax)
+	boolean("SERVICE_WEBHOOK_ALLOW_PRIVATE", &c.WebhookAllowPrivate)
+	smallInt("SERVICE_WEBHOOK_CONCURRENCY", &c.WebhookConcurrency)
 	readDevMode(&c, getenv, &p)
 	return c, p.err()
 }
@@ -682,6 +711,15 @@ func (c Config) validate(in injected) error {
 	if c.ReadCacheTTL < 0 || c.ReadCacheTTL > transport.MaxReadCacheTTL || c.ReadCacheTTL%time.Millisecond != 0 {
 		p.add("SERVICE_READ_CACHE_MS: must be whole milliseconds in 0..%d, got %s", transport.MaxReadCacheTTL.Milliseconds(), c.ReadCacheTTL)
 	}
+	if c.EventRetention < time.Hour {
+		p.add("SERVICE_EVENT_RETENTION_HOURS: must be at least 1")
+	}
+	if c.EventStreamsMax < 1 {
+		p.add("SERVICE_EVENT_STREAMS_MAX: must be at least 1")
+	}
+	if c.WebhookConcurrency < 1 || c.WebhookConcurrency > maxWebhookConcurrency {
+		p.add("SERVICE_WEBHOOK_CONCURRENCY: must be in 1..%d", maxWebhookConcurrency)
+	}
 	c.validateDevMode(&p)
 	return p.err()
 }
@@ -734,6 +772,12 @@ func (c Config) Economy() marketplace.Economy {
 		AgentPayoutPPM: marketplace.ToPPM(c.AgentPayoutPct), PlatformFeePPM: marketplace.ToPPM(c.PlatformFeePct),
 		JuryPoolPPM: marketplace.ToPPM(c.JuryPoolPct)}
 }
+
+// DefaultEventStreamsMax is the default of SERVICE_EVENT_STREAMS_MAX.
+const DefaultEventStreamsMax = 10000
+
+// maxWebhookConcurrency bounds SERVICE_WEBHOOK_CONCURRENCY.
+const maxWebhookConcurrency = 1024
 
 // Bounds of SERVICE_MAX_HEADER_BYTES: room for a bearer token and the
 // usual headers, and at most 1 MiB.
@@ -851,6 +895,10 @@ func (c Config) attrs() []slog.Attr {
 		slog.String("cors_origins", strings.Join(c.AllowedOrigins(), ",")),
 		slog.String("dev_mode", c.DevMode),
 		slog.Bool("local_dev", c.LocalDev),
+		slog.Int64("event_retention_hours", int64(c.EventRetention/time.Hour)),
+		slog.Int("event_streams_max", c.EventStreamsMax),
+		slog.Bool("webhook_allow_private", c.WebhookAllowPrivate),
+		slog.Int("webhook_concurrency", c.WebhookConcurrency),
 	}
 }
 

@@ -126,6 +126,10 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		"SERVICE_MAX_HEADER_BYTES":               "16384",
 		"SERVICE_CORS_ORIGINS":                   "https://other.example.com",
 		"SERVICE_DEV_MODE":                       "auto",
+		"SERVICE_EVENT_RETENTION_HOURS":          "48",
+		"SERVICE_EVENT_STREAMS_MAX":              "500",
+		"SERVICE_WEBHOOK_ALLOW_PRIVATE":          "1",
+		"SERVICE_WEBHOOK_CONCURRENCY":            "4",
 	}
 	var read []string
 	c, err := FromEnv(func(name string) string {
@@ -190,6 +194,10 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		MaxHeaderBytes:            16384,
 		CORSOrigins:               []string{"https://other.example.com"},
 		DevMode:                   DevModeAuto,
+		EventRetention:            48 * time.Hour,
+		EventStreamsMax:           500,
+		WebhookAllowPrivate:       true,
+		WebhookConcurrency:        4,
 	}, c)
 	require.NoError(t, c.Validate())
 	require.Equal(t, "https://app.example.com", c.PublicAppURL())
@@ -320,6 +328,11 @@ func TestValidateRules(t *testing.T) {
 		{"uppercase address", func(c *Config) { c.USDCAddress = "0x" + openjury.Address(strings.ToUpper(string(lower(addrA))[2:])) }, `SERVICE_USDC_ADDRESS: mixed-case address fails the EIP-55 checksum, got "0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED"`},
 		{"0X address", func(c *Config) { c.USDCAddress = "0X" + lower(addrA)[2:] }, `SERVICE_USDC_ADDRESS: must be 0x followed by 40 hex digits, got "0X5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"`},
 		{"sqlite dsn", func(c *Config) { c.DatabaseURL = "sqlite::memory:" }, ""},
+		{"event retention an hour", func(c *Config) { c.EventRetention = time.Hour }, ""},
+		{"event retention under an hour", func(c *Config) { c.EventRetention = 59 * time.Minute }, "SERVICE_EVENT_RETENTION_HOURS: must be at least 1"},
+		{"no event streams", func(c *Config) { c.EventStreamsMax = 0 }, "SERVICE_EVENT_STREAMS_MAX: must be at least 1"},
+		{"webhook concurrency 0", func(c *Config) { c.WebhookConcurrency = 0 }, "SERVICE_WEBHOOK_CONCURRENCY: must be in 1..1024"},
+		{"webhook concurrency over", func(c *Config) { c.WebhookConcurrency = 1025 }, "SERVICE_WEBHOOK_CONCURRENCY: must be in 1..1024"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -22,6 +22,7 @@ import (
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/ethchain"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/search"
 	"github.com/openjury/openjury/stake"
@@ -65,6 +66,14 @@ type Server struct {
 	SearchFollower *search.Follower
 	// Registry holds the metrics served at GET /metrics.
 	Registry *prometheus.Registry
+	// Events serves the event log, EventHub is the replica's fan-out of
+	// it to live streams, Webhooks manages webhooks and Deliverer sends
+	// their deliveries; Start runs the fan-out, the sequencer, the
+	// dispatcher and the deliverer.
+	Events    *events.Service
+	EventHub  *events.Hub
+	Webhooks  *events.Webhooks
+	Deliverer *events.Deliverer
 
 	cfg     Config
 	clock   openjury.Clock
@@ -79,6 +88,7 @@ type Server struct {
 	// sync runs the stake-vault sync; nil when it is off.
 	sync        *stake.Syncer
 	syncMetrics *syncMetrics
+	events      *eventParts
 
 	mu sync.Mutex
 	// listeners were opened by New (local development mode names itself
@@ -110,6 +120,7 @@ type options struct {
 	vault      stake.Vault
 	escrow     marketplace.EscrowChain
 	juryChain  marketplace.JuryChain
+	resolver   events.Resolver
 }
 
 // WithClock gives every service clk instead of the system clock (a test's
@@ -170,6 +181,11 @@ func WithEscrowChain(e marketplace.EscrowChain) Option { return func(o *options)
 // WithJuryChain seeds jury draws with block hashes from c instead of the
 // node at Config.RPCURL (docs/rules.md, "Jury integrity").
 func WithJuryChain(c marketplace.JuryChain) Option { return func(o *options) { o.juryChain = c } }
+
+// WithWebhookResolver resolves webhook hosts through r instead of the
+// system's DNS, at registration and at each delivery's connection (a
+// test's scripted DNS).
+func WithWebhookResolver(r events.Resolver) Option { return func(o *options) { o.resolver = r } }
 
 // ErrClosed is returned by Start and Run on a closed Server.
 var ErrClosed = errors.New("server: closed")
@@ -285,7 +301,7 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 			},
 		}))
 	}
-	s.Anchor = anchor.NewService(s.DB, anchor.Config{Operators: cfg.OperatorAddresses, Checker: receipts})
+	s.Anchor = anchor.NewService(s.DB, anchor.Config{Operators: cfg.OperatorAddresses, Checker: receipts, Clock: s.clock})
 
 	for name, pool := range s.DB.SQLDBs() {
 		if err := s.Registry.Register(collectors.NewDBStatsCollector(pool, name)); err != nil {
@@ -304,7 +320,7 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 		s.Search, s.SearchIndexer, s.SearchFollower = s.search.svc, s.search.indexer, s.search.follower
 	}
 
-	s.handler = transport.NewHandler(transport.Services{
+	services := transport.Services{
 		Auth:   s.Auth,
 		Market: s.Market,
 		Stake:  s.Stake,
@@ -314,7 +330,14 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 
 		Idempotency: s.DB,
 		Search:      s.Search,
-	}, transport.Options{
+		A2ATasks:    s.DB,
+	}
+	if s.events, err = newEvents(cfg, s.DB, s.clock, o.resolver, transport.NewRenderer(services), s.Registry); err != nil {
+		return nil, err
+	}
+	s.Events, s.EventHub, s.Webhooks, s.Deliverer = s.events.svc, s.events.hub, s.events.webhooks, s.events.deliverer
+	services.Events, services.EventHub, services.Webhooks = s.Events, s.EventHub, s.Webhooks
+	s.handler = transport.NewHandler(services, transport.Options{
 		Logger:          s.log,
 		BaseURL:         cfg.BaseURL,
 		AppURL:          cfg.PublicAppURL(),
@@ -452,8 +475,11 @@ func (s *Server) Start(ctx context.Context) error {
 			"idempotency": func(ctx context.Context) (int64, error) {
 				return s.DB.DeleteExpiredIdempotencyKeys(ctx, s.clock.Now())
 			},
+			"events":             s.Events.Cleanup,
+			"webhook_deliveries": s.Deliverer.Cleanup,
 		})
 	})
+	s.events.start(ctx, &s.work, s.DB.EventsAppended(), s.log)
 	if s.sync != nil {
 		s.work.Go(func() { runStakeSync(ctx, s.log, s.sync, s.syncMetrics, s.cfg.SyncPollInterval) })
 	}
@@ -461,9 +487,20 @@ func (s *Server) Start(ctx context.Context) error {
 	return nil
 }
 
+// StopStreams ends the live event streams this server serves (their
+// clients reconnect elsewhere, resuming after the last id they got). Run
+// calls it when it shuts down; call it before closing a listener whose
+// server waits for its requests (httptest.Server.Close).
+func (s *Server) StopStreams() {
+	if s.EventHub != nil {
+		s.EventHub.Stop()
+	}
+}
+
 // stopBackground ends the background work and waits for it (the stake
 // sync gives its lease up on the way out).
 func (s *Server) stopBackground() {
+	s.StopStreams()
 	s.mu.Lock()
 	stop := s.stopWork
 	s.mu.Unlock()
@@ -525,6 +562,8 @@ func (s *Server) Run(ctx context.Context) error {
 		MaxHeaderBytes:    s.cfg.MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
+	// Live event streams never end on their own: a shutdown ends them.
+	srv.RegisterOnShutdown(s.StopStreams)
 	serveErr := make(chan error, len(listeners))
 	for _, ln := range listeners {
 		go func() { serveErr <- srv.Serve(ln) }()

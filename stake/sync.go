@@ -93,7 +93,8 @@ type SyncStore interface {
 	// stored onchain reference is at the same or a later (block, log
 	// index) position of the same chain is kept), inserts b.Slashes
 	// (skipping events whose (chain id, tx hash, log index) is stored
-	// already) and sets the cursor to b.Next. Errors: Conflict when the
+	// already), appending the ChangedEvent of each stake and the
+	// SlashedEvent of each slash it writes, and sets the cursor to b.Next. Errors: Conflict when the
 	// lease or the cursor moved, nothing written then.
 	ApplySync(ctx context.Context, b SyncBatch) error
 }

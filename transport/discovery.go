@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/openjury/openjury/auth"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/search"
 )
@@ -248,6 +249,16 @@ type discoveryData struct {
 	// the fee's recipient; the split in percent.
 	Escrow, Treasury          string
 	AgentPct, FeePct, JuryPct string
+	// The event log: stream heartbeat and the silence after which a
+	// client reconnects, retention, page limits, webhooks per address.
+	EventHeartbeatSeconds int64
+	EventStaleSeconds     int64
+	EventRetentionHours   int64
+	EventsDefaultLimit    int
+	EventsMaxLimit        int
+	MaxWebhooks           int
+	// PushNotifications: A2A tasks take push notification configs.
+	PushNotifications bool
 }
 
 // percent renders a fraction of 1 as a percentage ("85").
@@ -356,6 +367,14 @@ func (s *server) discoveryData(base string) discoveryData {
 		SearchMaxQueryChars: search.MaxQueryChars,
 		SearchDefaultLimit:  search.DefaultLimit,
 		SearchMaxLimit:      search.MaxLimit,
+
+		EventHeartbeatSeconds: int64(s.eventHeartbeat() / time.Second),
+		EventStaleSeconds:     int64(eventStaleAfter * s.eventHeartbeat() / time.Second),
+		EventRetentionHours:   int64(s.eventRetention() / time.Hour),
+		EventsDefaultLimit:    events.DefaultListLimit,
+		EventsMaxLimit:        events.MaxListLimit,
+		MaxWebhooks:           events.MaxWebhooksPerAddress,
+		PushNotifications:     s.svc.Webhooks != nil && s.svc.A2ATasks != nil,
 	}
 }
 
@@ -468,7 +487,7 @@ func newAgentCard(d discoveryData) agentCard {
 		Provider:         agentProvider{Organization: d.Name, URL: d.App},
 		Version:          d.Version,
 		DocumentationURL: d.Links.Playbook,
-		Capabilities:     agentCapabilities{},
+		Capabilities:     agentCapabilities{PushNotifications: d.PushNotifications},
 		SecuritySchemes: map[string]securityScheme{
 			"bearer": {
 				Type:         "http",

@@ -13,9 +13,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/a2atask"
 	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/auth"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/idempotency"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/search"
@@ -53,6 +55,19 @@ type Services struct {
 	// Search answers GET /api/v1/search/semantic; nil means semantic
 	// search is disabled (SERVICE_SEMANTIC_SEARCH_ENABLED=0): 501.
 	Search *search.Service
+	// Events serves the event log (GET /api/v1/events) and EventHub the
+	// live stream (GET /api/v1/events/stream) from the replica's fan-out,
+	// whose frames must be EventFrame's. Nil: those routes answer 501.
+	Events   *events.Service
+	EventHub *events.Hub
+	// Webhooks manages the signed-in callers' webhooks
+	// (/api/v1/webhooks); nil: those routes answer 501.
+	Webhooks *events.Webhooks
+	// A2ATasks keeps the A2A tasks (a job posted or work submitted
+	// through A2A); with Webhooks it turns on tasks/get and push
+	// notifications. Nil: A2A answers every message directly, keeps no
+	// task, and tasks/get answers "task not found".
+	A2ATasks a2atask.Store
 }
 
 // Options tune the handler. The zero value is usable.
@@ -155,6 +170,9 @@ type Options struct {
 	// empties the cache, so a caller's next read on this replica sees its
 	// own write. Zero or less turns it off.
 	ReadCacheTTL time.Duration
+	// EventHeartbeat is how often an idle event stream sends a comment
+	// line (0: DefaultEventHeartbeat).
+	EventHeartbeat time.Duration
 	// App, when set, answers every request whose path is not the API's
 	// (the API's paths are /api/..., /.well-known/..., /docs-md/... and
 	// the exact paths of the registered routes, such as /a2a, /openapi.json

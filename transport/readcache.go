@@ -159,6 +159,15 @@ func (s *server) cacheReads(next http.Handler) http.Handler {
 				return
 			}
 		}
+		// Only the cached routes' reads join a shared read: an answer that
+		// never ends (the event stream) must not hold others waiting.
+		// (A server without routes is a test of the cache alone.)
+		if s.mux != nil {
+			if _, pattern := s.mux.Handler(r); !c.routes[pattern] {
+				next.ServeHTTP(w, r)
+				return
+			}
+		}
 		key := r.URL.Path + "?" + r.URL.RawQuery
 		now := s.clock.Now()
 		if e := c.get(key, now); e != nil {

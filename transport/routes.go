@@ -107,6 +107,8 @@ func (s *server) allRoutes() []route {
 		s.discoveryRoutes(),
 		s.metricsRoutes(),
 		s.searchRoutes(),
+		s.eventRoutes(),
+		s.webhookRoutes(),
 		s.a2aRoutes(),
 	)
 }

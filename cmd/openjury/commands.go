@@ -41,6 +41,7 @@ func commands() []commandSpec {
 		{"boost", "JOB_ID --amount AGR --hours H", "spend AGR to feature a job", "openjury boost JOB_ID --amount 10 --hours 24", cmdBoost},
 		{"status", "[ADDRESS]", "stake, AGR and reputation (default: your address)", "openjury status", cmdStatus},
 		{"dev", devUsage + " [--dev-secret S]", "set stake (USDC), reputation or mint AGR on a development server (default: your address)", "openjury --key agent dev stake 10", cmdDev},
+		{"events", "[--type T,...] [--job JOB_ID] [--address A] [--tag T] [--after EVENT_ID] [--limit N] [--follow]", "the event log: a page of it, or with --follow the live stream (reconnects and resumes by itself)", "openjury events --follow --type job.created --tag research", cmdEvents},
 		{"anchor", "verify JOB_ID", "check a closed job's snapshot and proofs against its anchor_root", "openjury anchor verify JOB_ID", cmdAnchor},
 		{"escrow", "fund JOB_ID AMOUNT [--refund-after T] [--authorization] | settle JOB_ID | refund JOB_ID | status JOB_ID  [--rpc-url URL] [--escrow ADDR]",
 			"the job's USDC escrow: fund it as its sponsor (approve + fund, or one EIP-3009 transaction), settle a closed job (operator key), refund, or show it", "openjury --key sponsor escrow fund JOB_ID 25 --rpc-url $RPC", cmdEscrow},

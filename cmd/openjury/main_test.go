@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/hex"
@@ -245,4 +246,44 @@ func TestKeyAndUsage(t *testing.T) {
 	r = run(t, srv.URL, nil, nil, "help")
 	require.Equal(t, 0, r.code)
 	require.Contains(t, r.stdout, "anchor verify")
+}
+
+// TestEventsCommand: `openjury events` prints a page of the log;
+// `--follow` prints each new event as it happens (NDJSON with --json).
+func TestEventsCommand(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	sponsor := newAgent(t)
+	var job client.Job
+	runJSON(t, srv.URL, &sponsor, &job, "post-job", "--title", "Evented", "--prompt", "p", "--bounty", "1")
+	srv.FlushEvents(t)
+
+	var page client.ListEventsResponse
+	runJSON(t, srv.URL, nil, &page, "events", "--type", "job.created")
+	require.Len(t, page.Events, 1)
+	require.Equal(t, job.ID, *page.Events[0].JobID)
+	text := run(t, srv.URL, nil, nil, "events", "--job", job.ID)
+	require.Equal(t, 0, text.code, text.stderr)
+	require.Contains(t, text.stdout, "job.created")
+	require.Contains(t, text.stdout, "next: --after evt_")
+	bad := run(t, srv.URL, nil, nil, "events", "--type", "job.exploded")
+	require.NotEqual(t, 0, bad.code)
+	require.Contains(t, bad.stderr, "unknown event type")
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "events", "--follow", "--json", "--type", "job.created", "--after", page.Events[0].ID)
+	cmd.Env = []string{"OPENJURY_URL=" + srv.URL, "PATH=" + os.Getenv("PATH")}
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	var next client.Job
+	runJSON(t, srv.URL, &sponsor, &next, "post-job", "--title", "Followed", "--prompt", "p", "--bounty", "1")
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	require.NoError(t, err)
+	var ev client.Event
+	require.NoError(t, json.Unmarshal([]byte(line), &ev), line)
+	require.Equal(t, "job.created", ev.Type)
+	require.Equal(t, next.ID, *ev.JobID)
 }

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/openjury/openjury/client"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/search"
 )
@@ -106,6 +109,19 @@ type payoutsInput struct {
 	Recipient string `json:"recipient,omitempty" jsonschema:"only this recipient's payout (default: every payout)"`
 }
 
+type eventsInput struct {
+	After       string `json:"after,omitempty" jsonschema:"an event id: only events after it (the next_cursor of the last answer); empty: from the oldest kept, or with wait_seconds only new ones"`
+	Types       string `json:"types,omitempty" jsonschema:"only these event types, comma-separated (job.created, submission.created, vote.cast, job.closed, ...)"`
+	JobID       string `json:"job_id,omitempty" jsonschema:"only the events of this job"`
+	Address     string `json:"address,omitempty" jsonschema:"only the events whose actor or subjects include this address (use your own: what concerns you)"`
+	Tag         string `json:"tag,omitempty" jsonschema:"only the events of jobs and posts with this tag"`
+	Limit       int    `json:"limit,omitempty"`        // described in toolSchemas
+	WaitSeconds int    `json:"wait_seconds,omitempty"` // described in toolSchemas
+}
+
+// maxEventWait bounds the wait of the events tool.
+const maxEventWait = 60
+
 type statusInput struct {
 	Address string `json:"address,omitempty" jsonschema:"the wallet address (default: this agent's)"`
 }
@@ -130,7 +146,7 @@ func toolSchema[T any](desc map[string]string) *jsonschema.Schema {
 }
 
 // toolSchemas are the input schemas whose descriptions quote limits.
-func toolSchemas() (findJobs, submit, vote, comment *jsonschema.Schema) {
+func toolSchemas() (findJobs, submit, vote, comment, evs *jsonschema.Schema) {
 	content := func(what string) string {
 		return fmt.Sprintf("%s (1..%d characters)", what, marketplace.MaxContentChars)
 	}
@@ -146,7 +162,11 @@ func toolSchemas() (findJobs, submit, vote, comment *jsonschema.Schema) {
 		"review": fmt.Sprintf("an optional review object (at most %d KiB)", marketplace.MaxReviewBytes>>10),
 	})
 	comment = toolSchema[commentInput](map[string]string{"content": content("the comment")})
-	return findJobs, submit, vote, comment
+	evs = toolSchema[eventsInput](map[string]string{
+		"limit":        fmt.Sprintf("at most this many events (default %d, at most %d)", events.DefaultListLimit, events.MaxListLimit),
+		"wait_seconds": fmt.Sprintf("when no event is there yet, wait up to this long (0..%d) for the next one", maxEventWait),
+	})
+	return findJobs, submit, vote, comment, evs
 }
 
 // newMCPServer exposes c's operations as MCP tools and the playbook as a
@@ -156,7 +176,7 @@ func newMCPServer(c *client.Client, e *env, claim claimFunc) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "openjury", Title: "OpenJury marketplace", Version: "1"}, &mcp.ServerOptions{
 		Instructions: "OpenJury is a work-and-jury marketplace: sponsors post jobs with a USDC bounty, staked agents submit work with evidence, a jury votes and a winner is chosen. You act as wallet " + c.Address() + "; sign-in is automatic. Read the playbook resource first.",
 	})
-	findJobsSchema, submitSchema, voteSchema, commentSchema := toolSchemas()
+	findJobsSchema, submitSchema, voteSchema, commentSchema, eventsSchema := toolSchemas()
 	mcp.AddTool(s, &mcp.Tool{Name: "find_jobs", Description: "Find jobs to work on: the open jobs (featured first, then newest), filtered by tag, or a semantic search when query is set.", InputSchema: findJobsSchema},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in findJobsInput) (*mcp.CallToolResult, any, error) {
 			if in.Query != "" {
@@ -274,6 +294,11 @@ func newMCPServer(c *client.Client, e *env, claim claimFunc) *mcp.Server {
 				return nil, r, err
 			})
 	}
+	mcp.AddTool(s, &mcp.Tool{Name: "events", Description: "Read the event log: what happened (jobs posted and closed, submissions, votes, comments, windows opening...), in order, after an event id; with wait_seconds, wait for the next event instead of polling. Pass next_cursor back as after.", InputSchema: eventsSchema},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in eventsInput) (*mcp.CallToolResult, any, error) {
+			v, err := readEvents(ctx, c, in)
+			return nil, v, err
+		})
 	s.AddResource(&mcp.Resource{URI: playbookURI, Name: "agent-playbook", Title: "OpenJury agent playbook", MIMEType: "text/markdown", Description: "How an agent signs in, stakes, finds jobs, submits, votes and gets paid."},
 		func(ctx context.Context, _ *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			b, err := c.GetAgentPlaybook(ctx)
@@ -283,4 +308,48 @@ func newMCPServer(c *client.Client, e *env, claim claimFunc) *mcp.Server {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: playbookURI, MIMEType: "text/markdown", Text: string(b)}}}, nil
 		})
 	return s
+}
+
+// readEvents answers the events tool: a page after in.After or, when it
+// is empty and in.WaitSeconds is set, the first events the live stream
+// brings within that time.
+func readEvents(ctx context.Context, c *client.Client, in eventsInput) (client.ListEventsResponse, error) {
+	f := client.EventFilter{JobID: in.JobID, Address: in.Address, Tag: in.Tag}
+	for t := range strings.SplitSeq(in.Types, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			f.Types = append(f.Types, t)
+		}
+	}
+	limit := in.Limit
+	if limit <= 0 {
+		limit = events.DefaultListLimit
+	}
+	limit = min(limit, events.MaxListLimit)
+	wait := time.Duration(min(max(in.WaitSeconds, 0), maxEventWait)) * time.Second
+	if in.After != "" || wait == 0 {
+		page, err := c.ListEvents(ctx, f, in.After, limit)
+		if err != nil || len(page.Events) > 0 || wait == 0 {
+			return page, err
+		}
+	}
+	// Wait on the stream, from after (or now), for the first event.
+	wctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	out := client.ListEventsResponse{Events: []client.Event{}}
+	if in.After != "" {
+		out.NextCursor = &in.After
+	}
+	for ev, err := range c.StreamEvents(wctx, f, in.After) {
+		if err != nil {
+			if wctx.Err() != nil && ctx.Err() == nil {
+				return out, nil // nothing came in time
+			}
+			return out, err
+		}
+		out.Events = append(out.Events, ev)
+		id := ev.ID
+		out.NextCursor = &id
+		break
+	}
+	return out, nil
 }

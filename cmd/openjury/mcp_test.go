@@ -99,6 +99,7 @@ func TestMCPOverStdio(t *testing.T) {
 		SubmittedIsError bool                            `json:"submitted_is_error"`
 		BadIsError       bool                            `json:"bad_is_error"`
 		BadText          string                          `json:"bad_text"`
+		Events           client.ListEventsResponse       `json:"events"`
 	}
 	require.NoError(t, json.Unmarshal(out, &got), "%s", out)
 
@@ -108,7 +109,7 @@ func TestMCPOverStdio(t *testing.T) {
 		require.NotEmpty(t, tool.Description, tool.Name)
 		require.Equal(t, "object", tool.InputSchema["type"], tool.Name)
 	}
-	for _, want := range []string{"find_jobs", "get_job", "submit_work", "vote", "final_vote", "finalize_job", "close_job", "comment", "status", "escrow_status", "get_payouts"} {
+	for _, want := range []string{"find_jobs", "get_job", "submit_work", "vote", "final_vote", "finalize_job", "close_job", "comment", "status", "escrow_status", "get_payouts", "events"} {
 		require.True(t, names[want], "tool %s missing", want)
 	}
 	// The schemas' descriptions quote the limits, from their constants.
@@ -134,6 +135,11 @@ func TestMCPOverStdio(t *testing.T) {
 	require.Equal(t, worker.addr, got.Submitted.Submission.AgentAddress)
 	require.True(t, got.BadIsError)
 	require.NotEmpty(t, got.BadText)
+	// The events tool reads the log: the job posted, then the work.
+	require.GreaterOrEqual(t, len(got.Events.Events), 1)
+	require.Equal(t, "job.created", got.Events.Events[0].Type)
+	require.Equal(t, job.ID, *got.Events.Events[0].JobID)
+	require.Contains(t, describes("events", "wait_seconds"), "0..60")
 
 	// The submission is there through the HTTP API.
 	subs, _, err := dev.ListJobSubmissions(ctx, job.ID, client.Page{})

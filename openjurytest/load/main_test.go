@@ -164,3 +164,21 @@ func TestSignedScenariosSendTheToken(t *testing.T) {
 		"/api/v1/jobs/j1 Bearer tok-a": "GET", "/api/v1/jobs/j1 Bearer tok-b": "GET",
 	}, seen)
 }
+
+// TestEventsScenario runs a small events scenario in process: streams
+// open, each gets every event written meanwhile, the commit-to-delivery
+// delay is reported, and the webhooks get every post.
+func TestEventsScenario(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	require.NoError(t, run([]string{"-seed", "50", "-scenarios", "events", "-sse", "20", "-sse-connect", "5", "-sse-sample", "2",
+		"-event-rate", "20", "-d", "1s", "-webhooks", "2", "-webhook-events", "10", "-wallets", "4"}, &out))
+	text := out.String()
+	for _, want := range []string{"events: 20 streams open", "memory per stream", "commit -> delivery over", "deliveries/s"} {
+		require.Contains(t, text, want, text)
+	}
+	m := regexp.MustCompile(`each stream got (\d+)\.\.(\d+) of (\d+) events; 0 stream errors`).FindStringSubmatch(text)
+	require.NotNil(t, m, text)
+	require.Equal(t, m[3], m[1], "every stream got every event:\n%s", text)
+	require.Contains(t, text, "20 of 20 deliveries", text)
+}

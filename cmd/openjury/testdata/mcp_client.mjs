@@ -26,6 +26,7 @@ const submitted = await client.callTool({
   },
 });
 const bad = await client.callTool({ name: "get_job", arguments: { job_id: "not-a-job" } });
+const events = await client.callTool({ name: "events", arguments: { types: "job.created,submission.created" } });
 await client.close();
 console.log(JSON.stringify({
   tools: tools.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
@@ -35,4 +36,5 @@ console.log(JSON.stringify({
   submitted_is_error: submitted.isError ?? false,
   bad_is_error: bad.isError ?? false,
   bad_text: bad.content?.[0]?.text ?? "",
+  events: events.structuredContent,
 }));
