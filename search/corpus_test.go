@@ -225,7 +225,7 @@ func TestSearchParameters(t *testing.T) {
 
 	// A NUL in the query is Invalid in the service itself (the web app's
 	// search box calls it directly).
-	_, err := srv.Search.Search(context.Background(), "a\x00b", "", search.DefaultLimit)
+	_, err := srv.Search.Search(context.Background(), search.Request{Q: "a\x00b", Limit: search.DefaultLimit})
 	require.Equal(t, openjury.Invalid, openjury.KindOf(err))
 	require.Equal(t, "q: must not contain NUL characters", openjury.DetailOf(err))
 }

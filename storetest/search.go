@@ -87,8 +87,8 @@ func changes(t *testing.T, s search.Store, after int64, limit int) []search.Entr
 
 // entryOf is the entry the Search tests store for an item.
 func entryOf(p search.Pending, model string) search.Entry {
-	return search.Entry{Kind: p.Kind, ID: p.ID, Model: model, Title: "title " + p.ID, Snippet: "snippet " + p.ID,
-		Vector: []float32{1, -0.5, float32(p.Gen), math.MaxFloat32, math.SmallestNonzeroFloat32}}
+	return search.Entry{Kind: p.Kind, ID: p.ID, Model: model,
+		Vector: search.Vec8{Scale: math.SmallestNonzeroFloat32 * float32(p.Gen), Values: []int8{1, -1, int8(p.Gen), math.MaxInt8, math.MinInt8}}}
 }
 
 func entriesOf(items []search.Pending, model string) []search.Entry {

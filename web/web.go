@@ -137,7 +137,7 @@ func NewHandler(s Services) http.Handler {
 		// Without semantic search, q is ignored and the plain list answers.
 		if query := strings.TrimSpace(q.Get("q")); query != "" && s.Search != nil {
 			data["Q"] = query
-			res, err := s.Search.Search(r.Context(), query, search.KindJob, 20)
+			res, err := s.Search.Search(r.Context(), search.Request{Q: query, Kind: search.KindJob, Limit: 20})
 			if err != nil {
 				a.failPage(w, r, err)
 				return

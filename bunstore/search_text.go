@@ -1,0 +1,141 @@
+package bunstore
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"unicode"
+
+	"github.com/openjury/openjury/search"
+)
+
+var _ search.Texts = searchTexts{}
+
+// searchTexts implements search.Texts on search_text, which triggers on
+// the documents' tables keep in step in each write's transaction
+// (migration 20261125000030): PostgreSQL ranks its tsvector column (GIN
+// index, 'english' configuration), SQLite its FTS5 table search_fts
+// (porter tokenizer, bm25).
+type searchTexts struct{ e exec }
+
+// SearchTexts returns the lexical side of search.
+func (d *DB) SearchTexts() search.Texts { return searchTexts{d.pool()} }
+
+// Column weights of the lexical ranking: a title counts more than a
+// body, evidence less. PostgreSQL's ts_rank_cd weighs them by label
+// (title A, body B, evidence C) with its defaults {D 0.1, C 0.2, B 0.4,
+// A 1.0}: the same proportions as these.
+const (
+	weightTitle = 2.5
+	weightBody  = 1.0
+	weightExtra = 0.5
+)
+
+// Match implements search.Texts with one query: the documents holding any
+// of the terms, ranked by ts_rank_cd (PostgreSQL) or bm25 (SQLite), best
+// first, ties by kind and id.
+func (s searchTexts) Match(ctx context.Context, terms []string, kind search.Kind, limit int) ([]search.Match, error) {
+	const op = "bunstore.SearchMatch"
+	out := []search.Match{}
+	terms = safeTerms(terms)
+	if len(terms) == 0 || limit < 1 {
+		return out, nil
+	}
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	var q string
+	var args []any
+	filter := ""
+	if s.e.d.dialect == DialectPostgres {
+		// to_tsquery stems each term with the 'english' configuration and
+		// drops stop words; | asks for any of them.
+		if kind != "" {
+			filter, args = "AND st.kind = ? ", []any{string(kind)}
+		}
+		q = `SELECT st.kind, st.doc_id, ts_rank_cd(st.tsv, tq) AS score
+FROM search_text AS st, to_tsquery('english', ?) AS tq
+WHERE st.tsv @@ tq ` + filter + `ORDER BY score DESC, st.kind, st.doc_id LIMIT ?`
+		args = append([]any{strings.Join(terms, " | ")}, args...)
+	} else {
+		// FTS5 stems each quoted term with the porter tokenizer; bm25 is
+		// negative, more so for better matches.
+		quoted := make([]string, len(terms))
+		for i, t := range terms {
+			quoted[i] = `"` + t + `"`
+		}
+		if kind != "" {
+			filter, args = "AND st.kind = ? ", []any{string(kind)}
+		}
+		q = `SELECT st.kind, st.doc_id, -bm25(search_fts, ?, ?, ?) AS score
+FROM search_fts JOIN search_text AS st ON st.id = search_fts.rowid
+WHERE search_fts MATCH ? ` + filter + `ORDER BY score DESC, st.kind, st.doc_id LIMIT ?`
+		args = append([]any{weightTitle, weightBody, weightExtra, strings.Join(quoted, " OR ")}, args...)
+	}
+	args = append(args, limit)
+	var rows []struct {
+		Kind  string  `bun:"kind"`
+		DocID string  `bun:"doc_id"`
+		Score float64 `bun:"score"`
+	}
+	if err := db.NewRaw(q, args...).Scan(ctx, &rows); err != nil {
+		return nil, translate(op, err)
+	}
+	for _, r := range rows {
+		out = append(out, search.Match{Key: search.Key{Kind: search.Kind(r.Kind), ID: r.DocID}, Score: r.Score})
+	}
+	return out, nil
+}
+
+// safeTerms keeps the terms made only of letters, digits and marks (what
+// search.QueryTerms gives), so none can carry query syntax into
+// to_tsquery or an FTS5 MATCH.
+func safeTerms(terms []string) []string {
+	out := make([]string, 0, len(terms))
+	for _, t := range terms {
+		if t != "" && !strings.ContainsFunc(t, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r) }) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Documents implements search.Texts with one query by primary key.
+func (s searchTexts) Documents(ctx context.Context, keys []search.Key) ([]search.Document, error) {
+	const op = "bunstore.SearchDocuments"
+	out := []search.Document{}
+	if len(keys) == 0 {
+		return out, nil
+	}
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	var list strings.Builder
+	args := make([]any, 0, 2*len(keys))
+	for i, k := range keys {
+		if i > 0 {
+			list.WriteString(", ")
+		}
+		list.WriteString("(?, ?)")
+		args = append(args, string(k.Kind), k.ID)
+	}
+	var rows []struct {
+		Kind  string         `bun:"kind"`
+		DocID string         `bun:"doc_id"`
+		JobID sql.NullString `bun:"job_id"`
+		Title string         `bun:"title"`
+		Body  string         `bun:"body"`
+		Extra string         `bun:"extra"`
+	}
+	if err := db.NewRaw("SELECT kind, doc_id, job_id, title, body, extra FROM search_text WHERE (kind, doc_id) IN (VALUES "+list.String()+")", args...).
+		Scan(ctx, &rows); err != nil {
+		return nil, translate(op, err)
+	}
+	for _, r := range rows {
+		out = append(out, search.Document{Key: search.Key{Kind: search.Kind(r.Kind), ID: r.DocID}, JobID: r.JobID.String,
+			Title: r.Title, Body: r.Body, Extra: r.Extra})
+	}
+	return out, nil
+}
