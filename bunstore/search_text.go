@@ -54,10 +54,8 @@ func (s searchTexts) Match(ctx context.Context, terms []string, kind search.Kind
 		if kind != "" {
 			filter, args = "AND st.kind = ? ", []any{string(kind)}
 		}
-		q = `SELECT st.kind, st.doc_id, ts_rank_cd(st.tsv, tq) AS score
-FROM search_text AS st, to_tsquery('english', ?) AS tq
-WHERE st.tsv @@ tq ` + filter + `ORDER BY score DESC, st.kind, st.doc_id LIMIT ?`
-		args = append([]any{strings.Join(terms, " | ")}, args...)
+		q = pgMatchQuery(filter)
+		args = append([]any{strings.Join(terms, " "), strings.Join(terms, " | ")}, args...)
 	} else {
 		// FTS5 stems each quoted term with the porter tokenizer; bm25 is
 		// negative, more so for better matches.
@@ -138,4 +136,38 @@ func (s searchTexts) Documents(ctx context.Context, keys []search.Key) ([]search
 			Title: r.Title, Body: r.Body, Extra: r.Extra})
 	}
 	return out, nil
+}
+
+// pgMatchQuery is Match's query on PostgreSQL, with filter (a condition
+// on st.kind, or "") inserted. Its parameters: the terms joined by spaces,
+// the terms joined by " | ", then filter's, then the limit.
+//
+// PostgreSQL's own rankings (ts_rank, ts_rank_cd) ignore how rare a term
+// is, so a document matching a common word of a query would outrank one
+// matching its rare word. The score is BM25-like instead: for each term
+// (an 'english' lexeme of the query), its inverse document frequency
+// ln(1 + 1/f) times ts_rank of the document for that term alone
+// (normalisation 32: r/(r+1), a saturating, title-weighted term
+// frequency), summed. f, the share of documents holding the lexeme, is
+// read from the planner's statistics of search_text.tsv (pg_stats'
+// most_common_elems, kept by ANALYZE and autovacuum; the migration keeps
+// the 10,000 most common lexemes); a lexeme not listed there is rarer
+// than the least common one listed, and counts at half its share. A table
+// never analysed weighs every term the same.
+func pgMatchQuery(filter string) string {
+	return `WITH stats AS (
+    SELECT most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs
+    FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'search_text' AND attname = 'tsv'
+), terms AS (
+    SELECT quote_literal(t.lexeme)::tsquery AS tq,
+        ln(1 + 1 / GREATEST(1e-6, COALESCE(
+            (SELECT s.freqs[array_position(s.elems, t.lexeme)] FROM stats AS s),
+            (SELECT s.freqs[array_length(s.elems, 1) + 1] / 2 FROM stats AS s),
+            0.5))) AS idf
+    FROM unnest(to_tsvector('english', ?)) AS t
+)
+SELECT st.kind, st.doc_id, r.score
+FROM search_text AS st, to_tsquery('english', ?) AS tq,
+    LATERAL (SELECT sum(terms.idf * ts_rank(st.tsv, terms.tq, 32)) AS score FROM terms) AS r
+WHERE st.tsv @@ tq ` + filter + `ORDER BY r.score DESC, st.kind, st.doc_id LIMIT ?`
 }
