@@ -171,3 +171,7 @@ FROM search_text AS st, to_tsquery('english', ?) AS tq,
     LATERAL (SELECT sum(terms.idf * ts_rank(st.tsv, terms.tq, 32)) AS score FROM terms) AS r
 WHERE st.tsv @@ tq ` + filter + `ORDER BY r.score DESC, st.kind, st.doc_id LIMIT ?`
 }
+
+// SearchTexts returns the lexical side of search inside the transaction
+// (what its writes stored is visible to it).
+func (t txStores) SearchTexts() search.Texts { return searchTexts{t.e} }
