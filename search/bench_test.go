@@ -125,27 +125,43 @@ func BenchmarkVectorQuery(b *testing.B) {
 	}
 }
 
-// BenchmarkIndexMemory reports the heap bytes per indexed document and,
-// on Linux, the process's peak RSS while 100,000 documents are loaded
-// (the peak is reset first, so the figure is the index plus the Go
-// runtime and the test binary).
-// Run: go test -run '^$' -bench BenchmarkIndexMemory -benchtime 1x ./search/
+// benchSizes are the index sizes of the memory benchmarks: 100,000
+// documents, and 1,000,000 with SEARCH_BENCH_1M=1.
+func benchSizes() []int {
+	if os.Getenv("SEARCH_BENCH_1M") != "" {
+		return []int{100_000, 1_000_000}
+	}
+	return []int{100_000}
+}
+
+// BenchmarkIndexMemory reports the bytes per indexed document (the Go
+// heap and the blocks kept outside it) and, on Linux, the process's peak
+// RSS while the documents are loaded (the peak is reset first, so the
+// figure is the index plus the Go runtime and the test binary).
+// Run: SEARCH_BENCH_1M=1 go test -run '^$' -bench BenchmarkIndexMemory -benchtime 1x ./search/
 func BenchmarkIndexMemory(b *testing.B) {
-	const n = 100_000
-	for b.Loop() {
-		runtime.GC()
-		debug.FreeOSMemory()
-		resetPeakRSS()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		x := fillIndex(b, n)
-		runtime.GC()
-		runtime.ReadMemStats(&after)
-		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/n, "heap-bytes/doc")
-		if kb := peakRSSKiB(); kb > 0 {
-			b.ReportMetric(float64(kb)/1024, "peak-RSS-MiB")
-		}
-		runtime.KeepAlive(x)
+	for _, n := range benchSizes() {
+		b.Run(fmt.Sprintf("docs=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				runtime.GC()
+				debug.FreeOSMemory()
+				resetPeakRSS()
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				rss0 := rssKiB()
+				x := fillIndex(b, n)
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(n), "heap-bytes/doc")
+				if kb := rssKiB(); kb > 0 {
+					b.ReportMetric(float64(kb-rss0)*1024/float64(n), "rss-bytes/doc")
+				}
+				if kb := peakRSSKiB(); kb > 0 {
+					b.ReportMetric(float64(kb)/1024, "peak-RSS-MiB")
+				}
+				runtime.KeepAlive(x)
+			}
+		})
 	}
 }
 
@@ -153,13 +169,18 @@ func BenchmarkIndexMemory(b *testing.B) {
 func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
 
 // peakRSSKiB reads VmHWM from /proc/self/status (0 when unknown).
-func peakRSSKiB() int64 {
+func peakRSSKiB() int64 { return procStatus("VmHWM:") }
+
+// rssKiB reads VmRSS from /proc/self/status (0 when unknown).
+func rssKiB() int64 { return procStatus("VmRSS:") }
+
+func procStatus(field string) int64 {
 	raw, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(raw), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+		if rest, ok := strings.CutPrefix(line, field); ok {
 			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
 			return kb
 		}
@@ -232,52 +253,58 @@ func BenchmarkIndexingPipeline(b *testing.B) {
 	}
 }
 
-// BenchmarkHostLoad measures what a replica does at start with 100,000
-// stored documents on SQLite: the follower reads every stored entry and
-// fills the index. It reports the load time and the process's peak RSS
-// during the load (reset after the rows are written, so it is the
-// follower's path: decoding pages, the index, the Go runtime).
-// Run: go test -run '^$' -bench BenchmarkHostLoad -benchtime 1x ./search/
+// BenchmarkHostLoad measures what a replica does at start with stored
+// documents on SQLite (100,000; 1,000,000 with SEARCH_BENCH_1M=1): the
+// follower reads every stored entry page by page and fills the index. It
+// reports the load time and the process's peak RSS during the load
+// (reset after the rows are written, so it is the follower's path:
+// decoding pages, the index, the Go runtime, SQLite's page cache).
+// Run: SEARCH_BENCH_1M=1 go test -run '^$' -bench BenchmarkHostLoad -benchtime 1x -timeout 30m ./search/
 func BenchmarkHostLoad(b *testing.B) {
-	const n = 100_000
-	db := openjurytest.NewDB(b)
-	rng := rand.New(rand.NewPCG(5, 5))
-	const batch = 500
-	for start := 0; start < n; start += batch {
-		var sql strings.Builder
-		sql.WriteString("INSERT INTO search_documents (kind, doc_id, seq, deleted, model, vec, updated_at) VALUES ")
-		args := make([]any, 0, 5*batch)
-		for i := start; i < start+batch; i++ {
-			if i > start {
-				sql.WriteString(", ")
+	for _, n := range benchSizes() {
+		b.Run(fmt.Sprintf("docs=%d", n), func(b *testing.B) {
+			db := openjurytest.NewDB(b)
+			rng := rand.New(rand.NewPCG(5, 5))
+			const batch = 500
+			model := search.NewLocal().Model()
+			for start := 0; start < n; start += batch {
+				var sql strings.Builder
+				sql.WriteString("INSERT INTO search_documents (kind, doc_id, seq, deleted, model, vec, updated_at) VALUES ")
+				args := make([]any, 0, 5*batch)
+				vec := make([]float32, search.LocalDim)
+				for i := start; i < start+batch; i++ {
+					if i > start {
+						sql.WriteString(", ")
+					}
+					sql.WriteString("(?, ?, ?, 0, ?, ?, 0)")
+					for d := range vec {
+						vec[d] = float32(rng.NormFloat64())
+					}
+					args = append(args, string(search.Kinds[i%4]), openjury.NewID(), i+1, model, search.Quantize(vec).Encode())
+				}
+				if _, err := db.Bun().NewRaw(sql.String(), args...).Exec(context.Background()); err != nil {
+					b.Fatal(err)
+				}
 			}
-			sql.WriteString("(?, ?, ?, 0, ?, ?, 0)")
-			vec := make([]float32, search.LocalDim)
-			for d := range vec {
-				vec[d] = float32(rng.NormFloat64())
+			for b.Loop() {
+				runtime.GC()
+				debug.FreeOSMemory()
+				resetPeakRSS()
+				index := search.NewIndex(search.LocalDim)
+				f := search.NewFollower(db.SearchIndex(), index, model, nil, nil)
+				start := time.Now()
+				if err := f.Sync(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(time.Since(start).Seconds(), "load-s")
+				if index.Len() != n {
+					b.Fatalf("loaded %d documents", index.Len())
+				}
+				if kb := peakRSSKiB(); kb > 0 {
+					b.ReportMetric(float64(kb)/1024, "peak-RSS-MiB")
+				}
+				runtime.KeepAlive(index)
 			}
-			args = append(args, string(search.Kinds[i%4]), openjury.NewID(), i+1, search.NewLocal().Model(), search.Quantize(vec).Encode())
-		}
-		if _, err := db.Bun().NewRaw(sql.String(), args...).Exec(context.Background()); err != nil {
-			b.Fatal(err)
-		}
-	}
-	for b.Loop() {
-		runtime.GC()
-		debug.FreeOSMemory()
-		resetPeakRSS()
-		index := search.NewIndex(search.LocalDim)
-		f := search.NewFollower(db.SearchIndex(), index, search.NewLocal().Model(), nil, nil)
-		start := time.Now()
-		if err := f.Sync(context.Background()); err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(time.Since(start).Seconds(), "load-s")
-		if index.Len() != n {
-			b.Fatalf("loaded %d documents", index.Len())
-		}
-		if kb := peakRSSKiB(); kb > 0 {
-			b.ReportMetric(float64(kb)/1024, "peak-RSS-MiB")
-		}
+		})
 	}
 }
