@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/uptrace/bun"
+
 	"github.com/openjury/openjury/search"
 )
 
@@ -57,21 +59,31 @@ func (s searchTexts) Match(ctx context.Context, terms []string, kind search.Kind
 		q = pgMatchQuery(filter)
 		args = append([]any{strings.Join(terms, " "), strings.Join(terms, " | ")}, args...)
 	} else {
-		// FTS5 stems each quoted term with the porter tokenizer; bm25 is
-		// negative, more so for better matches.
+		// FTS5 stems each quoted term with the porter tokenizer and
+		// filters by kind itself; bm25 is negative, more so for better
+		// matches. Only the page's rows are then read from search_text:
+		// a join would read it for every match.
 		quoted := make([]string, len(terms))
 		for i, t := range terms {
 			quoted[i] = `"` + t + `"`
 		}
+		match := "{title body extra} : (" + strings.Join(quoted, " OR ") + ")"
 		if kind != "" {
-			filter, args = "AND st.kind = ? ", []any{string(kind)}
+			match += ` AND kind : "` + string(kind) + `"`
 		}
-		q = `SELECT st.kind, st.doc_id, -bm25(search_fts, ?, ?, ?) AS score
-FROM search_fts JOIN search_text AS st ON st.id = search_fts.rowid
-WHERE search_fts MATCH ? ` + filter + `ORDER BY score DESC, st.kind, st.doc_id LIMIT ?`
-		args = append([]any{weightTitle, weightBody, weightExtra, strings.Join(quoted, " OR ")}, args...)
+		q = `SELECT st.kind, st.doc_id, m.score FROM (
+    SELECT rowid, -bm25(search_fts, ?, ?, ?, 0) AS score FROM search_fts WHERE search_fts MATCH ? ORDER BY score DESC LIMIT ?
+) AS m JOIN search_text AS st ON st.id = m.rowid
+ORDER BY m.score DESC, st.kind, st.doc_id`
+		args = []any{weightTitle, weightBody, weightExtra, match, limit}
+		return s.scanMatches(ctx, db, op, q, args)
 	}
 	args = append(args, limit)
+	return s.scanMatches(ctx, db, op, q, args)
+}
+
+// scanMatches runs a Match query returning (kind, doc_id, score).
+func (s searchTexts) scanMatches(ctx context.Context, db bun.IDB, op, q string, args []any) ([]search.Match, error) {
 	var rows []struct {
 		Kind  string  `bun:"kind"`
 		DocID string  `bun:"doc_id"`
@@ -80,6 +92,7 @@ WHERE search_fts MATCH ? ` + filter + `ORDER BY score DESC, st.kind, st.doc_id L
 	if err := db.NewRaw(q, args...).Scan(ctx, &rows); err != nil {
 		return nil, translate(op, err)
 	}
+	out := make([]search.Match, 0, len(rows))
 	for _, r := range rows {
 		out = append(out, search.Match{Key: search.Key{Kind: search.Kind(r.Kind), ID: r.DocID}, Score: r.Score})
 	}
