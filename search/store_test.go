@@ -206,7 +206,7 @@ func TestConcurrentIndexers(t *testing.T) {
 		require.Len(t, changes, n)
 		for i, c := range changes {
 			require.Equal(t, int64(i+1), c.Seq, "gapless, in commit order")
-			require.Len(t, c.Vector, search.LocalDim)
+			require.Len(t, c.Vector.Values, search.LocalDim)
 		}
 	})
 }
