@@ -532,15 +532,25 @@ func (c *Client) GetAgentHeartbeat(ctx context.Context) ([]byte, error) {
 	return c.raw(ctx, "/docs-md/agent-heartbeat.md")
 }
 
-// SemanticSearch searches jobs, submissions, comments and posts; kind is
-// job|submission|comment|post|all ("" = all), limit 0 = server default.
+// SemanticSearch returns the first page of a search of jobs, submissions,
+// comments and posts; kind is job|submission|comment|post|all ("" = all),
+// limit 0 = server default. Search pages on.
 func (c *Client) SemanticSearch(ctx context.Context, q, kind string, limit int) (SemanticSearchResponse, error) {
-	query := url.Values{"q": {q}}
-	if kind != "" {
-		query.Set("type", kind)
+	return c.Search(ctx, SearchQuery{Q: q, Type: kind, Limit: limit})
+}
+
+// Search returns one page of a search (GET /api/v1/search/semantic); pass
+// the answer's NextCursor as in.Cursor for the next page.
+func (c *Client) Search(ctx context.Context, in SearchQuery) (SemanticSearchResponse, error) {
+	query := url.Values{"q": {in.Q}}
+	if in.Type != "" {
+		query.Set("type", in.Type)
 	}
-	if limit > 0 {
-		query.Set("limit", strconv.Itoa(limit))
+	if in.Limit > 0 {
+		query.Set("limit", strconv.Itoa(in.Limit))
+	}
+	if in.Cursor != "" {
+		query.Set("cursor", in.Cursor)
 	}
 	var out SemanticSearchResponse
 	_, err := c.do(ctx, call{method: http.MethodGet, path: "/api/v1/search/semantic", query: query}, &out)

@@ -322,6 +322,21 @@ func TestEveryEndpoint(t *testing.T) {
 		found, err := agent.SemanticSearch(ctx, "summarise the paper", "job", 5)
 		require.NoError(t, err)
 		require.NotEmpty(t, found.Results)
+		require.Equal(t, found.Results[0].ID, *found.Results[0].JobID, "a job belongs to itself")
+		require.Contains(t, found.Results[0].Snippet, "<mark>")
+		first, err := agent.Search(ctx, client.SearchQuery{Q: "summarise paper", Limit: 1})
+		require.NoError(t, err)
+		require.Len(t, first.Results, 1)
+		if first.NextCursor != nil {
+			next, err := agent.Search(ctx, client.SearchQuery{Q: "summarise paper", Limit: 1, Cursor: *first.NextCursor})
+			require.NoError(t, err)
+			require.NotEqual(t, first.Results[0].ID, next.Results[0].ID)
+		}
+		_, err = agent.Search(ctx, client.SearchQuery{Q: "summarise paper", Cursor: "bogus"})
+		var badCursor *client.Error
+		require.ErrorAs(t, err, &badCursor)
+		require.Equal(t, http.StatusBadRequest, badCursor.Status)
+		require.Equal(t, "cursor: not a cursor from this list", badCursor.Detail)
 
 		// The A2A binding: a skill in a data part, answered with a data part.
 		a2a, err := agent.A2aJsonRpc(ctx, client.JsonRpcRequest{Jsonrpc: "2.0", ID: 1, Method: "message/send", Params: map[string]any{

@@ -663,20 +663,37 @@ type Constitution struct {
 	Treasury         *TreasuryInfo  `json:"treasury"`
 }
 
-// SemanticSearchResult is one search hit.
+// SemanticSearchResult is one search hit. JobID is the job it belongs to
+// (nil for posts and their comments); Similarity the fused relevance in
+// 0..1; Snippet HTML: the passage around the query's words, escaped, the
+// matched words in <mark>…</mark>.
 type SemanticSearchResult struct {
 	Type       string  `json:"type"`
 	ID         string  `json:"id"`
+	JobID      *string `json:"job_id"`
 	Similarity float64 `json:"similarity"`
 	Title      *string `json:"title"`
 	Content    *string `json:"content"`
+	Snippet    string  `json:"snippet"`
 }
 
-// SemanticSearchResponse is the answer of a semantic search.
+// SemanticSearchResponse is one page of a search; NextCursor (nil on the
+// last page) continues it.
 type SemanticSearchResponse struct {
-	Query   string                 `json:"query"`
-	Results []SemanticSearchResult `json:"results"`
-	Count   int64                  `json:"count"`
+	Query      string                 `json:"query"`
+	Results    []SemanticSearchResult `json:"results"`
+	Count      int64                  `json:"count"`
+	NextCursor *string                `json:"next_cursor"`
+}
+
+// SearchQuery is a search: Q the text, Type job|submission|comment|post|all
+// ("" = all), Limit the page size (0 = server default), Cursor the
+// NextCursor of the previous page ("" for the first).
+type SearchQuery struct {
+	Q      string
+	Type   string
+	Limit  int
+	Cursor string
 }
 
 // AgentSpecLinks are the absolute URLs of the service's specs.

@@ -174,7 +174,7 @@ func NewHandler(s Services) http.Handler {
 		// Without semantic search, q is ignored and the plain list answers.
 		if query := strings.TrimSpace(q.Get("q")); query != "" && s.Search != nil {
 			data["Q"] = query
-			res, err := s.Search.Search(r.Context(), query, search.KindJob, 20)
+			res, err := s.Search.Search(r.Context(), search.Request{Q: query, Kind: search.KindJob, Limit: 20})
 			if err != nil {
 				a.failPage(w, r, err)
 				return
@@ -235,6 +235,33 @@ func NewHandler(s Services) http.Handler {
 			data["Panel"] = juryView{Jury: panel, Now: a.now()}
 		}
 		a.page(w, r, http.StatusOK, "job.html", j.Title, data)
+	})
+	mux.HandleFunc("GET /search", func(w http.ResponseWriter, r *http.Request) {
+		if s.Search == nil {
+			a.errorPage(w, r, http.StatusNotImplemented, "Search is disabled on this server.")
+			return
+		}
+		q := r.URL.Query()
+		typ := q.Get("type")
+		if typ == "" {
+			typ = search.TypeAll
+		}
+		data := map[string]any{"Q": strings.TrimSpace(q.Get("q")), "Type": typ, "MaxChars": search.MaxQueryChars,
+			"Types": append([]string{search.TypeAll}, "job", "submission", "comment", "post")}
+		if data["Q"] != "" {
+			kind, err := search.ParseType(typ)
+			if err != nil {
+				a.failPage(w, r, err)
+				return
+			}
+			res, err := s.Search.Search(r.Context(), search.Request{Q: q.Get("q"), Kind: kind, Limit: search.DefaultLimit, Cursor: q.Get("cursor")})
+			if err != nil {
+				a.failPage(w, r, err)
+				return
+			}
+			data["Res"] = res
+		}
+		a.page(w, r, http.StatusOK, "search.html", "Search", data)
 	})
 	mux.HandleFunc("GET /leaderboard", func(w http.ResponseWriter, r *http.Request) {
 		page, err := s.Market.Leaderboard(r.Context(), marketplace.LeaderboardInput{Cursor: r.URL.Query().Get("cursor")})

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"html"
 	"io"
 	"os"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/openjury/openjury/client"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/search"
 )
 
 // command runs one subcommand.
@@ -29,6 +31,7 @@ func commands() []commandSpec {
 		{"login", "", "sign in and show the address and token lifetime", "openjury --key agent login", cmdLogin},
 		{"jobs", "[--status open|all] [--tag T] [--limit N]", "list jobs (every page up to --limit)", "openjury jobs --tag research", cmdJobs},
 		{"job", "JOB_ID", "a job with its submissions and both tallies", "openjury job JOB_ID", cmdJob},
+		{"search", "QUERY... [--type job|submission|comment|post|all] [--limit N] [--cursor C]", "search jobs, submissions, comments and posts, best match first (one page; --cursor continues)", `openjury search "sign in with ethereum" --type job`, cmdSearch},
 		{"post-job", "--title T (--prompt P | --prompt-file F) --bounty USDC [--tag T]... [--window SECONDS] [--jury-mode M] [--jury-size N] [--commit-seconds S] [--reveal-seconds S]", "post a job as sponsor; prints its id", `openjury --key sponsor post-job --title "Summarise EIP-4361" --prompt "One paragraph." --bounty 25`, cmdPostJob},
 		{"submit", "JOB_ID (--content TEXT | --content-file F) [--evidence-file E.json]", "submit work (evidence: a JSON array of Evidence objects); prints its id", `openjury --key agent submit JOB_ID --content "EIP-4361 defines ..."`, cmdSubmit},
 		{"vote", "JOB_ID SUBMISSION_ID [--review-file R.json] [--commit]", "cast (or replace) your jury vote; --commit on a commit-reveal job posts only a commitment and keeps its salt in $OPENJURY_HOME/salts (mode 0600)", "openjury vote --commit JOB_ID SUBMISSION_ID", cmdVote},
@@ -510,4 +513,54 @@ func cmdStatus(ctx context.Context, e *env, args []string) error {
 			v.Address, v.Stake.StakedAmount, v.Stake.IsEligible, v.AGR.Balance, v.AGR.Earned, v.AGR.Spent,
 			v.Reputation.Score, v.Reputation.Level, v.Reputation.Wins, v.Reputation.Losses, strings.Join(v.Reputation.Badges, ","))
 	})
+}
+
+func cmdSearch(ctx context.Context, e *env, args []string) error {
+	fs := e.flags("search")
+	kind := fs.String("type", "all", "job, submission, comment, post or all")
+	limit := fs.Int("limit", search.DefaultLimit, fmt.Sprintf("results per page (1..%d)", search.MaxLimit))
+	cur := fs.String("cursor", "", "the next_cursor of the previous page")
+	words, err := parse(fs, args, -1)
+	if err != nil {
+		return err
+	}
+	if len(words) == 0 {
+		return usageError("want a query")
+	}
+	c, err := e.client(false)
+	if err != nil {
+		return err
+	}
+	q := strings.Join(words, " ")
+	res, err := c.Search(ctx, client.SearchQuery{Q: q, Type: *kind, Limit: *limit, Cursor: *cur})
+	if err != nil {
+		return err
+	}
+	return e.print(res, func(w io.Writer) {
+		for _, r := range res.Results {
+			job := "-"
+			if r.JobID != nil {
+				job = *r.JobID
+			}
+			title := ""
+			if r.Title != nil {
+				title = "  " + *r.Title
+			}
+			fmt.Fprintf(w, "%.2f  %-10s %s  job %s%s\n", r.Similarity, r.Type, r.ID, job, title)
+			fmt.Fprintf(w, "      %s\n", plainSnippet(r.Snippet))
+		}
+		if len(res.Results) == 0 {
+			fmt.Fprintln(w, "no results")
+		}
+		if res.NextCursor != nil {
+			fmt.Fprintf(w, "next page: --cursor %s\n", *res.NextCursor)
+		}
+	})
+}
+
+// plainSnippet turns a result's HTML snippet into terminal text: the
+// matched words between asterisks, the entities decoded.
+func plainSnippet(s string) string {
+	s = strings.NewReplacer("<mark>", "*", "</mark>", "*").Replace(s)
+	return html.UnescapeString(s)
 }

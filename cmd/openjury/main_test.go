@@ -164,6 +164,20 @@ func TestJobStory(t *testing.T) {
 	}
 	runJSON(t, srv.URL, nil, &view, "job", job.ID)
 	require.Len(t, view.Submissions, 1)
+
+	// Search: found by its words at once, with its job; text output
+	// shows the job and the marked words, and how to page on.
+	var found client.SemanticSearchResponse
+	runJSON(t, srv.URL, nil, &found, "search", "summarise", "the", "paper", "--type", "job", "--limit", "1")
+	require.Len(t, found.Results, 1)
+	require.Equal(t, job.ID, *found.Results[0].JobID)
+	listed := run(t, srv.URL, nil, nil, "search", "Summarise the paper")
+	require.Equal(t, 0, listed.code, listed.stderr)
+	require.Contains(t, listed.stdout, "job "+job.ID)
+	require.Contains(t, listed.stdout, "*Summarise*")
+	badCursor := run(t, srv.URL, nil, nil, "search", "paper", "--cursor", "bogus")
+	require.Equal(t, 1, badCursor.code)
+	require.Contains(t, badCursor.stderr, "cursor")
 	require.Len(t, view.Votes.Tallies, 1)
 	require.EqualValues(t, 1, view.FinalVotes.Tallies[0].Votes)
 

@@ -62,6 +62,13 @@ type findJobsInput struct {
 	Limit  int    `json:"limit,omitempty"` // described in toolSchemas
 }
 
+type searchInput struct {
+	Query  string `json:"query" jsonschema:"what to look for, in your own words (1..500 characters)"`
+	Type   string `json:"type,omitempty" jsonschema:"job, submission, comment, post or all (default all)"`
+	Limit  int    `json:"limit,omitempty"` // described in toolSchemas
+	Cursor string `json:"cursor,omitempty" jsonschema:"the next_cursor of the previous answer, for the next page of the same query and type"`
+}
+
 type jobIDInput struct {
 	JobID string `json:"job_id" jsonschema:"the job's id (a UUID)"`
 }
@@ -177,6 +184,9 @@ func newMCPServer(c *client.Client, e *env, claim claimFunc) *mcp.Server {
 		Instructions: "OpenJury is a work-and-jury marketplace: sponsors post jobs with a USDC bounty, staked agents submit work with evidence, a jury votes and a winner is chosen. You act as wallet " + c.Address() + "; sign-in is automatic. Read the playbook resource first.",
 	})
 	findJobsSchema, submitSchema, voteSchema, commentSchema, eventsSchema := toolSchemas()
+	searchSchema := toolSchema[searchInput](map[string]string{
+		"limit": fmt.Sprintf("results per page (default %d, at most %d)", search.DefaultLimit, search.MaxLimit),
+	})
 	mcp.AddTool(s, &mcp.Tool{Name: "find_jobs", Description: "Find jobs to work on: the open jobs (featured first, then newest), filtered by tag, or a semantic search when query is set.", InputSchema: findJobsSchema},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in findJobsInput) (*mcp.CallToolResult, any, error) {
 			if in.Query != "" {
@@ -188,6 +198,11 @@ func newMCPServer(c *client.Client, e *env, claim claimFunc) *mcp.Server {
 			}
 			jobs, err := collectJobs(ctx, c, in.Status, in.Tag, min(in.Limit, marketplace.MaxListLimit))
 			return nil, map[string]any{"jobs": jobs}, err
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "search", Description: "Search jobs, submissions, comments and posts by words and meaning, best match first. Each result has job_id (the job it belongs to: open it with get_job; null for posts) and a snippet with the matched words in <mark>; next_cursor gives the next page.", InputSchema: searchSchema},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, any, error) {
+			r, err := c.Search(ctx, client.SearchQuery{Q: in.Query, Type: in.Type, Limit: min(max(in.Limit, 0), search.MaxLimit), Cursor: in.Cursor})
+			return nil, r, err
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "get_job", Description: "Read one job: its prompt, bounty, status and final-vote window, its submissions (with evidence), the jury tally and the final-vote tally."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in jobIDInput) (*mcp.CallToolResult, any, error) {
