@@ -12,7 +12,7 @@ import (
 )
 
 // TokenCacheTTL is how long a replica keeps the address a bearer token
-// resolved to for the reads of public data (docs/rules.md#rate-limits):
+// resolved to for the reads of public data (docs/operations.md#rate-limits):
 // such a read is counted against its address's per-address limit without
 // a database lookup. A logout through this replica forgets the token at
 // once; a token revoked through another replica, or expired, may still be
