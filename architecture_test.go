@@ -131,6 +131,7 @@ var (
 		"github.com/go-playground/validator/v10",   // internal/valid
 		"github.com/google/uuid",                   // UUIDv7 ids
 		"github.com/gowebpki/jcs",                  // RFC 8785 canonical JSON
+		"github.com/kljensen/snowball/english",     // the Snowball English stemmer of lexical search
 	}
 )
 

@@ -37,11 +37,27 @@ func TestSearchUpgrade(t *testing.T) {
 			kept := &marketplace.Comment{ID: openjury.NewID(), Target: marketplace.TargetSubmission, TargetID: s.ID, Author: sponsor, Content: "Good catch", CreatedAt: now}
 			gone := &marketplace.Comment{ID: openjury.NewID(), Target: marketplace.TargetJob, TargetID: j.ID, Author: sponsor, Content: "Oops", CreatedAt: now}
 			p := &marketplace.Post{ID: openjury.NewID(), Title: "Digest", Content: "Weekly news", Author: sponsor, Tags: []string{}, CreatedAt: now}
-			require.NoError(t, old.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-				return errorsJoin(tx.Jobs().CreateJob(ctx, j), tx.Submissions().CreateSubmission(ctx, s),
-					tx.Comments().CreateComment(ctx, kept), tx.Comments().CreateComment(ctx, gone), tx.Posts().CreatePost(ctx, p))
-			}))
-			require.NoError(t, old.Comments().DeleteComment(ctx, gone.ID, sponsor, now))
+			// Rows as that schema has them, written by SQL: the store's
+			// code writes the columns of the latest schema.
+			ms := now.UnixMilli()
+			for _, q := range []struct {
+				sql  string
+				args []any
+			}{
+				{`INSERT INTO jobs (id, title, prompt, bounty_micro, status, sponsor_address, created_at, final_vote_starts_at, final_vote_ends_at)
+					VALUES (?, ?, ?, 0, 'open', ?, ?, ?, ?)`, []any{j.ID, j.Title, j.Prompt, sponsor.String(), ms, ms, ms + 3_600_000}},
+				{`INSERT INTO submissions (id, job_id, agent_address, content, evidence, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+					[]any{s.ID, j.ID, sponsor.String(), s.Content, `[{"claim":"c1","quote":"q1"},{"quote":"q2"}]`, ms}},
+				{`INSERT INTO comments (id, target_type, target_id, author_address, content, created_at, job_id) VALUES (?, 'submission', ?, ?, ?, ?, ?)`,
+					[]any{kept.ID, s.ID, sponsor.String(), kept.Content, ms, j.ID}},
+				{`INSERT INTO comments (id, target_type, target_id, author_address, content, created_at, job_id, deleted_at, deleted_by) VALUES (?, 'job', ?, ?, ?, ?, ?, ?, ?)`,
+					[]any{gone.ID, j.ID, sponsor.String(), gone.Content, ms, j.ID, ms, sponsor.String()}},
+				{`INSERT INTO posts (id, title, content, author_address, created_at) VALUES (?, ?, ?, ?, ?)`,
+					[]any{p.ID, p.Title, p.Content, sponsor.String(), ms}},
+			} {
+				_, err := old.Bun().NewRaw(q.sql, q.args...).Exec(ctx)
+				require.NoError(t, err, q.sql)
+			}
 			legacy := make([]byte, 8)
 			binary.LittleEndian.PutUint32(legacy, math.Float32bits(3))
 			binary.LittleEndian.PutUint32(legacy[4:], math.Float32bits(-4))
@@ -62,9 +78,9 @@ func TestSearchUpgrade(t *testing.T) {
 				{Key: keys[4], Title: p.Title, Body: p.Content},
 				{Key: keys[1], JobID: j.ID, Body: s.Content, Extra: "c1\nq1\nq2"},
 			}, docs)
-			ms, err := db.SearchTexts().Match(ctx, []string{"withdrawal"}, "", 10)
+			matches, err := db.SearchTexts().Match(ctx, []string{"withdrawal"}, "", 10)
 			require.NoError(t, err)
-			require.Len(t, ms, 1, "the backfilled text is indexed")
+			require.Len(t, matches, 1, "the backfilled text is indexed")
 
 			changes, err := db.SearchIndex().Changes(ctx, 0, 10)
 			require.NoError(t, err)
@@ -72,13 +88,4 @@ func TestSearchUpgrade(t *testing.T) {
 			require.Equal(t, search.Quantize([]float32{3, -4}), changes[0].Vector)
 		})
 	}
-}
-
-func errorsJoin(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }

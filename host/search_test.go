@@ -1,9 +1,11 @@
 package main
 
 import (
+	"io"
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -34,6 +36,16 @@ func TestRunSearch(t *testing.T) {
 		return results[0].(map[string]any)["id"].(string)
 	}
 	require.Eventually(t, func() bool { return first(base) == job["id"] }, 30*time.Second, 20*time.Millisecond)
+	// Found by its words at once; wait until its vector is stored too.
+	require.Eventually(t, func() bool {
+		res, err := http.Get(base + "/metrics")
+		if err != nil {
+			return false
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return strings.Contains(string(b), "openjury_search_documents_indexed_total 1")
+	}, 30*time.Second, 20*time.Millisecond)
 	stop()
 
 	base, stderr, _ := startHost(t, map[string]string{"SERVICE_DATABASE_URL": dsn})
