@@ -12,6 +12,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/anchor"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/internal/cursor"
 	"github.com/openjury/openjury/internal/valid"
 )
@@ -423,7 +424,24 @@ func (s *Service) drawAtCreation(ctx context.Context, tx Tx, j *Job, seedBlock i
 	if err != nil {
 		return err
 	}
-	return tx.Juries().PutDraw(ctx, d, panel)
+	return emitted(ctx, tx, tx.Juries().PutDraw(ctx, d, panel), juryDrawnEvents(d, panel)...)
+}
+
+// juryDrawnEvents are the jury.drawn events of a completed draw, one per
+// drawn juror: each concerns that juror only and has it as its audience,
+// so the log shows it only to reads, streams and webhooks of that juror
+// (docs/rules.md#events). The actor is none: the draw is the service's
+// (at the job's creation, or when its seed block arrived).
+func juryDrawnEvents(d *JuryDraw, panel []Juror) []*events.Event {
+	out := make([]*events.Event, len(panel))
+	for i, j := range panel {
+		out[i] = &events.Event{Type: events.JuryDrawn, CreatedAt: *d.DrawnAt, JobID: d.JobID,
+			Subjects: []openjury.Address{j.Address}, Audience: []openjury.Address{j.Address},
+			Data: events.Data{"job_id": d.JobID, "juror_address": j.Address.String(), "stake_usdc": usdcData(j.Stake),
+				"draw_position": i, "jury_size": d.Size, "seed": d.Seed.String(), "seed_source": d.SeedSource,
+				"drawn_at": timeData(*d.DrawnAt)}}
+	}
+	return out
 }
 
 // drawInto draws d's panel with seed and records on d what the draw found.
@@ -528,7 +546,7 @@ func (s *Service) completeDraw(ctx context.Context, d *JuryDraw) (bool, error) {
 		if err != nil {
 			return err
 		}
-		return tx.Juries().CompleteDraw(ctx, d, panel)
+		return emitted(ctx, tx, tx.Juries().CompleteDraw(ctx, d, panel), juryDrawnEvents(d, panel)...)
 	})
 	if openjury.DetailOf(err) == DetailAlreadyDrawn {
 		return false, nil
