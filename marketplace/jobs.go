@@ -249,13 +249,15 @@ func (s *Service) CreateJob(ctx context.Context, sponsor openjury.Address, in Cr
 		if err := tx.Jobs().CreateJob(ctx, j); err != nil {
 			return err
 		}
+		var drawn []*events.Event
 		if jury.hasPanel {
-			if err := s.drawAtCreation(ctx, tx, j, seedBlock); err != nil {
+			var err error
+			if drawn, err = s.drawAtCreation(ctx, tx, j, seedBlock); err != nil {
 				return err
 			}
 		}
 		err := indexed(ctx, tx, DocJob, j.ID, now, nil)
-		return emitted(ctx, tx, err, jobCreatedEvents(j)...)
+		return emitted(ctx, tx, err, jobCreatedEvents(j, drawn)...)
 	})
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
@@ -263,12 +265,12 @@ func (s *Service) CreateJob(ctx context.Context, sponsor openjury.Address, in Cr
 	return j, nil
 }
 
-// jobCreatedEvents are the events of a new job: job.created, then its
-// timers in the order they fire: for a commit-reveal job
-// jury.reveal_opened, then final_vote.opened (closing the job cancels
-// those still waiting).
-func jobCreatedEvents(j *Job) []*events.Event {
-	evs := []*events.Event{jobCreatedEvent(j)}
+// jobCreatedEvents are the events of a new job: job.created, the
+// jury.drawn events of a panel drawn at creation, then its timers in the
+// order they fire: for a commit-reveal job jury.reveal_opened, then
+// final_vote.opened (closing the job cancels those still waiting).
+func jobCreatedEvents(j *Job, drawn []*events.Event) []*events.Event {
+	evs := append([]*events.Event{jobCreatedEvent(j)}, drawn...)
 	if j.JuryMode == JuryCommitReveal && j.JuryCommitEndsAt != nil && j.JuryRevealEndsAt != nil {
 		evs = append(evs, revealOpenedEvent(j))
 	}

@@ -403,28 +403,29 @@ func (s *Service) seedBlockOf(ctx context.Context, op string, in juryInput) (int
 
 // drawAtCreation writes the draw of a job being created in tx: pinned to
 // the eligible set's current version; drawn at once from a server seed, or
-// pending until block seedBlock exists.
-func (s *Service) drawAtCreation(ctx context.Context, tx Tx, j *Job, seedBlock int64) error {
+// pending until block seedBlock exists. It returns the draw's jury.drawn
+// events (none while it is pending), for the creation's Append.
+func (s *Service) drawAtCreation(ctx context.Context, tx Tx, j *Job, seedBlock int64) ([]*events.Event, error) {
 	const op = "marketplace.CreateJob"
 	version, err := tx.Jurors().JuryVersion(ctx, s.cfg.MinStake, s.cfg.MinRepScoreToVote)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	d := &JuryDraw{JobID: j.ID, Size: j.JurySize, Sponsor: j.Sponsor, Version: version, CreatedAt: j.CreatedAt}
 	if seedBlock > 0 {
 		d.SeedSource, d.SeedBlock = SeedBlock, seedBlock
-		return tx.Juries().PutDraw(ctx, d, nil)
+		return nil, tx.Juries().PutDraw(ctx, d, nil)
 	}
 	var seed [32]byte
 	if _, err := io.ReadFull(s.jurySeedSource(), seed[:]); err != nil {
-		return openjury.Errorf(openjury.Internal, op, "jury seed: %v", err)
+		return nil, openjury.Errorf(openjury.Internal, op, "jury seed: %v", err)
 	}
 	d.SeedSource = SeedServer
 	panel, err := drawInto(ctx, tx.Jurors(), d, seed, j.CreatedAt)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return emitted(ctx, tx, tx.Juries().PutDraw(ctx, d, panel), juryDrawnEvents(d, panel)...)
+	return juryDrawnEvents(d, panel), tx.Juries().PutDraw(ctx, d, panel)
 }
 
 // juryDrawnEvents are the jury.drawn events of a completed draw, one per
