@@ -545,10 +545,10 @@ func (s *Service) outcome(ctx context.Context, tx Tx, job *Job, c *closing, b *a
 	if err := tx.Events().CancelTimers(ctx, job.ID, []events.Type{events.JuryRevealOpened, events.FinalVoteOpened}, c.now); err != nil {
 		return nil, err
 	}
-	// The close's events; a funded job's payouts add their
-	// payout.claimable events (events.PayoutClaimable, one per recipient,
-	// subjects the recipient) to this same Append.
-	if err := tx.Events().Append(ctx, jobClosedEvent(job, c, b)); err != nil {
+	// The close's events: job.closed, then a funded job's payout.claimable
+	// events, one per payout record.
+	evs := append([]*events.Event{jobClosedEvent(job, c, b)}, payoutClaimableEvents(job, c)...)
+	if err := tx.Events().Append(ctx, evs...); err != nil {
 		return nil, err
 	}
 	job.Anchor, job.ClosingID, job.ClosingUntil = b, "", nil
@@ -562,6 +562,21 @@ func jobClosedEvent(job *Job, c *closing, b *anchor.Batch) *events.Event {
 		Subjects: []openjury.Address{c.winnerAgent},
 		Data: events.Data{"job_id": job.ID, "winner_submission_id": c.winner, "winner_address": c.winnerAgent.String(),
 			"closed_at": timeData(c.now), "finalized": c.finalists != nil, "anchor_root": b.Root.String()}}
+}
+
+// payoutClaimableEvents are the payout.claimable events of a funded
+// close, one per payout record (so one per recipient address), each
+// concerning its recipient: once the operator settled the job's root, the
+// recipient claims it with its proof (GET /api/v1/jobs/{job_id}/payouts).
+func payoutClaimableEvents(job *Job, c *closing) []*events.Event {
+	out := make([]*events.Event, len(c.payouts))
+	for i, p := range c.payouts {
+		out[i] = &events.Event{Type: events.PayoutClaimable, CreatedAt: c.now, JobID: job.ID, Actor: c.caller,
+			Subjects: []openjury.Address{p.Recipient},
+			Data: events.Data{"job_id": job.ID, "recipient": p.Recipient.String(),
+				"amount_usdc": usdcData(openjury.MicroUSDC(p.Amount)), "roles": p.Roles}}
+	}
+	return out
 }
 
 // build streams the snapshot of c's job into staged rows of batch c.id:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/anchor"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/internal/valid"
 	"github.com/openjury/openjury/stake"
 )
@@ -104,7 +105,7 @@ func (s *Service) Commit(ctx context.Context, voter openjury.Address, in CommitI
 			return openjury.E(openjury.Conflict, op, "commit window has ended")
 		}
 		c = &Commitment{ID: openjury.NewID(), JobID: job.ID, Voter: voter, Commitment: commitment, CreatedAt: now}
-		return tx.Commitments().PutCommitment(ctx, c)
+		return emitted(ctx, tx, tx.Commitments().PutCommitment(ctx, c), voteCommittedEvent(c))
 	})
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
@@ -253,12 +254,34 @@ func (s *Service) Reveal(ctx context.Context, voter openjury.Address, in RevealI
 		if err := tx.Reputation().AddReputation(ctx, voter, ReputationDelta{JuryVotes: 1}, now); err != nil {
 			return err
 		}
-		return tx.Commitments().MarkRevealed(ctx, job.ID, voter, now)
+		return emitted(ctx, tx, tx.Commitments().MarkRevealed(ctx, job.ID, voter, now), voteRevealedEvent(vote))
 	})
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
 	return vote, nil
+}
+
+// voteCommittedEvent is the vote.committed event of a commitment (a
+// replaced one included): who committed on which job and when, never the
+// commitment itself nor anything of its choice (docs/rules.md#events). Its
+// subjects are only the job's sponsor (added by the log), never the agent
+// of a submission.
+func voteCommittedEvent(c *Commitment) *events.Event {
+	return &events.Event{Type: events.VoteCommitted, CreatedAt: c.CreatedAt, JobID: c.JobID, Actor: c.Voter,
+		Data: events.Data{"job_id": c.JobID, "voter_address": c.Voter.String(), "created_at": timeData(c.CreatedAt)}}
+}
+
+// voteRevealedEvent is the vote.revealed event of a matching reveal: the
+// job, the voter and the weight its vote counts with, but NOT the
+// submission it is for, and not the voted agent as a subject. A job's
+// tallies stay hidden until its reveal window ends (Job.TalliesHidden), so
+// the log, which anyone reads, must not tell the choices either: they show
+// in the tallies and the snapshot once the window ended
+// (docs/rules.md#events).
+func voteRevealedEvent(v *Vote) *events.Event {
+	return &events.Event{Type: events.VoteRevealed, CreatedAt: v.CreatedAt, JobID: v.JobID, Actor: v.Voter,
+		Data: events.Data{"job_id": v.JobID, "voter_address": v.Voter.String(), "weight": v.Weight}}
 }
 
 // JurySummary is a job's jury tally as the API shows it: while the tallies

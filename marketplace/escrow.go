@@ -11,6 +11,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/anchor"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/internal/cursor"
 	"github.com/openjury/openjury/internal/valid"
 	"github.com/openjury/openjury/stake"
@@ -340,11 +341,11 @@ func (s *EscrowSyncer) Cursor() string {
 // Errors: Unavailable (chain), Conflict (lease or cursor moved).
 func (s *EscrowSyncer) Follow(ctx context.Context, r stake.FollowRange) (int, error) {
 	const op = "marketplace.EscrowSync"
-	events, err := s.chain.EscrowEvents(ctx, r.From, r.To)
+	logs, err := s.chain.EscrowEvents(ctx, r.From, r.To)
 	if err != nil {
 		return 0, openjury.Wrap(op, err)
 	}
-	slices.SortStableFunc(events, func(a, b EscrowEvent) int {
+	slices.SortStableFunc(logs, func(a, b EscrowEvent) int {
 		return cmp.Or(cmp.Compare(a.Block, b.Block), cmp.Compare(a.LogIndex, b.LogIndex))
 	})
 	type mismatch struct {
@@ -358,7 +359,7 @@ func (s *EscrowSyncer) Follow(ctx context.Context, r stake.FollowRange) (int, er
 		if err := tx.Escrow().AdvanceSync(ctx, r.Lease, r.Owner, r.Now, s.Cursor(), r.From, r.To+1); err != nil {
 			return err
 		}
-		for _, ev := range events {
+		for _, ev := range logs {
 			if !ev.Contract.IsZero() && ev.Contract != s.cfg.Contract {
 				continue
 			}
@@ -382,6 +383,13 @@ func (s *EscrowSyncer) Follow(ctx context.Context, r stake.FollowRange) (int, er
 			}
 			applied++
 			next, changed := ApplyEscrowEvent(job, ev, ev.Ref(s.cfg.ChainID))
+			// One event per chain event recorded: a replayed log is not
+			// inserted again, so it emits nothing.
+			if out := escrowLogEvent(job, ev, ev.Ref(s.cfg.ChainID), next, r.Now); out != nil {
+				if err := tx.Events().Append(ctx, out); err != nil {
+					return err
+				}
+			}
 			if !changed {
 				continue
 			}
@@ -403,6 +411,50 @@ func (s *EscrowSyncer) Follow(ctx context.Context, r stake.FollowRange) (int, er
 		}
 	}
 	return applied, nil
+}
+
+// escrowEventTypes maps an escrow log's kind to the type of its event.
+var escrowEventTypes = map[EscrowEventKind]events.Type{
+	EscrowEventFunded:   events.EscrowFunded,
+	EscrowEventSettled:  events.EscrowSettled,
+	EscrowEventClaimed:  events.PayoutClaimed,
+	EscrowEventRefunded: events.EscrowRefunded,
+}
+
+// escrowLogEvent is the event of an escrow log of job's sponsor's slot,
+// recorded at now with reference ref; e is the job's escrow state after
+// it. It has no actor (the chain's) and concerns the sponsor (and, for a
+// claim, the recipient). Its data: job_id, sponsor_address, escrow_status
+// (after it) and amount_usdc (the log's amount: funded, claimed or
+// refunded; the settled total for a settle); a funding adds
+// escrow_amount_usdc (the slot's funded total) and escrow_refund_after, a
+// settle anchor_root and escrow_mismatch, a claim recipient; and the log's
+// escrow_tx_hash, escrow_chain_id, escrow_contract_address,
+// escrow_block_number and escrow_log_index. It is nil for a log of
+// another kind.
+func escrowLogEvent(job *Job, ev EscrowEvent, ref openjury.ChainRef, e *JobEscrow, now time.Time) *events.Event {
+	typ, ok := escrowEventTypes[ev.Kind]
+	if !ok {
+		return nil
+	}
+	d := events.Data{"job_id": job.ID, "sponsor_address": job.Sponsor.String(), "escrow_status": string(e.Status),
+		"amount_usdc": usdcData(ev.Amount)}
+	out := &events.Event{Type: typ, CreatedAt: now, JobID: job.ID,
+		Subjects: []openjury.Address{job.Sponsor}, Data: d}
+	switch ev.Kind {
+	case EscrowEventFunded:
+		d["escrow_amount_usdc"] = usdcData(ev.Total)
+		d["escrow_refund_after"] = timeData(time.Unix(ev.RefundAfter, 0).UTC())
+	case EscrowEventSettled:
+		d["amount_usdc"], d["anchor_root"], d["escrow_mismatch"] = usdcData(ev.Total), ev.Root.String(), e.Mismatch
+	case EscrowEventClaimed:
+		d["recipient"] = ev.Recipient.String()
+		if ev.Recipient != job.Sponsor {
+			out.Subjects = append(out.Subjects, ev.Recipient)
+		}
+	}
+	stake.RefData(d, "escrow_", ref)
+	return out
 }
 
 // PayoutsInput selects a page of a job's payouts.

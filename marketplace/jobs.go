@@ -249,18 +249,40 @@ func (s *Service) CreateJob(ctx context.Context, sponsor openjury.Address, in Cr
 		if err := tx.Jobs().CreateJob(ctx, j); err != nil {
 			return err
 		}
+		var drawn []*events.Event
 		if jury.hasPanel {
-			if err := s.drawAtCreation(ctx, tx, j, seedBlock); err != nil {
+			var err error
+			if drawn, err = s.drawAtCreation(ctx, tx, j, seedBlock); err != nil {
 				return err
 			}
 		}
 		err := indexed(ctx, tx, DocJob, j.ID, now, nil)
-		return emitted(ctx, tx, err, jobCreatedEvent(j), finalVoteOpenedEvent(j))
+		return emitted(ctx, tx, err, jobCreatedEvents(j, drawn)...)
 	})
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
 	return j, nil
+}
+
+// jobCreatedEvents are the events of a new job: job.created, the
+// jury.drawn events of a panel drawn at creation, then its timers in the
+// order they fire: for a commit-reveal job jury.reveal_opened, then
+// final_vote.opened (closing the job cancels those still waiting).
+func jobCreatedEvents(j *Job, drawn []*events.Event) []*events.Event {
+	evs := append([]*events.Event{jobCreatedEvent(j)}, drawn...)
+	if j.JuryMode == JuryCommitReveal && j.JuryCommitEndsAt != nil && j.JuryRevealEndsAt != nil {
+		evs = append(evs, revealOpenedEvent(j))
+	}
+	return append(evs, finalVoteOpenedEvent(j))
+}
+
+// revealOpenedEvent is the jury.reveal_opened event of a commit-reveal
+// job: a timer at the end of its commit window, when its jurors may
+// reveal.
+func revealOpenedEvent(j *Job) *events.Event {
+	return &events.Event{Type: events.JuryRevealOpened, CreatedAt: *j.JuryCommitEndsAt, JobID: j.ID,
+		Data: events.Data{"job_id": j.ID, "jury_commit_ends_at": timeData(*j.JuryCommitEndsAt), "jury_reveal_ends_at": timeData(*j.JuryRevealEndsAt)}}
 }
 
 // jobCreatedEvent is the job.created event of a new job.

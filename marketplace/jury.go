@@ -12,6 +12,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/anchor"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/internal/cursor"
 	"github.com/openjury/openjury/internal/valid"
 )
@@ -402,28 +403,46 @@ func (s *Service) seedBlockOf(ctx context.Context, op string, in juryInput) (int
 
 // drawAtCreation writes the draw of a job being created in tx: pinned to
 // the eligible set's current version; drawn at once from a server seed, or
-// pending until block seedBlock exists.
-func (s *Service) drawAtCreation(ctx context.Context, tx Tx, j *Job, seedBlock int64) error {
+// pending until block seedBlock exists. It returns the draw's jury.drawn
+// events (none while it is pending), for the creation's Append.
+func (s *Service) drawAtCreation(ctx context.Context, tx Tx, j *Job, seedBlock int64) ([]*events.Event, error) {
 	const op = "marketplace.CreateJob"
 	version, err := tx.Jurors().JuryVersion(ctx, s.cfg.MinStake, s.cfg.MinRepScoreToVote)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	d := &JuryDraw{JobID: j.ID, Size: j.JurySize, Sponsor: j.Sponsor, Version: version, CreatedAt: j.CreatedAt}
 	if seedBlock > 0 {
 		d.SeedSource, d.SeedBlock = SeedBlock, seedBlock
-		return tx.Juries().PutDraw(ctx, d, nil)
+		return nil, tx.Juries().PutDraw(ctx, d, nil)
 	}
 	var seed [32]byte
 	if _, err := io.ReadFull(s.jurySeedSource(), seed[:]); err != nil {
-		return openjury.Errorf(openjury.Internal, op, "jury seed: %v", err)
+		return nil, openjury.Errorf(openjury.Internal, op, "jury seed: %v", err)
 	}
 	d.SeedSource = SeedServer
 	panel, err := drawInto(ctx, tx.Jurors(), d, seed, j.CreatedAt)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return tx.Juries().PutDraw(ctx, d, panel)
+	return juryDrawnEvents(d, panel), tx.Juries().PutDraw(ctx, d, panel)
+}
+
+// juryDrawnEvents are the jury.drawn events of a completed draw, one per
+// drawn juror: each concerns that juror only and has it as its audience,
+// so the log shows it only to reads, streams and webhooks of that juror
+// (docs/rules.md#events). The actor is none: the draw is the service's
+// (at the job's creation, or when its seed block arrived).
+func juryDrawnEvents(d *JuryDraw, panel []Juror) []*events.Event {
+	out := make([]*events.Event, len(panel))
+	for i, j := range panel {
+		out[i] = &events.Event{Type: events.JuryDrawn, CreatedAt: *d.DrawnAt, JobID: d.JobID,
+			Subjects: []openjury.Address{j.Address}, Audience: []openjury.Address{j.Address},
+			Data: events.Data{"job_id": d.JobID, "juror_address": j.Address.String(), "stake_usdc": usdcData(j.Stake),
+				"draw_position": i, "jury_size": d.Size, "seed": d.Seed.String(), "seed_source": d.SeedSource,
+				"drawn_at": timeData(*d.DrawnAt)}}
+	}
+	return out
 }
 
 // drawInto draws d's panel with seed and records on d what the draw found.
@@ -528,7 +547,7 @@ func (s *Service) completeDraw(ctx context.Context, d *JuryDraw) (bool, error) {
 		if err != nil {
 			return err
 		}
-		return tx.Juries().CompleteDraw(ctx, d, panel)
+		return emitted(ctx, tx, tx.Juries().CompleteDraw(ctx, d, panel), juryDrawnEvents(d, panel)...)
 	})
 	if openjury.DetailOf(err) == DetailAlreadyDrawn {
 		return false, nil

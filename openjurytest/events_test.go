@@ -472,3 +472,50 @@ func TestTwoReplicas(t *testing.T) {
 		ids[d.header.Get("webhook-id")] = true
 	}
 }
+
+// TestCommitmentEventsOverHTTP: through the API, a commitment shows in
+// GET /api/v1/events?type=vote.committed with its voter and job and
+// without its choice, and the reveal's vote.revealed does not name the
+// submission either: no event a reader gets before the reveal window ends
+// names the submission voted for.
+func TestCommitmentEventsOverHTTP(t *testing.T) {
+	t.Parallel()
+	srv := openjurytest.NewServer(t)
+	sponsor, worker, juror := openjurytest.NewWallet(t), openjurytest.NewWallet(t), openjurytest.NewWallet(t)
+	st, wt, jt := srv.SignIn(t, sponsor), srv.SignIn(t, worker), srv.SignIn(t, juror)
+	srv.SetStake(t, worker.Address(), 10)
+	srv.SetStake(t, juror.Address(), 10)
+	srv.SetReputation(t, juror.Address(), 10)
+	jobID := post(t, srv, "/api/v1/jobs", st, map[string]any{"title": "t", "prompt": "p", "bounty_usdc": 1,
+		"jury_mode": "commit_reveal", "jury_commit_seconds": 600, "jury_reveal_seconds": 600})["id"].(string)
+	subID := post(t, srv, "/api/v1/submissions", wt, map[string]any{"job_id": jobID, "content": "work"})["submission"].(map[string]any)["id"].(string)
+	salt := [32]byte{7, 7, 7}
+	commitment := marketplace.CommitmentOf(jobID, subID, juror.Address(), salt)
+	post(t, srv, "/api/v1/votes", jt, map[string]any{"job_id": jobID, "commitment": commitment.String()})
+	srv.FlushEvents(t)
+
+	r := srv.Do(t, http.MethodGet, "/api/v1/events?type=vote.committed", "", nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var page eventPage
+	r.JSON(t, &page)
+	require.Len(t, page.Events, 1)
+	ev := page.Events[0]
+	require.Equal(t, jobID, *ev.JobID)
+	require.Equal(t, juror.Address().String(), *ev.Address)
+	require.Equal(t, []string{sponsor.Address().String()}, ev.Subjects)
+	require.Equal(t, juror.Address().String(), ev.Data["voter_address"])
+	require.Len(t, ev.Data, 3, "job_id, voter_address, created_at: %v", ev.Data)
+	for _, secret := range []string{subID, worker.Address().String(), commitment.String()} {
+		require.NotContains(t, string(r.Body), secret, "the commitment's choice never shows")
+	}
+
+	srv.Clock.Advance(10 * time.Minute)
+	post(t, srv, "/api/v1/votes/reveal", jt, map[string]any{"job_id": jobID, "submission_id": subID, "salt": openjury.HashFromBytes(salt).String()})
+	srv.FlushEvents(t)
+	r = srv.Do(t, http.MethodGet, "/api/v1/events?job_id="+jobID+"&type=vote.committed,vote.revealed,jury.reveal_opened", "", nil)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	r.JSON(t, &page)
+	require.Equal(t, []string{"vote.committed", "jury.reveal_opened", "vote.revealed"}, types(page.Events))
+	require.NotContains(t, string(r.Body), subID, "the reveal does not tell the choice before the tallies show")
+	require.EqualValues(t, 4, page.Events[2].Data["weight"], "score 10: weight 1 + floor(sqrt(10))")
+}

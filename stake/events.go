@@ -12,7 +12,7 @@ import (
 // appends it with every stake it writes.
 func ChangedEvent(st Stake) *events.Event {
 	d := events.Data{"address": st.Address.String(), "staked_amount": usdc(st.Staked), "updated_at": openjury.FormatTime(st.UpdatedAt)}
-	refData(d, "stake_", st.Ref)
+	RefData(d, "stake_", st.Ref)
 	return &events.Event{Type: events.StakeChanged, CreatedAt: st.UpdatedAt, Subjects: []openjury.Address{st.Address}, Data: d}
 }
 
@@ -28,7 +28,7 @@ func SlashedEvent(e SlashEvent) *events.Event {
 	if e.JobID != "" {
 		d["job_id"] = e.JobID
 	}
-	refData(d, "", e.Ref)
+	RefData(d, "", e.Ref)
 	ev := &events.Event{Type: events.SlashRecorded, CreatedAt: e.CreatedAt, JobID: e.JobID, Subjects: []openjury.Address{e.Agent}, Data: d}
 	if !e.Recipient.IsZero() && e.Recipient != e.Agent {
 		ev.Subjects = append(ev.Subjects, e.Recipient)
@@ -39,9 +39,11 @@ func SlashedEvent(e SlashEvent) *events.Event {
 // usdc is an amount as the API writes USDC: a JSON number, exactly.
 func usdc(m openjury.MicroUSDC) json.Number { return json.Number(m.String()) }
 
-// refData adds an onchain reference's parts to d, named as the API names
-// them with prefix (null when unset).
-func refData(d events.Data, prefix string, r openjury.ChainRef) {
+// RefData adds an onchain reference's parts to an event's data d, named
+// as the API names them with prefix (tx_hash, chain_id, contract_address,
+// block_number, log_index; null when unset): the events of the chain
+// (stakes, slashes, the escrow) carry their log's position alike.
+func RefData(d events.Data, prefix string, r openjury.ChainRef) {
 	d[prefix+"tx_hash"], d[prefix+"chain_id"], d[prefix+"contract_address"] = nil, nil, nil
 	d[prefix+"block_number"], d[prefix+"log_index"] = nil, nil
 	if r.TxHash != "" {
