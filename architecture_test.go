@@ -191,7 +191,7 @@ func TestImportRings(t *testing.T) {
 		if _, ok := rings[pkg]; ok {
 			continue
 		}
-		edge := slices.ContainsFunc([]string{"transport", "web", "server", "host", "client", "cmd/", "openjurytest"},
+		edge := slices.ContainsFunc([]string{"transport", "web", "server", "host", "client", "mcpserver", "cmd/", "openjurytest"},
 			func(e string) bool { return pkg == e || strings.HasPrefix(pkg, strings.TrimSuffix(e, "/")+"/") })
 		require.Truef(t, edge, "package %q is in no ring: add it to the rings of architecture_test.go", pkg)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/openjury/openjury/client"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/mcpserver"
 )
 
 // command runs one subcommand.
@@ -90,7 +91,7 @@ func cmdJobs(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	jobs, err := collectJobs(ctx, c, *status, *tag, *limit)
+	jobs, err := mcpserver.CollectJobs(ctx, c, *status, *tag, *limit)
 	if err != nil {
 		return err
 	}
@@ -104,50 +105,6 @@ func cmdJobs(ctx context.Context, e *env, args []string) error {
 	})
 }
 
-// collectJobs reads up to limit jobs through the client's iterator.
-func collectJobs(ctx context.Context, c *client.Client, status, tag string, limit int) ([]client.Job, error) {
-	jobs := []client.Job{}
-	if limit <= 0 {
-		return jobs, nil
-	}
-	for j, err := range c.Jobs(ctx, client.JobFilter{Status: status, Tag: tag, Page: client.Page{Limit: min(limit, marketplace.MaxListLimit)}}) {
-		if err != nil {
-			return nil, err
-		}
-		jobs = append(jobs, j)
-		if len(jobs) == limit {
-			break
-		}
-	}
-	return jobs, nil
-}
-
-// jobView is a job with its submissions and both tallies.
-type jobView struct {
-	Job         client.Job                     `json:"job"`
-	Submissions []client.Submission            `json:"submissions"`
-	Votes       client.JobVotingSummary        `json:"votes"`
-	FinalVotes  client.JobFinalDecisionSummary `json:"final_votes"`
-}
-
-// readJob reads a job with up to a page (marketplace.MaxListLimit) of
-// submissions and its tallies.
-func readJob(ctx context.Context, c *client.Client, jobID string) (jobView, error) {
-	var v jobView
-	var err error
-	if v.Job, err = c.GetJob(ctx, jobID); err != nil {
-		return v, err
-	}
-	if v.Submissions, _, err = c.ListJobSubmissions(ctx, jobID, client.Page{Limit: marketplace.MaxListLimit}); err != nil {
-		return v, err
-	}
-	if v.Votes, err = c.GetJobVotingSummary(ctx, jobID); err != nil {
-		return v, err
-	}
-	v.FinalVotes, err = c.GetJobFinalDecisionSummary(ctx, jobID)
-	return v, err
-}
-
 func cmdJob(ctx context.Context, e *env, args []string) error {
 	pos, err := parse(e.flags("job"), args, 1)
 	if err != nil {
@@ -157,7 +114,7 @@ func cmdJob(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	v, err := readJob(ctx, c, pos[0])
+	v, err := mcpserver.ReadJob(ctx, c, pos[0])
 	if err != nil {
 		return err
 	}
@@ -431,28 +388,6 @@ func cmdBoost(ctx context.Context, e *env, args []string) error {
 	})
 }
 
-// statusView is an address's stake, AGR and reputation.
-type statusView struct {
-	Address    string             `json:"address"`
-	Stake      client.StakeStatus `json:"stake"`
-	AGR        client.AgrStatus   `json:"agr"`
-	Reputation client.Reputation  `json:"reputation"`
-}
-
-// readStatus reads an address's stake, AGR and reputation.
-func readStatus(ctx context.Context, c *client.Client, addr string) (statusView, error) {
-	v := statusView{Address: addr}
-	var err error
-	if v.Stake, err = c.GetStakeStatus(ctx, addr); err != nil {
-		return v, err
-	}
-	if v.AGR, err = c.GetAgrStatus(ctx, addr); err != nil {
-		return v, err
-	}
-	v.Reputation, err = c.GetReputation(ctx, addr)
-	return v, err
-}
-
 func cmdStatus(ctx context.Context, e *env, args []string) error {
 	pos, err := parse(e.flags("status"), args, -1)
 	if err != nil {
@@ -469,7 +404,7 @@ func cmdStatus(ctx context.Context, e *env, args []string) error {
 	if len(pos) == 1 {
 		addr = pos[0]
 	}
-	v, err := readStatus(ctx, c, addr)
+	v, err := mcpserver.ReadStatus(ctx, c, addr)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,74 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/openjury/openjury/client"
+	"github.com/openjury/openjury/marketplace"
+)
+
+// CollectJobs reads up to limit jobs through the client's iterator.
+func CollectJobs(ctx context.Context, c *client.Client, status, tag string, limit int) ([]client.Job, error) {
+	jobs := []client.Job{}
+	if limit <= 0 {
+		return jobs, nil
+	}
+	for j, err := range c.Jobs(ctx, client.JobFilter{Status: status, Tag: tag, Page: client.Page{Limit: min(limit, marketplace.MaxListLimit)}}) {
+		if err != nil {
+			return nil, err
+		}
+		jobs = append(jobs, j)
+		if len(jobs) == limit {
+			break
+		}
+	}
+	return jobs, nil
+}
+
+// JobView is a job with its submissions and both tallies.
+type JobView struct {
+	Job         client.Job                     `json:"job"`
+	Submissions []client.Submission            `json:"submissions"`
+	Votes       client.JobVotingSummary        `json:"votes"`
+	FinalVotes  client.JobFinalDecisionSummary `json:"final_votes"`
+}
+
+// ReadJob reads a job with up to a page (marketplace.MaxListLimit) of
+// submissions and its tallies.
+func ReadJob(ctx context.Context, c *client.Client, jobID string) (JobView, error) {
+	var v JobView
+	var err error
+	if v.Job, err = c.GetJob(ctx, jobID); err != nil {
+		return v, err
+	}
+	if v.Submissions, _, err = c.ListJobSubmissions(ctx, jobID, client.Page{Limit: marketplace.MaxListLimit}); err != nil {
+		return v, err
+	}
+	if v.Votes, err = c.GetJobVotingSummary(ctx, jobID); err != nil {
+		return v, err
+	}
+	v.FinalVotes, err = c.GetJobFinalDecisionSummary(ctx, jobID)
+	return v, err
+}
+
+// StatusView is an address's stake, AGR and reputation.
+type StatusView struct {
+	Address    string             `json:"address"`
+	Stake      client.StakeStatus `json:"stake"`
+	AGR        client.AgrStatus   `json:"agr"`
+	Reputation client.Reputation  `json:"reputation"`
+}
+
+// ReadStatus reads an address's stake, AGR and reputation.
+func ReadStatus(ctx context.Context, c *client.Client, addr string) (StatusView, error) {
+	v := StatusView{Address: addr}
+	var err error
+	if v.Stake, err = c.GetStakeStatus(ctx, addr); err != nil {
+		return v, err
+	}
+	if v.AGR, err = c.GetAgrStatus(ctx, addr); err != nil {
+		return v, err
+	}
+	v.Reputation, err = c.GetReputation(ctx, addr)
+	return v, err
+}
