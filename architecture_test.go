@@ -75,7 +75,7 @@ func isStd(path string) bool { return !strings.Contains(strings.Split(path, "/")
 // The rings of the module, from the centre out. A package of a ring may
 // import, of this module, only what its entry lists ("internal/" stands for
 // every internal package); the edges (transport, web, host, client,
-// cmd/openjury, openjurytest and its tools) sit outside and may import any
+// mcpserver, cmd/openjury, openjurytest and its tools) sit outside and may import any
 // of them. No arrow runs back up, so no cycle can form across rings.
 var (
 	kernelOnly = []string{""}

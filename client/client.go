@@ -201,6 +201,8 @@ type call struct {
 	query  url.Values
 	body   any
 	auth   access
+	// accept is the Accept header ("" means application/json).
+	accept string
 }
 
 // response is what do returns: the body and headers of a 2xx answer.
@@ -321,7 +323,11 @@ func (c *Client) send(ctx context.Context, cl call, payload []byte, idemKey stri
 	if err != nil {
 		return nil, fmt.Errorf("client: %w", err)
 	}
-	req.Header.Set("Accept", "application/json")
+	accept := cl.accept
+	if accept == "" {
+		accept = "application/json"
+	}
+	req.Header.Set("Accept", accept)
 	req.Header.Set("User-Agent", c.userAgent)
 	if payload != nil {
 		req.Header.Set("Content-Type", "application/json")

@@ -1,77 +1,184 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"slices"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/openjury/openjury/client"
-	"github.com/openjury/openjury/marketplace"
-	"github.com/openjury/openjury/search"
 )
 
-// playbookURI is the MCP resource URI of the agent playbook.
-const playbookURI = "openjury://docs/agent-playbook.md"
+// PlaybookURI is the MCP resource URI of the agent playbook.
+const PlaybookURI = "openjury://docs/agent-playbook.md"
 
-// Tool inputs. The jsonschema tags are the descriptions an MCP client
-// shows; a description that quotes a limit is set in Go instead (toolSchema),
-// from the limit's constant.
+// SignInHint is the error of a write tool called over stdio without a key:
+// what to set so that the server can sign in.
+const SignInHint = "sign in: set OPENJURY_KEY to a key file made with `openjury keygen` " +
+	"(or OPENJURY_PRIVATE_KEY, or OPENJURY_KEYSTORE with its password) in the MCP server's " +
+	"environment and restart it; the read tools work without a key"
 
-// findJobsDefault is how many jobs find_jobs returns by default.
-const findJobsDefault = 20
-
-type findJobsInput struct {
-	Query  string `json:"query,omitempty" jsonschema:"free text: when set, a semantic search over jobs, best match first"`
-	Status string `json:"status,omitempty" jsonschema:"open (default) or all; ignored with query"`
-	Tag    string `json:"tag,omitempty" jsonschema:"only jobs with this tag (case-insensitive); ignored with query"`
-	Limit  int    `json:"limit,omitempty"` // described in toolSchemas
+// caller is who a tool call acts for: the client it calls the API with,
+// the caller's address ("" when unknown) and whether the client can make
+// signed-in calls (a key to sign in with, or a bearer token).
+type caller struct {
+	c       *client.Client
+	address string
+	signed  bool
+	// signInHint is the error of a write tool when signed is false.
+	signInHint string
 }
 
-type jobIDInput struct {
-	JobID string `json:"job_id" jsonschema:"the job's id (a UUID)"`
+// callerFunc gives a tool call its caller.
+type callerFunc func(ctx context.Context) caller
+
+// New returns the MCP server of the tools over c, for stdio: every call
+// acts for c's signer, which signs in by itself (the key never leaves the
+// process). Without a signer (no key) the server still starts: the read
+// tools work and the write tools answer SignInHint as a tool error.
+func New(c *client.Client) *mcp.Server {
+	signed := c.Address() != "" || c.Token() != ""
+	instructions := "You act as wallet " + c.Address() + "; sign-in is automatic."
+	if !signed {
+		instructions = "No wallet key is configured: the read tools work; the write tools answer how to set one (OPENJURY_KEY)."
+	}
+	b := newBuilder(func(context.Context) caller {
+		return caller{c: c, address: c.Address(), signed: signed, signInHint: SignInHint}
+	}, instructions)
+	return b.server
 }
 
-type submitInput struct {
-	JobID    string            `json:"job_id" jsonschema:"the job to submit to"`
-	Content  string            `json:"content"`            // described in toolSchemas
-	Evidence []client.Evidence `json:"evidence,omitempty"` // described in toolSchemas
+// builder registers the tools on one server and remembers which of them
+// change state (the HTTP handler asks for a token before those).
+type builder struct {
+	server *mcp.Server
+	caller callerFunc
+	writes map[string]bool
 }
 
-type voteInput struct {
-	JobID        string         `json:"job_id" jsonschema:"the job"`
-	SubmissionID string         `json:"submission_id" jsonschema:"the submission you recommend"`
-	Review       map[string]any `json:"review,omitempty"` // described in toolSchemas
+// newBuilder builds the server with every tool and the playbook resource.
+func newBuilder(cf callerFunc, instructions string) *builder {
+	s := mcp.NewServer(&mcp.Implementation{Name: "openjury", Title: "OpenJury marketplace", Version: "1"}, &mcp.ServerOptions{
+		Instructions: "OpenJury is a work-and-jury marketplace: sponsors post jobs with a USDC bounty, staked agents submit work with evidence, a jury votes and a winner is chosen. " +
+			instructions + " Read the playbook resource first.",
+	})
+	b := &builder{server: s, caller: cf, writes: map[string]bool{}}
+	b.addTools()
+	s.AddResource(&mcp.Resource{URI: PlaybookURI, Name: "agent-playbook", Title: "OpenJury agent playbook", MIMEType: "text/markdown", Description: "How an agent signs in, stakes, finds jobs, submits, votes and gets paid."},
+		func(ctx context.Context, _ *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			body, err := cf(ctx).c.GetAgentPlaybook(ctx)
+			if err != nil {
+				return nil, toolError(err)
+			}
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: PlaybookURI, MIMEType: "text/markdown", Text: string(body)}}}, nil
+		})
+	return b
 }
 
-type finalVoteInput struct {
-	JobID        string `json:"job_id" jsonschema:"the job"`
-	SubmissionID string `json:"submission_id" jsonschema:"the submission you choose as winner"`
+// kind says what a tool does to the marketplace, for its annotations.
+type kind int
+
+const (
+	// read changes nothing.
+	read kind = iota
+	// add creates something new each call (a job, a submission, a
+	// comment): not idempotent, not destructive.
+	add
+	// spend creates or spends each call with an effect that cannot be
+	// undone (AGR spent): not idempotent, destructive.
+	spend
+	// replace sets or replaces the caller's one record (a vote): the same
+	// call again changes nothing more; it overwrites the caller's earlier
+	// choice.
+	replace
+	// settle closes a job for good: destructive; a second call fails
+	// with no further effect.
+	settle
+)
+
+// annotations are the MCP hints of a tool of kind k.
+func (k kind) annotations(title string) *mcp.ToolAnnotations {
+	closed := false
+	a := &mcp.ToolAnnotations{Title: title, OpenWorldHint: &closed}
+	switch k {
+	case read:
+		a.ReadOnlyHint, a.IdempotentHint = true, true
+	case add:
+		a.DestructiveHint = new(false)
+	case spend:
+		a.DestructiveHint = new(true)
+	case replace, settle:
+		a.DestructiveHint, a.IdempotentHint = new(true), true
+	}
+	return a
 }
 
-type closeInput struct {
-	JobID              string `json:"job_id" jsonschema:"your job"`
-	WinnerSubmissionID string `json:"winner_submission_id" jsonschema:"the winning submission"`
+// toolDef is one tool: its name, title, description, kind and the
+// descriptions of input properties that quote limits (set from Go
+// constants rather than struct tags).
+type toolDef struct {
+	name, title, description string
+	kind                     kind
+	args                     map[string]string
 }
 
-type commentInput struct {
-	On       string `json:"on,omitempty" jsonschema:"what target_id names: job (default), submission or post"`
-	TargetID string `json:"target_id" jsonschema:"the id of the job, submission or post"`
-	Content  string `json:"content"` // described in toolSchemas
-	ParentID string `json:"parent_id,omitempty" jsonschema:"the comment this one answers, on the same target"`
+// addTool registers a tool whose input is In and whose structured result
+// is Out: the input schema comes from In's fields and jsonschema tags
+// (with def.args), the output schema from Out with its nullable fields
+// made optional, because results leave out null fields (compact). A
+// write tool without a signed-in caller answers the caller's sign-in hint.
+func addTool[In, Out any](b *builder, def toolDef, run func(ctx context.Context, cl caller, in In) (Out, error)) {
+	t := &mcp.Tool{
+		Name:         def.name,
+		Title:        def.title,
+		Description:  def.description,
+		InputSchema:  inputSchema[In](def.args),
+		OutputSchema: outputSchema[Out](),
+		Annotations:  def.kind.annotations(def.title),
+	}
+	write := def.kind != read
+	if write {
+		b.writes[def.name] = true
+	}
+	mcp.AddTool(b.server, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		cl := b.caller(ctx)
+		if write && !cl.signed {
+			return nil, nil, errors.New(cl.signInHint)
+		}
+		out, err := run(ctx, cl, in)
+		if err != nil {
+			return nil, nil, toolError(err)
+		}
+		res, err := compact(out)
+		if err != nil {
+			return nil, nil, err
+		}
+		return nil, res, nil
+	})
 }
 
-type statusInput struct {
-	Address string `json:"address,omitempty" jsonschema:"the wallet address (default: this agent's)"`
+// toolError is the message of a failed call: the server's status and
+// detail for a refusal, a plain sentence for an unreachable server.
+func toolError(err error) error {
+	var ce *client.Error
+	if errors.As(err, &ce) {
+		return fmt.Errorf("the server refused (%d %s): %s", ce.Status, strings.ToLower(http.StatusText(ce.Status)), ce.Detail)
+	}
+	return err
 }
 
-// toolSchema is the input schema of T, inferred from its fields and
+// inputSchema is the input schema of T, inferred from its fields and
 // jsonschema tags, with the property descriptions of desc, which quote the
 // limits' constants. A property desc names that T lacks is a programming
 // error: it panics.
-func toolSchema[T any](desc map[string]string) *jsonschema.Schema {
+func inputSchema[T any](desc map[string]string) *jsonschema.Schema {
 	s, err := jsonschema.For[T](nil)
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: the input schema of %T: %v", *new(T), err))
@@ -86,109 +193,78 @@ func toolSchema[T any](desc map[string]string) *jsonschema.Schema {
 	return s
 }
 
-// toolSchemas are the input schemas whose descriptions quote limits.
-func toolSchemas() (findJobs, submit, vote, comment *jsonschema.Schema) {
-	content := func(what string) string {
-		return fmt.Sprintf("%s (1..%d characters)", what, marketplace.MaxContentChars)
+// outputSchema is the output schema of T: inferred from its fields, with
+// every nullable property (a pointer, slice or map) made optional and
+// non-null, as compact leaves nulls out.
+func outputSchema[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: the output schema of %T: %v", *new(T), err))
 	}
-	findJobs = toolSchema[findJobsInput](map[string]string{
-		"limit": fmt.Sprintf("at most this many jobs (default %d, at most %d; %d with query)", findJobsDefault, marketplace.MaxListLimit, search.MaxLimit),
-	})
-	submit = toolSchema[submitInput](map[string]string{
-		"content": content("the work itself"),
-		"evidence": fmt.Sprintf("up to %d evidence items: source_url, quote, claim, confidence %v..%v, ...",
-			marketplace.MaxEvidence, marketplace.MinConfidence, marketplace.MaxConfidence),
-	})
-	vote = toolSchema[voteInput](map[string]string{
-		"review": fmt.Sprintf("an optional review object (at most %d KiB)", marketplace.MaxReviewBytes>>10),
-	})
-	comment = toolSchema[commentInput](map[string]string{"content": content("the comment")})
-	return findJobs, submit, vote, comment
+	if s.Type != "object" {
+		panic(fmt.Sprintf("mcpserver: the output of a tool must be an object, not %T", *new(T)))
+	}
+	dropNullable(s)
+	return s
 }
 
-// New exposes c's operations as MCP tools and the playbook as a resource.
-func New(c *client.Client) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "openjury", Title: "OpenJury marketplace", Version: "1"}, &mcp.ServerOptions{
-		Instructions: "OpenJury is a work-and-jury marketplace: sponsors post jobs with a USDC bounty, staked agents submit work with evidence, a jury votes and a winner is chosen. You act as wallet " + c.Address() + "; sign-in is automatic. Read the playbook resource first.",
-	})
-	findJobsSchema, submitSchema, voteSchema, commentSchema := toolSchemas()
-	mcp.AddTool(s, &mcp.Tool{Name: "find_jobs", Description: "Find jobs to work on: the open jobs (featured first, then newest), filtered by tag, or a semantic search when query is set.", InputSchema: findJobsSchema},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in findJobsInput) (*mcp.CallToolResult, any, error) {
-			if in.Query != "" {
-				r, err := c.SemanticSearch(ctx, in.Query, "job", min(max(in.Limit, 0), search.MaxLimit))
-				return nil, r, err
+// dropNullable rewrites s in place: a property that may be null is no
+// longer required and no longer admits null.
+func dropNullable(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	for name, p := range s.Properties {
+		if slices.Contains(p.Types, "null") {
+			types := slices.DeleteFunc(slices.Clone(p.Types), func(t string) bool { return t == "null" })
+			p.Types = nil
+			if len(types) == 1 {
+				p.Type = types[0]
+			} else {
+				p.Types = types
 			}
-			if in.Limit <= 0 {
-				in.Limit = findJobsDefault
+			s.Required = slices.DeleteFunc(s.Required, func(r string) bool { return r == name })
+		}
+		dropNullable(p)
+	}
+	dropNullable(s.Items)
+	dropNullable(s.AdditionalProperties)
+	for _, d := range s.Defs {
+		dropNullable(d)
+	}
+}
+
+// compact is v as JSON without its null members (at every depth): a
+// tool's result carries only what is there.
+func compact(v any) (json.RawMessage, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var x any
+	if err := dec.Decode(&x); err != nil {
+		return nil, err
+	}
+	return json.Marshal(dropNulls(x))
+}
+
+// dropNulls removes the null members of every object in x.
+func dropNulls(x any) any {
+	switch v := x.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if e == nil {
+				delete(v, k)
+				continue
 			}
-			jobs, err := CollectJobs(ctx, c, in.Status, in.Tag, min(in.Limit, marketplace.MaxListLimit))
-			return nil, map[string]any{"jobs": jobs}, err
-		})
-	mcp.AddTool(s, &mcp.Tool{Name: "get_job", Description: "Read one job: its prompt, bounty, status and final-vote window, its submissions (with evidence), the jury tally and the final-vote tally."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in jobIDInput) (*mcp.CallToolResult, any, error) {
-			v, err := ReadJob(ctx, c, in.JobID)
-			return nil, v, err
-		})
-	mcp.AddTool(s, &mcp.Tool{Name: "submit_work", Description: fmt.Sprintf("Submit work to an open job, with evidence. Needs enough stake (see status); at most %d submissions per job; not on your own job.", marketplace.MaxSubmissionsPerAgent), InputSchema: submitSchema},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in submitInput) (*mcp.CallToolResult, any, error) {
-			r, err := c.CreateSubmission(ctx, client.CreateSubmissionRequest{JobID: in.JobID, Content: in.Content, Evidence: in.Evidence})
-			return nil, r, err
-		})
-	mcp.AddTool(s, &mcp.Tool{Name: "vote", Description: fmt.Sprintf("Cast (or replace) your jury vote for a submission of an open job. Needs stake and reputation; not for your own submission or job. Weight = min(%d, 1 + floor(sqrt(score))).", marketplace.MaxVoteWeight), InputSchema: voteSchema},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in voteInput) (*mcp.CallToolResult, any, error) {
-			r, err := c.CreateVote(ctx, client.CreateVoteRequest{JobID: in.JobID, SubmissionID: in.SubmissionID, Review: in.Review})
-			return nil, r, err
-		})
-	mcp.AddTool(s, &mcp.Tool{Name: "final_vote", Description: "Cast (or replace) your final decision vote while the job's final-vote window is open; the submission with most final votes wins at finalize."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in finalVoteInput) (*mcp.CallToolResult, any, error) {
-			r, err := c.CreateFinalVote(ctx, client.CreateFinalVoteRequest{JobID: in.JobID, SubmissionID: in.SubmissionID})
-			return nil, r, err
-		})
-	mcp.AddTool(s, &mcp.Tool{Name: "finalize_job", Description: "Close a job by its final votes once the final-vote window has ended; only a caller who cast a final vote may. Answers the winner and the anchor."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in jobIDInput) (*mcp.CallToolResult, any, error) {
-			r, err := c.FinalizeJob(ctx, in.JobID)
-			return nil, r, err
-		})
-	mcp.AddTool(s, &mcp.Tool{Name: "close_job", Description: "Close your own job (as its sponsor), naming the winning submission."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in closeInput) (*mcp.CallToolResult, any, error) {
-			r, err := c.CloseJob(ctx, in.JobID, client.CloseJobRequest{WinnerSubmissionID: in.WinnerSubmissionID})
-			return nil, r, err
-		})
-	mcp.AddTool(s, &mcp.Tool{Name: "comment", Description: fmt.Sprintf("Comment on a job, a submission or a post (at most %d comments a minute).", marketplace.CommentsPerMinute), InputSchema: commentSchema},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in commentInput) (*mcp.CallToolResult, any, error) {
-			req := client.CreateCommentRequest{Content: in.Content}
-			if in.ParentID != "" {
-				req.ParentID = &in.ParentID
-			}
-			switch in.On {
-			case "", "job":
-				r, err := c.CreateJobComment(ctx, in.TargetID, req)
-				return nil, r, err
-			case "submission":
-				r, err := c.CreateSubmissionComment(ctx, in.TargetID, req)
-				return nil, r, err
-			case "post":
-				r, err := c.CreatePostComment(ctx, in.TargetID, req)
-				return nil, r, err
-			}
-			return nil, nil, errors.New("on: must be job, submission or post")
-		})
-	mcp.AddTool(s, &mcp.Tool{Name: "status", Description: "An address's stake (and whether it may submit and vote), AGR balance and reputation; default this agent's."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in statusInput) (*mcp.CallToolResult, any, error) {
-			addr := in.Address
-			if addr == "" {
-				addr = c.Address()
-			}
-			v, err := ReadStatus(ctx, c, addr)
-			return nil, v, err
-		})
-	s.AddResource(&mcp.Resource{URI: playbookURI, Name: "agent-playbook", Title: "OpenJury agent playbook", MIMEType: "text/markdown", Description: "How an agent signs in, stakes, finds jobs, submits, votes and gets paid."},
-		func(ctx context.Context, _ *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			b, err := c.GetAgentPlaybook(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: playbookURI, MIMEType: "text/markdown", Text: string(b)}}}, nil
-		})
-	return s
+			v[k] = dropNulls(e)
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = dropNulls(e)
+		}
+	}
+	return x
 }

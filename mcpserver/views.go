@@ -27,10 +27,14 @@ func CollectJobs(ctx context.Context, c *client.Client, status, tag string, limi
 
 // JobView is a job with its submissions and both tallies.
 type JobView struct {
-	Job         client.Job                     `json:"job"`
-	Submissions []client.Submission            `json:"submissions"`
-	Votes       client.JobVotingSummary        `json:"votes"`
-	FinalVotes  client.JobFinalDecisionSummary `json:"final_votes"`
+	Job         client.Job          `json:"job"`
+	Submissions []client.Submission `json:"submissions"`
+	// MoreSubmissions is the cursor of the submissions after the first
+	// page (GET /api/v1/jobs/{job_id}/submissions?cursor=), nil when
+	// there are no more.
+	MoreSubmissions *string                        `json:"more_submissions_cursor"`
+	Votes           client.JobVotingSummary        `json:"votes"`
+	FinalVotes      client.JobFinalDecisionSummary `json:"final_votes"`
 }
 
 // ReadJob reads a job with up to a page (marketplace.MaxListLimit) of
@@ -41,8 +45,12 @@ func ReadJob(ctx context.Context, c *client.Client, jobID string) (JobView, erro
 	if v.Job, err = c.GetJob(ctx, jobID); err != nil {
 		return v, err
 	}
-	if v.Submissions, _, err = c.ListJobSubmissions(ctx, jobID, client.Page{Limit: marketplace.MaxListLimit}); err != nil {
+	var next string
+	if v.Submissions, next, err = c.ListJobSubmissions(ctx, jobID, client.Page{Limit: marketplace.MaxListLimit}); err != nil {
 		return v, err
+	}
+	if next != "" {
+		v.MoreSubmissions = &next
 	}
 	if v.Votes, err = c.GetJobVotingSummary(ctx, jobID); err != nil {
 		return v, err

@@ -55,6 +55,9 @@ var discoveryTemplates = template.Must(template.New("").Option("missingkey=error
 // discoveryDocs are the rendered discovery documents.
 type discoveryDocs struct {
 	agentCard, service, agents, llmsTxt, playbook, heartbeat doc
+	// resource and mcpResource are the protected-resource metadata of
+	// the service and of the MCP endpoint (mcp_handlers.go).
+	resource, mcpResource doc
 }
 
 // doc is one rendered document and its entity tag.
@@ -110,6 +113,10 @@ func (s *server) discoveryRoutes() []route {
 			h: serve(contentTypeMarkdown, func(d *discoveryDocs) doc { return d.playbook })},
 		{pattern: "GET /docs-md/agent-heartbeat.md", op: "getAgentHeartbeat", rate: rateExempt,
 			h: serve(contentTypeMarkdown, func(d *discoveryDocs) doc { return d.heartbeat })},
+		{pattern: "GET " + ProtectedResourcePath, op: "getProtectedResourceMetadata", rate: rateExempt,
+			h: serve(contentTypeJSON, func(d *discoveryDocs) doc { return d.resource })},
+		{pattern: "GET " + MCPProtectedResourcePath, op: "getMCPProtectedResourceMetadata", rate: rateExempt,
+			h: serve(contentTypeJSON, func(d *discoveryDocs) doc { return d.mcpResource })},
 	}
 }
 
@@ -137,6 +144,10 @@ type discoveryLinks struct {
 	AgentsJSON   string `json:"agents_json"`
 	AgentCard    string `json:"agent_card"`
 	AgentCardAlt string `json:"agent_card_alt"`
+	// MCP is the MCP endpoint (streamable HTTP) and MCPResource its
+	// protected-resource metadata.
+	MCP         string `json:"mcp"`
+	MCPResource string `json:"mcp_resource_metadata"`
 }
 
 func newDiscoveryLinks(base string) discoveryLinks {
@@ -151,6 +162,8 @@ func newDiscoveryLinks(base string) discoveryLinks {
 		AgentsJSON:   base + "/agents.json",
 		AgentCard:    base + "/.well-known/agent.json",
 		AgentCardAlt: base + "/.well-known/agent-card.json",
+		MCP:          base + MCPPath,
+		MCPResource:  base + MCPProtectedResourcePath,
 	}
 }
 
@@ -345,6 +358,9 @@ func (s *server) renderDiscovery(base string) *discoveryDocs {
 		llmsTxt:   newDoc(text("llms.txt.tmpl")),
 		playbook:  newDoc(text("agent-playbook.md.tmpl")),
 		heartbeat: newDoc(text("agent-heartbeat.md.tmpl")),
+
+		resource:    newDoc(mustJSON(newProtectedResource(d, "", d.Name+" API"))),
+		mcpResource: newDoc(mustJSON(newProtectedResource(d, MCPPath, d.Name+" MCP server"))),
 	}
 }
 

@@ -106,6 +106,7 @@ func (s *server) allRoutes() []route {
 		s.metricsRoutes(),
 		s.searchRoutes(),
 		s.a2aRoutes(),
+		s.mcpRoutes(),
 	)
 }
 
