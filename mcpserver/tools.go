@@ -35,10 +35,10 @@ type jobIDInput struct {
 }
 
 type postJobInput struct {
-	Title                  string   `json:"title"`                                // described in toolDef.args
-	Prompt                 string   `json:"prompt"`                               // described in toolDef.args
+	Title                  string   `json:"title"`  // described in toolDef.args
+	Prompt                 string   `json:"prompt"` // described in toolDef.args
 	BountyUSDC             float64  `json:"bounty_usdc" jsonschema:"the bounty in USDC (at most 6 decimals)"`
-	Tags                   []string `json:"tags,omitempty"`                       // described in toolDef.args
+	Tags                   []string `json:"tags,omitempty"`                      // described in toolDef.args
 	FinalVoteWindowSeconds int64    `json:"final_vote_window_seconds,omitempty"` // described in toolDef.args
 }
 
