@@ -208,13 +208,17 @@ func outputSchema[T any]() *jsonschema.Schema {
 	return s
 }
 
-// dropNullable rewrites s in place: a property that may be null is no
-// longer required and no longer admits null.
+// dropNullable rewrites s in place: a property that may be null (a
+// pointer, slice, map or interface field) is no longer required and no
+// longer admits null.
 func dropNullable(s *jsonschema.Schema) {
 	if s == nil {
 		return
 	}
 	for name, p := range s.Properties {
+		nullable := slices.Contains(p.Types, "null") ||
+			(p.Type == "object" && len(p.Properties) == 0) || // a map
+			(p.Type == "" && len(p.Types) == 0) // any value
 		if slices.Contains(p.Types, "null") {
 			types := slices.DeleteFunc(slices.Clone(p.Types), func(t string) bool { return t == "null" })
 			p.Types = nil
@@ -223,6 +227,8 @@ func dropNullable(s *jsonschema.Schema) {
 			} else {
 				p.Types = types
 			}
+		}
+		if nullable {
 			s.Required = slices.DeleteFunc(s.Required, func(r string) bool { return r == name })
 		}
 		dropNullable(p)
