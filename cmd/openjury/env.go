@@ -104,8 +104,11 @@ func (e *env) signer() (client.Signer, error) {
 			return readKeyFile(path)
 		}
 	}
-	return nil, errors.New("no key: make one with `openjury keygen` (it becomes the default key), or pass --key NAME|PATH, or set OPENJURY_PRIVATE_KEY or OPENJURY_KEYSTORE (with OPENJURY_KEYSTORE_PASSWORD(_FILE))")
+	return nil, errNoKey
 }
+
+// errNoKey is the error of a command that needs a key when none is set.
+var errNoKey = errors.New("no key: make one with `openjury keygen` (it becomes the default key), or pass --key NAME|PATH, or set OPENJURY_PRIVATE_KEY or OPENJURY_KEYSTORE (with OPENJURY_KEYSTORE_PASSWORD(_FILE))")
 
 // keystoreSigner decrypts a keystore file with the password from the
 // environment.
