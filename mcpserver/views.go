@@ -7,24 +7,6 @@ import (
 	"github.com/openjury/openjury/marketplace"
 )
 
-// CollectJobs reads up to limit jobs through the client's iterator.
-func CollectJobs(ctx context.Context, c *client.Client, status, tag string, limit int) ([]client.Job, error) {
-	jobs := []client.Job{}
-	if limit <= 0 {
-		return jobs, nil
-	}
-	for j, err := range c.Jobs(ctx, client.JobFilter{Status: status, Tag: tag, Page: client.Page{Limit: min(limit, marketplace.MaxListLimit)}}) {
-		if err != nil {
-			return nil, err
-		}
-		jobs = append(jobs, j)
-		if len(jobs) == limit {
-			break
-		}
-	}
-	return jobs, nil
-}
-
 // JobView is a job with its submissions and both tallies.
 type JobView struct {
 	Job         client.Job          `json:"job"`

@@ -137,7 +137,8 @@ func (e *env) keyFileSigner(nameOrPath string) (client.Signer, error) {
 }
 
 // client returns a client of the server with opts; signed says whether
-// it needs the agent's key.
+// it needs the agent's key (it then starts with the saved session's token,
+// if any, and saves the token of each new sign-in).
 func (e *env) client(signed bool, opts ...client.Option) (*client.Client, error) {
 	if signed {
 		s, err := e.signer()
@@ -145,6 +146,7 @@ func (e *env) client(signed bool, opts ...client.Option) (*client.Client, error)
 			return nil, err
 		}
 		opts = append(opts, client.WithSigner(s))
+		opts = append(opts, e.sessionOptions(s.Address().Hex())...)
 	}
 	chain := e.chainID
 	if chain == "" {
