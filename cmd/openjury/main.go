@@ -191,6 +191,6 @@ Sessions: a sign-in is saved per server and key (the token, mode 0600, in
 $OPENJURY_HOME/sessions, default the user's cache directory, openjury/sessions)
 until it expires; logout revokes and forgets it.
 
-Exit codes: `+exitCodes+`.
+Exit codes: ` + exitCodes + `.
 `
 }
