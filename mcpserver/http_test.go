@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,8 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/require"
 
+	"github.com/openjury/openjury/client"
 	"github.com/openjury/openjury/openjurytest"
 )
 
@@ -157,6 +160,23 @@ func TestHTTPReadWithoutToken(t *testing.T) {
 	// Without a token the caller has no address of its own.
 	text := refused(t, srv, "", "status", map[string]any{})
 	require.Contains(t, text, "address is required")
+
+	// The Go client's method for the operation.
+	c, err := client.New(srv.URL)
+	require.NoError(t, err)
+	res, err := c.McpStreamableHttp(context.Background(), client.JsonRpcRequest{Jsonrpc: "2.0", ID: 7, Method: "tools/list"})
+	require.NoError(t, err)
+	require.Nil(t, res.Error)
+	require.NotEmpty(t, res.Result["tools"])
+	srv.Clock.Set(time.Now()) // the client checks the sign-in message's expiry by the real clock
+	key, err := crypto.GenerateKey()
+	require.NoError(t, err)
+	signed, err := client.New(srv.URL, client.WithSigner(client.NewKeySigner(key)))
+	require.NoError(t, err)
+	res, err = signed.McpStreamableHttp(context.Background(), client.JsonRpcRequest{Jsonrpc: "2.0", ID: 8, Method: "tools/call",
+		Params: map[string]any{"name": "status", "arguments": map[string]any{}}})
+	require.NoError(t, err)
+	require.Equal(t, signed.Address(), res.Result["structuredContent"].(map[string]any)["address"], "the signer's token is sent")
 }
 
 // TestHTTPWriteNeedsToken: a write tool without a token, with a token
