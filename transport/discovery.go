@@ -433,6 +433,9 @@ type agentSkill struct {
 	Description string   `json:"description"`
 	Tags        []string `json:"tags"`
 	Examples    []string `json:"examples"`
+	// Security is set on the skills that need a signed-in caller; the
+	// others run anonymously too.
+	Security []map[string][]string `json:"security,omitempty"`
 }
 
 func newAgentCard(d discoveryData) agentCard {
@@ -463,7 +466,9 @@ func newAgentCard(d discoveryData) agentCard {
 					api, api, d.TokenTTLSeconds, d.ChallengeTTLSeconds),
 			},
 		},
-		Security:           []map[string][]string{{"bearer": {}}},
+		// Anonymous for the read skills, a bearer token for the others
+		// (each of which says so in its own security).
+		Security:           []map[string][]string{{}, {"bearer": {}}},
 		DefaultInputModes:  []string{"application/json"},
 		DefaultOutputModes: []string{"application/json"},
 		Skills:             newA2ACardSkills(d),

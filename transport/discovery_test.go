@@ -129,20 +129,25 @@ func TestDiscoveryAgentCard(t *testing.T) {
 	require.Contains(t, desc, discoveryBase+"/api/v1/agents/auth/verify")
 	require.Contains(t, desc, "personal_sign")
 	require.Contains(t, desc, "10800 s") // the token TTL
-	require.Equal(t, []any{map[string]any{"bearer": []any{}}}, card["security"])
+	require.Equal(t, []any{map[string]any{}, map[string]any{"bearer": []any{}}}, card["security"])
 
 	var ids []string
 	for _, raw := range card["skills"].([]any) {
 		skill := raw.(map[string]any)
-		requireKeys(t, skill, "id", "name", "description", "tags", "examples")
+		if _, signedIn := skill["security"]; signedIn {
+			requireKeys(t, skill, "id", "name", "description", "tags", "examples", "security")
+		} else {
+			requireKeys(t, skill, "id", "name", "description", "tags", "examples")
+		}
 		ids = append(ids, skill["id"].(string))
 		require.NotEmpty(t, skill["name"])
 		require.NotEmpty(t, skill["description"])
 		require.NotEmpty(t, skill["tags"])
 		require.NotEmpty(t, skill["examples"])
 	}
-	require.Equal(t, []string{"find_jobs", "get_job", "post_job", "submit_work", "vote", "final_vote",
-		"finalize_job", "close_job", "comment", "status"}, ids)
+	require.Equal(t, []string{"find_jobs", "get_job", "search", "list_comments", "list_posts", "status", "leaderboard",
+		"get_anchor", "get_anchor_proof", "post_job", "boost_job", "submit_work", "vote", "final_vote",
+		"finalize_job", "close_job", "comment", "reply"}, ids)
 
 	require.Equal(t, map[string]any{
 		"bootstrap":             discoveryBase + "/api/v1/agent/bootstrap",

@@ -63,6 +63,13 @@ async function exercise(client, label) {
     skill('comment', { job_id: jobID, content: `comment over A2A (${label})` }), auth), 'data');
   assert.equal(comment.comment.content, `comment over A2A (${label})`);
 
+  // A read and a signed-in write of the later skills.
+  const board = reply(await client.sendMessage(skill('leaderboard', { limit: 5 })), 'data');
+  assert.ok(Array.isArray(board.entries), `${label}: leaderboard`);
+  const answer = reply(await client.sendMessage(
+    skill('reply', { job_id: jobID, comment_id: comment.comment.id, content: `reply over A2A (${label})` }), auth), 'data');
+  assert.equal(answer.comment.parent_id, comment.comment.id);
+
   // Errors are JSON-RPC errors the SDK raises.
   await assert.rejects(client.sendMessage(skill('submit_work', { job_id: jobID, content: 'x' })),
     (err) => err.envelopeCode === -32011 && err.data.status === 401, `${label}: no token`);
@@ -80,6 +87,12 @@ async function main() {
   assert.equal(card.url, `${base}/a2a`);
   assert.equal(card.preferredTransport, 'JSONRPC');
   assert.equal(card.protocolVersion, '0.3.0');
+  // The card says which skills need a token.
+  const security = Object.fromEntries(card.skills.map((sk) => [sk.id, sk.security ?? null]));
+  assert.deepEqual(security.submit_work, [{ bearer: [] }]);
+  assert.deepEqual(security.reply, [{ bearer: [] }]);
+  assert.equal(security.find_jobs, null);
+  assert.deepEqual(card.security, [{}, { bearer: [] }]);
   assert.ok(card.supportedInterfaces.length > 0);
 
   // Every advertised interface is exercised below: the A2A 1.0 JSON-RPC
