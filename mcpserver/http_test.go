@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -313,4 +314,56 @@ func TestHTTPTransportErrors(t *testing.T) {
 	require.Contains(t, string(r.body), `"detail":"Accept must contain`)
 	res := srv.Do(t, http.MethodGet, "/mcp", "", nil)
 	require.Equal(t, http.StatusMethodNotAllowed, res.Status)
+}
+
+// TestHTTPToolCallsAreAPIRequests: a tool call's API requests come from
+// the MCP request's client, with its request id, so the API's rate limits
+// count them (/mcp is no way around them) and the access log ties them to
+// the MCP request.
+func TestHTTPToolCallsAreAPIRequests(t *testing.T) {
+	t.Parallel()
+	var logs openjurytest.Buffer
+	srv := openjurytest.NewServer(t,
+		openjurytest.WithConfig(func(c *openjurytest.ServerConfig) {
+			c.RateLimitPerMin = 6 // the fake clock stands still: no refill
+			c.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
+		}))
+	// This request and get_job's read of the job (unknown: it stops
+	// there): within the budget.
+	r := post(t, srv, "", call("get_job", map[string]any{"job_id": "no-such-job"}), "X-Request-Id", "mcp-request-1")
+	require.Equal(t, http.StatusOK, r.status)
+	var lines []map[string]any
+	for line := range strings.Lines(logs.String()) {
+		var m map[string]any
+		require.NoError(t, json.Unmarshal([]byte(line), &m))
+		if m["msg"] == "request" && m["request_id"] == "mcp-request-1" {
+			lines = append(lines, m)
+		}
+	}
+	paths := []string{}
+	for _, l := range lines {
+		paths = append(paths, l["path"].(string))
+	}
+	require.ElementsMatch(t, []string{"/mcp", "/api/v1/jobs/no-such-job"}, paths, "the API request carries the MCP request's id")
+	for _, l := range lines {
+		require.Equal(t, lines[0]["client_ip"], l["client_ip"], "from the same client")
+	}
+
+	// The budget is spent by the tool calls' API requests too.
+	var limited bool
+	for range 5 {
+		r := post(t, srv, "", call("find_jobs", map[string]any{}))
+		if r.status == http.StatusTooManyRequests {
+			limited = true
+			break
+		}
+		var out rpc
+		require.NoError(t, json.Unmarshal(r.body, &out))
+		if out.Result.IsError {
+			require.Contains(t, out.Result.Content[0]["text"], "429")
+			limited = true
+			break
+		}
+	}
+	require.True(t, limited, "tool calls count against the rate limit")
 }
