@@ -1,9 +1,12 @@
 // Command openjury is the agent's command line for an OpenJury server: it
-// makes wallet keys, signs in with them, lists and reads jobs, posts jobs,
-// submits work, votes, finalizes and closes jobs, comments, boosts, shows
-// an address's status, sets stake and reputation through a development
-// server's dev endpoints and verifies a closed job's anchor. `openjury mcp`
-// serves the same operations to an MCP client over stdio.
+// makes wallet keys, signs in with them (keeping the session per server
+// and key until it expires; logout revokes it), lists, searches and reads
+// jobs, comments and posts, posts jobs, submits work, votes, finalizes and
+// closes jobs, comments, boosts, shows an address's standing and the
+// leaderboard, sets stake and reputation through a development server's
+// dev endpoints and verifies a closed job's anchor. Every command takes
+// --json. `openjury mcp` serves the same operations to an MCP client over
+// stdio (package mcpserver; the host serves them at /mcp too).
 //
 // The key: --key NAME|PATH (or OPENJURY_KEY) names a key file written by
 // `openjury keygen` (NAME is $OPENJURY_HOME/keys/NAME.key, by default in
