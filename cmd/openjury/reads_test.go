@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury/client"
-	"github.com/openjury/openjury/openjurytest"
 )
 
 // TestReadCommands drives comments, posts, search, leaderboard, status,
@@ -21,15 +20,7 @@ func TestReadCommands(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
 	ctx := context.Background()
-	sponsor, worker, juror := newAgent(t), newAgent(t), newAgent(t)
-	dev, err := client.New(srv.URL, client.WithDevSecret(openjurytest.DevSecret))
-	require.NoError(t, err)
-	for _, a := range []agent{worker, juror} {
-		_, err := dev.DevSetStake(ctx, client.DevSetStakeRequest{Address: a.addr, StakedAmount: 20})
-		require.NoError(t, err)
-	}
-	_, err = dev.DevSetReputation(ctx, client.DevSetReputationRequest{Address: juror.addr, Score: 16})
-	require.NoError(t, err)
+	sponsor, worker, juror, _ := newCast(t, srv)
 
 	var job client.Job
 	runJSON(t, srv.URL, &sponsor, &job, "post-job", "--title", "Merkle proofs explained", "--prompt", "Explain sorted-pair Merkle proofs.", "--bounty", "3")
