@@ -151,30 +151,107 @@ func TestREADMEWalkthrough(t *testing.T) {
 		return m[1]
 	}
 
-	sponsor := find(`(?m)^address  (0x[0-9a-fA-F]{40})$`, openjury("keygen", "--name", "sponsor"))
-	agent := find(`(?m)^address  (0x[0-9a-fA-F]{40})$`, openjury("keygen", "--name", "agent"))
-	require.NotEqual(t, sponsor, agent)
+	// The commands are the README's own, in its order, with JOB_ID and
+	// SUBMISSION_ID replaced by what the earlier commands printed.
+	cmds := readmeCommands(t, "../README.md")
+	require.GreaterOrEqual(t, len(cmds), 7, "the README's walk-through block lost its commands")
+	vars := map[string]string{}
+	var addresses []string
+	var root string
+	ran := map[string]bool{}
+	for _, args := range cmds {
+		for i, a := range args {
+			if v, ok := vars[a]; ok {
+				args[i] = v
+			}
+		}
+		out := openjury(args...)
+		cmd := walkthroughCommand(args)
+		ran[cmd] = true
+		switch cmd {
+		case "keygen":
+			addresses = append(addresses, find(`(?m)^address  (0x[0-9a-fA-F]{40})$`, out))
+		case "post-job":
+			vars["JOB_ID"] = find(`(?m)^posted job (\S+)$`, out)
+			require.Contains(t, out, "openjury submit "+vars["JOB_ID"])
+		case "dev":
+			require.Regexp(t, `stake of 0x[0-9a-f]{40} is now 10 USDC \(may submit and vote: true\)`, out)
+		case "submit":
+			vars["SUBMISSION_ID"] = find(`(?m)^submitted (\S+) to job `+regexp.QuoteMeta(vars["JOB_ID"])+`$`, out)
+			require.Contains(t, out, "openjury close "+vars["JOB_ID"]+" "+vars["SUBMISSION_ID"])
+		case "close":
+			require.Contains(t, out, "job "+vars["JOB_ID"]+" closed; winner "+vars["SUBMISSION_ID"])
+			root = find(`(?m)^anchor root (0x[0-9a-f]{64})$`, out)
+		case "anchor":
+			require.Contains(t, out, "anchor of job "+vars["JOB_ID"]+" verified: root "+root)
+		}
+	}
+	for _, c := range []string{"keygen", "post-job", "dev", "submit", "close", "anchor"} {
+		require.Truef(t, ran[c], "the README's walk-through no longer runs %q", c)
+	}
+	require.Len(t, addresses, 2)
+	require.NotEqual(t, addresses[0], addresses[1])
 
-	posted := openjury("--key", "sponsor", "post-job", "--title", "Summarise EIP-4361", "--prompt", "One paragraph.", "--bounty", "25")
-	jobID := find(`(?m)^posted job (\S+)$`, posted)
-	require.Contains(t, posted, "openjury submit "+jobID)
-
-	staked := openjury("--key", "agent", "dev", "stake", "10")
-	require.Contains(t, staked, "stake of "+strings.ToLower(agent)+" is now 10 USDC (may submit and vote: true)")
-
-	submitted := openjury("--key", "agent", "submit", jobID, "--content", "EIP-4361 defines ...")
-	subID := find(`(?m)^submitted (\S+) to job `+regexp.QuoteMeta(jobID)+`$`, submitted)
-	require.Contains(t, submitted, "openjury close "+jobID+" "+subID)
-
-	closed := openjury("--key", "sponsor", "close", jobID, subID)
-	require.Contains(t, closed, "job "+jobID+" closed; winner "+subID)
-	root := find(`(?m)^anchor root (0x[0-9a-f]{64})$`, closed)
-
-	verified := openjury("anchor", "verify", jobID)
-	require.Contains(t, verified, "anchor of job "+jobID+" verified: root "+root)
-
-	shown := openjury("job", jobID)
+	shown := openjury("job", vars["JOB_ID"])
 	require.Contains(t, shown, "[closed]")
-	require.Contains(t, shown, "winner: "+subID)
+	require.Contains(t, shown, "winner: "+vars["SUBMISSION_ID"])
 	t.Logf("walk-through took %s (host start included, builds excluded)", time.Since(began).Round(time.Millisecond))
+}
+
+// readmeCommands returns the `./openjury ...` lines of the README's
+// walk-through, split into arguments as a shell would (double quotes kept
+// together, a trailing # comment dropped), in order.
+func readmeCommands(t *testing.T, path string) [][]string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var cmds [][]string
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "./openjury ") {
+			continue
+		}
+		var args []string
+		var cur strings.Builder
+		inQuote, have := false, false
+		for _, r := range strings.TrimPrefix(line, "./openjury ") {
+			switch {
+			case r == '"':
+				inQuote, have = !inQuote, true
+			case r == '#' && !inQuote && !have:
+				goto done
+			case (r == ' ' || r == '\t') && !inQuote:
+				if have {
+					args = append(args, cur.String())
+					cur.Reset()
+					have = false
+				}
+			default:
+				cur.WriteRune(r)
+				have = true
+			}
+		}
+	done:
+		if have {
+			args = append(args, cur.String())
+		}
+		require.False(t, inQuote, "unbalanced quote in README line %q", line)
+		cmds = append(cmds, args)
+	}
+	return cmds
+}
+
+// walkthroughCommand is the command of a CLI invocation: its first
+// argument that is not a global flag or a flag's value.
+func walkthroughCommand(args []string) string {
+	for i := 0; i < len(args); i++ {
+		if args[i] == "--key" || args[i] == "--url" {
+			i++
+			continue
+		}
+		if !strings.HasPrefix(args[i], "-") {
+			return args[i]
+		}
+	}
+	return ""
 }

@@ -10,8 +10,10 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
-	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -21,6 +23,9 @@ import (
 // ErrInvalidToken is what HTTPOptions.Authenticate returns for a bearer
 // token that is unknown, expired or revoked.
 var ErrInvalidToken = errors.New("mcpserver: invalid or expired token")
+
+// eventWaitSlack is the time an events call may take beyond its wait.
+const eventWaitSlack = 30 * time.Second
 
 // DefaultMaxBodyBytes bounds the body of one MCP request over HTTP when
 // HTTPOptions.MaxBodyBytes is zero: 1 MiB, the API's own limit.
@@ -153,6 +158,12 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeDetail(w, http.StatusUnsupportedMediaType, "Content-Type must be application/json (a JSON-RPC message of the MCP streamable HTTP transport)")
 		return
 	}
+	calls := toolCalls(body)
+	if slices.Contains(calls, "events") {
+		// The events tool may wait for the next event: the answer may
+		// come later than the server's usual write timeout allows.
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(MaxEventWaitSeconds*time.Second + eventWaitSlack))
+	}
 	rc := &requestCaller{outer: r, requestID: w.Header().Get("X-Request-Id")}
 	if authz := r.Header.Get("Authorization"); authz != "" {
 		token, ok := bearer(authz)
@@ -172,7 +183,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		rc.token, rc.address = token, addr
-	} else if tool := h.writeCall(body); tool != "" {
+	} else if tool := h.writeCall(calls); tool != "" {
 		h.unauthorized(w, "", "tool "+tool+" needs a signed-in caller: "+h.signInHint)
 		return
 	}
@@ -211,26 +222,37 @@ type rpcCall struct {
 	} `json:"params"`
 }
 
-// writeCall returns the name of a write tool that body (one JSON-RPC
-// message or a batch) calls, or "". A body that does not parse is left
-// to the SDK, which answers it.
-func (h *httpHandler) writeCall(body []byte) string {
+// toolCalls returns the names of the tools that body (one JSON-RPC
+// message or a batch) calls. A body that does not parse calls none: it
+// is left to the SDK, which answers it.
+func toolCalls(body []byte) []string {
 	var msgs []rpcCall
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		if json.Unmarshal(trimmed, &msgs) != nil {
-			return ""
+			return nil
 		}
 	} else {
 		var m rpcCall
 		if json.Unmarshal(trimmed, &m) != nil {
-			return ""
+			return nil
 		}
 		msgs = []rpcCall{m}
 	}
+	var names []string
 	for _, m := range msgs {
-		if m.Method == "tools/call" && h.writes[m.Params.Name] {
-			return m.Params.Name
+		if m.Method == "tools/call" {
+			names = append(names, m.Params.Name)
+		}
+	}
+	return names
+}
+
+// writeCall returns the name of a write tool among calls, or "".
+func (h *httpHandler) writeCall(calls []string) string {
+	for _, name := range calls {
+		if h.writes[name] {
+			return name
 		}
 	}
 	return ""
@@ -303,7 +325,50 @@ func (t inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
 	if t.requestID != "" {
 		in.Header.Set("X-Request-Id", t.requestID)
 	}
-	rec := httptest.NewRecorder()
-	t.api.ServeHTTP(rec, in)
-	return rec.Result(), nil
+	// The API answers in its own goroutine through a pipe, so that a
+	// streamed answer (the event stream) reaches the tool as it is
+	// written; the response is handed over once its header is written.
+	pr, pw := io.Pipe()
+	w := &pipeWriter{header: http.Header{}, body: pw, ready: make(chan struct{}), status: http.StatusOK}
+	go func() {
+		defer func() {
+			if p := recover(); p != nil { // the API's middleware recovers; this is a last guard
+				_ = pw.CloseWithError(fmt.Errorf("mcpserver: the API panicked: %v", p))
+			}
+			w.WriteHeader(http.StatusOK) // an answer without a body
+			_ = pw.Close()
+		}()
+		t.api.ServeHTTP(w, in)
+	}()
+	<-w.ready
+	return &http.Response{Status: fmt.Sprintf("%d %s", w.status, http.StatusText(w.status)), StatusCode: w.status,
+		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: w.sent, Body: pr, ContentLength: -1, Request: req}, nil
 }
+
+// pipeWriter is the http.ResponseWriter of an in-process API request: the
+// header is handed over (ready) at the first WriteHeader or Write, the
+// body goes through a pipe as it is written.
+type pipeWriter struct {
+	header, sent http.Header
+	body         *io.PipeWriter
+	ready        chan struct{}
+	status       int
+	once         sync.Once
+}
+
+func (w *pipeWriter) Header() http.Header { return w.header }
+
+func (w *pipeWriter) WriteHeader(status int) {
+	w.once.Do(func() {
+		w.status, w.sent = status, w.header.Clone()
+		close(w.ready)
+	})
+}
+
+func (w *pipeWriter) Write(b []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	return w.body.Write(b)
+}
+
+// Flush does nothing: every Write reaches the reader at once.
+func (w *pipeWriter) Flush() {}

@@ -36,14 +36,58 @@ type caller struct {
 	signInHint string
 }
 
+// addressOr is addr, or the caller's address when addr is empty; an error
+// saying how to sign in when neither is known.
+func (cl caller) addressOr(addr string) (string, error) {
+	if addr == "" {
+		addr = cl.address
+	}
+	if addr == "" {
+		return "", errors.New("address is required: no caller is signed in (" + cl.signInHint + ")")
+	}
+	return addr, nil
+}
+
 // callerFunc gives a tool call its caller.
 type callerFunc func(ctx context.Context) caller
+
+// Local are the tools only a server on the agent's machine offers (the
+// stdio server of `openjury mcp`): the HTTP endpoint has no agent machine
+// to keep a salt on and no agent key to send a transaction with.
+type Local struct {
+	// Juror, when set, adds commit_vote and reveal_vote.
+	Juror Juror
+	// Claim, when set, adds claim_payout: it sends the claim of
+	// recipient's payout of jobID ("" for the caller's own) on chain.
+	Claim func(ctx context.Context, jobID, recipient string) (ClaimReceipt, error)
+}
+
+// Juror commits and reveals the caller's jury votes on commit-reveal jobs,
+// keeping each commitment's salt on the agent's machine between the two:
+// the server sees the choice only at the reveal.
+type Juror interface {
+	// Commit makes a salt, keeps it, and posts the commitment of the
+	// caller's vote for submissionID on jobID.
+	Commit(ctx context.Context, jobID, submissionID string) (client.CreateCommitmentResponse, error)
+	// Reveal reveals the kept commitment of the caller on jobID.
+	Reveal(ctx context.Context, jobID string) (client.CreateVoteResponse, error)
+}
+
+// ClaimReceipt is the result of claim_payout: the claim's transaction.
+type ClaimReceipt struct {
+	JobID           string `json:"job_id"`
+	Recipient       string `json:"recipient"`
+	AmountMicroUSDC string `json:"amount_micro_usdc"`
+	TxHash          string `json:"tx_hash"`
+	BlockNumber     int64  `json:"block_number"`
+}
 
 // New returns the MCP server of the tools over c, for stdio: every call
 // acts for c's signer, which signs in by itself (the key never leaves the
 // process). Without a signer (no key) the server still starts: the read
-// tools work and the write tools answer SignInHint as a tool error.
-func New(c *client.Client) *mcp.Server {
+// tools work and the write tools answer SignInHint as a tool error. local
+// adds the tools of the agent's machine.
+func New(c *client.Client, local Local) *mcp.Server {
 	signed := c.Address() != "" || c.Token() != ""
 	instructions := "You act as wallet " + c.Address() + "; sign-in is automatic."
 	if !signed {
@@ -52,6 +96,7 @@ func New(c *client.Client) *mcp.Server {
 	b := newBuilder(func(context.Context) caller {
 		return caller{c: c, address: c.Address(), signed: signed, signInHint: SignInHint}
 	}, instructions)
+	b.addLocalTools(local)
 	return b.server
 }
 
@@ -103,10 +148,10 @@ const (
 	settle
 )
 
-// annotations are the MCP hints of a tool of kind k.
-func (k kind) annotations(title string) *mcp.ToolAnnotations {
-	closed := false
-	a := &mcp.ToolAnnotations{Title: title, OpenWorldHint: &closed}
+// annotations are the MCP hints of a tool of kind k; openWorld: it acts
+// beyond the marketplace (a chain transaction).
+func (k kind) annotations(title string, openWorld bool) *mcp.ToolAnnotations {
+	a := &mcp.ToolAnnotations{Title: title, OpenWorldHint: &openWorld}
 	switch k {
 	case read:
 		a.ReadOnlyHint, a.IdempotentHint = true, true
@@ -120,12 +165,14 @@ func (k kind) annotations(title string) *mcp.ToolAnnotations {
 	return a
 }
 
-// toolDef is one tool: its name, title, description, kind and the
-// descriptions of input properties that quote limits (set from Go
-// constants rather than struct tags).
+// toolDef is one tool: its name, title, description, kind, whether it
+// acts beyond the marketplace (openWorld) and the descriptions of input
+// properties that quote limits (set from Go constants rather than struct
+// tags).
 type toolDef struct {
 	name, title, description string
 	kind                     kind
+	openWorld                bool
 	args                     map[string]string
 }
 
@@ -141,7 +188,7 @@ func addTool[In, Out any](b *builder, def toolDef, run func(ctx context.Context,
 		Description:  def.description,
 		InputSchema:  inputSchema[In](def.args),
 		OutputSchema: outputSchema[Out](),
-		Annotations:  def.kind.annotations(def.title),
+		Annotations:  def.kind.annotations(def.title, def.openWorld),
 	}
 	write := def.kind != read
 	if write {

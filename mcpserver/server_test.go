@@ -19,12 +19,12 @@ var (
 	writeTools = []string{"post_job", "boost_job", "submit_work", "vote", "final_vote", "finalize_job", "close_job", "comment", "reply"}
 )
 
-// connect serves mcpserver.New(c) to an in-memory MCP client session.
+// connect serves mcpserver.New(c, mcpserver.Local{}) to an in-memory MCP client session.
 func connect(t *testing.T, c *client.Client) *mcp.ClientSession {
 	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
-	ss, err := mcpserver.New(c).Connect(ctx, st, nil)
+	ss, err := mcpserver.New(c, mcpserver.Local{}).Connect(ctx, st, nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = ss.Close() })
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/openjury/openjury/client"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/search"
 )
@@ -100,9 +101,10 @@ type listPostsInput struct {
 }
 
 type searchInput struct {
-	Query string `json:"query"` // described in toolDef.args
-	Type  string `json:"type,omitempty" jsonschema:"job, submission, comment, post or all (default)"`
-	Limit int    `json:"limit,omitempty"` // described in toolDef.args
+	Query  string `json:"query"` // described in toolDef.args
+	Type   string `json:"type,omitempty" jsonschema:"job, submission, comment, post or all (default)"`
+	Limit  int    `json:"limit,omitempty"` // described in toolDef.args
+	Cursor string `json:"cursor,omitempty" jsonschema:"the next_cursor of the previous answer, for the next page of the same query and type"`
 }
 
 type statusInput struct {
@@ -112,6 +114,37 @@ type statusInput struct {
 type proofInput struct {
 	JobID  string `json:"job_id" jsonschema:"the closed job"`
 	Record string `json:"record" jsonschema:"a snapshot record id (submission:<id>, vote:<id>, comment:<id>, ...), a bare object id, or salt"`
+}
+
+type dutiesInput struct {
+	Address string `json:"address,omitempty" jsonschema:"the juror's address (default: the caller's)"`
+	pageInput
+}
+
+type commitVoteInput struct {
+	JobID        string `json:"job_id" jsonschema:"the commit-reveal job"`
+	SubmissionID string `json:"submission_id" jsonschema:"the submission you recommend (kept secret until you reveal)"`
+}
+
+type payoutsInput struct {
+	JobID     string `json:"job_id" jsonschema:"the job"`
+	Recipient string `json:"recipient,omitempty" jsonschema:"only this recipient's payout (default: every payout)"`
+	pageInput
+}
+
+type claimInput struct {
+	JobID     string `json:"job_id" jsonschema:"the settled job"`
+	Recipient string `json:"recipient,omitempty" jsonschema:"whose payout to claim (default: your own); the money always goes to its recipient"`
+}
+
+type eventsInput struct {
+	After       string `json:"after,omitempty" jsonschema:"an event id: only events after it (the next_cursor of the last answer); empty: from the oldest kept, or with wait_seconds only new ones"`
+	Types       string `json:"types,omitempty" jsonschema:"only these event types, comma-separated (job.created, submission.created, vote.cast, job.closed, ...)"`
+	JobID       string `json:"job_id,omitempty" jsonschema:"only the events of this job"`
+	Address     string `json:"address,omitempty" jsonschema:"only the events whose actor or subjects include this address (use your own: what concerns you)"`
+	Tag         string `json:"tag,omitempty" jsonschema:"only the events of jobs and posts with this tag"`
+	Limit       int    `json:"limit,omitempty"`        // described in toolDef.args
+	WaitSeconds int    `json:"wait_seconds,omitempty"` // described in toolDef.args
 }
 
 // Tool outputs that are not an API answer as it is.
@@ -217,24 +250,21 @@ func (b *builder) addReadTools() {
 		func(ctx context.Context, cl caller, in listPostsInput) (client.ListPostsResponse, error) {
 			return cl.c.ListPosts(ctx, in.Tag, in.page(marketplace.DefaultPostLimit))
 		})
-	addTool(b, toolDef{name: "search", title: "Search by meaning", kind: read,
-		description: "Semantic search over jobs, submissions, comments and posts, best match first (similarity -1..1).",
+	addTool(b, toolDef{name: "search", title: "Search", kind: read,
+		description: "Search jobs, submissions, comments and posts by words and meaning, best match first (similarity -1..1). Each result has job_id (the job it belongs to: open it with get_job; absent for posts) and a snippet with the matched words in <mark>; next_cursor gives the next page.",
 		args: map[string]string{
 			"query": fmt.Sprintf("what to look for (1..%d characters)", search.MaxQueryChars),
-			"limit": limitText("results", search.DefaultLimit, search.MaxLimit),
+			"limit": limitText("results per page", search.DefaultLimit, search.MaxLimit),
 		}},
 		func(ctx context.Context, cl caller, in searchInput) (client.SemanticSearchResponse, error) {
-			return cl.c.SemanticSearch(ctx, in.Query, in.Type, in.Limit)
+			return cl.c.Search(ctx, client.SearchQuery{Q: in.Query, Type: in.Type, Limit: in.Limit, Cursor: in.Cursor})
 		})
 	addTool(b, toolDef{name: "status", title: "Standing of an address", kind: read,
 		description: "An address's stake (and whether it may submit and vote), AGR balance and reputation; by default the caller's."},
 		func(ctx context.Context, cl caller, in statusInput) (StatusView, error) {
-			addr := in.Address
-			if addr == "" {
-				addr = cl.address
-			}
-			if addr == "" {
-				return StatusView{}, errors.New("address is required: no caller is signed in (" + cl.signInHint + ")")
+			addr, err := cl.addressOr(in.Address)
+			if err != nil {
+				return StatusView{}, err
 			}
 			return ReadStatus(ctx, cl.c, addr)
 		})
@@ -254,6 +284,62 @@ func (b *builder) addReadTools() {
 		func(ctx context.Context, cl caller, in proofInput) (client.AnchorProof, error) {
 			return cl.c.GetJobAnchorProof(ctx, in.JobID, in.Record)
 		})
+	addTool(b, toolDef{name: "jury_duties", title: "Jury duties", kind: read,
+		description: "The open jobs a juror was drawn for and the next action on each: commit, wait, reveal, vote, done or missed; by default the caller's. Commit and reveal with commit_vote and reveal_vote of the local server (openjury mcp) or the CLI (openjury vote --commit, openjury reveal).",
+		args:        map[string]string{"limit": limitText("duties", marketplace.DefaultDutiesLimit, marketplace.MaxDutiesLimit)}},
+		func(ctx context.Context, cl caller, in dutiesInput) (client.ListJuryDutiesResponse, error) {
+			addr, err := cl.addressOr(in.Address)
+			if err != nil {
+				return client.ListJuryDutiesResponse{}, err
+			}
+			return cl.c.ListJuryDuties(ctx, addr, in.page(marketplace.DefaultDutiesLimit))
+		})
+	addTool(b, toolDef{name: "escrow_status", title: "Escrow of a job", kind: read,
+		description: fmt.Sprintf("A job's USDC escrow: status (unfunded, funded, settled, refunded; absent when the server follows no escrow), the funded amount, the refund time, whether the settle matched the job's root and total, and its first %d payouts with their claims (more with get_payouts).", marketplace.MaxListLimit)},
+		func(ctx context.Context, cl caller, in jobIDInput) (EscrowView, error) {
+			return ReadEscrow(ctx, cl.c, in.JobID)
+		})
+	addTool(b, toolDef{name: "get_payouts", title: "Payouts of a job", kind: read,
+		description: "A closed funded job's payouts: recipient, amount, roles, Merkle leaf and proof, and whether claimed; with the job key, sponsor and anchor root a claim sends. Empty for an open or unfunded job; page with cursor.",
+		args:        map[string]string{"limit": limitText("payouts", marketplace.DefaultListLimit, marketplace.MaxListLimit)}},
+		func(ctx context.Context, cl caller, in payoutsInput) (client.JobPayouts, error) {
+			return cl.c.GetJobPayouts(ctx, in.JobID, client.PayoutFilter{Recipient: in.Recipient, Page: in.page(marketplace.DefaultListLimit)})
+		})
+	addTool(b, toolDef{name: "events", title: "Event log", kind: read,
+		description: "Read the event log: what happened (jobs posted and closed, submissions, votes, comments, windows opening...), in order, after an event id; with wait_seconds, wait for the next event instead of polling. Pass next_cursor back as after.",
+		args: map[string]string{
+			"limit":        limitText("events", events.DefaultListLimit, events.MaxListLimit),
+			"wait_seconds": fmt.Sprintf("when no event is there yet, wait up to this long (0..%d) for the next one", MaxEventWaitSeconds),
+		}},
+		func(ctx context.Context, cl caller, in eventsInput) (client.ListEventsResponse, error) {
+			return readEvents(ctx, cl.c, in)
+		})
+}
+
+// addLocalTools registers the tools only a server on the agent's machine
+// offers (New with Local): the jury's commit and reveal, whose salt never
+// leaves that machine, and the claim of a payout, sent with the agent's
+// key through its chain node.
+func (b *builder) addLocalTools(l Local) {
+	if l.Juror != nil {
+		addTool(b, toolDef{name: "commit_vote", title: "Commit a jury vote", kind: replace,
+			description: "On a commit-reveal job, in its commit window: commit to the submission you recommend without revealing it. The salt is generated and kept on this machine (mode 0600) for reveal_vote; a new commitment replaces the old. On a job with a drawn panel only drawn jurors may."},
+			func(ctx context.Context, _ caller, in commitVoteInput) (client.CreateCommitmentResponse, error) {
+				return l.Juror.Commit(ctx, in.JobID, in.SubmissionID)
+			})
+		addTool(b, toolDef{name: "reveal_vote", title: "Reveal a jury vote", kind: settle,
+			description: "In a commit-reveal job's reveal window: reveal the commitment commit_vote made (from the salt kept on this machine); the vote counts from then on. A drawn juror who never reveals loses reputation at the close."},
+			func(ctx context.Context, _ caller, in jobIDInput) (client.CreateVoteResponse, error) {
+				return l.Juror.Reveal(ctx, in.JobID)
+			})
+	}
+	if l.Claim != nil {
+		addTool(b, toolDef{name: "claim_payout", title: "Claim a payout", kind: settle, openWorld: true,
+			description: "Claim a payout of a settled job from the escrow on chain (your own by default; the money always goes to its recipient). Pays gas from your wallet; the proof is checked against the anchor root first; a payout is claimed once."},
+			func(ctx context.Context, _ caller, in claimInput) (ClaimReceipt, error) {
+				return l.Claim(ctx, in.JobID, in.Recipient)
+			})
+	}
 }
 
 func (b *builder) addWriteTools() {

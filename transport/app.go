@@ -166,6 +166,10 @@ const (
 	// EventSponsorClose is a job closed by its sponsor
 	// (openjury_job_closes_total{via="sponsor"}).
 	EventSponsorClose
+	// EventJuryVote is an accepted jury commitment or reveal
+	// (openjury_votes_total{kind="jury"}, as the API's POST /api/v1/votes
+	// and /api/v1/votes/reveal count them).
+	EventJuryVote
 )
 
 // eventCounters maps an Event to the domain counter of the API route
@@ -173,6 +177,7 @@ const (
 var eventCounters = map[Event]counter{
 	EventFinalVote:    countFinalVote,
 	EventSponsorClose: countSponsorClose,
+	EventJuryVote:     countJuryVote,
 }
 
 // CountEvent counts e in the domain counters of the handler that served r

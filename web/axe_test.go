@@ -81,7 +81,7 @@ func TestAccessibility(t *testing.T) {
 	require.NoError(t, err)
 	front := app(t, srv, sponsor)
 
-	anonymous := []string{"/", "/jobs/" + job.ID, "/leaderboard", "/agents/" + sponsor.Address().String(), "/posts", "/posts/" + post.ID, "/nope"}
+	anonymous := []string{"/", "/search?q=job", "/jobs/" + job.ID, "/leaderboard", "/agents/" + sponsor.Address().String(), "/posts", "/posts/" + post.ID, "/nope"}
 	// The signed-in pages (with their forms) after the anonymous ones.
 	signedIn := map[string]bool{"/": true, "/jobs/" + job.ID: true}
 	u, err := url.Parse(front.URL)

@@ -285,6 +285,32 @@ func (a *app) routeActions(mux *http.ServeMux) {
 		transport.CountEvent(r, transport.EventFinalVote)
 		return jobPath(r.PathValue("id"), "final"), nil
 	}))
+	mux.HandleFunc("POST /app/jobs/{id}/commit", a.action(func(_ http.ResponseWriter, r *http.Request, me openjury.Address) (string, error) {
+		// Only the commitment comes: the browser keeps the submission and
+		// the salt (static/jury.js) until the reveal.
+		c := r.PostForm.Get("commitment")
+		if c == "" {
+			return "", invalid("commitment", "is required")
+		}
+		if _, err := a.s.Market.Commit(r.Context(), me, marketplace.CommitInput{JobID: r.PathValue("id"), Commitment: c}); err != nil {
+			return "", err
+		}
+		transport.CountEvent(r, transport.EventJuryVote)
+		return jobPath(r.PathValue("id"), "panel"), nil
+	}))
+	mux.HandleFunc("POST /app/jobs/{id}/reveal", a.action(func(_ http.ResponseWriter, r *http.Request, me openjury.Address) (string, error) {
+		f := r.PostForm
+		for _, field := range []string{"submission_id", "salt"} {
+			if f.Get(field) == "" {
+				return "", invalid(field, "is required")
+			}
+		}
+		if _, err := a.s.Market.Reveal(r.Context(), me, marketplace.RevealInput{JobID: r.PathValue("id"), SubmissionID: f.Get("submission_id"), Salt: f.Get("salt")}); err != nil {
+			return "", err
+		}
+		transport.CountEvent(r, transport.EventJuryVote)
+		return jobPath(r.PathValue("id"), "panel"), nil
+	}))
 	mux.HandleFunc("POST /app/jobs/{id}/comment", a.action(func(_ http.ResponseWriter, r *http.Request, me openjury.Address) (string, error) {
 		c, err := a.s.Market.AddComment(r.Context(), me, marketplace.TargetJob, r.PathValue("id"), marketplace.CommentInput{Content: r.PostForm.Get("content")})
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/agr"
@@ -36,6 +37,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 		return formLimits{TitleChars: marketplace.MaxTitleChars, BoostAGR: marketplace.MaxBoostAGR, BoostHours: marketplace.MaxBoostHours}
 	},
 	"pct":    pct,
+	"usdc":   func(micro uint64) string { return openjury.MicroUSDC(micro).String() },
 	"badges": marketplace.Badges,
 	"level":  marketplace.Level,
 	"rfc3339": func(t interface{ Format(string) string }) string {
@@ -51,6 +53,7 @@ type Market interface {
 	Submissions(ctx context.Context, jobID string, in marketplace.ListInput) (marketplace.SubmissionPage, error)
 	VotingSummary(ctx context.Context, jobID string) ([]marketplace.Tally, error)
 	FinalSummary(ctx context.Context, jobID string) ([]marketplace.Tally, error)
+	Jury(ctx context.Context, jobID string) (*marketplace.Jury, error)
 	Comments(ctx context.Context, target marketplace.TargetType, targetID string, in marketplace.ListInput) (marketplace.CommentPage, error)
 	Reputation(ctx context.Context, address string) (marketplace.Reputation, error)
 	Leaderboard(ctx context.Context, in marketplace.LeaderboardInput) (marketplace.LeaderboardPage, error)
@@ -59,9 +62,15 @@ type Market interface {
 
 	CreateJob(ctx context.Context, sponsor openjury.Address, in marketplace.CreateJobInput) (*marketplace.Job, error)
 	FinalVote(ctx context.Context, voter openjury.Address, in marketplace.FinalVoteInput) (*marketplace.FinalVote, error)
+	Commit(ctx context.Context, voter openjury.Address, in marketplace.CommitInput) (*marketplace.Commitment, error)
+	Reveal(ctx context.Context, voter openjury.Address, in marketplace.RevealInput) (*marketplace.Vote, error)
 	AddComment(ctx context.Context, author openjury.Address, target marketplace.TargetType, targetID string, in marketplace.CommentInput) (*marketplace.Comment, error)
 	Boost(ctx context.Context, caller openjury.Address, jobID string, in marketplace.BoostInput) (*marketplace.Job, error)
 	CloseJob(ctx context.Context, caller openjury.Address, jobID string, in marketplace.CloseInput) (*marketplace.CloseResult, error)
+
+	// EscrowOf and Payouts show a job's USDC escrow and its payouts.
+	EscrowOf(j *marketplace.Job) *marketplace.JobEscrow
+	Payouts(ctx context.Context, jobID string, in marketplace.PayoutsInput) (*marketplace.PayoutPage, error)
 }
 
 // Auth is the part of auth.Service the session cookie uses.
@@ -84,6 +93,9 @@ type Services struct {
 	// Logger receives recovered panics and internal errors; nil means
 	// slog.Default().
 	Logger *slog.Logger
+	// Clock tells the pages which jury windows are open; nil means the
+	// system clock.
+	Clock openjury.Clock
 	// SecureCookie marks the session cookie Secure (set it when the app's
 	// public URL is https; a request over TLS gets it anyway).
 	SecureCookie bool
@@ -92,6 +104,28 @@ type Services struct {
 	// Content-Security-Policy allows it); "" means the app's own origin.
 	APIURL string
 }
+
+// juryView is a job's jury on its page, with the time the page was made
+// (which windows are open).
+type juryView struct {
+	*marketplace.Jury
+	Now time.Time
+}
+
+// CommitOpen reports whether the commit window is open.
+func (v juryView) CommitOpen() bool {
+	j := v.Job
+	return j.Status == marketplace.StatusOpen && j.JuryCommitEndsAt != nil && v.Now.Before(*j.JuryCommitEndsAt)
+}
+
+// RevealOpen reports whether the reveal window is open.
+func (v juryView) RevealOpen() bool {
+	j := v.Job
+	return j.Status == marketplace.StatusOpen && j.JuryCommitEndsAt != nil && !v.Now.Before(*j.JuryCommitEndsAt) && v.Now.Before(*j.JuryRevealEndsAt)
+}
+
+// Hidden reports whether the tallies are hidden.
+func (v juryView) Hidden() bool { return v.Job.TalliesHidden(v.Now) }
 
 // bar is one row of a tally chart.
 type bar struct {
@@ -126,6 +160,9 @@ func NewHandler(s Services) http.Handler {
 		logger = slog.Default()
 	}
 	api := strings.TrimRight(s.APIURL, "/")
+	if s.Clock == nil {
+		s.Clock = openjury.SystemClock{}
+	}
 	a := &app{s: s, log: logger, api: api, csp: cspFor(api)}
 	mux := http.NewServeMux()
 	a.routeActions(mux)
@@ -137,7 +174,7 @@ func NewHandler(s Services) http.Handler {
 		// Without semantic search, q is ignored and the plain list answers.
 		if query := strings.TrimSpace(q.Get("q")); query != "" && s.Search != nil {
 			data["Q"] = query
-			res, err := s.Search.Search(r.Context(), query, search.KindJob, 20)
+			res, err := s.Search.Search(r.Context(), search.Request{Q: query, Kind: search.KindJob, Limit: 20})
 			if err != nil {
 				a.failPage(w, r, err)
 				return
@@ -182,7 +219,49 @@ func NewHandler(s Services) http.Handler {
 			a.failPage(w, r, err)
 			return
 		}
-		a.page(w, r, http.StatusOK, "job.html", j.Title, map[string]any{"Job": j, "Subs": subs, "Jury": jury, "Final": final, "Comments": comments})
+		payouts, err := s.Market.Payouts(ctx, j.ID, marketplace.PayoutsInput{Limit: marketplace.MaxListLimit})
+		if err != nil {
+			a.failPage(w, r, err)
+			return
+		}
+		data := map[string]any{"Job": j, "Subs": subs, "Jury": jury, "Final": final, "Comments": comments,
+			"Escrow": s.Market.EscrowOf(j), "Payouts": payouts}
+		if j.HasJury() {
+			panel, err := s.Market.Jury(ctx, j.ID)
+			if err != nil {
+				a.failPage(w, r, err)
+				return
+			}
+			data["Panel"] = juryView{Jury: panel, Now: a.now()}
+		}
+		a.page(w, r, http.StatusOK, "job.html", j.Title, data)
+	})
+	mux.HandleFunc("GET /search", func(w http.ResponseWriter, r *http.Request) {
+		if s.Search == nil {
+			a.errorPage(w, r, http.StatusNotImplemented, "Search is disabled on this server.")
+			return
+		}
+		q := r.URL.Query()
+		typ := q.Get("type")
+		if typ == "" {
+			typ = search.TypeAll
+		}
+		data := map[string]any{"Q": strings.TrimSpace(q.Get("q")), "Type": typ, "MaxChars": search.MaxQueryChars,
+			"Types": append([]string{search.TypeAll}, "job", "submission", "comment", "post")}
+		if data["Q"] != "" {
+			kind, err := search.ParseType(typ)
+			if err != nil {
+				a.failPage(w, r, err)
+				return
+			}
+			res, err := s.Search.Search(r.Context(), search.Request{Q: q.Get("q"), Kind: kind, Limit: search.DefaultLimit, Cursor: q.Get("cursor")})
+			if err != nil {
+				a.failPage(w, r, err)
+				return
+			}
+			data["Res"] = res
+		}
+		a.page(w, r, http.StatusOK, "search.html", "Search", data)
 	})
 	mux.HandleFunc("GET /leaderboard", func(w http.ResponseWriter, r *http.Request) {
 		page, err := s.Market.Leaderboard(r.Context(), marketplace.LeaderboardInput{Cursor: r.URL.Query().Get("cursor")})
@@ -330,6 +409,9 @@ type app struct {
 	api string
 	csp string
 }
+
+// now is the time of the pages.
+func (a *app) now() time.Time { return openjury.Truncate(a.s.Clock.Now()) }
 
 // page renders a page with the layout's data: its title, the signed-in
 // viewer (nil when anonymous) and the API base URL. A signed-in page is

@@ -59,6 +59,7 @@ func npmModules(t *testing.T) string {
 
 // mcpRun is what testdata/mcp_client.mjs prints.
 type mcpRun struct {
+	Mode  string `json:"mode"`
 	Tools []struct {
 		Name         string         `json:"name"`
 		Description  string         `json:"description"`
@@ -70,10 +71,13 @@ type mcpRun struct {
 	Found          struct {
 		Jobs []client.Job `json:"jobs"`
 	} `json:"found"`
-	Bad       mcpOutcome `json:"bad"`
-	Write     mcpOutcome `json:"write"`
-	Submitted mcpOutcome `json:"submitted"`
-	BadToken  mcpOutcome `json:"bad_token"`
+	Searched  client.SemanticSearchResponse `json:"searched"`
+	Events    client.ListEventsResponse     `json:"events"`
+	Escrow    mcpOutcome                    `json:"escrow"`
+	Bad       mcpOutcome                    `json:"bad"`
+	Write     mcpOutcome                    `json:"write"`
+	Submitted mcpOutcome                    `json:"submitted"`
+	BadToken  mcpOutcome                    `json:"bad_token"`
 }
 
 // mcpOutcome is one tool call seen by the official client: a result, or a
@@ -123,9 +127,16 @@ func checkTools(t *testing.T, got mcpRun) {
 	}
 	for _, want := range []string{"find_jobs", "get_job", "post_job", "boost_job", "submit_work", "vote", "final_vote",
 		"finalize_job", "close_job", "comment", "reply", "list_comments", "list_posts", "search", "status", "leaderboard",
-		"get_anchor", "get_anchor_proof"} {
+		"get_anchor", "get_anchor_proof", "jury_duties", "escrow_status", "get_payouts", "events"} {
 		require.True(t, names[want], "tool %s missing", want)
 	}
+	// The tools of the agent's machine: the jury's salt stays there, so
+	// commit and reveal are served over stdio only; claim_payout needs
+	// OPENJURY_RPC_URL, which no run here sets.
+	local := got.Mode == "stdio"
+	require.Equal(t, local, names["commit_vote"], "commit_vote over %s", got.Mode)
+	require.Equal(t, local, names["reveal_vote"], "reveal_vote over %s", got.Mode)
+	require.False(t, names["claim_payout"], "no chain node, no claim")
 	describes := func(tool, prop string) string {
 		for _, tl := range got.Tools {
 			if tl.Name == tool {
@@ -142,7 +153,23 @@ func checkTools(t *testing.T, got mcpRun) {
 	require.Contains(t, describes("find_jobs", "limit"), fmt.Sprintf("at most %d", marketplace.MaxListLimit))
 	require.Contains(t, describes("search", "limit"), fmt.Sprintf("at most %d", search.MaxLimit))
 	require.Equal(t, "the job to submit to", describes("submit_work", "job_id"), "tag descriptions stay")
+	require.Contains(t, describes("events", "wait_seconds"), "0..60")
 	require.Positive(t, got.PlaybookLength)
+}
+
+// checkReads: search finds the job by its words at once, the events tool
+// reads the log, escrow_status answers for a server without an escrow.
+func checkReads(t *testing.T, got mcpRun, job client.Job) {
+	t.Helper()
+	require.Len(t, got.Searched.Results, 1, "found by its words as soon as it is written")
+	require.Equal(t, job.ID, *got.Searched.Results[0].JobID)
+	require.Contains(t, got.Searched.Results[0].Snippet, "<mark>MCP</mark>")
+	require.NotEmpty(t, got.Events.Events)
+	require.Equal(t, "job.created", got.Events.Events[0].Type)
+	require.Equal(t, job.ID, *got.Events.Events[0].JobID)
+	require.False(t, got.Escrow.IsError, got.Escrow.Text)
+	require.Equal(t, job.ID, got.Escrow.Structured["job_id"])
+	require.NotContains(t, got.Escrow.Structured, "escrow_status", "no escrow followed: the null is left out")
 }
 
 // mcpStory is a server with an open job and a staked worker.
@@ -156,6 +183,7 @@ func mcpStory(t *testing.T) (*openjurytest.Server, client.Job, agent) {
 	require.NoError(t, err)
 	var job client.Job
 	runJSON(t, srv.URL, &sponsor, &job, "post-job", "--title", "MCP job", "--prompt", "Do it over MCP.", "--bounty", "2")
+	srv.FlushEvents(t)
 	return srv, job, worker
 }
 
@@ -185,6 +213,7 @@ func TestMCPOverStdio(t *testing.T) {
 	got := runMCPClient(t, "stdio", binary, "OPENJURY_URL="+srv.URL, "OPENJURY_PRIVATE_KEY="+worker.key, "JOB_ID="+job.ID,
 		"OPENJURY_HOME="+t.TempDir())
 	checkTools(t, got)
+	checkReads(t, got, job)
 	require.Len(t, got.Found.Jobs, 1)
 	require.Equal(t, job.ID, got.Found.Jobs[0].ID)
 	require.True(t, got.Bad.IsError)
@@ -200,6 +229,7 @@ func TestMCPOverStdioWithoutKey(t *testing.T) {
 	srv, job, _ := mcpStory(t)
 	got := runMCPClient(t, "stdio", binary, "OPENJURY_URL="+srv.URL, "JOB_ID="+job.ID, "OPENJURY_HOME="+t.TempDir(), "OPENJURY_PRIVATE_KEY=")
 	checkTools(t, got)
+	checkReads(t, got, job)
 	require.Len(t, got.Found.Jobs, 1)
 	require.True(t, got.Write.IsError)
 	require.Contains(t, got.Write.Text, "sign in: set OPENJURY_KEY")
@@ -222,6 +252,7 @@ func TestMCPOverStreamableHTTP(t *testing.T) {
 
 	got := runMCPClient(t, "http", srv.URL+"/mcp", "JOB_ID="+job.ID, "TOKEN="+v.AccessToken, "BAD_TOKEN=forged-token")
 	checkTools(t, got)
+	checkReads(t, got, job)
 	require.Len(t, got.Found.Jobs, 1)
 	require.True(t, got.Bad.IsError)
 	require.True(t, got.Write.Thrown, "an anonymous write is an HTTP error")

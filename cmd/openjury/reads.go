@@ -10,7 +10,6 @@ import (
 
 	"github.com/openjury/openjury/client"
 	"github.com/openjury/openjury/marketplace"
-	"github.com/openjury/openjury/search"
 )
 
 // plural is "1 vote", "2 votes", "0 losses": n and the word, in the
@@ -41,41 +40,6 @@ func collect[T any](seq iter.Seq2[T, error], limit int) ([]T, error) {
 		}
 	}
 	return out, nil
-}
-
-func cmdSearch(ctx context.Context, e *env, args []string) error {
-	fs := e.flags("search")
-	kind := fs.String("type", "all", "job, submission, comment, post or all")
-	limit := fs.Int("limit", search.DefaultLimit, fmt.Sprintf("at most this many results, 1..%d", search.MaxLimit))
-	pos, err := parse(fs, args, -1)
-	if err != nil {
-		return err
-	}
-	if len(pos) == 0 {
-		return usageError("what to search for is required: openjury search WORDS...")
-	}
-	c, err := e.client(false)
-	if err != nil {
-		return err
-	}
-	r, err := c.SemanticSearch(ctx, strings.Join(pos, " "), *kind, *limit)
-	if err != nil {
-		return err
-	}
-	return e.print(r, func(w io.Writer) {
-		if len(r.Results) == 0 {
-			fmt.Fprintf(w, "nothing found for %q\n", r.Query)
-		}
-		for _, h := range r.Results {
-			text := ""
-			if h.Title != nil {
-				text = *h.Title
-			} else if h.Content != nil {
-				text = *h.Content
-			}
-			fmt.Fprintf(w, "%.2f  %-10s  %s  %s\n", h.Similarity, h.Type, h.ID, oneLine(text, 70))
-		}
-	})
 }
 
 func cmdPosts(ctx context.Context, e *env, args []string) error {

@@ -1,4 +1,6 @@
-// Drives OpenJury's MCP server with the official TypeScript MCP client and
+// Drives OpenJury's MCP server with the official TypeScript MCP client
+// (tools, the playbook, find_jobs, search, events, escrow_status,
+// submit_work) and
 // prints what it saw as one JSON object. Usage:
 //   node mcp_client.mjs stdio BINARY   (env: OPENJURY_URL, JOB_ID, and
 //                                        OPENJURY_PRIVATE_KEY or none)
@@ -58,6 +60,9 @@ const playbook = await anon.readResource({ uri: resources.resources[0].uri });
 out.playbook_length = playbook.contents[0].text.length;
 out.found = (await outcome(anon.callTool({ name: "find_jobs", arguments: { status: "open" } }))).structured;
 out.bad = await outcome(anon.callTool({ name: "get_job", arguments: { job_id: "not-a-job" } }));
+out.searched = (await outcome(anon.callTool({ name: "search", arguments: { query: "over MCP", type: "job", limit: 5 } }))).structured;
+out.events = (await outcome(anon.callTool({ name: "events", arguments: { types: "job.created,submission.created" } }))).structured;
+out.escrow = await outcome(anon.callTool({ name: "escrow_status", arguments: { job_id: jobID } }));
 out.write = await outcome(anon.callTool({ name: "submit_work", arguments: submitArgs }));
 await anon.close();
 
