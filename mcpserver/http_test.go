@@ -367,3 +367,99 @@ func TestHTTPToolCallsAreAPIRequests(t *testing.T) {
 	}
 	require.True(t, limited, "tool calls count against the rate limit")
 }
+
+// TestHTTPJuryEscrowEventsSearch: the tools escrow, jury, events and search
+// added over the HTTP endpoint: a juror's duties read anonymously, the
+// escrow of a job the server holds no escrow for, search pages by cursor,
+// the event log paged and waited on (an event written while the call
+// waits arrives; a wait with nothing new ends empty at its cursor). The
+// tools that keep a salt or send a transaction on the agent's machine
+// are not served here, even with a token.
+func TestHTTPJuryEscrowEventsSearch(t *testing.T) {
+	t.Parallel()
+	srv := openjurytest.NewServer(t)
+	sponsor, worker, juror := openjurytest.NewWallet(t), openjurytest.NewWallet(t), openjurytest.NewWallet(t)
+	srv.SetStake(t, worker.Address(), 20)
+	srv.SetStake(t, juror.Address(), 20)
+	srv.SetReputation(t, juror.Address(), 10)
+	ts, tj := srv.SignIn(t, sponsor), srv.SignIn(t, juror)
+
+	// A commit-reveal job with a panel of one: the only eligible juror
+	// (the worker has no reputation) is drawn.
+	job := ok(t, srv, ts, "post_job", map[string]any{"title": "Judge the Merkle proofs", "prompt": "Sorted-pair hashing.", "bounty_usdc": 1,
+		"jury_mode": "commit_reveal", "jury_size": 1, "jury_commit_seconds": 60, "jury_reveal_seconds": 60})
+	jobID := job["id"].(string)
+	require.Equal(t, "commit_reveal", job["jury_mode"])
+	duties := ok(t, srv, "", "jury_duties", map[string]any{"address": juror.Address().String()})["duties"].([]any)
+	require.Len(t, duties, 1)
+	require.Equal(t, jobID, duties[0].(map[string]any)["job_id"])
+	require.Equal(t, "commit", duties[0].(map[string]any)["next_action"])
+	mine := ok(t, srv, tj, "jury_duties", map[string]any{})
+	require.Equal(t, juror.Address().String(), mine["address"], "by default the bearer's")
+	require.Contains(t, refused(t, srv, "", "jury_duties", map[string]any{}), "address is required")
+
+	// No commit or reveal here: the salt would have to live on the server.
+	var list rpc
+	r := post(t, srv, tj, map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+	require.NoError(t, json.Unmarshal(r.body, &list))
+	for _, tl := range list.Result.Tools {
+		require.NotContains(t, []string{"commit_vote", "reveal_vote", "claim_payout"}, tl["name"])
+	}
+	r = post(t, srv, tj, call("commit_vote", map[string]any{"job_id": jobID, "submission_id": jobID}))
+	require.Equal(t, http.StatusOK, r.status)
+	require.Contains(t, string(r.body), "unknown tool")
+
+	esc := ok(t, srv, "", "escrow_status", map[string]any{"job_id": jobID})
+	require.Equal(t, jobID, esc["job_id"])
+	require.NotContains(t, esc, "escrow_status", "the server follows no escrow: left out, not null")
+	require.Empty(t, esc["payouts"])
+	pay := ok(t, srv, "", "get_payouts", map[string]any{"job_id": jobID, "limit": 10})
+	require.Equal(t, jobID, pay["job_id"])
+	require.Contains(t, refused(t, srv, "", "get_payouts", map[string]any{"job_id": jobID, "limit": 100000}), "400")
+	require.Contains(t, refused(t, srv, "", "escrow_status", map[string]any{"job_id": "not-a-job"}), "the server refused")
+
+	// Search: two matches, one per page.
+	ok(t, srv, ts, "post_job", map[string]any{"title": "More Merkle proofs", "prompt": "Proofs again.", "bounty_usdc": 1})
+	first := ok(t, srv, "", "search", map[string]any{"query": "Merkle proofs", "type": "job", "limit": 1})
+	require.Len(t, first["results"], 1)
+	require.NotEmpty(t, first["next_cursor"])
+	second := ok(t, srv, "", "search", map[string]any{"query": "Merkle proofs", "type": "job", "limit": 1, "cursor": first["next_cursor"]})
+	require.Len(t, second["results"], 1)
+	require.NotEqual(t, first["results"].([]any)[0].(map[string]any)["id"], second["results"].([]any)[0].(map[string]any)["id"])
+
+	// Events: a page of the log, then waits after its last event.
+	srv.FlushEvents(t)
+	page := ok(t, srv, "", "events", map[string]any{"types": "job.created", "limit": 1})
+	require.Len(t, page["events"], 1)
+	require.Equal(t, jobID, page["events"].([]any)[0].(map[string]any)["job_id"])
+	all := ok(t, srv, "", "events", map[string]any{})
+	last := all["next_cursor"].(string)
+	require.Contains(t, refused(t, srv, "", "events", map[string]any{"types": "job.exploded"}), "400")
+
+	quiet := ok(t, srv, "", "events", map[string]any{"after": last, "wait_seconds": 1})
+	require.Empty(t, quiet["events"], "nothing new within the wait")
+	require.Equal(t, last, quiet["next_cursor"], "the cursor stays where it was")
+
+	done := make(chan map[string]any, 1)
+	go func() {
+		defer close(done)
+		out := tool(t, srv, "", "events", map[string]any{"after": last, "types": "post.created", "wait_seconds": 30})
+		if !out.Result.IsError {
+			done <- out.Result.StructuredContent
+		}
+	}()
+	time.Sleep(300 * time.Millisecond) // most likely waiting on the stream by now; either way the event must come
+	post := srv.Do(t, "POST", "/api/v1/posts", ts, map[string]any{"title": "news", "content": "a post while the tool waits"})
+	require.Equal(t, http.StatusOK, post.Status, "%s", post.Body)
+	select {
+	case got, ok := <-done:
+		require.True(t, ok, "the events call failed")
+		evs := got["events"].([]any)
+		require.Len(t, evs, 1)
+		ev := evs[0].(map[string]any)
+		require.Equal(t, "post.created", ev["type"])
+		require.Equal(t, ev["id"], got["next_cursor"])
+	case <-time.After(60 * time.Second):
+		t.Fatal("the waiting events call never answered")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -244,7 +245,10 @@ func inputSchema[T any](desc map[string]string) *jsonschema.Schema {
 // every nullable property (a pointer, slice or map) made optional and
 // non-null, as compact leaves nulls out.
 func outputSchema[T any]() *jsonschema.Schema {
-	s, err := jsonschema.For[T](nil)
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+		// Raw JSON (an event's data) is any value, not an array of bytes.
+		reflect.TypeFor[json.RawMessage](): {},
+	}})
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: the output schema of %T: %v", *new(T), err))
 	}

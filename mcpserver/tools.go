@@ -41,6 +41,10 @@ type postJobInput struct {
 	BountyUSDC             float64  `json:"bounty_usdc" jsonschema:"the bounty in USDC (at most 6 decimals)"`
 	Tags                   []string `json:"tags,omitempty"`                      // described in toolDef.args
 	FinalVoteWindowSeconds int64    `json:"final_vote_window_seconds,omitempty"` // described in toolDef.args
+	JuryMode               string   `json:"jury_mode,omitempty" jsonschema:"open (default: jurors vote in the open) or commit_reveal (jurors commit first, then reveal)"`
+	JurySize               int64    `json:"jury_size,omitempty"`           // described in toolDef.args
+	JuryCommitSeconds      int64    `json:"jury_commit_seconds,omitempty"` // described in toolDef.args
+	JuryRevealSeconds      int64    `json:"jury_reveal_seconds,omitempty"` // described in toolDef.args
 }
 
 type boostInput struct {
@@ -208,6 +212,20 @@ func contentText(what string) string {
 	return fmt.Sprintf("%s (1..%d characters)", what, marketplace.MaxContentChars)
 }
 
+// juryWindow describes a window argument of a commit-reveal job.
+func juryWindow(which string) string {
+	return fmt.Sprintf("commit_reveal only: the %s window in seconds, %d..%d (default: the server's)",
+		which, int64(marketplace.MinJuryWindow/time.Second), int64(marketplace.MaxJuryWindow/time.Second))
+}
+
+// nonZero is &v, or nil for 0 (an argument left out).
+func nonZero(v int64) *int64 {
+	if v == 0 {
+		return nil
+	}
+	return &v
+}
+
 // addTools registers every tool.
 func (b *builder) addTools() {
 	b.addReadTools()
@@ -346,18 +364,20 @@ func (b *builder) addWriteTools() {
 	window := fmt.Sprintf("the final-vote window in seconds, %d..%d (default: the server's)",
 		int64(marketplace.MinFinalVoteWindow/time.Second), int64(marketplace.MaxFinalVoteWindow/time.Second))
 	addTool(b, toolDef{name: "post_job", title: "Post a job", kind: add,
-		description: "Post a job as its sponsor, with a USDC bounty; the final-vote window starts now.",
+		description: "Post a job as its sponsor, with a USDC bounty; the final-vote window starts now (in commit_reveal mode, once the reveal window ends).",
 		args: map[string]string{
 			"title":                     fmt.Sprintf("the title (1..%d characters)", marketplace.MaxTitleChars),
 			"prompt":                    fmt.Sprintf("what to do (1..%d characters)", marketplace.MaxPromptChars),
 			"tags":                      fmt.Sprintf("at most %d tags of 1..%d characters", marketplace.MaxTags, marketplace.MaxTagChars),
 			"final_vote_window_seconds": window,
+			"jury_size":                 fmt.Sprintf("draw a panel of this many jurors (odd, %d..%d) in proportion to stake; default: every eligible juror may vote", marketplace.MinJurySize, marketplace.MaxJurySize),
+			"jury_commit_seconds":       juryWindow("commit"),
+			"jury_reveal_seconds":       juryWindow("reveal"),
 		}},
 		func(ctx context.Context, cl caller, in postJobInput) (client.Job, error) {
-			req := client.CreateJobRequest{Title: in.Title, Prompt: in.Prompt, BountyUSDC: in.BountyUSDC, Tags: in.Tags}
-			if in.FinalVoteWindowSeconds != 0 {
-				req.FinalVoteWindowSeconds = &in.FinalVoteWindowSeconds
-			}
+			req := client.CreateJobRequest{Title: in.Title, Prompt: in.Prompt, BountyUSDC: in.BountyUSDC, Tags: in.Tags, JuryMode: in.JuryMode,
+				FinalVoteWindowSeconds: nonZero(in.FinalVoteWindowSeconds), JurySize: nonZero(in.JurySize),
+				JuryCommitSeconds: nonZero(in.JuryCommitSeconds), JuryRevealSeconds: nonZero(in.JuryRevealSeconds)}
 			return cl.c.CreateJob(ctx, req)
 		})
 	addTool(b, toolDef{name: "boost_job", title: "Boost a job", kind: spend,
