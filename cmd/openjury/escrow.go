@@ -175,7 +175,12 @@ func report(action, jobID string, rcpt *types.Receipt, details any) txReport {
 func cmdEscrow(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
-			return helpRequested{}
+			// Every subcommand's flags: fund's are the escrow flags and more.
+			var f escrowFlags
+			fs := f.bind(e, "escrow")
+			fundFlags(fs)
+			_, err := parse(fs, args, -1)
+			return err
 		}
 		return usageError("the escrow command is: escrow fund|settle|refund|status JOB_ID ...")
 	}
@@ -216,11 +221,17 @@ var receiveTypeHash = crypto.Keccak256Hash([]byte("ReceiveWithAuthorization(addr
 // word is v as one ABI word.
 func word(v *big.Int) []byte { return common.LeftPadBytes(v.Bytes(), 32) }
 
+// fundFlags adds escrow fund's own flags to fs.
+func fundFlags(fs *flag.FlagSet) (refundAfter *string, authorization *bool) {
+	refundAfter = fs.String("refund-after", "", "fund: when you may take an unsettled bounty back: unix seconds, RFC 3339 or a duration from now (default: the job's final-vote end + 7 days)")
+	authorization = fs.Bool("authorization", false, "fund: in one transaction with a USDC EIP-3009 authorization instead of approve + fund")
+	return refundAfter, authorization
+}
+
 func escrowFund(ctx context.Context, e *env, args []string) error {
 	var f escrowFlags
 	fs := f.bind(e, "escrow fund")
-	refund := fs.String("refund-after", "", "when you may take an unsettled bounty back: unix seconds, RFC 3339 or a duration from now (default: the job's final-vote end + 7 days)")
-	auth := fs.Bool("authorization", false, "fund in one transaction with a USDC EIP-3009 authorization instead of approve + fund")
+	refund, auth := fundFlags(fs)
 	pos, err := parse(fs, args, 2)
 	if err != nil {
 		return err

@@ -153,8 +153,8 @@ func TestHelpAndGlobalFlags(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
 	names := commandNames(t, srv.URL)
-	require.ElementsMatch(t, []string{"keygen", "login", "logout", "jobs", "job", "post-job", "submit", "vote", "final-vote", "finalize",
-		"close", "comment", "comments", "posts", "search", "boost", "status", "leaderboard", "dev", "anchor", "mcp", "version"}, names)
+	require.ElementsMatch(t, []string{"keygen", "login", "logout", "jobs", "job", "post-job", "submit", "vote", "reveal", "jury", "final-vote", "finalize",
+		"close", "comment", "comments", "posts", "search", "boost", "status", "leaderboard", "dev", "events", "anchor", "escrow", "claim", "mcp", "version"}, names)
 	for _, name := range names {
 		r := run(t, srv.URL, nil, nil, name, "--help")
 		require.Equal(t, 0, r.code, "%s --help: %s", name, r.stderr)
