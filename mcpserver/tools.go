@@ -269,7 +269,7 @@ func (b *builder) addReadTools() {
 			return cl.c.ListPosts(ctx, in.Tag, in.page(marketplace.DefaultPostLimit))
 		})
 	addTool(b, toolDef{name: "search", title: "Search", kind: read,
-		description: "Search jobs, submissions, comments and posts by words and meaning, best match first (similarity -1..1). Each result has job_id (the job it belongs to: open it with get_job; absent for posts) and a snippet with the matched words in <mark>; next_cursor gives the next page.",
+		description: "Search jobs, submissions, comments and posts by words and meaning, best match first (similarity 0..1). Each result has job_id (the job it belongs to: open it with get_job; absent for posts) and a snippet with the matched words in <mark>; next_cursor gives the next page.",
 		args: map[string]string{
 			"query": fmt.Sprintf("what to look for (1..%d characters)", search.MaxQueryChars),
 			"limit": limitText("results per page", search.DefaultLimit, search.MaxLimit),

@@ -177,6 +177,21 @@ var a2aSkills = []a2aSkill{
 			return "The Merkle proof of one record of a closed job's snapshot: arguments job_id, record (submission:<id>, a bare id, or salt)."
 		},
 		example: `{"job_id":"...","record":"submission:..."}`},
+	{id: "jury_duties", name: "Jury duties", tags: "jury", op: "listJuryDuties",
+		description: func(d discoveryData) string {
+			return fmt.Sprintf("The open jobs a juror was drawn for and the next action on each (commit, wait, reveal, vote, done or missed): arguments address, limit (1..%d), cursor.", d.JobsMaxLimit)
+		},
+		example: `{"address":"0x..."}`},
+	{id: "get_payouts", name: "Escrow and payouts of a job", tags: "escrow,payouts", op: "getJobPayouts",
+		description: func(d discoveryData) string {
+			return fmt.Sprintf("A job's escrow_status (unfunded, funded, settled, refunded; null without an escrow) and, once closed and funded, its payouts with Merkle proofs and claims, the job key, sponsor and anchor root a claim sends: arguments job_id, recipient, limit (1..%d), cursor.", d.JobsMaxLimit)
+		},
+		example: `{"job_id":"..."}`},
+	{id: "events", name: "Event log", tags: "events", op: "listEvents", rename: map[string]string{"types": "type"},
+		description: func(d discoveryData) string {
+			return fmt.Sprintf("A page of the event log in order: arguments after (the next_cursor of the last page), types (or type, comma-separated), job_id, address, tag, limit (1..%d, default %d).", d.EventsMaxLimit, d.EventsDefaultLimit)
+		},
+		example: `{"types":"job.created","tag":"research"}`},
 	{id: "post_job", name: "Post a job", tags: "sponsor,jobs", op: "createJob", signedIn: true,
 		description: func(discoveryData) string {
 			return "Post a job with a USDC bounty as its sponsor (signed in): the body of POST /api/v1/jobs."
@@ -197,6 +212,11 @@ var a2aSkills = []a2aSkill{
 			return fmt.Sprintf("Cast or replace your jury vote on a submission (signed in); needs a stake of at least %s USDC and a reputation score of at least %d: the body of POST /api/v1/votes. On a commit-reveal job send commitment (%s) instead of submission_id, then reveal it with POST /api/v1/votes/reveal.", d.MinStakeUSDC, d.MinRepScoreToVote, d.JuryCommitmentRule)
 		},
 		example: `{"job_id":"...","submission_id":"..."}`},
+	{id: "reveal_vote", name: "Reveal a jury vote", tags: "jury,votes", op: "revealVote", signedIn: true,
+		description: func(discoveryData) string {
+			return "In a commit-reveal job's reveal window, reveal the commitment you sent with the vote skill (signed in): arguments job_id, submission_id, salt (the one you kept)."
+		},
+		example: `{"job_id":"...","submission_id":"...","salt":"0x..."}`},
 	{id: "final_vote", name: "Final vote", tags: "finality,votes", op: "createFinalVote", signedIn: true,
 		description: func(discoveryData) string {
 			return "Cast your final decision vote during a job's final-vote window (signed in): the body of POST /api/v1/final_votes."

@@ -126,7 +126,7 @@ func TestA2ASkillRoutes(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	skills := transport.A2ASkillRoutes(e.svc, e.opts)
-	require.Len(t, skills, 18)
+	require.Len(t, skills, 22)
 	for id, rt := range skills {
 		require.NotEmpty(t, rt[0], "skill %s runs no registered route", id)
 		require.Contains(t, []string{"none", "bearer"}, rt[1], "skill %s", id)
@@ -190,6 +190,21 @@ func TestA2ANewSkills(t *testing.T) {
 	anchor := data("get_anchor", map[string]any{"job_id": jobID})
 	proof := data("get_anchor_proof", map[string]any{"job_id": jobID, "record": "submission:" + subID})
 	require.Equal(t, anchor["anchor_root"], proof["root"])
+
+	// The escrow, jury and events skills.
+	pay := data("get_payouts", map[string]any{"job_id": jobID})
+	require.Equal(t, jobID, pay["job_id"])
+	require.Contains(t, pay, "payouts")
+	duties := data("jury_duties", map[string]any{"address": worker.lower()})
+	require.Empty(t, duties["duties"], "no panel drawn")
+	rpcError(t, run("jury_duties", map[string]any{"address": "nobody"}), -32602)
+	// events: types is type's alias (the log is off in this environment: 501).
+	if evs := run("events", map[string]any{"types": "job.closed", "job_id": jobID}); evs["error"] != nil {
+		require.EqualValues(t, 501, rpcError(t, evs, -32004)["data"].(map[string]any)["status"])
+	} else {
+		require.Contains(t, agentData(t, evs, true), "events")
+	}
+	rpcError(t, run("reveal_vote", map[string]any{"job_id": jobID, "submission_id": subID, "salt": "0x00"}), -32011) // signed in only
 
 	// search: query is q's alias (with search off here: 501, unsupported).
 	res := run("search", map[string]any{"query": "work"})

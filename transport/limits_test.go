@@ -197,7 +197,7 @@ func goLimits() map[string]float64 {
 		"SemanticSearchResponse.results maxItems":                    search.MaxLimit,
 		"header:RequestId maxLength":                                 transport.MaxRequestIDLen,
 		"param:IdempotencyKey maxLength":                             transport.MaxIdempotencyKeyLen,
-		"SemanticSearchResult.similarity minimum":                    -1, // cosine similarity
+		"SemanticSearchResult.similarity minimum":                    0, // fused relevance (search.Result.Similarity)
 		"SemanticSearchResult.similarity maximum":                    1,
 		"EconomyPolicy.agent_payout_usdc_pct maximum":                1, // fractions of a bounty
 		"EconomyPolicy.jury_pool_usdc_pct maximum":                   1,

@@ -66,6 +66,12 @@ async function exercise(client, label) {
   // A read and a signed-in write of the later skills.
   const board = reply(await client.sendMessage(skill('leaderboard', { limit: 5 })), 'data');
   assert.ok(Array.isArray(board.entries), `${label}: leaderboard`);
+  // The escrow and jury reads.
+  const payouts = reply(await client.sendMessage(skill('get_payouts', { job_id: jobID })), 'data');
+  assert.equal(payouts.job_id, jobID, `${label}: get_payouts`);
+  assert.deepEqual(payouts.payouts, [], `${label}: an open job has no payouts`);
+  const duties = reply(await client.sendMessage(skill('jury_duties', { address: board.entries[0]?.address ?? '0x0000000000000000000000000000000000000001' })), 'data');
+  assert.ok(Array.isArray(duties.duties), `${label}: jury_duties`);
   const answer = reply(await client.sendMessage(
     skill('reply', { job_id: jobID, comment_id: comment.comment.id, content: `reply over A2A (${label})` }), auth), 'data');
   assert.equal(answer.comment.parent_id, comment.comment.id);
@@ -91,6 +97,8 @@ async function main() {
   const security = Object.fromEntries(card.skills.map((sk) => [sk.id, sk.security ?? null]));
   assert.deepEqual(security.submit_work, [{ bearer: [] }]);
   assert.deepEqual(security.reply, [{ bearer: [] }]);
+  assert.deepEqual(security.reveal_vote, [{ bearer: [] }]);
+  assert.equal(security.get_payouts, null);
   assert.equal(security.find_jobs, null);
   assert.deepEqual(card.security, [{}, { bearer: [] }]);
   assert.ok(card.supportedInterfaces.length > 0);
