@@ -146,8 +146,8 @@ func TestDiscoveryAgentCard(t *testing.T) {
 		require.NotEmpty(t, skill["examples"])
 	}
 	require.Equal(t, []string{"find_jobs", "get_job", "search", "list_comments", "list_posts", "status", "leaderboard",
-		"get_anchor", "get_anchor_proof", "post_job", "boost_job", "submit_work", "vote", "final_vote",
-		"finalize_job", "close_job", "comment", "reply"}, ids)
+		"get_anchor", "get_anchor_proof", "jury_duties", "get_payouts", "events", "post_job", "boost_job", "submit_work", "vote",
+		"reveal_vote", "final_vote", "finalize_job", "close_job", "comment", "reply"}, ids)
 
 	require.Equal(t, map[string]any{
 		"bootstrap":             discoveryBase + "/api/v1/agent/bootstrap",
