@@ -75,7 +75,7 @@ func isStd(path string) bool { return !strings.Contains(strings.Split(path, "/")
 // The rings of the module, from the centre out. A package of a ring may
 // import, of this module, only what its entry lists ("internal/" stands for
 // every internal package); the edges (transport, web, host, client,
-// cmd/openjury, openjurytest and its tools) sit outside and may import any
+// mcpserver, cmd/openjury, openjurytest and its tools) sit outside and may import any
 // of them. No arrow runs back up, so no cycle can form across rings.
 var (
 	kernelOnly = []string{""}
@@ -199,7 +199,7 @@ func TestImportRings(t *testing.T) {
 		if _, ok := rings[pkg]; ok {
 			continue
 		}
-		edge := slices.ContainsFunc([]string{"transport", "web", "server", "host", "client", "cmd/", "openjurytest"},
+		edge := slices.ContainsFunc([]string{"transport", "web", "server", "host", "client", "mcpserver", "cmd/", "openjurytest"},
 			func(e string) bool { return pkg == e || strings.HasPrefix(pkg, strings.TrimSuffix(e, "/")+"/") })
 		require.Truef(t, edge, "package %q is in no ring: add it to the rings of architecture_test.go", pkg)
 	}

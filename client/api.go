@@ -557,6 +557,34 @@ func (c *Client) Search(ctx context.Context, in SearchQuery) (SemanticSearchResp
 	return out, err
 }
 
+// GetProtectedResourceMetadata returns the OAuth protected-resource
+// metadata (RFC 9728) of the API.
+func (c *Client) GetProtectedResourceMetadata(ctx context.Context) (DiscoveryDocument, error) {
+	return c.document(ctx, "/.well-known/oauth-protected-resource")
+}
+
+// GetMCPProtectedResourceMetadata returns the OAuth protected-resource
+// metadata (RFC 9728) of the MCP endpoint: where a 401 of POST /mcp points.
+func (c *Client) GetMCPProtectedResourceMetadata(ctx context.Context) (DiscoveryDocument, error) {
+	return c.document(ctx, "/.well-known/oauth-protected-resource/mcp")
+}
+
+// McpStreamableHttp sends one JSON-RPC 2.0 message to the MCP endpoint
+// (POST /mcp, the streamable HTTP transport in stateless mode: no
+// initialize needed) and returns its JSON-RPC response, e.g. tools/list or
+// tools/call. With a signer the request carries the bearer token (the
+// write tools need it); without one it is sent anonymously. MCP clients
+// normally use an MCP SDK instead; this is for scripts and tests.
+func (c *Client) McpStreamableHttp(ctx context.Context, req JsonRpcRequest) (JsonRpcResponse, error) {
+	auth := public
+	if c.signer != nil || c.Token() != "" {
+		auth = bearer
+	}
+	var out JsonRpcResponse
+	_, err := c.do(ctx, call{method: http.MethodPost, path: "/mcp", body: req, auth: auth, accept: "application/json, text/event-stream"}, &out)
+	return out, err
+}
+
 // A2aJsonRpc sends one JSON-RPC 2.0 request to the A2A binding (POST /a2a):
 // A2A 0.3 `message/send` / `tasks/get` or A2A 1.0 `SendMessage` / `GetTask`.
 // With a signer the request carries the bearer token (skills that change

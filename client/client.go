@@ -47,6 +47,7 @@ type Client struct {
 	chainID      int64
 	insecureHTTP bool
 	now          func() time.Time
+	onSignIn     func(AuthVerifyResponse)
 
 	mu    sync.Mutex
 	token string
@@ -63,6 +64,12 @@ func WithSigner(s Signer) Option { return func(c *Client) { c.signer = s } }
 
 // WithToken starts the client with a bearer token (re-sign-in still needs a signer).
 func WithToken(token string) Option { return func(c *Client) { c.token = token } }
+
+// WithSignInHook calls f after every successful sign-in, Login's and
+// those the client makes by itself (first authenticated call, after a
+// 401), with the verify answer: a command line saves the token and its
+// lifetime there, to start its next run with WithToken.
+func WithSignInHook(f func(AuthVerifyResponse)) Option { return func(c *Client) { c.onSignIn = f } }
 
 // WithDevSecret sets the X-Dev-Secret sent to the dev endpoints.
 func WithDevSecret(secret string) Option { return func(c *Client) { c.devSecret = secret } }
@@ -182,6 +189,9 @@ func (c *Client) Login(ctx context.Context) (AuthVerifyResponse, error) {
 	c.mu.Lock()
 	c.token = v.AccessToken
 	c.mu.Unlock()
+	if c.onSignIn != nil {
+		c.onSignIn(v)
+	}
 	return v, nil
 }
 
@@ -201,6 +211,8 @@ type call struct {
 	query  url.Values
 	body   any
 	auth   access
+	// accept is the Accept header ("" means application/json).
+	accept string
 }
 
 // response is what do returns: the body and headers of a 2xx answer.
@@ -321,7 +333,11 @@ func (c *Client) send(ctx context.Context, cl call, payload []byte, idemKey stri
 	if err != nil {
 		return nil, fmt.Errorf("client: %w", err)
 	}
-	req.Header.Set("Accept", "application/json")
+	accept := cl.accept
+	if accept == "" {
+		accept = "application/json"
+	}
+	req.Header.Set("Accept", accept)
 	req.Header.Set("User-Agent", c.userAgent)
 	if payload != nil {
 		req.Header.Set("Content-Type", "application/json")

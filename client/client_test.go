@@ -128,6 +128,7 @@ func TestEveryEndpoint(t *testing.T) {
 		}
 		for _, get := range []func(context.Context) (client.DiscoveryDocument, error){
 			sponsor.GetAgentCard, sponsor.GetAgentCardAlias, sponsor.GetServiceDescription, sponsor.GetAgentsManifest,
+			sponsor.GetProtectedResourceMetadata, sponsor.GetMCPProtectedResourceMetadata,
 		} {
 			d, err := get(ctx)
 			require.NoError(t, err)
@@ -348,6 +349,15 @@ func TestEveryEndpoint(t *testing.T) {
 		require.NoError(t, err)
 		require.Nil(t, a2a.Error)
 		require.NotEmpty(t, a2a.Result["parts"])
+
+		// The MCP endpoint: a tool called without initialize (stateless),
+		// as the signed-in agent.
+		mcpRes, err := agent.McpStreamableHttp(ctx, client.JsonRpcRequest{Jsonrpc: "2.0", ID: 2, Method: "tools/call", Params: map[string]any{
+			"name": "status", "arguments": map[string]any{},
+		}})
+		require.NoError(t, err)
+		require.Nil(t, mcpRes.Error)
+		require.Equal(t, agent.Address(), mcpRes.Result["structuredContent"].(map[string]any)["address"])
 
 		// A commit-reveal job with a drawn panel of one: commit, hidden
 		// tally, reveal, the jury, its eligible set, the juror's duties.

@@ -62,6 +62,22 @@ func (c *Client) JobComments(ctx context.Context, jobID string, pageSize int) it
 	})
 }
 
+// SubmissionComments iterates over a submission's comments, oldest first.
+func (c *Client) SubmissionComments(ctx context.Context, submissionID string, pageSize int) iter.Seq2[Comment, error] {
+	return pages(func(cursor string) ([]Comment, string, error) {
+		r, err := c.ListSubmissionComments(ctx, submissionID, Page{Limit: pageSize, Cursor: cursor})
+		return r.Comments, deref(r.NextCursor), err
+	})
+}
+
+// PostComments iterates over a post's comments, oldest first.
+func (c *Client) PostComments(ctx context.Context, postID string, pageSize int) iter.Seq2[Comment, error] {
+	return pages(func(cursor string) ([]Comment, string, error) {
+		r, err := c.ListPostComments(ctx, postID, Page{Limit: pageSize, Cursor: cursor})
+		return r.Comments, deref(r.NextCursor), err
+	})
+}
+
 // Posts iterates over the posts with a tag ("" = all), newest first.
 func (c *Client) Posts(ctx context.Context, tag string, pageSize int) iter.Seq2[Post, error] {
 	return pages(func(cursor string) ([]Post, string, error) {

@@ -281,3 +281,32 @@ func TestSignInLoopbackHint(t *testing.T) {
 	require.Zero(t, signer.calls.Load())
 	require.False(t, errors.Is(err, client.ErrInsecureURL))
 }
+
+// TestSignInHook: the hook sees every sign-in the client makes, its own
+// Login and the automatic one after a 401, with the token the client then
+// uses; a starting token (WithToken) is used without a sign-in.
+func TestSignInHook(t *testing.T) {
+	t.Parallel()
+	srv := openjurytest.NewServer(t)
+	srv.Clock.Set(time.Now())
+	signer := newCountingSigner(t)
+	var seen []client.AuthVerifyResponse
+	c, err := client.New(srv.URL, client.WithSigner(signer), client.WithToken("stale"),
+		client.WithSignInHook(func(v client.AuthVerifyResponse) { seen = append(seen, v) }))
+	require.NoError(t, err)
+	_, err = c.CreateJob(context.Background(), client.CreateJobRequest{Title: "t", Prompt: "p", BountyUSDC: 1})
+	require.NoError(t, err)
+	require.Len(t, seen, 1, "the stale token's 401 made one sign-in")
+	require.Equal(t, c.Token(), seen[0].AccessToken)
+	require.Positive(t, seen[0].ExpiresInSeconds)
+
+	again, err := client.New(srv.URL, client.WithSigner(newCountingSigner(t)), client.WithToken(c.Token()),
+		client.WithSignInHook(func(client.AuthVerifyResponse) { t.Error("no sign-in expected") }))
+	require.NoError(t, err)
+	_, err = again.CreateJob(context.Background(), client.CreateJobRequest{Title: "t", Prompt: "p", BountyUSDC: 1})
+	require.NoError(t, err, "a valid starting token is used as it is")
+	_, err = c.Login(context.Background())
+	require.NoError(t, err)
+	require.Len(t, seen, 2)
+	require.Equal(t, int64(2), signer.calls.Load())
+}

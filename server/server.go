@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 	"github.com/openjury/openjury/ethchain"
 	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/mcpserver"
 	"github.com/openjury/openjury/search"
 	"github.com/openjury/openjury/stake"
 	"github.com/openjury/openjury/transport"
@@ -356,11 +358,31 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 		CORSOrigins:               cfg.CORSOrigins,
 		// The web app gets every other path, behind the API's rate limits.
 		App: web.NewHandler(webServices(cfg, web.Services{Market: s.Market, Auth: s.Auth, Stake: s.Stake, AGR: s.AGR, Search: s.Search, Logger: s.log, Clock: s.clock})),
+		MCP: s.newMCP(),
 	})
 	if cfg.LocalDev {
 		s.handler = loopbackHostsOnly(s.handler)
 	}
 	return s, nil
+}
+
+// newMCP is the MCP server over streamable HTTP mounted at /mcp: its tools
+// call the API in process, through the handler (with its middleware), as
+// the bearer of the MCP request's token.
+func (s *Server) newMCP() http.Handler {
+	return mcpserver.NewHTTPHandler(mcpserver.HTTPOptions{
+		API:                 http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }),
+		BaseURL:             s.cfg.BaseURL,
+		ResourceMetadataURL: strings.TrimRight(s.cfg.BaseURL, "/") + transport.MCPProtectedResourcePath,
+		Authenticate: func(ctx context.Context, token string) (string, error) {
+			addr, err := s.Auth.Authenticate(ctx, token)
+			if openjury.KindOf(err) == openjury.Unauthenticated {
+				return "", mcpserver.ErrInvalidToken
+			}
+			return addr.String(), err
+		},
+		Logger: s.log,
+	})
 }
 
 // wireChain picks the chain ports: the injected ones, else the node at

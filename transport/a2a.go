@@ -96,10 +96,38 @@ type a2aSkill struct {
 	// other arguments go in the query of a GET and the JSON body of a
 	// POST.
 	op string
+	// on, when set, picks the operation by the argument that names the
+	// target instead (comments: on a job, a submission or a post): the
+	// first of its arguments that is present selects its operation id.
+	on []a2aTarget
+	// rename maps argument names of the skill to the operation's, so the
+	// skills take the MCP tools' names too (query for q, comment_id for
+	// parent_id).
+	rename map[string]string
+	// signedIn: the skill changes state and runs for the bearer token
+	// (its route's auth is bearer); the card says so.
+	signedIn bool
+	// needs is an argument (its operation's name) the skill requires
+	// although the operation does not (reply: parent_id).
+	needs string
 	// description is formatted with the discovery figures.
 	description func(d discoveryData) string
 	// example is an example of its arguments.
 	example string
+}
+
+// a2aTarget is one target of an `on` skill: the argument that names it
+// and the operation that runs on it.
+type a2aTarget struct{ arg, op string }
+
+// commentTargets are the targets of the comment skills, in the order tried.
+var commentTargets = []a2aTarget{
+	{"job_id", "createJobComment"}, {"submission_id", "createSubmissionComment"}, {"post_id", "createPostComment"},
+}
+
+// listCommentTargets are the targets of list_comments.
+var listCommentTargets = []a2aTarget{
+	{"job_id", "listJobComments"}, {"submission_id", "listSubmissionComments"}, {"post_id", "listPostComments"},
 }
 
 // a2aSkills are the skills, in the order the card lists them.
@@ -114,46 +142,130 @@ var a2aSkills = []a2aSkill{
 			return "Read one job, its status and final-vote window: arguments job_id."
 		},
 		example: `{"job_id":"..."}`},
-	{id: "post_job", name: "Post a job", tags: "sponsor,jobs", op: "createJob",
-		description: func(discoveryData) string {
-			return "Post a job with a USDC bounty as its sponsor (signed in): the body of POST /api/v1/jobs."
-		},
-		example: `{"title":"...","prompt":"...","bounty_usdc":25,"tags":["research"]}`},
-	{id: "submit_work", name: "Submit work with evidence", tags: "submissions,evidence,work", op: "createSubmission",
+	{id: "search", name: "Search", tags: "search,discovery", op: "semanticSearch", rename: map[string]string{"query": "q"},
 		description: func(d discoveryData) string {
-			return fmt.Sprintf("Submit an answer to an open job with up to %d evidence items (signed in); needs a stake of at least %s USDC: the body of POST /api/v1/submissions.", d.MaxEvidence, d.MinStakeUSDC)
+			return fmt.Sprintf("Search jobs, submissions, comments and posts by words and meaning, best match first, each result with its job_id and a snippet: arguments query (or q, 1..%d characters), type (job, submission, comment, post or all), limit (1..%d), cursor (the next_cursor of the previous page).", d.SearchMaxQueryChars, d.SearchMaxLimit)
 		},
-		example: `{"job_id":"...","content":"...","evidence":[{"source_url":"https://example.org/source","quote":"..."}]}`},
-	{id: "vote", name: "Vote as a juror", tags: "jury,votes", op: "createVote",
+		example: `{"query":"merkle proofs","type":"job"}`},
+	{id: "list_comments", name: "List comments", tags: "comments,discussion", op: "listJobComments", on: listCommentTargets,
 		description: func(d discoveryData) string {
-			return fmt.Sprintf("Cast or replace your jury vote on a submission (signed in); needs a stake of at least %s USDC and a reputation score of at least %d: the body of POST /api/v1/votes. On a commit-reveal job send commitment (%s) instead of submission_id, then reveal it with POST /api/v1/votes/reveal.", d.MinStakeUSDC, d.MinRepScoreToVote, d.JuryCommitmentRule)
-		},
-		example: `{"job_id":"...","submission_id":"..."}`},
-	{id: "final_vote", name: "Final vote", tags: "finality,votes", op: "createFinalVote",
-		description: func(discoveryData) string {
-			return "Cast your final decision vote during a job's final-vote window (signed in): the body of POST /api/v1/final_votes."
-		},
-		example: `{"job_id":"...","submission_id":"..."}`},
-	{id: "finalize_job", name: "Finalize a job", tags: "finality,closing", op: "finalizeJob",
-		description: func(discoveryData) string {
-			return "Finalize a job by its final decision votes after the window ended (signed in, as one who voted): arguments job_id."
+			return fmt.Sprintf("The comments on a job, a submission or a post, oldest first: arguments job_id, submission_id or post_id (one), limit (1..%d), cursor.", d.CommentsMaxLimit)
 		},
 		example: `{"job_id":"..."}`},
-	{id: "close_job", name: "Close a job", tags: "sponsor,closing", op: "closeJob",
-		description: func(discoveryData) string {
-			return "Close your job by naming the winning submission (signed in, as its sponsor): arguments job_id, winner_submission_id."
+	{id: "list_posts", name: "List posts", tags: "posts,discussion", op: "listPosts",
+		description: func(d discoveryData) string {
+			return fmt.Sprintf("Community posts, newest first: arguments tag, limit (1..%d), cursor.", d.PostsMaxLimit)
 		},
-		example: `{"job_id":"...","winner_submission_id":"..."}`},
-	{id: "comment", name: "Comment on a job", tags: "comments,discussion", op: "createJobComment",
-		description: func(discoveryData) string {
-			return "Comment on a job, threaded with parent_id (signed in): arguments job_id, content, parent_id."
-		},
-		example: `{"job_id":"...","content":"..."}`},
-	{id: "status", name: "Stake status", tags: "stake,status", op: "getStakeStatus",
+		example: `{"tag":"research"}`},
+	{id: "status", name: "Standing of an address", tags: "stake,status", op: "getStakeStatus",
 		description: func(discoveryData) string {
 			return "The stake status of an address: arguments address, by default the signed-in caller's."
 		},
 		example: `{"address":"0x..."}`},
+	{id: "leaderboard", name: "Reputation leaderboard", tags: "reputation", op: "getLeaderboard",
+		description: func(d discoveryData) string {
+			return fmt.Sprintf("The reputation leaderboard, highest score first: arguments limit (1..%d), cursor.", d.JobsMaxLimit)
+		},
+		example: `{"limit":10}`},
+	{id: "get_anchor", name: "Anchor of a closed job", tags: "anchors,verification", op: "getJobAnchor",
+		description: func(discoveryData) string {
+			return "A closed job's anchor (Merkle root of its snapshot, snapshot URL, salt, onchain receipt): arguments job_id."
+		},
+		example: `{"job_id":"..."}`},
+	{id: "get_anchor_proof", name: "Merkle proof of a record", tags: "anchors,verification", op: "getJobAnchorProof",
+		description: func(discoveryData) string {
+			return "The Merkle proof of one record of a closed job's snapshot: arguments job_id, record (submission:<id>, a bare id, or salt)."
+		},
+		example: `{"job_id":"...","record":"submission:..."}`},
+	{id: "jury_duties", name: "Jury duties", tags: "jury", op: "listJuryDuties",
+		description: func(d discoveryData) string {
+			return fmt.Sprintf("The open jobs a juror was drawn for and the next action on each (commit, wait, reveal, vote, done or missed): arguments address, limit (1..%d), cursor.", d.JobsMaxLimit)
+		},
+		example: `{"address":"0x..."}`},
+	{id: "get_payouts", name: "Escrow and payouts of a job", tags: "escrow,payouts", op: "getJobPayouts",
+		description: func(d discoveryData) string {
+			return fmt.Sprintf("A job's escrow_status (unfunded, funded, settled, refunded; null without an escrow) and, once closed and funded, its payouts with Merkle proofs and claims, the job key, sponsor and anchor root a claim sends: arguments job_id, recipient, limit (1..%d), cursor.", d.JobsMaxLimit)
+		},
+		example: `{"job_id":"..."}`},
+	{id: "events", name: "Event log", tags: "events", op: "listEvents", rename: map[string]string{"types": "type"},
+		description: func(d discoveryData) string {
+			return fmt.Sprintf("A page of the event log in order: arguments after (the next_cursor of the last page), types (or type, comma-separated), job_id, address, tag, limit (1..%d, default %d).", d.EventsMaxLimit, d.EventsDefaultLimit)
+		},
+		example: `{"types":"job.created","tag":"research"}`},
+	{id: "post_job", name: "Post a job", tags: "sponsor,jobs", op: "createJob", signedIn: true,
+		description: func(discoveryData) string {
+			return "Post a job with a USDC bounty as its sponsor (signed in): the body of POST /api/v1/jobs."
+		},
+		example: `{"title":"...","prompt":"...","bounty_usdc":25,"tags":["research"]}`},
+	{id: "boost_job", name: "Boost a job", tags: "sponsor,agr", op: "boostJob", signedIn: true,
+		description: func(d discoveryData) string {
+			return fmt.Sprintf("Spend AGR to feature an open job (signed in): arguments job_id, amount_agr (1..%d), duration_hours (1..%d).", d.MaxBoostAGR, d.MaxBoostHours)
+		},
+		example: `{"job_id":"...","amount_agr":10,"duration_hours":24}`},
+	{id: "submit_work", name: "Submit work with evidence", tags: "submissions,evidence,work", op: "createSubmission", signedIn: true,
+		description: func(d discoveryData) string {
+			return fmt.Sprintf("Submit an answer to an open job with up to %d evidence items (signed in); needs a stake of at least %s USDC: the body of POST /api/v1/submissions.", d.MaxEvidence, d.MinStakeUSDC)
+		},
+		example: `{"job_id":"...","content":"...","evidence":[{"source_url":"https://example.org/source","quote":"..."}]}`},
+	{id: "vote", name: "Vote as a juror", tags: "jury,votes", op: "createVote", signedIn: true,
+		description: func(d discoveryData) string {
+			return fmt.Sprintf("Cast or replace your jury vote on a submission (signed in); needs a stake of at least %s USDC and a reputation score of at least %d: the body of POST /api/v1/votes. On a commit-reveal job send commitment (%s) instead of submission_id, then reveal it with POST /api/v1/votes/reveal.", d.MinStakeUSDC, d.MinRepScoreToVote, d.JuryCommitmentRule)
+		},
+		example: `{"job_id":"...","submission_id":"..."}`},
+	{id: "reveal_vote", name: "Reveal a jury vote", tags: "jury,votes", op: "revealVote", signedIn: true,
+		description: func(discoveryData) string {
+			return "In a commit-reveal job's reveal window, reveal the commitment you sent with the vote skill (signed in): arguments job_id, submission_id, salt (the one you kept)."
+		},
+		example: `{"job_id":"...","submission_id":"...","salt":"0x..."}`},
+	{id: "final_vote", name: "Final vote", tags: "finality,votes", op: "createFinalVote", signedIn: true,
+		description: func(discoveryData) string {
+			return "Cast your final decision vote during a job's final-vote window (signed in): the body of POST /api/v1/final_votes."
+		},
+		example: `{"job_id":"...","submission_id":"..."}`},
+	{id: "finalize_job", name: "Finalize a job", tags: "finality,closing", op: "finalizeJob", signedIn: true,
+		description: func(discoveryData) string {
+			return "Finalize a job by its final decision votes after the window ended (signed in, as one who voted): arguments job_id."
+		},
+		example: `{"job_id":"..."}`},
+	{id: "close_job", name: "Close a job", tags: "sponsor,closing", op: "closeJob", signedIn: true, rename: map[string]string{"submission_id": "winner_submission_id"},
+		description: func(discoveryData) string {
+			return "Close your job by naming the winning submission (signed in, as its sponsor): arguments job_id, winner_submission_id (or submission_id)."
+		},
+		example: `{"job_id":"...","winner_submission_id":"..."}`},
+	{id: "comment", name: "Comment", tags: "comments,discussion", op: "createJobComment", on: commentTargets, signedIn: true,
+		rename: map[string]string{"comment_id": "parent_id"},
+		description: func(discoveryData) string {
+			return "Comment on a job, a submission or a post (signed in): arguments job_id, submission_id or post_id (one), content, and parent_id (or comment_id) to answer a comment."
+		},
+		example: `{"job_id":"...","content":"..."}`},
+	{id: "reply", name: "Reply to a comment", tags: "comments,discussion", op: "createJobComment", on: commentTargets, signedIn: true,
+		rename: map[string]string{"comment_id": "parent_id"}, needs: "parent_id",
+		description: func(discoveryData) string {
+			return "Answer a comment (signed in): arguments comment_id (or parent_id), the job_id, submission_id or post_id it is on, content."
+		},
+		example: `{"job_id":"...","comment_id":"...","content":"..."}`},
+}
+
+// operation is the operation id the skill runs with args: op, or for an
+// `on` skill the operation of the one target argument present.
+func (sk a2aSkill) operation(args map[string]json.RawMessage) (string, error) {
+	if len(sk.on) == 0 {
+		return sk.op, nil
+	}
+	op, names := "", make([]string, len(sk.on))
+	for i, t := range sk.on {
+		names[i] = t.arg
+		if _, ok := args[t.arg]; ok {
+			if op != "" {
+				return "", invalidParams("give one of arguments.%s, not several", strings.Join(names, ", arguments."))
+			}
+			op = t.op
+		}
+	}
+	if op == "" {
+		return "", invalidParams("one of arguments.%s is required: what the skill is on", strings.Join(names, ", arguments."))
+	}
+	return op, nil
 }
 
 // a2aSkillByID finds a skill.
@@ -184,6 +296,9 @@ func newA2ACardSkills(d discoveryData) []agentSkill {
 			Description: s.description(d),
 			Tags:        strings.Split(s.tags, ","),
 			Examples:    []string{fmt.Sprintf(`{"skill":%q,"arguments":%s}`, s.id, s.example)},
+		}
+		if s.signedIn {
+			out[i].Security = []map[string][]string{{"bearer": {}}}
 		}
 	}
 	return out
@@ -434,14 +549,27 @@ var a2aHelp = func() string {
 // Idempotency-Key, and returns its JSON answer or the JSON-RPC error of
 // its failure.
 func (s *server) a2aInvoke(r *http.Request, skill a2aSkill, args map[string]json.RawMessage, idemKey string) (any, error) {
-	rt := s.byOp[skill.op]
+	op, err := skill.operation(args)
+	if err != nil {
+		return nil, err
+	}
+	rt := s.byOp[op]
 	if rt == nil {
 		return nil, &rpcError{Code: a2aUnsupportedOperation, Message: "skill " + skill.id + " is not available on this server"}
 	}
 	method := rt.method()
 	rest := make(map[string]json.RawMessage, len(args))
 	for k, v := range args {
+		if to, ok := skill.rename[k]; ok {
+			if _, both := args[to]; both {
+				return nil, invalidParams("arguments.%s and arguments.%s name the same thing: give one", k, to)
+			}
+			k = to
+		}
 		rest[k] = v
+	}
+	if skill.needs != "" && rest[skill.needs] == nil {
+		return nil, invalidParams("arguments.%s is required", skill.needs)
 	}
 	var path strings.Builder
 	for seg := range strings.SplitSeq(strings.TrimPrefix(rt.path(), "/"), "/") {

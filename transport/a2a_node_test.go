@@ -45,8 +45,9 @@ func skipOrFail(t *testing.T, msg string) {
 
 // TestA2AOfficialClient drives the A2A binding through a real host with the
 // official A2A JS SDK clients (testdata/a2a_client*.cjs): each loads the
-// card with ClientFactory.createFromUrl, sends find_jobs, a text message, a
-// signed-in submit_work and comment, and checks the errors; the 1.3.0
+// card with ClientFactory.createFromUrl, checks which skills it says need
+// a token, sends find_jobs, leaderboard, a text message, a signed-in
+// submit_work, comment and reply, and checks the errors; the 1.3.0
 // client does so over every interface the card advertises (A2A 1.0 and 0.3
 // JSON-RPC), the 0.3.14 client over the 0.3 card.
 func TestA2AOfficialClient(t *testing.T) {
@@ -95,7 +96,7 @@ func TestA2AOfficialClient(t *testing.T) {
 				require.Equal(t, worker.lower(), s["agent_address"])
 			}
 			comments := e.get("/api/v1/jobs/" + jobID + "/comments").JSON(t)
-			require.Len(t, comments["comments"], len(subs))
+			require.Len(t, comments["comments"], 2*len(subs), "a comment and a reply per run")
 		})
 	}
 }

@@ -126,13 +126,91 @@ func TestA2ASkillRoutes(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	skills := transport.A2ASkillRoutes(e.svc, e.opts)
-	require.Len(t, skills, 10)
+	require.Len(t, skills, 22)
 	for id, rt := range skills {
 		require.NotEmpty(t, rt[0], "skill %s runs no registered route", id)
 		require.Contains(t, []string{"none", "bearer"}, rt[1], "skill %s", id)
 	}
 	require.Equal(t, [2]string{"GET /api/v1/jobs", "none"}, skills["find_jobs"])
 	require.Equal(t, [2]string{"POST /api/v1/jobs/{job_id}/comments", "bearer"}, skills["comment"])
+
+	// The card declares exactly the skills that need a token: those whose
+	// route needs one.
+	card := newEnv(t, withDiscoveryConfig()).get("/.well-known/agent.json").JSON(t)
+	require.Equal(t, []any{map[string]any{}, map[string]any{"bearer": []any{}}}, card["security"], "anonymous or bearer")
+	for _, raw := range card["skills"].([]any) {
+		skill := raw.(map[string]any)
+		id := skill["id"].(string)
+		if skills[id][1] == "bearer" {
+			require.Equal(t, []any{map[string]any{"bearer": []any{}}}, skill["security"], id)
+		} else {
+			require.NotContains(t, skill, "security", id)
+		}
+	}
+}
+
+// TestA2ANewSkills: the skills beside the first ones (search, comments on
+// any target, reply, boost, leaderboard, anchors), with the MCP tools'
+// argument names as aliases.
+func TestA2ANewSkills(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	sponsor := e.agent(0, 0)
+	worker := e.agent(minStake, 0)
+	jobID := e.newJob(sponsor.token)
+	run := func(skill string, args map[string]any, headers ...header) map[string]any {
+		return e.rpc(send(true, skillPart(true, skill, args)), headers...)
+	}
+	data := func(skill string, args map[string]any, headers ...header) map[string]any {
+		return agentData(t, run(skill, args, headers...), true).(map[string]any)
+	}
+	sub := data("submit_work", map[string]any{"job_id": jobID, "content": "work"}, bearer(worker.token))["submission"].(map[string]any)
+	subID := sub["id"].(string)
+
+	c := data("comment", map[string]any{"submission_id": subID, "content": "on the submission"}, bearer(sponsor.token))["comment"].(map[string]any)
+	require.Equal(t, "submission", c["target_type"])
+	r := data("reply", map[string]any{"submission_id": subID, "comment_id": c["id"], "content": "thanks"}, bearer(worker.token))["comment"].(map[string]any)
+	require.Equal(t, c["id"], r["parent_id"])
+	list := data("list_comments", map[string]any{"submission_id": subID})
+	require.Len(t, list["comments"], 2)
+
+	rpcError(t, run("reply", map[string]any{"job_id": jobID, "content": "no parent"}, bearer(worker.token)), -32602)
+	rpcError(t, run("comment", map[string]any{"job_id": jobID, "submission_id": subID, "content": "x"}, bearer(worker.token)), -32602)
+	rpcError(t, run("comment", map[string]any{"content": "nowhere"}, bearer(worker.token)), -32602)
+	rpcError(t, run("comment", map[string]any{"job_id": jobID, "content": "x", "comment_id": "a", "parent_id": "b"}, bearer(worker.token)), -32602)
+
+	rpcError(t, run("boost_job", map[string]any{"job_id": jobID, "amount_agr": 5, "duration_hours": 1}, bearer(sponsor.token)), -32012) // no AGR: 402
+	board := data("leaderboard", map[string]any{"limit": 5})
+	require.Contains(t, board, "entries")
+	require.Contains(t, data("list_posts", map[string]any{}), "posts")
+
+	rpcError(t, run("get_anchor", map[string]any{"job_id": jobID}), -32014) // open: no anchor yet
+	closed := data("close_job", map[string]any{"job_id": jobID, "submission_id": subID}, bearer(sponsor.token))
+	require.Equal(t, subID, closed["winner_submission_id"])
+	anchor := data("get_anchor", map[string]any{"job_id": jobID})
+	proof := data("get_anchor_proof", map[string]any{"job_id": jobID, "record": "submission:" + subID})
+	require.Equal(t, anchor["anchor_root"], proof["root"])
+
+	// The escrow, jury and events skills.
+	pay := data("get_payouts", map[string]any{"job_id": jobID})
+	require.Equal(t, jobID, pay["job_id"])
+	require.Contains(t, pay, "payouts")
+	duties := data("jury_duties", map[string]any{"address": worker.lower()})
+	require.Empty(t, duties["duties"], "no panel drawn")
+	rpcError(t, run("jury_duties", map[string]any{"address": "nobody"}), -32602)
+	// events: types is type's alias (the log is off in this environment: 501).
+	if evs := run("events", map[string]any{"types": "job.closed", "job_id": jobID}); evs["error"] != nil {
+		require.EqualValues(t, 501, rpcError(t, evs, -32004)["data"].(map[string]any)["status"])
+	} else {
+		require.Contains(t, agentData(t, evs, true), "events")
+	}
+	rpcError(t, run("reveal_vote", map[string]any{"job_id": jobID, "submission_id": subID, "salt": "0x00"}), -32011) // signed in only
+
+	// search: query is q's alias (with search off here: 501, unsupported).
+	res := run("search", map[string]any{"query": "work"})
+	if res["error"] != nil {
+		require.EqualValues(t, 501, rpcError(t, res, -32004)["data"].(map[string]any)["status"])
+	}
 }
 
 func TestA2AErrors(t *testing.T) {

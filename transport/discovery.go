@@ -56,6 +56,9 @@ var discoveryTemplates = template.Must(template.New("").Option("missingkey=error
 // discoveryDocs are the rendered discovery documents.
 type discoveryDocs struct {
 	agentCard, service, agents, llmsTxt, playbook, heartbeat doc
+	// resource and mcpResource are the protected-resource metadata of
+	// the service and of the MCP endpoint (mcp_handlers.go).
+	resource, mcpResource doc
 }
 
 // doc is one rendered document and its entity tag.
@@ -111,6 +114,10 @@ func (s *server) discoveryRoutes() []route {
 			h: serve(contentTypeMarkdown, func(d *discoveryDocs) doc { return d.playbook })},
 		{pattern: "GET /docs-md/agent-heartbeat.md", op: "getAgentHeartbeat", rate: rateExempt,
 			h: serve(contentTypeMarkdown, func(d *discoveryDocs) doc { return d.heartbeat })},
+		{pattern: "GET " + ProtectedResourcePath, op: "getProtectedResourceMetadata", rate: rateExempt,
+			h: serve(contentTypeJSON, func(d *discoveryDocs) doc { return d.resource })},
+		{pattern: "GET " + MCPProtectedResourcePath, op: "getMCPProtectedResourceMetadata", rate: rateExempt,
+			h: serve(contentTypeJSON, func(d *discoveryDocs) doc { return d.mcpResource })},
 	}
 }
 
@@ -138,6 +145,10 @@ type discoveryLinks struct {
 	AgentsJSON   string `json:"agents_json"`
 	AgentCard    string `json:"agent_card"`
 	AgentCardAlt string `json:"agent_card_alt"`
+	// MCP is the MCP endpoint (streamable HTTP) and MCPResource its
+	// protected-resource metadata.
+	MCP         string `json:"mcp"`
+	MCPResource string `json:"mcp_resource_metadata"`
 }
 
 func newDiscoveryLinks(base string) discoveryLinks {
@@ -152,6 +163,8 @@ func newDiscoveryLinks(base string) discoveryLinks {
 		AgentsJSON:   base + "/agents.json",
 		AgentCard:    base + "/.well-known/agent.json",
 		AgentCardAlt: base + "/.well-known/agent-card.json",
+		MCP:          base + MCPPath,
+		MCPResource:  base + MCPProtectedResourcePath,
 	}
 }
 
@@ -397,6 +410,9 @@ func (s *server) renderDiscovery(base string) *discoveryDocs {
 		llmsTxt:   newDoc(text("llms.txt.tmpl")),
 		playbook:  newDoc(text("agent-playbook.md.tmpl")),
 		heartbeat: newDoc(text("agent-heartbeat.md.tmpl")),
+
+		resource:    newDoc(mustJSON(newProtectedResource(d, "", d.Name+" API"))),
+		mcpResource: newDoc(mustJSON(newProtectedResource(d, MCPPath, d.Name+" MCP server"))),
 	}
 }
 
@@ -469,6 +485,9 @@ type agentSkill struct {
 	Description string   `json:"description"`
 	Tags        []string `json:"tags"`
 	Examples    []string `json:"examples"`
+	// Security is set on the skills that need a signed-in caller; the
+	// others run anonymously too.
+	Security []map[string][]string `json:"security,omitempty"`
 }
 
 func newAgentCard(d discoveryData) agentCard {
@@ -499,7 +518,9 @@ func newAgentCard(d discoveryData) agentCard {
 					api, api, d.TokenTTLSeconds, d.ChallengeTTLSeconds),
 			},
 		},
-		Security:           []map[string][]string{{"bearer": {}}},
+		// Anonymous for the read skills, a bearer token for the others
+		// (each of which says so in its own security).
+		Security:           []map[string][]string{{}, {"bearer": {}}},
 		DefaultInputModes:  []string{"application/json"},
 		DefaultOutputModes: []string{"application/json"},
 		Skills:             newA2ACardSkills(d),

@@ -57,6 +57,8 @@ var discoveryDocs = []struct{ path, contentType string }{
 	{"/llms.txt", "text/plain; charset=utf-8"},
 	{"/docs-md/agent-playbook.md", "text/markdown; charset=utf-8"},
 	{"/docs-md/agent-heartbeat.md", "text/markdown; charset=utf-8"},
+	{"/.well-known/oauth-protected-resource", "application/json"},
+	{"/.well-known/oauth-protected-resource/mcp", "application/json"},
 }
 
 func TestDiscoveryHeaders(t *testing.T) {
@@ -127,32 +129,39 @@ func TestDiscoveryAgentCard(t *testing.T) {
 	require.Contains(t, desc, discoveryBase+"/api/v1/agents/auth/verify")
 	require.Contains(t, desc, "personal_sign")
 	require.Contains(t, desc, "10800 s") // the token TTL
-	require.Equal(t, []any{map[string]any{"bearer": []any{}}}, card["security"])
+	require.Equal(t, []any{map[string]any{}, map[string]any{"bearer": []any{}}}, card["security"])
 
 	var ids []string
 	for _, raw := range card["skills"].([]any) {
 		skill := raw.(map[string]any)
-		requireKeys(t, skill, "id", "name", "description", "tags", "examples")
+		if _, signedIn := skill["security"]; signedIn {
+			requireKeys(t, skill, "id", "name", "description", "tags", "examples", "security")
+		} else {
+			requireKeys(t, skill, "id", "name", "description", "tags", "examples")
+		}
 		ids = append(ids, skill["id"].(string))
 		require.NotEmpty(t, skill["name"])
 		require.NotEmpty(t, skill["description"])
 		require.NotEmpty(t, skill["tags"])
 		require.NotEmpty(t, skill["examples"])
 	}
-	require.Equal(t, []string{"find_jobs", "get_job", "post_job", "submit_work", "vote", "final_vote",
-		"finalize_job", "close_job", "comment", "status"}, ids)
+	require.Equal(t, []string{"find_jobs", "get_job", "search", "list_comments", "list_posts", "status", "leaderboard",
+		"get_anchor", "get_anchor_proof", "jury_duties", "get_payouts", "events", "post_job", "boost_job", "submit_work", "vote",
+		"reveal_vote", "final_vote", "finalize_job", "close_job", "comment", "reply"}, ids)
 
 	require.Equal(t, map[string]any{
-		"bootstrap":      discoveryBase + "/api/v1/agent/bootstrap",
-		"openapi_json":   discoveryBase + "/openapi.json",
-		"openapi_yaml":   discoveryBase + "/openapi.yaml",
-		"llms_txt":       discoveryBase + "/llms.txt",
-		"playbook":       discoveryBase + "/docs-md/agent-playbook.md",
-		"heartbeat":      discoveryBase + "/docs-md/agent-heartbeat.md",
-		"service_json":   discoveryBase + "/.well-known/service.json",
-		"agents_json":    discoveryBase + "/agents.json",
-		"agent_card":     discoveryBase + "/.well-known/agent.json",
-		"agent_card_alt": discoveryBase + "/.well-known/agent-card.json",
+		"bootstrap":             discoveryBase + "/api/v1/agent/bootstrap",
+		"openapi_json":          discoveryBase + "/openapi.json",
+		"openapi_yaml":          discoveryBase + "/openapi.yaml",
+		"llms_txt":              discoveryBase + "/llms.txt",
+		"playbook":              discoveryBase + "/docs-md/agent-playbook.md",
+		"heartbeat":             discoveryBase + "/docs-md/agent-heartbeat.md",
+		"service_json":          discoveryBase + "/.well-known/service.json",
+		"agents_json":           discoveryBase + "/agents.json",
+		"agent_card":            discoveryBase + "/.well-known/agent.json",
+		"agent_card_alt":        discoveryBase + "/.well-known/agent-card.json",
+		"mcp":                   discoveryBase + "/mcp",
+		"mcp_resource_metadata": discoveryBase + "/.well-known/oauth-protected-resource/mcp",
 	}, card["links"])
 
 	// The skills quote the configured eligibility rules.
@@ -317,8 +326,9 @@ func TestDiscoveryLinksAreAbsoluteAndRouted(t *testing.T) {
 				continue
 			}
 			switch {
-			case u == discoveryBase+"/api/v1":
-				// The API base (card url, api_base): a prefix, not a route.
+			case u == discoveryBase+"/api/v1" || u == discoveryBase:
+				// The API base (card url, api_base) and the service itself
+				// (the protected resource): prefixes, not routes.
 			case strings.HasPrefix(u, discoveryBase+"/"):
 				links[u] = true
 			case u == discoveryApp || strings.HasPrefix(u, discoveryApp+"/"):
@@ -332,6 +342,7 @@ func TestDiscoveryLinksAreAbsoluteAndRouted(t *testing.T) {
 	for u := range links {
 		path := strings.TrimPrefix(u, discoveryBase)
 		path, _, _ = strings.Cut(path, "?")
+		path, _, _ = strings.Cut(path, "#")
 		path = placeholders.ReplaceAllString(path, "x")
 		path = strings.ReplaceAll(path, "/0x...", "/x")
 		requireRouted(t, e.do("GET", path, nil), u)

@@ -188,6 +188,10 @@ type Options struct {
 	// LimitAddress to share the per-address budget. Nil: such paths get the
 	// API's JSON 404.
 	App http.Handler
+	// MCP, when set, answers POST /mcp (MCPPath): the MCP server over the
+	// streamable HTTP transport (mcpserver.NewHTTPHandler), behind the
+	// API's middleware. Nil: POST /mcp answers 501.
+	MCP http.Handler
 }
 
 // handlerFunc is the form of every route handler: it writes a response and

@@ -110,6 +110,7 @@ func (s *server) allRoutes() []route {
 		s.eventRoutes(),
 		s.webhookRoutes(),
 		s.a2aRoutes(),
+		s.mcpRoutes(),
 	)
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -36,6 +37,12 @@ func cmdAnchor(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	rep, err := verifyAnchor(ctx, c, pos[1])
+	var ce *client.Error
+	if errors.As(err, &ce) && ce.Status == http.StatusNotFound {
+		if j, jerr := c.GetJob(ctx, pos[1]); jerr == nil && j.Status == "open" {
+			return fmt.Errorf("job %s is not closed yet: its anchor is made when it closes (the sponsor's `openjury close`, or `openjury finalize` after the final-vote window)", j.ID)
+		}
+	}
 	if err != nil {
 		return err
 	}

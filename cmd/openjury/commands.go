@@ -2,15 +2,19 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"html"
 	"io"
+	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/openjury/openjury/client"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/mcpserver"
 	"github.com/openjury/openjury/search"
 )
 
@@ -27,8 +31,9 @@ type commandSpec struct {
 // commands lists the subcommands in the order the usage shows them.
 func commands() []commandSpec {
 	return []commandSpec{
-		{"keygen", "[--name NAME] [--out PATH] [--show-key]", "make a new wallet key file (mode 0600; never overwrites)", "openjury keygen --name agent", cmdKeygen},
-		{"login", "", "sign in and show the address and token lifetime", "openjury --key agent login", cmdLogin},
+		{"keygen", "[--name NAME] [--out PATH] [--show-key]", "make a new wallet key file (mode 0600; never overwrites; never prints the key unless --show-key)", "openjury keygen --name agent", cmdKeygen},
+		{"login", "[--show-token]", "sign in and save the session (the token, until it expires) for this server and key", "openjury --key agent login", cmdLogin},
+		{"logout", "", "revoke the saved session's token on the server and forget it", "openjury --key agent logout", cmdLogout},
 		{"jobs", "[--status open|all] [--tag T] [--limit N]", "list jobs (every page up to --limit)", "openjury jobs --tag research", cmdJobs},
 		{"job", "JOB_ID", "a job with its submissions and both tallies", "openjury job JOB_ID", cmdJob},
 		{"search", "QUERY... [--type job|submission|comment|post|all] [--limit N] [--cursor C]", "search jobs, submissions, comments and posts, best match first (one page; --cursor continues)", `openjury search "sign in with ethereum" --type job`, cmdSearch},
@@ -40,16 +45,20 @@ func commands() []commandSpec {
 		{"final-vote", "JOB_ID SUBMISSION_ID", "cast (or replace) your final decision vote", "openjury final-vote JOB_ID SUBMISSION_ID", cmdFinalVote},
 		{"finalize", "JOB_ID", "close a job by its final votes once the window has ended", "openjury finalize JOB_ID", cmdFinalize},
 		{"close", "JOB_ID SUBMISSION_ID", "close your job naming the winner", "openjury --key sponsor close JOB_ID SUBMISSION_ID", cmdClose},
-		{"comment", "JOB_ID (--content C | --content-file F) [--parent COMMENT_ID] [--on job|submission|post]", "comment on a job (--on: on a submission or post)", `openjury comment JOB_ID --content "well sourced"`, cmdComment},
+		{"comment", "ID (--content C | --content-file F) [--parent COMMENT_ID] [--on job|submission|post]", "comment on a job (--on: on a submission or post; --parent: answer a comment)", `openjury comment JOB_ID --content "well sourced"`, cmdComment},
+		{"comments", "ID [--on job|submission|post] [--limit N]", "the comments on a job (--on: on a submission or post), oldest first", "openjury comments JOB_ID", cmdComments},
+		{"posts", "[--tag T] [--limit N]", "community posts, newest first", "openjury posts --tag research", cmdPosts},
 		{"boost", "JOB_ID --amount AGR --hours H", "spend AGR to feature a job", "openjury boost JOB_ID --amount 10 --hours 24", cmdBoost},
 		{"status", "[ADDRESS]", "stake, AGR and reputation (default: your address)", "openjury status", cmdStatus},
+		{"leaderboard", "[--limit N]", "the reputation leaderboard, highest first", "openjury leaderboard --limit 20", cmdLeaderboard},
 		{"dev", devUsage + " [--dev-secret S]", "set stake (USDC), reputation or mint AGR on a development server (default: your address)", "openjury --key agent dev stake 10", cmdDev},
 		{"events", "[--type T,...] [--job JOB_ID] [--address A] [--tag T] [--after EVENT_ID] [--limit N] [--follow]", "the event log: a page of it, or with --follow the live stream (reconnects and resumes by itself)", "openjury events --follow --type job.created --tag research", cmdEvents},
 		{"anchor", "verify JOB_ID", "check a closed job's snapshot and proofs against its anchor_root", "openjury anchor verify JOB_ID", cmdAnchor},
 		{"escrow", "fund JOB_ID AMOUNT [--refund-after T] [--authorization] | settle JOB_ID | refund JOB_ID | status JOB_ID  [--rpc-url URL] [--escrow ADDR]",
 			"the job's USDC escrow: fund it as its sponsor (approve + fund, or one EIP-3009 transaction), settle a closed job (operator key), refund, or show it", "openjury --key sponsor escrow fund JOB_ID 25 --rpc-url $RPC", cmdEscrow},
 		{"claim", "JOB_ID [--recipient ADDR] [--rpc-url URL] [--escrow ADDR]", "claim your payout of a settled job from the escrow (or anyone's, paid to them, with --recipient)", "openjury claim JOB_ID --rpc-url $RPC", cmdClaim},
-		{"mcp", "", "serve the marketplace to an MCP client over stdio", "openjury --key agent mcp", cmdMCP},
+		{"mcp", "", "serve the marketplace to an MCP client over stdio (without a key: the read tools only; with OPENJURY_RPC_URL also claim_payout)", "openjury --key agent mcp", cmdMCP},
+		{"version", "", "the version of this binary", "openjury version", cmdVersion},
 	}
 }
 
@@ -66,24 +75,46 @@ func commandFor(name string) (commandSpec, bool) {
 // help is the text of `openjury NAME --help`: synopsis, summary, every
 // flag (flags, from the command's flag set) and an example.
 func (c commandSpec) help(flags string) string {
-	return fmt.Sprintf("Usage: openjury %s %s\n\n%s.\n\nFlags:\n%s\nExample:\n  %s\n", c.name, c.args, c.summary, flags, c.example)
+	usage := strings.TrimSpace("openjury " + c.name + " " + c.args)
+	return fmt.Sprintf("Usage: %s\n\n%s.\n\nFlags:\n%s\nExample:\n  %s\n\nExit codes: %s\n", usage, c.summary, flags, c.example, exitCodes)
+}
+
+// loginResult is what login prints: the token only when asked.
+type loginResult struct {
+	Address          string    `json:"address"`
+	Server           string    `json:"server"`
+	TokenType        string    `json:"token_type"`
+	ExpiresInSeconds int64     `json:"expires_in_seconds"`
+	ExpiresAt        time.Time `json:"expires_at"`
+	AccessToken      string    `json:"access_token,omitempty"`
 }
 
 func cmdLogin(ctx context.Context, e *env, args []string) error {
-	if _, err := parse(e.flags("login"), args, 0); err != nil {
+	fs := e.flags("login")
+	show := fs.Bool("show-token", false, "also print the access token (for an MCP client's Authorization header; keep it secret)")
+	if _, err := parse(fs, args, 0); err != nil {
 		return err
 	}
 	c, err := e.client(true)
 	if err != nil {
 		return err
 	}
-	v, err := c.Login(ctx)
+	v, err := c.Login(ctx) // always a fresh sign-in; the hook saves it
 	if err != nil {
 		return err
 	}
-	out := map[string]any{"address": c.Address(), "token_type": v.TokenType, "expires_in_seconds": v.ExpiresInSeconds}
+	out := loginResult{Address: c.Address(), Server: c.BaseURL(), TokenType: v.TokenType, ExpiresInSeconds: v.ExpiresInSeconds,
+		ExpiresAt: time.Now().Add(time.Duration(v.ExpiresInSeconds) * time.Second).UTC().Truncate(time.Second)}
+	if *show {
+		out.AccessToken = v.AccessToken
+	}
 	return e.print(out, func(w io.Writer) {
-		fmt.Fprintf(w, "signed in as %s (token valid %s)\n", c.Address(), time.Duration(v.ExpiresInSeconds)*time.Second)
+		fmt.Fprintf(w, "signed in to %s as %s (token valid %s, until %s)\n", out.Server, out.Address,
+			time.Duration(v.ExpiresInSeconds)*time.Second, out.ExpiresAt.Format(time.RFC3339))
+		if *show {
+			fmt.Fprintf(w, "access token %s\n", v.AccessToken)
+			fmt.Fprintf(w, "MCP clients: send it as \"Authorization: Bearer <token>\" to %s/mcp\n", out.Server)
+		}
 	})
 }
 
@@ -99,7 +130,7 @@ func cmdJobs(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	jobs, err := collectJobs(ctx, c, *status, *tag, *limit)
+	jobs, err := collect(c.Jobs(ctx, client.JobFilter{Status: *status, Tag: *tag, Page: client.Page{Limit: min(max(*limit, 1), marketplace.MaxListLimit)}}), *limit)
 	if err != nil {
 		return err
 	}
@@ -113,50 +144,6 @@ func cmdJobs(ctx context.Context, e *env, args []string) error {
 	})
 }
 
-// collectJobs reads up to limit jobs through the client's iterator.
-func collectJobs(ctx context.Context, c *client.Client, status, tag string, limit int) ([]client.Job, error) {
-	jobs := []client.Job{}
-	if limit <= 0 {
-		return jobs, nil
-	}
-	for j, err := range c.Jobs(ctx, client.JobFilter{Status: status, Tag: tag, Page: client.Page{Limit: min(limit, marketplace.MaxListLimit)}}) {
-		if err != nil {
-			return nil, err
-		}
-		jobs = append(jobs, j)
-		if len(jobs) == limit {
-			break
-		}
-	}
-	return jobs, nil
-}
-
-// jobView is a job with its submissions and both tallies.
-type jobView struct {
-	Job         client.Job                     `json:"job"`
-	Submissions []client.Submission            `json:"submissions"`
-	Votes       client.JobVotingSummary        `json:"votes"`
-	FinalVotes  client.JobFinalDecisionSummary `json:"final_votes"`
-}
-
-// readJob reads a job with up to a page (marketplace.MaxListLimit) of
-// submissions and its tallies.
-func readJob(ctx context.Context, c *client.Client, jobID string) (jobView, error) {
-	var v jobView
-	var err error
-	if v.Job, err = c.GetJob(ctx, jobID); err != nil {
-		return v, err
-	}
-	if v.Submissions, _, err = c.ListJobSubmissions(ctx, jobID, client.Page{Limit: marketplace.MaxListLimit}); err != nil {
-		return v, err
-	}
-	if v.Votes, err = c.GetJobVotingSummary(ctx, jobID); err != nil {
-		return v, err
-	}
-	v.FinalVotes, err = c.GetJobFinalDecisionSummary(ctx, jobID)
-	return v, err
-}
-
 func cmdJob(ctx context.Context, e *env, args []string) error {
 	pos, err := parse(e.flags("job"), args, 1)
 	if err != nil {
@@ -166,30 +153,46 @@ func cmdJob(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	v, err := readJob(ctx, c, pos[0])
+	v, err := mcpserver.ReadJob(ctx, c, pos[0])
 	if err != nil {
 		return err
 	}
 	return e.print(v, func(w io.Writer) {
 		j := v.Job
-		fmt.Fprintf(w, "%s  [%s]  %.2f USDC  tags=%s\n%s\n\n%s\n", j.ID, j.Status, j.BountyUSDC, strings.Join(j.Tags, ","), j.Title, j.Prompt)
-		if j.FinalVoteEndsAt != nil {
+		fmt.Fprintf(w, "%s  [%s]  %.2f USDC", j.ID, j.Status, j.BountyUSDC)
+		if len(j.Tags) > 0 {
+			fmt.Fprintf(w, "  tags %s", strings.Join(j.Tags, ", "))
+		}
+		fmt.Fprintf(w, "\n%s\n\n%s\n", j.Title, j.Prompt)
+		if j.FinalVoteEndsAt != nil && j.Status == "open" {
 			fmt.Fprintf(w, "final votes until %s\n", j.FinalVoteEndsAt.Format(time.RFC3339))
 		}
 		if j.WinnerSubmissionID != nil {
 			fmt.Fprintf(w, "winner: %s\n", *j.WinnerSubmissionID)
 		}
-		fmt.Fprintf(w, "\nsubmissions (%d):\n", len(v.Submissions))
+		if len(v.Submissions) == 0 {
+			fmt.Fprintln(w, "\nno submissions yet")
+		} else {
+			fmt.Fprintf(w, "\n%s:\n", plural(int64(len(v.Submissions)), "submission"))
+		}
 		for _, s := range v.Submissions {
-			fmt.Fprintf(w, "  %s by %s (%d evidence): %s\n", s.ID, s.AgentAddress, len(s.Evidence), oneLine(s.Content, 80))
+			fmt.Fprintf(w, "  %s by %s (%s): %s\n", s.ID, s.AgentAddress, plural(int64(len(s.Evidence)), "evidence item"), oneLine(s.Content, 80))
 		}
-		fmt.Fprintln(w, "jury tally:")
+		if len(v.Votes.Tallies) == 0 {
+			fmt.Fprintln(w, "jury: no votes yet")
+		} else {
+			fmt.Fprintln(w, "jury tally:")
+		}
 		for _, t := range v.Votes.Tallies {
-			fmt.Fprintf(w, "  %s  weight %.0f from %d voters\n", t.SubmissionID, t.WeightedVotes, t.Voters)
+			fmt.Fprintf(w, "  %s  weight %.0f from %s\n", t.SubmissionID, t.WeightedVotes, plural(t.Voters, "voter"))
 		}
-		fmt.Fprintln(w, "final votes:")
+		if len(v.FinalVotes.Tallies) == 0 {
+			fmt.Fprintln(w, "final votes: none yet")
+		} else {
+			fmt.Fprintln(w, "final votes:")
+		}
 		for _, t := range v.FinalVotes.Tallies {
-			fmt.Fprintf(w, "  %s  %d votes\n", t.SubmissionID, t.Votes)
+			fmt.Fprintf(w, "  %s  %s\n", t.SubmissionID, plural(t.Votes, "vote"))
 		}
 	})
 }
@@ -380,6 +383,12 @@ func cmdFinalize(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	r, err := c.FinalizeJob(ctx, pos[0])
+	var ce *client.Error
+	if errors.As(err, &ce) && ce.Status == http.StatusConflict {
+		if j, jerr := c.GetJob(ctx, pos[0]); jerr == nil && j.Status == "open" && j.FinalVoteEndsAt != nil && time.Now().Before(*j.FinalVoteEndsAt) {
+			return hintError{err: err, hint: "final votes are open until " + j.FinalVoteEndsAt.Format(time.RFC3339) + ": finalize after that"}
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -466,28 +475,6 @@ func cmdBoost(ctx context.Context, e *env, args []string) error {
 	})
 }
 
-// statusView is an address's stake, AGR and reputation.
-type statusView struct {
-	Address    string             `json:"address"`
-	Stake      client.StakeStatus `json:"stake"`
-	AGR        client.AgrStatus   `json:"agr"`
-	Reputation client.Reputation  `json:"reputation"`
-}
-
-// readStatus reads an address's stake, AGR and reputation.
-func readStatus(ctx context.Context, c *client.Client, addr string) (statusView, error) {
-	v := statusView{Address: addr}
-	var err error
-	if v.Stake, err = c.GetStakeStatus(ctx, addr); err != nil {
-		return v, err
-	}
-	if v.AGR, err = c.GetAgrStatus(ctx, addr); err != nil {
-		return v, err
-	}
-	v.Reputation, err = c.GetReputation(ctx, addr)
-	return v, err
-}
-
 func cmdStatus(ctx context.Context, e *env, args []string) error {
 	pos, err := parse(e.flags("status"), args, -1)
 	if err != nil {
@@ -504,14 +491,22 @@ func cmdStatus(ctx context.Context, e *env, args []string) error {
 	if len(pos) == 1 {
 		addr = pos[0]
 	}
-	v, err := readStatus(ctx, c, addr)
+	v, err := mcpserver.ReadStatus(ctx, c, addr)
 	if err != nil {
 		return err
 	}
 	return e.print(v, func(w io.Writer) {
-		fmt.Fprintf(w, "address     %s\nstake       %.6f USDC (eligible: %v)\nAGR         %d (earned %d, spent %d)\nreputation  score %.0f, level %d, %d wins, %d losses, badges %s\n",
-			v.Address, v.Stake.StakedAmount, v.Stake.IsEligible, v.AGR.Balance, v.AGR.Earned, v.AGR.Spent,
-			v.Reputation.Score, v.Reputation.Level, v.Reputation.Wins, v.Reputation.Losses, strings.Join(v.Reputation.Badges, ","))
+		badges := "no badges"
+		if len(v.Reputation.Badges) > 0 {
+			badges = "badges " + strings.Join(v.Reputation.Badges, ", ")
+		}
+		eligible := "may submit and vote"
+		if !v.Stake.IsEligible {
+			eligible = "below the minimum stake: may not submit or vote"
+		}
+		fmt.Fprintf(w, "address     %s\nstake       %s USDC (%s)\nAGR         %d (earned %d, spent %d)\nreputation  score %.0f, level %d, %s, %s, %s\n",
+			v.Address, strconv.FormatFloat(v.Stake.StakedAmount, 'f', -1, 64), eligible, v.AGR.Balance, v.AGR.Earned, v.AGR.Spent,
+			v.Reputation.Score, v.Reputation.Level, plural(v.Reputation.Wins, "win"), plural(v.Reputation.Losses, "loss"), badges)
 	})
 }
 
@@ -525,7 +520,7 @@ func cmdSearch(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if len(words) == 0 {
-		return usageError("want a query")
+		return usageError("what to search for is required: openjury search QUERY...")
 	}
 	c, err := e.client(false)
 	if err != nil {

@@ -104,8 +104,11 @@ func (e *env) signer() (client.Signer, error) {
 			return readKeyFile(path)
 		}
 	}
-	return nil, errors.New("no key: make one with `openjury keygen` (it becomes the default key), or pass --key NAME|PATH, or set OPENJURY_PRIVATE_KEY or OPENJURY_KEYSTORE (with OPENJURY_KEYSTORE_PASSWORD(_FILE))")
+	return nil, errNoKey
 }
+
+// errNoKey is the error of a command that needs a key when none is set.
+var errNoKey = errors.New("no key: make one with `openjury keygen` (it becomes the default key), or pass --key NAME|PATH, or set OPENJURY_PRIVATE_KEY or OPENJURY_KEYSTORE (with OPENJURY_KEYSTORE_PASSWORD(_FILE))")
 
 // keystoreSigner decrypts a keystore file with the password from the
 // environment.
@@ -134,7 +137,8 @@ func (e *env) keyFileSigner(nameOrPath string) (client.Signer, error) {
 }
 
 // client returns a client of the server with opts; signed says whether
-// it needs the agent's key.
+// it needs the agent's key (it then starts with the saved session's token,
+// if any, and saves the token of each new sign-in).
 func (e *env) client(signed bool, opts ...client.Option) (*client.Client, error) {
 	if signed {
 		s, err := e.signer()
@@ -142,6 +146,7 @@ func (e *env) client(signed bool, opts ...client.Option) (*client.Client, error)
 			return nil, err
 		}
 		opts = append(opts, client.WithSigner(s))
+		opts = append(opts, e.sessionOptions(s.Address().Hex())...)
 	}
 	chain := e.chainID
 	if chain == "" {

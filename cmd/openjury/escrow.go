@@ -21,6 +21,7 @@ import (
 	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/client"
 	"github.com/openjury/openjury/contracts"
+	"github.com/openjury/openjury/mcpserver"
 )
 
 // The escrow commands (docs/onchain.md): fund a job's escrow as its
@@ -175,7 +176,12 @@ func report(action, jobID string, rcpt *types.Receipt, details any) txReport {
 func cmdEscrow(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
-			return helpRequested{}
+			// Every subcommand's flags: fund's are the escrow flags and more.
+			var f escrowFlags
+			fs := f.bind(e, "escrow")
+			fundFlags(fs)
+			_, err := parse(fs, args, -1)
+			return err
 		}
 		return usageError("the escrow command is: escrow fund|settle|refund|status JOB_ID ...")
 	}
@@ -216,11 +222,17 @@ var receiveTypeHash = crypto.Keccak256Hash([]byte("ReceiveWithAuthorization(addr
 // word is v as one ABI word.
 func word(v *big.Int) []byte { return common.LeftPadBytes(v.Bytes(), 32) }
 
+// fundFlags adds escrow fund's own flags to fs.
+func fundFlags(fs *flag.FlagSet) (refundAfter *string, authorization *bool) {
+	refundAfter = fs.String("refund-after", "", "fund: when you may take an unsettled bounty back: unix seconds, RFC 3339 or a duration from now (default: the job's final-vote end + 7 days)")
+	authorization = fs.Bool("authorization", false, "fund: in one transaction with a USDC EIP-3009 authorization instead of approve + fund")
+	return refundAfter, authorization
+}
+
 func escrowFund(ctx context.Context, e *env, args []string) error {
 	var f escrowFlags
 	fs := f.bind(e, "escrow fund")
-	refund := fs.String("refund-after", "", "when you may take an unsettled bounty back: unix seconds, RFC 3339 or a duration from now (default: the job's final-vote end + 7 days)")
-	auth := fs.Bool("authorization", false, "fund in one transaction with a USDC EIP-3009 authorization instead of approve + fund")
+	refund, auth := fundFlags(fs)
 	pos, err := parse(fs, args, 2)
 	if err != nil {
 		return err
@@ -466,17 +478,12 @@ func escrowRefund(ctx context.Context, e *env, args []string) error {
 }
 
 // escrowReport is what escrow status prints.
+// It is the escrow_status tool's view with every payout (all pages) and,
+// with a node, the slot on chain.
 type escrowReport struct {
-	JobID        string          `json:"job_id"`
-	Status       *string         `json:"escrow_status"`
-	AmountUSDC   *float64        `json:"escrow_amount_usdc"`
-	RefundAfter  *time.Time      `json:"escrow_refund_after"`
-	Mismatch     *bool           `json:"escrow_mismatch"`
-	AnchorRoot   *string         `json:"anchor_root"`
-	TotalUSDC    *float64        `json:"total_usdc"`
-	Payouts      []client.Payout `json:"payouts"`
-	OnChain      *slotJSON       `json:"onchain"`
-	EscrowAtNode string          `json:"escrow_contract_address,omitempty"`
+	mcpserver.EscrowView
+	OnChain      *slotJSON `json:"onchain"`
+	EscrowAtNode string    `json:"escrow_contract_address,omitempty"`
 }
 
 // slotJSON is the escrow slot as the chain holds it.
@@ -509,8 +516,9 @@ func escrowStatus(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	rep := escrowReport{JobID: jobID, Status: job.EscrowStatus, AmountUSDC: job.EscrowAmountUSDC, RefundAfter: job.EscrowRefundAfter,
-		Mismatch: job.EscrowMismatch, AnchorRoot: p.AnchorRoot, TotalUSDC: p.TotalUSDC, Payouts: p.Payouts}
+	rep := escrowReport{EscrowView: mcpserver.EscrowView{JobID: jobID, EscrowStatus: job.EscrowStatus, EscrowAmountUSDC: job.EscrowAmountUSDC,
+		EscrowRefundAfter: job.EscrowRefundAfter, EscrowMismatch: job.EscrowMismatch, EscrowTxHash: job.EscrowTxHash,
+		AnchorRoot: p.AnchorRoot, TotalUSDC: p.TotalUSDC, Payouts: p.Payouts}}
 	if f.rpcURL != "" || e.getenv("OPENJURY_RPC_URL") != "" {
 		ce, err := f.dial(ctx, e, false)
 		if err != nil {
@@ -527,18 +535,18 @@ func escrowStatus(ctx context.Context, e *env, args []string) error {
 		rep.EscrowAtNode = strings.ToLower(ce.address.Hex())
 	}
 	return e.print(rep, func(w io.Writer) {
-		if rep.Status == nil {
+		if rep.EscrowStatus == nil {
 			fmt.Fprintf(w, "job %s: the server follows no escrow\n", jobID)
 			return
 		}
-		fmt.Fprintf(w, "job %s: escrow %s", jobID, *rep.Status)
-		if rep.AmountUSDC != nil {
-			fmt.Fprintf(w, ", %s USDC funded", strconv.FormatFloat(*rep.AmountUSDC, 'f', -1, 64))
+		fmt.Fprintf(w, "job %s: escrow %s", jobID, *rep.EscrowStatus)
+		if rep.EscrowAmountUSDC != nil {
+			fmt.Fprintf(w, ", %s USDC funded", strconv.FormatFloat(*rep.EscrowAmountUSDC, 'f', -1, 64))
 		}
-		if rep.RefundAfter != nil {
-			fmt.Fprintf(w, ", refundable after %s if never settled", rep.RefundAfter.UTC().Format(time.RFC3339))
+		if rep.EscrowRefundAfter != nil {
+			fmt.Fprintf(w, ", refundable after %s if never settled", rep.EscrowRefundAfter.UTC().Format(time.RFC3339))
 		}
-		if rep.Mismatch != nil && *rep.Mismatch {
+		if rep.EscrowMismatch != nil && *rep.EscrowMismatch {
 			fmt.Fprint(w, " - SETTLED WITH ANOTHER ROOT OR TOTAL THAN THE JOB'S")
 		}
 		fmt.Fprintln(w)

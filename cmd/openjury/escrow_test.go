@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"math/big"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi/bind"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury"
@@ -180,7 +183,23 @@ func TestEscrowEndToEnd(t *testing.T) {
 	}
 	cli(&winner, nil, "claim", funded.ID)
 	cli(&j4, nil, "claim", funded.ID)
-	cli(&j5, nil, "claim", funded.ID)
+	// j5 claims through the MCP tool of `openjury mcp` (stdio, with a
+	// chain node); the same claim as the command's.
+	mining(func() {
+		cmd := exec.Command(binary, "mcp")
+		cmd.Env = []string{"OPENJURY_URL=" + srv.URL, "OPENJURY_PRIVATE_KEY=" + j5.key, "OPENJURY_RPC_URL=" + ch.URL,
+			"OPENJURY_HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH")}
+		session, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+		require.NoError(t, err)
+		defer session.Close()
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "claim_payout", Arguments: map[string]any{"job_id": funded.ID}})
+		require.NoError(t, err)
+		require.False(t, res.IsError, "%v", res.Content)
+		got := res.StructuredContent.(map[string]any)
+		require.Equal(t, j5.addr, got["recipient"])
+		require.Equal(t, "5555555", got["amount_micro_usdc"])
+		require.NotEmpty(t, got["tx_hash"])
+	})
 	cli(&loser, nil, "claim", funded.ID, "--recipient", treasury.addr)
 	for a, want := range map[common.Address]int64{winnerAcc.Address: 85_000_002, j4Acc.Address: 4_444_444, j5Acc.Address: 5_555_555, treasuryAcc.Address: 5_000_000} {
 		require.Equal(t, want, usdc(a)-before[a], "claimed by %s", a.Hex())

@@ -127,19 +127,48 @@ func TestKeygen(t *testing.T) {
 	require.Len(t, entries, 2, "sponsor and default only")
 }
 
-// TestHelpAndGlobalFlags: every command has --help (exit 0, every flag, an
-// example), `help COMMAND` is the same, and global flags work before and
+// commandNames are the commands `openjury help` lists.
+func commandNames(t *testing.T, url string) []string {
+	t.Helper()
+	r := run(t, url, nil, nil, "help")
+	require.Equal(t, 0, r.code)
+	_, list, ok := strings.Cut(r.stdout, "Commands:\n")
+	require.True(t, ok, r.stdout)
+	list, _, _ = strings.Cut(list, "\n\n")
+	var names []string
+	for line := range strings.Lines(list) {
+		names = append(names, strings.Fields(line)[0])
+	}
+	return names
+}
+
+// flagRE finds the flags a synopsis names.
+var flagRE = regexp.MustCompile(`--([a-z][a-z-]*)`)
+
+// TestHelpAndGlobalFlags: every command has --help (exit 0, its synopsis,
+// every flag its synopsis names and the global ones, an example, the exit
+// codes), `help COMMAND` is the same, and global flags work before and
 // after the command.
 func TestHelpAndGlobalFlags(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
-	for _, name := range []string{"keygen", "login", "jobs", "job", "post-job", "submit", "vote", "final-vote", "finalize",
-		"close", "comment", "boost", "status", "dev", "anchor", "mcp"} {
+	names := commandNames(t, srv.URL)
+	require.ElementsMatch(t, []string{"keygen", "login", "logout", "jobs", "job", "post-job", "submit", "vote", "reveal", "jury", "final-vote", "finalize",
+		"close", "comment", "comments", "posts", "search", "boost", "status", "leaderboard", "dev", "events", "anchor", "escrow", "claim", "mcp", "version"}, names)
+	for _, name := range names {
 		r := run(t, srv.URL, nil, nil, name, "--help")
 		require.Equal(t, 0, r.code, "%s --help: %s", name, r.stderr)
-		require.Contains(t, r.stdout, "Usage: openjury "+name, name)
-		require.Contains(t, r.stdout, "-url", name)
+		require.Empty(t, r.stderr, name)
+		usage, _, _ := strings.Cut(r.stdout, "\n")
+		require.True(t, strings.HasPrefix(usage, "Usage: openjury "+name), name)
+		for _, m := range flagRE.FindAllStringSubmatch(usage, -1) {
+			require.Regexp(t, `\n  -`+m[1]+`[ \n]`, r.stdout, "%s --help does not describe --%s", name, m[1])
+		}
+		for _, global := range []string{"url", "key", "keystore", "chain-id", "insecure", "json"} {
+			require.Contains(t, r.stdout, "\n  -"+global, name)
+		}
 		require.Contains(t, r.stdout, "Example:\n  openjury ", name)
+		require.Contains(t, r.stdout, "Exit codes: 0 success; 1 ", name)
 		require.Equal(t, r, run(t, srv.URL, nil, nil, "help", name))
 	}
 	r := run(t, srv.URL, nil, nil, "submit", "--help")

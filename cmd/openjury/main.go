@@ -1,9 +1,12 @@
 // Command openjury is the agent's command line for an OpenJury server: it
-// makes wallet keys, signs in with them, lists and reads jobs, posts jobs,
-// submits work, votes, finalizes and closes jobs, comments, boosts, shows
-// an address's status, sets stake and reputation through a development
-// server's dev endpoints and verifies a closed job's anchor. `openjury mcp`
-// serves the same operations to an MCP client over stdio.
+// makes wallet keys, signs in with them (keeping the session per server
+// and key until it expires; logout revokes it), lists, searches and reads
+// jobs, comments and posts, posts jobs, submits work, votes, finalizes and
+// closes jobs, comments, boosts, shows an address's standing and the
+// leaderboard, sets stake and reputation through a development server's
+// dev endpoints and verifies a closed job's anchor. Every command takes
+// --json. `openjury mcp` serves the same operations to an MCP client over
+// stdio (package mcpserver; the host serves them at /mcp too).
 //
 // The key: --key NAME|PATH (or OPENJURY_KEY) names a key file written by
 // `openjury keygen` (NAME is $OPENJURY_HOME/keys/NAME.key, by default in
@@ -25,6 +28,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
 	"os"
 	"os/signal"
 	"syscall"
@@ -45,6 +50,10 @@ const (
 	exitFailed = 1 // the server refused, could not be reached, or a check failed
 	exitUsage  = 2 // a mistake in the command line
 )
+
+// exitCodes documents the exit codes in the help texts.
+const exitCodes = "0 success; 1 the server refused (its status and detail are printed), " +
+	"could not be reached, or a check failed; 2 a mistake in the command line"
 
 // run executes one command and returns the exit code: 0 success, 1 the
 // server or the check failed, 2 bad usage. Global flags may come before
@@ -88,16 +97,51 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		fmt.Fprintf(stderr, "openjury %s: %v\nusage: openjury %s %s (openjury %s --help)\n", spec.name, err, spec.name, spec.args, spec.name)
 		return exitUsage
 	case errors.As(err, &ce):
-		fmt.Fprintf(stderr, "openjury %s: server answered %d: %s\n", spec.name, ce.Status, ce.Detail)
+		hint := ""
+		var h hintError
+		if errors.As(err, &h) {
+			hint = " (" + h.hint + ")"
+		}
+		fmt.Fprintf(stderr, "openjury %s: server answered %d: %s%s\n", spec.name, ce.Status, ce.Detail, hint)
 		return exitFailed
 	case errors.Is(err, syscall.ECONNREFUSED):
 		fmt.Fprintf(stderr, "openjury %s: cannot reach the server at %s (connection refused): is it running? Start one with `go run ./host`, or name it with --url\n", spec.name, e.serverURL())
+		return exitFailed
+	case unreachable(err) != "":
+		fmt.Fprintf(stderr, "openjury %s: cannot reach the server at %s (%s): check --url (or OPENJURY_URL) and the network\n", spec.name, e.serverURL(), unreachable(err))
 		return exitFailed
 	default:
 		fmt.Fprintf(stderr, "openjury %s: %v\n", spec.name, err)
 		return exitFailed
 	}
 }
+
+// unreachable names why the server could not be reached ("" when err is
+// not a network failure): an unknown host name, a timeout, another
+// connection failure.
+func unreachable(err error) string {
+	var dns *net.DNSError
+	var op *net.OpError
+	var ue *url.Error
+	switch {
+	case errors.As(err, &dns):
+		return "unknown host " + dns.Name
+	case errors.As(err, &ue) && ue.Timeout():
+		return "timed out"
+	case errors.As(err, &op):
+		return op.Err.Error()
+	}
+	return ""
+}
+
+// hintError is a failure with what to do about it.
+type hintError struct {
+	err  error
+	hint string
+}
+
+func (e hintError) Error() string { return e.err.Error() + " (" + e.hint + ")" }
+func (e hintError) Unwrap() error { return e.err }
 
 // usageError is a mistake in the command line (exit code 2).
 type usageError string
@@ -146,7 +190,10 @@ A first job, against a local server (go run ./host):
   openjury --key sponsor close JOB_ID SUBMISSION_ID
   openjury anchor verify JOB_ID
 
-Exit codes: 0 success, 1 the server refused or could not be reached or a check
-failed, 2 a mistake in the command line.
+Sessions: a sign-in is saved per server and key (the token, mode 0600, in
+$OPENJURY_HOME/sessions, default the user's cache directory, openjury/sessions)
+until it expires; logout revokes and forgets it.
+
+Exit codes: ` + exitCodes + `.
 `
 }

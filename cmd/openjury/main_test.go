@@ -60,6 +60,24 @@ func newAgent(t *testing.T) agent {
 	return agent{key: hex.EncodeToString(crypto.FromECDSA(k)), addr: strings.ToLower(crypto.PubkeyToAddress(k.PublicKey).Hex())}
 }
 
+// newCast is a sponsor, a worker staked 20 USDC and a juror staked 20
+// USDC with a reputation score of 16 (vote weight 5) on srv, set up
+// through a dev client, which it returns too.
+func newCast(t *testing.T, srv *openjurytest.Server) (sponsor, worker, juror agent, dev *client.Client) {
+	t.Helper()
+	ctx := context.Background()
+	sponsor, worker, juror = newAgent(t), newAgent(t), newAgent(t)
+	dev, err := client.New(srv.URL, client.WithDevSecret(openjurytest.DevSecret))
+	require.NoError(t, err)
+	for _, a := range []agent{worker, juror} {
+		_, err := dev.DevSetStake(ctx, client.DevSetStakeRequest{Address: a.addr, StakedAmount: 20})
+		require.NoError(t, err)
+	}
+	_, err = dev.DevSetReputation(ctx, client.DevSetReputationRequest{Address: juror.addr, Score: 16})
+	require.NoError(t, err)
+	return sponsor, worker, juror, dev
+}
+
 // result is one run of the binary.
 type result struct {
 	code           int
@@ -101,18 +119,8 @@ func TestJobStory(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
 	ctx := context.Background()
-	sponsor, worker, juror := newAgent(t), newAgent(t), newAgent(t)
-
-	// Dev setup through the client: stake, reputation, AGR.
-	dev, err := client.New(srv.URL, client.WithDevSecret(openjurytest.DevSecret))
-	require.NoError(t, err)
-	for _, a := range []agent{worker, juror} {
-		_, err := dev.DevSetStake(ctx, client.DevSetStakeRequest{Address: a.addr, StakedAmount: 20})
-		require.NoError(t, err)
-	}
-	_, err = dev.DevSetReputation(ctx, client.DevSetReputationRequest{Address: juror.addr, Score: 16})
-	require.NoError(t, err)
-	_, err = dev.DevMintAgr(ctx, client.DevMintRequest{Address: sponsor.addr, Amount: 10})
+	sponsor, worker, juror, dev := newCast(t, srv)
+	_, err := dev.DevMintAgr(ctx, client.DevMintRequest{Address: sponsor.addr, Amount: 10})
 	require.NoError(t, err)
 
 	var login map[string]any

@@ -15,12 +15,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury/client"
+	"github.com/openjury/openjury/mcpserver"
 	"github.com/openjury/openjury/openjurytest"
 )
 
-// TestMCPJuryTools: through an MCP session, a drawn juror sees its duty,
-// commits (the salt kept in its home, mode 0600), is refused an early
-// reveal, and reveals in the window.
+// TestMCPJuryTools: through the stdio server's tools (mcpLocal), a drawn
+// juror sees its duty, commits (the salt kept in its home, mode 0600), is
+// refused an early reveal, and reveals in the window; no claim_payout
+// without a chain node.
 func TestMCPJuryTools(t *testing.T) {
 	t.Parallel()
 	srv := openjurytest.NewServer(t)
@@ -53,7 +55,7 @@ func TestMCPJuryTools(t *testing.T) {
 	subID := r.Map(t)["submission"].(map[string]any)["id"].(string)
 
 	ct, st2 := mcp.NewInMemoryTransports()
-	server := newMCPServer(c, e, nil)
+	server := mcpserver.New(c, mcpLocal(e, c))
 	ss, err := server.Connect(ctx, st2, nil)
 	require.NoError(t, err)
 	defer ss.Close()
@@ -67,6 +69,14 @@ func TestMCPJuryTools(t *testing.T) {
 		return res
 	}
 
+	tools, err := session.ListTools(ctx, nil)
+	require.NoError(t, err)
+	names := map[string]bool{}
+	for _, tl := range tools.Tools {
+		names[tl.Name] = true
+	}
+	require.True(t, names["commit_vote"] && names["reveal_vote"])
+	require.False(t, names["claim_payout"], "no OPENJURY_RPC_URL")
 	duties := call("jury_duties", map[string]any{})
 	require.False(t, duties.IsError)
 	require.Contains(t, duties.StructuredContent.(map[string]any)["duties"].([]any)[0].(map[string]any)["next_action"], "commit")

@@ -63,6 +63,19 @@ async function exercise(client, label) {
     skill('comment', { job_id: jobID, content: `comment over A2A (${label})` }), auth), 'data');
   assert.equal(comment.comment.content, `comment over A2A (${label})`);
 
+  // A read and a signed-in write of the later skills.
+  const board = reply(await client.sendMessage(skill('leaderboard', { limit: 5 })), 'data');
+  assert.ok(Array.isArray(board.entries), `${label}: leaderboard`);
+  // The escrow and jury reads.
+  const payouts = reply(await client.sendMessage(skill('get_payouts', { job_id: jobID })), 'data');
+  assert.equal(payouts.job_id, jobID, `${label}: get_payouts`);
+  assert.deepEqual(payouts.payouts, [], `${label}: an open job has no payouts`);
+  const duties = reply(await client.sendMessage(skill('jury_duties', { address: board.entries[0]?.address ?? '0x0000000000000000000000000000000000000001' })), 'data');
+  assert.ok(Array.isArray(duties.duties), `${label}: jury_duties`);
+  const answer = reply(await client.sendMessage(
+    skill('reply', { job_id: jobID, comment_id: comment.comment.id, content: `reply over A2A (${label})` }), auth), 'data');
+  assert.equal(answer.comment.parent_id, comment.comment.id);
+
   // Errors are JSON-RPC errors the SDK raises.
   await assert.rejects(client.sendMessage(skill('submit_work', { job_id: jobID, content: 'x' })),
     (err) => err.envelopeCode === -32011 && err.data.status === 401, `${label}: no token`);
@@ -80,6 +93,14 @@ async function main() {
   assert.equal(card.url, `${base}/a2a`);
   assert.equal(card.preferredTransport, 'JSONRPC');
   assert.equal(card.protocolVersion, '0.3.0');
+  // The card says which skills need a token.
+  const security = Object.fromEntries(card.skills.map((sk) => [sk.id, sk.security ?? null]));
+  assert.deepEqual(security.submit_work, [{ bearer: [] }]);
+  assert.deepEqual(security.reply, [{ bearer: [] }]);
+  assert.deepEqual(security.reveal_vote, [{ bearer: [] }]);
+  assert.equal(security.get_payouts, null);
+  assert.equal(security.find_jobs, null);
+  assert.deepEqual(card.security, [{}, { bearer: [] }]);
   assert.ok(card.supportedInterfaces.length > 0);
 
   // Every advertised interface is exercised below: the A2A 1.0 JSON-RPC

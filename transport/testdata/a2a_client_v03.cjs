@@ -35,6 +35,10 @@ async function main() {
   assert.equal(sub.submission.content, 'answer over A2A (sdk 0.3)');
   const c = reply(await client.sendMessage(skill('comment', { job_id: jobID, content: 'comment over A2A (sdk 0.3)' }), auth), 'data');
   assert.equal(c.comment.content, 'comment over A2A (sdk 0.3)');
+  const board = reply(await client.sendMessage(skill('leaderboard', { limit: 5 })), 'data');
+  assert.ok(Array.isArray(board.entries));
+  const answer = reply(await client.sendMessage(skill('reply', { job_id: jobID, comment_id: c.comment.id, content: 'reply over A2A (sdk 0.3)' }), auth), 'data');
+  assert.equal(answer.comment.parent_id, c.comment.id);
   await assert.rejects(client.sendMessage(skill('comment', { job_id: jobID, content: 'x' })),
     (err) => err.errorResponse.error.code === -32011 && err.errorResponse.error.data.status === 401);
   await assert.rejects(client.getTask({ id: 'task-1' }),
