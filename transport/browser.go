@@ -26,9 +26,13 @@ const corsMaxAge = 600
 // CORS lists of the browser rules (Options.CORSOrigins).
 var (
 	corsMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodDelete}
-	corsHeaders = []string{"Authorization", "Content-Type", HeaderIdempotencyKey, HeaderRequestID}
+	// Mcp-Protocol-Version is sent by browser MCP clients of POST /mcp,
+	// Last-Event-ID by clients resuming the event stream.
+	corsHeaders = []string{"Authorization", "Content-Type", HeaderIdempotencyKey, HeaderRequestID,
+		"Mcp-Protocol-Version", "Last-Event-ID"}
+	// WWW-Authenticate names the MCP resource metadata on a 401.
 	corsExposed = []string{HeaderRequestID, "X-Next-Cursor", "Retry-After", HeaderRateLimit,
-		HeaderRateLimitPolicy, HeaderIdempotentReplayed, "ETag"}
+		HeaderRateLimitPolicy, HeaderIdempotentReplayed, "ETag", "WWW-Authenticate"}
 )
 
 // securityHeaders sets the security headers on every response, before the

@@ -84,6 +84,11 @@ func TestCORS(t *testing.T) {
 	}
 	require.Equal(t, "https://allowed.example.com",
 		e.raw(preflight("https://allowed.example.com", "DELETE", "")).Header.Get("Access-Control-Allow-Origin"))
+	// A browser MCP client of POST /mcp, and a stream resuming by id.
+	for _, h := range []string{"authorization, content-type, mcp-protocol-version", "last-event-id"} {
+		res := e.raw(preflight("https://allowed.example.com", "POST", h))
+		require.Equal(t, "https://allowed.example.com", res.Header.Get("Access-Control-Allow-Origin"), h)
+	}
 
 	for _, bad := range []*http.Request{
 		preflight("https://evil.example.com", "POST", "authorization"),
