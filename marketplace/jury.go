@@ -542,15 +542,25 @@ func (s *Service) completeDraw(ctx context.Context, d *JuryDraw) (bool, error) {
 		return false, err
 	}
 	now := openjury.Truncate(s.clock.Now())
+	closed := false
 	err = s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		// The job may have closed since the pending draws were read: a
+		// closed job gets no panel (and is no longer pending).
+		job, err := lockJob(ctx, tx, d.JobID)
+		if err != nil {
+			return err
+		}
+		if closed = job.Status != StatusOpen; closed {
+			return nil
+		}
 		panel, err := drawInto(ctx, tx.Jurors(), d, seed, now)
 		if err != nil {
 			return err
 		}
 		return emitted(ctx, tx, tx.Juries().CompleteDraw(ctx, d, panel), juryDrawnEvents(d, panel)...)
 	})
-	if openjury.DetailOf(err) == DetailAlreadyDrawn {
-		return false, nil
+	if openjury.DetailOf(err) == DetailAlreadyDrawn || closed {
+		return false, err
 	}
 	return err == nil, err
 }

@@ -2,9 +2,11 @@ package marketplace_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -408,4 +410,53 @@ func toAny(s []string) []any {
 		out[i] = x
 	}
 	return out
+}
+
+// closingChain closes a job when its seed block is first asked for: the
+// job closes between the jury step's read of the pending draws and the
+// draw.
+type closingChain struct {
+	*openjurytest.Chain
+	once  sync.Once
+	close func()
+}
+
+func (c *closingChain) BlockHash(ctx context.Context, n int64) (openjury.Hash, error) {
+	c.once.Do(c.close)
+	return c.Chain.BlockHash(ctx, n)
+}
+
+// TestNoPanelForAJobClosedBeforeItsDraw: a job closed while its draw was
+// pending gets no panel, no duties and no jury.drawn events.
+func TestNoPanelForAJobClosedBeforeItsDraw(t *testing.T) {
+	t.Parallel()
+	backends(t, func(t *testing.T, db *bunstore.DB) {
+		chain := &closingChain{Chain: openjurytest.NewChain()}
+		chain.SetHead(100)
+		w := newJuryWorld(t, db, func(c *marketplace.Config) { c.JuryChain = chain })
+		sponsor, agent := w.addr(1), w.juror(2, 10, 0)
+		for n := byte(20); n < 30; n++ {
+			w.juror(n, 10+int64(n), 10)
+		}
+		job := w.createJob(sponsor, marketplace.CreateJobInput{JurySize: secs(3)})
+		sub := w.submit(agent, job.ID)
+		chain.close = func() {
+			_, err := w.svc.CloseJob(w.ctx, sponsor, job.ID, marketplace.CloseInput{WinnerSubmissionID: sub.ID})
+			require.NoError(t, err)
+		}
+		chain.SetHead(102)
+		w.clock.Advance(time.Minute)
+		res, err := w.svc.JuryStep(w.ctx, "a", time.Minute)
+		require.NoError(t, err)
+		require.Zero(t, res.Drawn)
+		jury, err := w.svc.Jury(w.ctx, job.ID)
+		require.NoError(t, err)
+		require.Empty(t, jury.Panel)
+		require.Empty(t, ofType(jobEvents(t, w.world, job.ID), events.JuryDrawn))
+		for n := byte(20); n < 30; n++ {
+			duties, err := w.svc.Duties(w.ctx, w.addr(n).String(), marketplace.ListInput{})
+			require.NoError(t, err)
+			require.Empty(t, duties.Duties)
+		}
+	})
 }
