@@ -86,7 +86,7 @@ const DetailBeingClosed = "job is being closed"
 
 // JobFilter selects and pages jobs for ListJobs.
 type JobFilter struct {
-	// Status is StatusOpen, or "" for every status.
+	// Status is StatusOpen or StatusClosed, or "" for every status.
 	Status Status
 	// Tag, when not empty, keeps jobs carrying this tag (exact match,
 	// case-insensitive).
@@ -221,6 +221,10 @@ func (s *Service) Job(ctx context.Context, id string) (*Job, error) {
 type ListJobsInput struct {
 	// Status is "open" (the default when empty) or "all".
 	Status string
+	// OnlyClosed, with Status "" or "all", lists closed jobs only (the
+	// web app's filter; the HTTP API's status stays open or all,
+	// docs/rules.md#jobs).
+	OnlyClosed bool
 	// Tag keeps jobs with this tag (exact, case-insensitive).
 	Tag string
 	// Limit is the page size: 0 means 50, else 1..200.
@@ -247,6 +251,12 @@ func (s *Service) ListJobs(ctx context.Context, in ListJobsInput) (JobPage, erro
 		f.Status = ""
 	default:
 		return JobPage{}, openjury.E(openjury.Invalid, op, "status: must be open or all")
+	}
+	if in.OnlyClosed {
+		if f.Status == StatusOpen && in.Status != "" {
+			return JobPage{}, openjury.E(openjury.Invalid, op, "status: open contradicts closed only")
+		}
+		f.Status = StatusClosed
 	}
 	var err error
 	if f.Limit, err = valid.Limit(op, in.Limit, DefaultListLimit, MaxListLimit); err != nil {

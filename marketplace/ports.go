@@ -23,6 +23,7 @@ type Stores interface {
 	Anchors() AnchorStore
 	Snapshots() SnapshotStore
 	Search() SearchQueue
+	Profiles() ProfileStore
 }
 
 // Tx is the set of stores bound to one database transaction.

@@ -138,6 +138,10 @@ type SubmissionStore interface {
 	// (created_at, id), after the cursor when it is not nil; none for an
 	// unknown job.
 	Submissions(ctx context.Context, jobID string, limit int, after *Cursor) ([]*Submission, error)
+	// SubmissionHeads returns the heads of the submissions whose id is in
+	// ids (the ids no submission has are left out), in the order of ids;
+	// it reads neither whole contents nor evidence.
+	SubmissionHeads(ctx context.Context, ids []string) ([]SubmissionHead, error)
 	// SubmissionKeys lists the id, agent and time of every submission of a
 	// job, oldest first (created_at, id); it never reads their content.
 	SubmissionKeys(ctx context.Context, jobID string) ([]SubmissionKey, error)
@@ -228,6 +232,36 @@ func (s *Service) Submit(ctx context.Context, agent openjury.Address, in SubmitI
 		return nil, openjury.Wrap(op, err)
 	}
 	return sub, nil
+}
+
+// Submission returns one submission. Errors: NotFound, Invalid (a NUL in
+// id).
+func (s *Service) Submission(ctx context.Context, id string) (*Submission, error) {
+	const op = "marketplace.Submission"
+	if err := valid.Text(op, "submission_id", id); err != nil {
+		return nil, err
+	}
+	if !openjury.ValidID(id) {
+		return nil, openjury.E(openjury.NotFound, op, "submission not found")
+	}
+	sub, err := s.db.Submissions().Submission(ctx, id)
+	if openjury.IsKind(err, openjury.NotFound) {
+		return nil, openjury.E(openjury.NotFound, op, "submission not found")
+	}
+	return sub, openjury.Wrap(op, err)
+}
+
+// HeadOf is the head of a submission's content: its first HeadChars
+// characters, as SubmissionStore.SubmissionHeads reads them.
+func HeadOf(content string) string {
+	n := 0
+	for i := range content {
+		if n == HeadChars {
+			return content[:i]
+		}
+		n++
+	}
+	return content
 }
 
 // SubmissionPage is a page of a job's submissions, oldest first;

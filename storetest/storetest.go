@@ -70,6 +70,7 @@ func Run(t *testing.T, f Features, newBackend func(t *testing.T) Backend) {
 		{"Sync", s.syncTests()},
 		{"Search", s.searchTests()},
 		{"Idempotency", s.idempotencyTests()},
+		{"Profile", s.profileTests()},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
