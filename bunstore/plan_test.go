@@ -291,6 +291,11 @@ func planCases() []planCase {
 			_, err := db.Comments().CommentsOf(ctx, marketplace.TargetJob, []string{"j100008", "j100009", "j100010"}, limit)
 			return err
 		}},
+		// A job list's submission counts: one LIMITed walk a job.
+		planCase{name: "submission counts", index: "submissions_job_created_at_id_idx|submissions_job_agent_idx", call: func(ctx context.Context, db *bunstore.DB) error {
+			_, err := db.Submissions().SubmissionCounts(ctx, []string{"j100008", "j100009", "j100010"}, 1000)
+			return err
+		}},
 		// Heads of a tally's submissions: primary-key probes.
 		planCase{name: "submission heads", index: "submissions_pkey|sqlite_autoindex_submissions_1", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {
 			_, err := db.Submissions().SubmissionHeads(ctx, []string{"s100008", "s100009", "s100010"})

@@ -142,6 +142,10 @@ type SubmissionStore interface {
 	// ids (the ids no submission has are left out), in the order of ids;
 	// it reads neither whole contents nor evidence.
 	SubmissionHeads(ctx context.Context, ids []string) ([]SubmissionHead, error)
+	// SubmissionCounts counts the submissions of each job in jobIDs, each
+	// count stopping at limit (so the read is bounded by len(jobIDs) x
+	// limit), by job id; a job without submissions is absent.
+	SubmissionCounts(ctx context.Context, jobIDs []string, limit int) (map[string]int, error)
 	// SubmissionKeys lists the id, agent and time of every submission of a
 	// job, oldest first (created_at, id); it never reads their content.
 	SubmissionKeys(ctx context.Context, jobID string) ([]SubmissionKey, error)
@@ -249,6 +253,22 @@ func (s *Service) Submission(ctx context.Context, id string) (*Submission, error
 		return nil, openjury.E(openjury.NotFound, op, "submission not found")
 	}
 	return sub, openjury.Wrap(op, err)
+}
+
+// CountCap is where SubmissionCounts stops counting: a job with CountCap
+// submissions or more counts CountCap (a list shows "1000+").
+const CountCap = 1000
+
+// SubmissionCounts counts the submissions of the given jobs (ids no job
+// has count 0), each up to CountCap, in one read. Errors: Invalid when
+// more than MaxListLimit ids are given.
+func (s *Service) SubmissionCounts(ctx context.Context, jobIDs []string) (map[string]int, error) {
+	const op = "marketplace.SubmissionCounts"
+	if len(jobIDs) > MaxListLimit {
+		return nil, openjury.Errorf(openjury.Invalid, op, "job_ids: must have at most %d items", MaxListLimit)
+	}
+	counts, err := s.db.Submissions().SubmissionCounts(ctx, jobIDs, CountCap)
+	return counts, openjury.Wrap(op, err)
 }
 
 // HeadOf is the head of a submission's content: its first HeadChars

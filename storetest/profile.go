@@ -19,6 +19,7 @@ func (s *suite) profileTests() []test {
 		{name: "FinalVotesByVoter", run: testFinalVotesByVoter},
 		{name: "CommentsOfBoundedPerTarget", run: testCommentsOf},
 		{name: "SubmissionHeads", run: testSubmissionHeads},
+		{name: "SubmissionCountsStopAtTheLimit", run: testSubmissionCounts},
 	}
 }
 
@@ -239,4 +240,22 @@ func testSubmissionHeads(t *testing.T, b Backend) {
 	heads, err = b.Submissions().SubmissionHeads(ctx, nil)
 	require.NoError(t, err)
 	require.Empty(t, heads)
+}
+
+func testSubmissionCounts(t *testing.T, b Backend) {
+	ctx := context.Background()
+	create(t, b, newJob(1, base), newJob(2, base), newJob(3, base))
+	for n := 101; n <= 105; n++ {
+		submit(t, b, newSubmission(n, id(1), alice, at(n)))
+	}
+	submit(t, b, newSubmission(201, id(2), bob, base))
+	counts, err := b.Submissions().SubmissionCounts(ctx, []string{id(1), id(2), id(3), id(9), id(2)}, 4)
+	require.NoError(t, err)
+	require.Equal(t, map[string]int{id(1): 4, id(2): 1}, counts, "job 1 stops at the limit; jobs without submissions are absent")
+	counts, err = b.Submissions().SubmissionCounts(ctx, []string{id(1)}, 100)
+	require.NoError(t, err)
+	require.Equal(t, map[string]int{id(1): 5}, counts)
+	counts, err = b.Submissions().SubmissionCounts(ctx, nil, 100)
+	require.NoError(t, err)
+	require.Empty(t, counts)
 }
