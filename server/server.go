@@ -292,7 +292,7 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 		TrustedProxies:            cfg.TrustedProxies,
 		CORSOrigins:               cfg.CORSOrigins,
 		// The web app gets every other path, behind the API's rate limits.
-		App: web.NewHandler(webServices(cfg, web.Services{Market: s.Market, Auth: s.Auth, Stake: s.Stake, AGR: s.AGR, Search: s.Search, Logger: s.log})),
+		App: web.NewHandler(webServices(cfg, web.Services{Market: s.Market, Auth: s.Auth, Stake: s.Stake, AGR: s.AGR, Search: s.Search, Clock: s.clock, Logger: s.log})),
 	})
 	if cfg.LocalDev {
 		s.handler = loopbackHostsOnly(s.handler)

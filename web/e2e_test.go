@@ -114,7 +114,7 @@ const testWallet = `window.ethereum = { request: async ({ method, params }) => {
 // endpoint of wallet, composed as host composes them.
 func app(t *testing.T, srv *openjurytest.Server, wallet *openjurytest.Wallet) *httptest.Server {
 	t.Helper()
-	pages := web.NewHandler(web.Services{Market: srv.Market, Auth: srv.Auth, Stake: srv.Stake, AGR: srv.AGR})
+	pages := web.NewHandler(web.Services{Market: srv.Market, Auth: srv.Auth, Stake: srv.Stake, AGR: srv.AGR, Clock: srv.Clock})
 	api := srv.HTTP.Config.Handler
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
