@@ -1,6 +1,7 @@
 package web
 
 import (
+	"html/template"
 	"io"
 	"log/slog"
 	"net/http"
@@ -24,7 +25,7 @@ func TestPctScalesToTotalWeight(t *testing.T) {
 }
 
 func TestPanicBecomesA500Page(t *testing.T) {
-	a := &app{log: slog.New(slog.NewTextHandler(io.Discard, nil)), tmpl: pages}
+	a := &app{log: slog.New(slog.NewTextHandler(io.Discard, nil)), tmpl: template.Must(pages.Clone())}
 	h := secure(cspFor(""), a.recoverPanics(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") })))
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))

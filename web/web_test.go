@@ -87,7 +87,7 @@ func TestPages(t *testing.T) {
 
 		require.Contains(t, body, "Nice &lt;img src=x&gt;")
 		require.Contains(t, body, `id="discussion"`)
-		require.Contains(t, body, `class="countdown"`)
+		require.Contains(t, body, `<time datetime="2026-01-02T00:00:00Z" title="2026-01-02 00:00 UTC">`, "the window's end, exact on hover")
 
 		status, body = get(t, srv, "/leaderboard")
 		require.Equal(t, http.StatusOK, status)

@@ -6,7 +6,7 @@
 //   POST /app/session, which keeps it in an HttpOnly cookie (this script
 //   never stores it).
 // - Relative times kept fresh, copy buttons for addresses and the sign-in
-//   message, the final-vote countdown, one more evidence row without a
+//   message, one more evidence row without a
 //   round trip, focus on a form's error summary, and the anchor's "verify"
 //   button (static/verify.js).
 import { verifySnapshot } from './verify.js';
@@ -15,24 +15,6 @@ const $ = (s, el = document) => el.querySelector(s);
 const $$ = (s, el = document) => [...el.querySelectorAll(s)];
 // The JSON API's base URL: the app's own origin unless it lives elsewhere.
 const apiBase = document.body.dataset.api || '';
-
-function duration(ms) {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  const d = Math.floor(s / 86400), h = Math.floor(s / 3600) % 24, m = Math.floor(s / 60) % 60;
-  return d ? `${d}d ${h}h` : h ? `${h}h ${m}m` : `${m}m ${s % 60}s`;
-}
-
-function countdowns() {
-  for (const el of $$('.countdown')) {
-    const start = Date.parse(el.dataset.start), end = Date.parse(el.dataset.end);
-    const tick = () => {
-      const now = Date.now();
-      el.textContent = now < start ? `(opens in ${duration(start - now)})` : now < end ? `(closes in ${duration(end - now)})` : '(closed)';
-    };
-    tick();
-    setInterval(tick, 1000);
-  }
-}
 
 // relative keeps "5 minutes ago" true while the page stays open, with the
 // exact local time on hover.
@@ -198,7 +180,6 @@ function verifyButton() {
   });
 }
 
-countdowns();
 relative();
 copyButtons();
 moreEvidence();
