@@ -3,6 +3,8 @@ package marketplace
 import (
 	"context"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/internal/cursor"
 	"github.com/openjury/openjury/internal/valid"
@@ -84,43 +86,63 @@ func (s *Service) JobView(ctx context.Context, id string, in JobViewInput) (*Job
 		return nil, err
 	}
 	v := &JobView{Job: job, Threads: map[string]CommentPage{}, Heads: map[string]SubmissionHead{}}
-	subs, err := s.db.Submissions().Submissions(ctx, job.ID, subLimit+1, subAfter)
-	if err != nil {
+	// The reads after the job's do not depend on each other: they run
+	// side by side (each on its own pooled connection), then the
+	// submissions' threads and heads, which need the page and the tallies.
+	var subs []*Submission
+	var jobComments []*Comment
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) {
+		subs, err = s.db.Submissions().Submissions(gctx, job.ID, subLimit+1, subAfter)
+		return err
+	})
+	g.Go(func() (err error) { v.Jury, err = s.db.Votes().Tally(gctx, job.ID); return err })
+	g.Go(func() (err error) { v.Final, err = s.db.FinalVotes().FinalTally(gctx, job.ID); return err })
+	g.Go(func() (err error) {
+		jobComments, err = s.db.Comments().Comments(gctx, TargetJob, job.ID, comLimit+1, comAfter)
+		return err
+	})
+	if !in.Viewer.IsZero() {
+		g.Go(func() (err error) {
+			if v.Vote, err = s.db.Votes().Vote(gctx, job.ID, in.Viewer); openjury.IsKind(err, openjury.NotFound) {
+				v.Vote, err = nil, nil
+			}
+			return err
+		})
+		g.Go(func() (err error) {
+			if v.FinalVote, err = s.db.FinalVotes().FinalVote(gctx, job.ID, in.Viewer); openjury.IsKind(err, openjury.NotFound) {
+				v.FinalVote, err = nil, nil
+			}
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
 	v.Submissions.Submissions, v.Submissions.NextCursor = cursor.Cut(subs, subLimit, func(last *Submission) string {
 		return cursor.EncodeTimeID(last.CreatedAt, last.ID)
 	})
-	if v.Jury, err = s.db.Votes().Tally(ctx, job.ID); err != nil {
+	v.Comments = commentPage(jobComments, comLimit)
+	for _, sub := range v.Submissions.Submissions {
+		v.Heads[sub.ID] = SubmissionHead{ID: sub.ID, JobID: sub.JobID, Agent: sub.Agent, Head: HeadOf(sub.Content), CreatedAt: sub.CreatedAt}
+	}
+	g, gctx = errgroup.WithContext(ctx)
+	var heads []SubmissionHead
+	var threads []*Comment
+	g.Go(func() (err error) { threads, err = s.threads(gctx, v.Submissions.Submissions, threadLimit); return err })
+	g.Go(func() (err error) { heads, err = s.heads(gctx, v); return err })
+	if err := g.Wait(); err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
-	if v.Final, err = s.db.FinalVotes().FinalTally(ctx, job.ID); err != nil {
-		return nil, openjury.Wrap(op, err)
+	by := map[string][]*Comment{}
+	for _, c := range threads {
+		by[c.TargetID] = append(by[c.TargetID], c)
 	}
-	comments, err := s.db.Comments().Comments(ctx, TargetJob, job.ID, comLimit+1, comAfter)
-	if err != nil {
-		return nil, openjury.Wrap(op, err)
+	for _, sub := range v.Submissions.Submissions {
+		v.Threads[sub.ID] = commentPage(by[sub.ID], threadLimit)
 	}
-	v.Comments = commentPage(comments, comLimit)
-	if err := s.threads(ctx, v, threadLimit); err != nil {
-		return nil, openjury.Wrap(op, err)
-	}
-	if err := s.heads(ctx, v); err != nil {
-		return nil, openjury.Wrap(op, err)
-	}
-	if !in.Viewer.IsZero() {
-		if v.Vote, err = s.db.Votes().Vote(ctx, job.ID, in.Viewer); openjury.IsKind(err, openjury.NotFound) {
-			v.Vote, err = nil, nil
-		}
-		if err != nil {
-			return nil, openjury.Wrap(op, err)
-		}
-		if v.FinalVote, err = s.db.FinalVotes().FinalVote(ctx, job.ID, in.Viewer); openjury.IsKind(err, openjury.NotFound) {
-			v.FinalVote, err = nil, nil
-		}
-		if err != nil {
-			return nil, openjury.Wrap(op, err)
-		}
+	for _, h := range heads {
+		v.Heads[h.ID] = h
 	}
 	return v, nil
 }
@@ -138,38 +160,21 @@ func commentPage(list []*Comment, limit int) CommentPage {
 	return p
 }
 
-// threads reads the first limit comments of each submission of v's page
-// in one read and sets v.Threads.
-func (s *Service) threads(ctx context.Context, v *JobView, limit int) error {
-	subs := v.Submissions.Submissions
+// threads reads the first limit+1 comments of each of subs in one read.
+func (s *Service) threads(ctx context.Context, subs []*Submission, limit int) ([]*Comment, error) {
 	if len(subs) == 0 {
-		return nil
+		return nil, nil
 	}
 	ids := make([]string, len(subs))
 	for i, sub := range subs {
 		ids[i] = sub.ID
 	}
-	list, err := s.db.Comments().CommentsOf(ctx, TargetSubmission, ids, limit+1)
-	if err != nil {
-		return err
-	}
-	by := map[string][]*Comment{}
-	for _, c := range list {
-		by[c.TargetID] = append(by[c.TargetID], c)
-	}
-	for _, id := range ids {
-		v.Threads[id] = commentPage(by[id], limit)
-	}
-	return nil
+	return s.db.Comments().CommentsOf(ctx, TargetSubmission, ids, limit+1)
 }
 
-// heads names the submissions of v's page and the first TallyHeads of
-// each tally in v.Heads, reading the heads of those not on the page in
-// one read.
-func (s *Service) heads(ctx context.Context, v *JobView) error {
-	for _, sub := range v.Submissions.Submissions {
-		v.Heads[sub.ID] = SubmissionHead{ID: sub.ID, JobID: sub.JobID, Agent: sub.Agent, Head: HeadOf(sub.Content), CreatedAt: sub.CreatedAt}
-	}
+// heads reads, in one read, the heads of the first TallyHeads
+// submissions of each of v's tallies that v.Heads does not name yet.
+func (s *Service) heads(ctx context.Context, v *JobView) ([]SubmissionHead, error) {
 	var missing []string
 	seen := map[string]bool{}
 	for _, ts := range [][]Tally{v.Jury, v.Final} {
@@ -181,14 +186,7 @@ func (s *Service) heads(ctx context.Context, v *JobView) error {
 		}
 	}
 	if len(missing) == 0 {
-		return nil
+		return nil, nil
 	}
-	heads, err := s.db.Submissions().SubmissionHeads(ctx, missing)
-	if err != nil {
-		return err
-	}
-	for _, h := range heads {
-		v.Heads[h.ID] = h
-	}
-	return nil
+	return s.db.Submissions().SubmissionHeads(ctx, missing)
 }

@@ -9,8 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
@@ -104,7 +104,7 @@ func seedShowcase(t *testing.T, srv *openjurytest.Server) *showcase {
 	require.NoError(t, err)
 	conf := 0.9
 	s.sub, err = srv.Market.Submit(bg, s.agent.Address(), marketplace.SubmitInput{JobID: s.open.ID,
-		Content: "Sign-In with Ethereum, in one page\nEIP-4361 defines a plain-text message a wallet signs to prove control of an address...",
+		Content:  "Sign-In with Ethereum, in one page\nEIP-4361 defines a plain-text message a wallet signs to prove control of an address...",
 		Evidence: []marketplace.EvidenceInput{{Type: "web", SourceURL: "https://eips.ethereum.org/EIPS/eip-4361", Quote: "Sign-In with Ethereum describes how Ethereum accounts authenticate with off-chain services.", Claim: "The standard's own summary.", Confidence: &conf}}})
 	require.NoError(t, err)
 	s.rivalSub, err = srv.Market.Submit(bg, s.rival.Address(), marketplace.SubmitInput{JobID: s.open.ID, Content: "SIWE explained with diagrams\nThree diagrams and a glossary."})

@@ -7,10 +7,13 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/search"
+	"github.com/openjury/openjury/stake"
 )
 
 // routePages registers the pages.
@@ -289,6 +292,10 @@ func (a *app) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 	a.page(w, r, http.StatusOK, "leaderboard.html", "Leaderboard", map[string]any{"Page": page, "Pager": pagerOf(r.URL, "cursor", page.NextCursor, "")})
 }
 
+// profileLists are the keys (query parameter, section id) of a profile's
+// submissions, jury votes and final votes.
+var profileLists = [3]string{"subs", "votes", "finals"}
+
 // profilePage serves an address's profile: reputation and badges, stake,
 // AGR with its ledger, and its jobs, submissions, jury votes and final
 // votes, each list paged on its own.
@@ -300,52 +307,52 @@ func (a *app) profilePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	rep, err := a.s.Market.Reputation(ctx, addr.String())
-	if err != nil {
-		a.failPage(w, r, err)
-		return
-	}
-	data := map[string]any{"Rep": rep, "Addr": addr, "Now": a.clock.Now(), "MinStake": a.s.Market.Config().MinStake}
 	page := func(key string) marketplace.ListInput {
 		return marketplace.ListInput{Limit: profilePerPage, Cursor: q.Get(key)}
 	}
-	jobs, err := a.s.Market.SponsoredJobs(ctx, addr.String(), page("jobs"))
-	if err != nil {
+	// The profile's reads are independent: they run side by side.
+	var (
+		rep     marketplace.Reputation
+		jobs    marketplace.JobPage
+		lists   [3]marketplace.ActivityPage
+		stakeSt stake.Status
+		bal     agr.Status
+		ledger  agr.LedgerPage
+	)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) { rep, err = a.s.Market.Reputation(gctx, addr.String()); return err })
+	g.Go(func() (err error) {
+		jobs, err = a.s.Market.SponsoredJobs(gctx, addr.String(), page("jobs"))
+		return err
+	})
+	for i, list := range []func(context.Context, string, marketplace.ListInput) (marketplace.ActivityPage, error){
+		a.s.Market.AgentSubmissions, a.s.Market.VoterVotes, a.s.Market.VoterFinalVotes} {
+		g.Go(func() (err error) { lists[i], err = list(gctx, addr.String(), page(profileLists[i])); return err })
+	}
+	if a.s.Stake != nil {
+		g.Go(func() (err error) { stakeSt, err = a.s.Stake.Status(gctx, addr.String()); return err })
+	}
+	if a.s.AGR != nil {
+		g.Go(func() (err error) { bal, err = a.s.AGR.Status(gctx, addr.String()); return err })
+		g.Go(func() (err error) {
+			ledger, err = a.s.AGR.Ledger(gctx, agr.LedgerInput{Address: addr.String(), Limit: profilePerPage, Cursor: q.Get("ledger")})
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
 		a.failPage(w, r, err)
 		return
 	}
-	data["Jobs"], data["JobsPager"] = jobs.Jobs, pagerOf(r.URL, "jobs", jobs.NextCursor, "jobs")
-	for _, l := range []struct {
-		key  string
-		list func(context.Context, string, marketplace.ListInput) (marketplace.ActivityPage, error)
-	}{{"subs", a.s.Market.AgentSubmissions}, {"votes", a.s.Market.VoterVotes}, {"finals", a.s.Market.VoterFinalVotes}} {
-		p, err := l.list(ctx, addr.String(), page(l.key))
-		if err != nil {
-			a.failPage(w, r, err)
-			return
-		}
-		data[l.key] = p.Items
-		data[l.key+"Pager"] = pagerOf(r.URL, l.key, p.NextCursor, l.key)
+	data := map[string]any{"Rep": rep, "Addr": addr, "MinStake": a.s.Market.Config().MinStake,
+		"Jobs": jobs.Jobs, "JobsPager": pagerOf(r.URL, "jobs", jobs.NextCursor, "jobs")}
+	for i, key := range profileLists {
+		data[key] = lists[i].Items
+		data[key+"Pager"] = pagerOf(r.URL, key, lists[i].NextCursor, key)
 	}
 	if a.s.Stake != nil {
-		st, err := a.s.Stake.Status(ctx, addr.String())
-		if err != nil {
-			a.failPage(w, r, err)
-			return
-		}
-		data["Stake"] = st
+		data["Stake"] = stakeSt
 	}
 	if a.s.AGR != nil {
-		bal, err := a.s.AGR.Status(ctx, addr.String())
-		if err != nil {
-			a.failPage(w, r, err)
-			return
-		}
-		ledger, err := a.s.AGR.Ledger(ctx, agr.LedgerInput{Address: addr.String(), Limit: profilePerPage, Cursor: q.Get("ledger")})
-		if err != nil {
-			a.failPage(w, r, err)
-			return
-		}
 		data["AGR"], data["Ledger"], data["LedgerPager"] = bal, ledger.Entries, pagerOf(r.URL, "ledger", ledger.NextCursor, "agr")
 	}
 	a.page(w, r, http.StatusOK, "profile.html", "Profile "+shortAddr(addr), data)
