@@ -1,13 +1,9 @@
 package bunstore
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -162,57 +158,6 @@ func (s commentStore) Comments(ctx context.Context, target marketplace.TargetTyp
 	if err := q.OrderExpr("c.created_at ASC").OrderExpr("c.id ASC").Limit(int64(limit)).Scan(ctx); err != nil {
 		return nil, translate(op, err)
 	}
-	out := make([]*marketplace.Comment, len(rows))
-	for i := range rows {
-		out[i] = rows[i].comment()
-	}
-	return out, nil
-}
-
-// commentColumns are the columns of commentRow, the select list of
-// CommentsOf's branches.
-const commentColumns = "c.id, c.target_type, c.target_id, c.parent_id, c.author_address, c.content, c.created_at, " +
-	"c.deleted_at, c.deleted_by, c.job_id, c.rev, c.deleted_rev"
-
-// CommentsOf lists the first limit comments of each target in ids, oldest
-// first, in one statement: a UNION ALL of one branch per target, each a
-// LIMITed walk of comments (target_type, target_id, created_at, id), so
-// the read is bounded by len(ids) x limit (an id given twice is read
-// once; the rows are put in order here,
-// not sorted by the database). Deleted comments are listed with their
-// stored content. The result is ordered by the target's place in ids,
-// then (created_at, id).
-func (s commentStore) CommentsOf(ctx context.Context, target marketplace.TargetType, ids []string, limit int) ([]*marketplace.Comment, error) {
-	const op = "bunstore.CommentsOf"
-	if limit <= 0 || len(ids) == 0 {
-		return []*marketplace.Comment{}, nil
-	}
-	db, err := s.e.reader(ctx, op)
-	if err != nil {
-		return nil, err
-	}
-	var b strings.Builder
-	args := make([]any, 0, 3*len(ids))
-	place := make(map[string]int, len(ids))
-	for _, id := range ids {
-		if _, ok := place[id]; ok {
-			continue
-		}
-		if len(place) > 0 {
-			b.WriteString(" UNION ALL ")
-		}
-		fmt.Fprintf(&b, "SELECT * FROM (SELECT %s FROM comments AS c WHERE c.target_type = ? AND c.target_id = ? "+
-			"ORDER BY c.created_at ASC, c.id ASC LIMIT ?) AS t%d", commentColumns, len(place))
-		args = append(args, string(target), id, limit)
-		place[id] = len(place)
-	}
-	var rows []commentRow
-	if err := db.NewRaw(b.String(), args...).Scan(ctx, &rows); err != nil {
-		return nil, translate(op, err)
-	}
-	slices.SortStableFunc(rows, func(x, y commentRow) int {
-		return cmp.Or(cmp.Compare(place[x.TargetID], place[y.TargetID]), cmp.Compare(x.CreatedAt, y.CreatedAt), cmp.Compare(x.ID, y.ID))
-	})
 	out := make([]*marketplace.Comment, len(rows))
 	for i := range rows {
 		out[i] = rows[i].comment()

@@ -3,6 +3,7 @@ package bunstore_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 	"sync"
@@ -173,6 +174,9 @@ type planCase struct {
 	// scan the table.
 	whole bool
 	call  func(ctx context.Context, db *bunstore.DB) error
+	// hot, instead of call, is a prepared hot statement (the store runs
+	// it outside bun's query hooks) and its parameters, explained as is.
+	hot func(db *bunstore.DB) (string, []any)
 }
 
 // planCases covers every list query with and without its filters, from
@@ -245,30 +249,46 @@ func planCases() []planCase {
 			}},
 		)
 	}
-	// A profile's lists, from an address's newest entry and from deep
-	// inside (sponsor7 has 100 jobs; busy 100 submissions and votes of each
-	// kind).
-	for _, after := range []*marketplace.Cursor{nil, {At: planAt(5000), ID: "x105000"}} {
-		sfx := map[bool]string{true: "", false: " deep"}[after == nil]
-		cases = append(cases,
-			planCase{name: "jobs by sponsor" + sfx, index: "jobs_sponsor_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
-				_, err := db.Profiles().JobsBySponsor(ctx, "sponsor7", limit, after)
-				return err
-			}},
-			planCase{name: "submissions by agent" + sfx, index: "submissions_agent_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
-				_, err := db.Profiles().SubmissionsByAgent(ctx, "busy", limit, after)
-				return err
-			}},
-			planCase{name: "votes by voter" + sfx, index: "votes_voter_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
-				_, err := db.Profiles().VotesByVoter(ctx, "busy", limit, after)
-				return err
-			}},
-			planCase{name: "final votes by voter" + sfx, index: "final_votes_voter_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
-				_, err := db.Profiles().FinalVotesByVoter(ctx, "busy", limit, after)
-				return err
-			}},
-		)
+	// A profile's lists (hot statements), from an address's newest entry
+	// and from deep inside (sponsor7 has 100 jobs; busy 100 submissions
+	// and votes of each kind).
+	for _, at := range []struct {
+		ms int64
+		id string
+	}{{math.MaxInt64, ""}, {planAt(5000).UnixMilli(), "x105000"}} {
+		sfx := map[bool]string{true: "", false: " deep"}[at.id == ""]
+		for name, c := range map[string]struct{ index, addr string }{
+			"jobsBySponsor": {"jobs_sponsor_created_at_id_idx", "sponsor7"}, "subsByAgent": {"submissions_agent_created_at_id_idx", "busy"},
+			"votesByVoter": {"votes_voter_created_at_id_idx", "busy"}, "finalsByVoter": {"final_votes_voter_created_at_id_idx", "busy"},
+		} {
+			cases = append(cases, planCase{name: name + sfx, index: c.index, hot: func(db *bunstore.DB) (string, []any) {
+				return bunstore.WebSQL(db)[name], []any{c.addr, at.ms, at.id, limit}
+			}})
+		}
 	}
+	// The first comments of each of a page's submissions and a job list's
+	// submission counts: one LIMITed walk a target, the unused slots too.
+	threadSlots, countSlots := bunstore.WebSlots()
+	cases = append(cases,
+		planCase{name: "comments of submissions", index: "comments_target_created_at_id_idx", hot: func(db *bunstore.DB) (string, []any) {
+			var args []any
+			for i := range threadSlots {
+				args = append(args, "job", fmt.Sprintf("j1000%02d", i), limit)
+			}
+			args[len(args)-2] = ""
+			return bunstore.WebSQL(db)["threads"], args
+		}},
+		// A count reads at most its LIMIT of each job's rows, in whatever
+		// order (PostgreSQL may count a small job through a bitmap).
+		planCase{name: "submission counts", index: "submissions_job_created_at_id_idx|submissions_job_agent_idx", whole: true, hot: func(db *bunstore.DB) (string, []any) {
+			var args []any
+			for i := range countSlots {
+				id := fmt.Sprintf("j1000%02d", i)
+				args = append(args, id, id, 1000)
+			}
+			return bunstore.WebSQL(db)["counts"], args
+		}},
+	)
 	for _, after := range []*marketplace.LeaderCursor{nil, {Score: 500, Address: "addr105000"}} {
 		cases = append(cases, planCase{name: fmt.Sprint("leaderboard after ", after), index: "reputation_score_address_idx",
 			call: func(ctx context.Context, db *bunstore.DB) error {
@@ -283,17 +303,6 @@ func planCases() []planCase {
 		}},
 		planCase{name: "ledger deep", index: "agr_ledger_address_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
 			_, err := db.AGR().Ledger(ctx, "addr7", limit, &agr.Cursor{At: planAt(5000), ID: "l105000"})
-			return err
-		}},
-		// The first comments of each of a page's submissions: one LIMITed
-		// walk of the target's comments per branch of the UNION ALL.
-		planCase{name: "comments of submissions", index: "comments_target_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
-			_, err := db.Comments().CommentsOf(ctx, marketplace.TargetJob, []string{"j100008", "j100009", "j100010"}, limit)
-			return err
-		}},
-		// A job list's submission counts: one LIMITed walk a job.
-		planCase{name: "submission counts", index: "submissions_job_created_at_id_idx|submissions_job_agent_idx", call: func(ctx context.Context, db *bunstore.DB) error {
-			_, err := db.Submissions().SubmissionCounts(ctx, []string{"j100008", "j100009", "j100010"}, 1000)
 			return err
 		}},
 		// Heads of a tally's submissions: primary-key probes.
@@ -509,6 +518,10 @@ func TestListPlans(t *testing.T) {
 			bunstore.AddQueryHook(db, log)
 			ctx := context.Background()
 			plans := func(c planCase) ([]string, [][]string) {
+				if c.hot != nil {
+					q, args := c.hot(db)
+					return []string{q}, [][]string{explain(t, db, q, args...)}
+				}
 				log.take()
 				require.NoError(t, c.call(ctx, db), c.name)
 				qs := log.take()
@@ -548,7 +561,7 @@ func TestListPlans(t *testing.T) {
 					{"submissions_job_created_at_id_idx", "submissions deep", true},
 					{"reputation_score_address_idx", "leaderboard after <nil>", true},
 					{"job_tags_tag_created_at_id_idx", "jobs tag deep", false},
-					{"submissions_agent_created_at_id_idx", "submissions by agent deep", true},
+					{"submissions_agent_created_at_id_idx", "subsByAgent deep", true},
 				} {
 					_, err := db.Bun().ExecContext(ctx, "DROP INDEX "+d.index)
 					require.NoError(t, err)

@@ -62,6 +62,8 @@ type hotStatements struct {
 	// and a guarded jury vote on PostgreSQL (submitQuery, castVoteQuery);
 	// empty on SQLite.
 	submit, castVote hot
+	// web are the web app's reads (profile.go).
+	web webHot
 }
 
 // all returns every hot statement of the dialect.
@@ -71,7 +73,7 @@ func (h hotStatements) all() []hot {
 	if h.submit.native != "" {
 		all = append(all, h.submit, h.castVote)
 	}
-	return all
+	return append(all, h.web.all()...)
 }
 
 // newHotStatements builds the hot statements of db's dialect from the
@@ -95,6 +97,7 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 		enqueueSearch:    newHot(dialect, enqueueSearchInto+" VALUES (?, ?, 1, ?, 0)\n"+enqueueSearchOnConflict),
 		addReputation:    newHot(dialect, addReputationInto+" VALUES (?, ?, ?, ?, ?, ?, ?)\n"+addReputationOnConflict),
 	}
+	h.web = newWebHot(dialect, db)
 	if dialect == DialectPostgres {
 		h.submit = newHot(dialect, submitQuery(h))
 		h.castVote = newHot(dialect, castVoteQuery(h))

@@ -3,8 +3,6 @@ package bunstore
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"strings"
 
 	"github.com/uptrace/bun"
 
@@ -255,48 +253,6 @@ func (s submissionStore) SubmissionHeads(ctx context.Context, ids []string) ([]m
 		if h, ok := by[id]; ok {
 			out = append(out, h)
 			delete(by, id)
-		}
-	}
-	return out, nil
-}
-
-// SubmissionCounts counts each job's submissions up to limit in one
-// statement: a UNION ALL of one branch per job, each counting a LIMITed
-// walk of submissions (job_id, created_at, id).
-func (s submissionStore) SubmissionCounts(ctx context.Context, jobIDs []string, limit int) (map[string]int, error) {
-	const op = "bunstore.SubmissionCounts"
-	out := map[string]int{}
-	if limit <= 0 || len(jobIDs) == 0 {
-		return out, nil
-	}
-	db, err := s.e.reader(ctx, op)
-	if err != nil {
-		return nil, err
-	}
-	var b strings.Builder
-	args := make([]any, 0, 3*len(jobIDs))
-	seen := make(map[string]bool, len(jobIDs))
-	for _, id := range jobIDs {
-		if seen[id] {
-			continue
-		}
-		if len(seen) > 0 {
-			b.WriteString(" UNION ALL ")
-		}
-		fmt.Fprintf(&b, "SELECT ? AS job_id, count(*) AS n FROM (SELECT 1 FROM submissions AS s WHERE s.job_id = ? LIMIT ?) AS t%d", len(seen))
-		args = append(args, id, id, limit)
-		seen[id] = true
-	}
-	var rows []struct {
-		JobID string `bun:"job_id"`
-		N     int    `bun:"n"`
-	}
-	if err := db.NewRaw(b.String(), args...).Scan(ctx, &rows); err != nil {
-		return nil, translate(op, err)
-	}
-	for _, r := range rows {
-		if r.N > 0 {
-			out[r.JobID] = r.N
 		}
 	}
 	return out, nil
