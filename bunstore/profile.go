@@ -59,26 +59,35 @@ const commentColumns = "c.id, c.target_type, c.target_id, c.parent_id, c.author_
 // engines).
 var headExpr = fmt.Sprintf("substr(ss.content, 1, %d)", marketplace.HeadChars)
 
-// newWebHot builds the web app's hot statements for db's dialect.
+// newWebHot builds the web app's hot statements for db's dialect. On
+// SQLite a parameter a WHERE compares, and a LIMIT's, is written +?: with
+// STAT4, SQLite reads the value bound to a bare parameter while it plans
+// and so prepares the statement again whenever one is bound, which costs
+// as much as not preparing it; it reads no value out of an expression, and
+// the unary plus keeps the index use.
 func newWebHot(dialect string, db *bun.DB) webHot {
-	param := bun.Safe("?")
+	p := "?"
+	if dialect == DialectSQLite {
+		p = "+?"
+	}
+	param := bun.Safe(p)
 	jobs := db.NewSelect().Model((*jobRow)(nil)).ExcludeColumn("prompt").
 		Where("j.sponsor_address = ?", param).Where("(j.created_at, j.id) < (?, ?)", param, param).
 		OrderExpr("j.created_at DESC").OrderExpr("j.id DESC").Limit(1).String()
-	jobs = strings.TrimSuffix(jobs, "LIMIT 1") + "LIMIT ?"
+	jobs = strings.TrimSuffix(jobs, "LIMIT 1") + "LIMIT " + p
 	var threads, counts []string
 	for i := range threadSlots {
-		threads = append(threads, fmt.Sprintf("SELECT * FROM (SELECT %s FROM comments AS c WHERE c.target_type = ? AND c.target_id = ? "+
-			"ORDER BY c.created_at ASC, c.id ASC LIMIT ?) AS t%d", commentColumns, i))
+		threads = append(threads, fmt.Sprintf("SELECT * FROM (SELECT %s FROM comments AS c WHERE c.target_type = %s AND c.target_id = %s "+
+			"ORDER BY c.created_at ASC, c.id ASC LIMIT %s) AS t%d", commentColumns, p, p, p, i))
 	}
 	for i := range countSlots {
-		counts = append(counts, fmt.Sprintf("SELECT CAST(? AS TEXT) AS job_id, count(*) AS n FROM (SELECT 1 FROM submissions AS s WHERE s.job_id = ? LIMIT ?) AS t%d", i))
+		counts = append(counts, fmt.Sprintf("SELECT CAST(? AS TEXT) AS job_id, count(*) AS n FROM (SELECT 1 FROM submissions AS s WHERE s.job_id = %s LIMIT %s) AS t%d", p, p, i))
 	}
 	return webHot{
 		jobsBySponsor: newHot(dialect, jobs),
-		subsByAgent:   newHot(dialect, historyQuery("submissions AS s", "s", "agent_address", "0")),
-		votesByVoter:  newHot(dialect, historyQuery("votes AS v", "v", "voter_address", "v.weight")),
-		finalsByVoter: newHot(dialect, historyQuery("final_votes AS fv", "fv", "voter_address", "0")),
+		subsByAgent:   newHot(dialect, historyQuery(p, "submissions AS s", "s", "agent_address", "0")),
+		votesByVoter:  newHot(dialect, historyQuery(p, "votes AS v", "v", "voter_address", "v.weight")),
+		finalsByVoter: newHot(dialect, historyQuery(p, "final_votes AS fv", "fv", "voter_address", "0")),
 		threads:       newHot(dialect, strings.Join(threads, " UNION ALL ")),
 		counts:        newHot(dialect, strings.Join(counts, " UNION ALL ")),
 	}
@@ -89,9 +98,9 @@ func newWebHot(dialect string, db *bun.DB) webHot {
 // weight the entry's weight) walking the address's index, with each row's
 // job and submission (the entry itself when a is s, else the row's
 // submission_id) read by correlated primary-key lookups: no join the
-// planner could turn into a walk of another table. Parameters: the
-// address, the cursor's created_at and id, the limit.
-func historyQuery(from, a, by, weight string) string {
+// planner could turn into a walk of another table. Parameters (written p):
+// the address, the cursor's created_at and id, the limit.
+func historyQuery(p, from, a, by, weight string) string {
 	sub := a + ".submission_id"
 	if a == "s" {
 		sub = "s.id"
@@ -103,8 +112,8 @@ func historyQuery(from, a, by, weight string) string {
 	return "SELECT " + a + ".id, " + weight + " AS weight, " + a + ".created_at, " + a + ".job_id, " +
 		job("title") + " AS job_title, " + job("status") + " AS job_status, " + job("winner_submission_id") + " AS job_winner, " +
 		sub + " AS sub_id, " + of("ss.agent_address") + " AS sub_agent, " + of(headExpr) + " AS sub_head, " + of("ss.created_at") + " AS sub_created_at" +
-		" FROM " + from + " WHERE " + a + "." + by + " = ? AND (" + a + ".created_at, " + a + ".id) < (?, ?)" +
-		" ORDER BY " + a + ".created_at DESC, " + a + ".id DESC LIMIT ?"
+		" FROM " + from + " WHERE " + a + "." + by + " = " + p + " AND (" + a + ".created_at, " + a + ".id) < (" + p + ", " + p + ")" +
+		" ORDER BY " + a + ".created_at DESC, " + a + ".id DESC LIMIT " + p
 }
 
 // scanHotRows runs the hot query h with args on db and scans every row
