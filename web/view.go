@@ -276,6 +276,8 @@ func funcs() template.FuncMap {
 		"exact":     exactTime,
 		"rfc3339":   rfc3339,
 		"ago":       func(time.Time) string { return "" },
+		"when":      func(time.Time) template.HTML { return "" },
+		"addr":      addrHTML,
 		"phase":     func(*marketplace.Job) string { return "" },
 		"featured":  func(*marketplace.Job) bool { return false },
 		"mul100":    func(f float64) float64 { return f * 100 },
@@ -343,3 +345,18 @@ var okNotes = map[string]string{
 
 // okNote is the note of an ok parameter, "" for none or an unknown one.
 func okNote(code string) string { return okNotes[code] }
+
+// addrHTML is an address as pages show it: shortened, linked to its
+// profile with the whole address in the title, and a copy button (shown by
+// the script). One function rather than a template: pages show many.
+func addrHTML(a openjury.Address) template.HTML {
+	s := template.HTMLEscapeString(a.String())
+	return template.HTML(`<span class="addr"><a href="/agents/` + s + `" title="` + s + `">` + template.HTMLEscapeString(shortAddr(a)) +
+		`</a><button type="button" class="copy" data-copy="` + s + `" hidden><span class="vh">Copy address</span></button></span>`)
+}
+
+// whenHTML is a time as pages show it: relative to now, with the exact
+// time (UTC) on hover and the machine form in datetime.
+func whenHTML(now, t time.Time) template.HTML {
+	return template.HTML(`<time datetime="` + rfc3339(t) + `" title="` + exactTime(t) + `">` + template.HTMLEscapeString(relTime(now, t)) + `</time>`)
+}

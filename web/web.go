@@ -120,6 +120,7 @@ func NewHandler(s Services) http.Handler {
 	}
 	a.tmpl = template.Must(pages.Clone()).Funcs(template.FuncMap{
 		"ago":   func(t time.Time) string { return relTime(clock.Now(), t) },
+		"when":  func(t time.Time) template.HTML { return whenHTML(clock.Now(), t) },
 		"phase": func(j *marketplace.Job) string { return window(j, clock.Now()) },
 		"featured": func(j *marketplace.Job) bool {
 			return j.FeaturedUntil != nil && j.FeaturedUntil.After(clock.Now())
