@@ -481,7 +481,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, confirmText, "The job closes for good")
 	require.Equal(t, sub.ID, winner)
-	require.Equal(t, "closed", status)
+	require.Equal(t, "Closed", status, "capitalised by the stylesheet")
 	got, err := srv.Market.Job(bg, job.ID)
 	require.NoError(t, err)
 	require.Equal(t, sub.ID, got.WinnerSubmissionID)
