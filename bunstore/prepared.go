@@ -262,6 +262,28 @@ func (d *DB) execHot(ctx context.Context, db bun.IDB, h hot, args ...any) (sql.R
 // into dest (a bun model or scalars, as bun's ScanRow takes them).
 // Errors: sql.ErrNoRows when there is none.
 func (d *DB) scanHot(ctx context.Context, db bun.IDB, h hot, dest []any, args ...any) error {
+	return d.queryHot(ctx, db, h, args, func(rows *sql.Rows) error {
+		if !rows.Next() {
+			if err := rows.Err(); err != nil {
+				return err
+			}
+			return sql.ErrNoRows
+		}
+		return d.w.ScanRow(ctx, rows, dest...)
+	})
+}
+
+// scanHotRows runs the hot query h with args on db and scans every row
+// into dest, a pointer to a slice of a bun model.
+func (d *DB) scanHotRows(ctx context.Context, db bun.IDB, h hot, dest any, args ...any) error {
+	return d.queryHot(ctx, db, h, args, func(rows *sql.Rows) error {
+		return d.w.ScanRows(ctx, rows, dest)
+	})
+}
+
+// queryHot runs the hot query h with args on db and hands its rows to
+// scan; the rows are closed after it.
+func (d *DB) queryHot(ctx context.Context, db bun.IDB, h hot, args []any, scan func(rows *sql.Rows) error) error {
 	st, done, err := d.stmt(ctx, db, h)
 	if err != nil {
 		return err
@@ -277,13 +299,7 @@ func (d *DB) scanHot(ctx context.Context, db bun.IDB, h hot, dest []any, args ..
 		return err
 	}
 	defer func() { _ = rows.Close() }()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		return sql.ErrNoRows
-	}
-	if err := d.w.ScanRow(ctx, rows, dest...); err != nil {
+	if err := scan(rows); err != nil {
 		return err
 	}
 	return rows.Close()

@@ -3,7 +3,6 @@ package bunstore
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"fmt"
 	"math"
 	"slices"
@@ -114,30 +113,6 @@ func historyQuery(p, from, a, by, weight string) string {
 		sub + " AS sub_id, " + of("ss.agent_address") + " AS sub_agent, " + of(headExpr) + " AS sub_head, " + of("ss.created_at") + " AS sub_created_at" +
 		" FROM " + from + " WHERE " + a + "." + by + " = " + p + " AND (" + a + ".created_at, " + a + ".id) < (" + p + ", " + p + ")" +
 		" ORDER BY " + a + ".created_at DESC, " + a + ".id DESC LIMIT " + p
-}
-
-// scanHotRows runs the hot query h with args on db and scans every row
-// into dest, a pointer to a slice of a bun model.
-func (d *DB) scanHotRows(ctx context.Context, db bun.IDB, h hot, dest any, args ...any) error {
-	st, done, err := d.stmt(ctx, db, h)
-	if err != nil {
-		return err
-	}
-	var rows *sql.Rows
-	if st == nil {
-		rows, err = db.QueryContext(ctx, h.generic, args...)
-	} else {
-		defer done()
-		rows, err = st.QueryContext(ctx, args...)
-	}
-	if err != nil {
-		return err
-	}
-	defer func() { _ = rows.Close() }()
-	if err := d.w.ScanRows(ctx, rows, dest); err != nil {
-		return err
-	}
-	return rows.Close()
 }
 
 // cursorArgs are a list's cursor parameters: after's position, or the

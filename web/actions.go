@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"crypto/hmac"
 	"errors"
 	"fmt"
@@ -272,23 +273,15 @@ func (a *app) routeActions(mux *http.ServeMux) {
 		form: fixed("submit"), fields: map[string]string{"content": "content"}, back: jobBack, run: a.submit,
 	}))
 	mux.HandleFunc("POST /app/jobs/{id}/vote", a.handle(act{form: perSub("vote-"), back: jobBack,
-		run: func(_ http.ResponseWriter, r *http.Request, me *viewer) (string, error) {
-			id, sub := r.PathValue("id"), r.PostForm.Get("submission_id")
-			if _, err := a.s.Market.Vote(r.Context(), me.Address, marketplace.VoteInput{JobID: id, SubmissionID: sub}); err != nil {
-				return "", err
-			}
-			transport.CountEvent(r, transport.EventJuryVote)
-			return withOK(jobPath(id, ""), "voted", "s-"+sub), nil
-		}}))
+		run: a.vote("voted", transport.EventJuryVote, func(ctx context.Context, me openjury.Address, job, sub string) error {
+			_, err := a.s.Market.Vote(ctx, me, marketplace.VoteInput{JobID: job, SubmissionID: sub})
+			return err
+		})}))
 	mux.HandleFunc("POST /app/jobs/{id}/final-vote", a.handle(act{form: perSub("final-"), back: jobBack,
-		run: func(_ http.ResponseWriter, r *http.Request, me *viewer) (string, error) {
-			id, sub := r.PathValue("id"), r.PostForm.Get("submission_id")
-			if _, err := a.s.Market.FinalVote(r.Context(), me.Address, marketplace.FinalVoteInput{JobID: id, SubmissionID: sub}); err != nil {
-				return "", err
-			}
-			transport.CountEvent(r, transport.EventFinalVote)
-			return withOK(jobPath(id, ""), "final", "s-"+sub), nil
-		}}))
+		run: a.vote("final", transport.EventFinalVote, func(ctx context.Context, me openjury.Address, job, sub string) error {
+			_, err := a.s.Market.FinalVote(ctx, me, marketplace.FinalVoteInput{JobID: job, SubmissionID: sub})
+			return err
+		})}))
 	mux.HandleFunc("POST /app/jobs/{id}/close", a.handle(act{form: perSub("close-"), back: jobBack, run: a.closeJob}))
 	mux.HandleFunc("POST /app/jobs/{id}/finalize", a.handle(act{form: fixed("finalize"), back: jobBack,
 		run: func(_ http.ResponseWriter, r *http.Request, me *viewer) (string, error) {
@@ -337,6 +330,19 @@ func (a *app) routeActions(mux *http.ServeMux) {
 			return withOK("/posts/"+url.PathEscape(p.ID), "post", ""), nil
 		},
 	}))
+}
+
+// vote is a jury or final vote for the form's submission (cast), counted
+// as ev, going back to the submission with the note ok.
+func (a *app) vote(ok string, ev transport.Event, cast func(ctx context.Context, me openjury.Address, job, sub string) error) runFunc {
+	return func(_ http.ResponseWriter, r *http.Request, me *viewer) (string, error) {
+		id, sub := r.PathValue("id"), r.PostForm.Get("submission_id")
+		if err := cast(r.Context(), me.Address, id, sub); err != nil {
+			return "", err
+		}
+		transport.CountEvent(r, ev)
+		return withOK(jobPath(id, ""), ok, "s-"+sub), nil
+	}
 }
 
 // commentForm is the id of a comment form: "reply-<parent>" for a reply,
