@@ -2,8 +2,7 @@ package marketplace
 
 import (
 	"context"
-
-	"golang.org/x/sync/errgroup"
+	"sync"
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/internal/cursor"
@@ -91,32 +90,34 @@ func (s *Service) JobView(ctx context.Context, id string, in JobViewInput) (*Job
 	// submissions' threads and heads, which need the page and the tallies.
 	var subs []*Submission
 	var jobComments []*Comment
-	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() (err error) {
-		subs, err = s.db.Submissions().Submissions(gctx, job.ID, subLimit+1, subAfter)
-		return err
-	})
-	g.Go(func() (err error) { v.Jury, err = s.db.Votes().Tally(gctx, job.ID); return err })
-	g.Go(func() (err error) { v.Final, err = s.db.FinalVotes().FinalTally(gctx, job.ID); return err })
-	g.Go(func() (err error) {
-		jobComments, err = s.db.Comments().Comments(gctx, TargetJob, job.ID, comLimit+1, comAfter)
-		return err
-	})
-	if !in.Viewer.IsZero() {
-		g.Go(func() (err error) {
-			if v.Vote, err = s.db.Votes().Vote(gctx, job.ID, in.Viewer); openjury.IsKind(err, openjury.NotFound) {
-				v.Vote, err = nil, nil
-			}
+	reads := []func() error{
+		func() (err error) {
+			subs, err = s.db.Submissions().Submissions(ctx, job.ID, subLimit+1, subAfter)
 			return err
-		})
-		g.Go(func() (err error) {
-			if v.FinalVote, err = s.db.FinalVotes().FinalVote(gctx, job.ID, in.Viewer); openjury.IsKind(err, openjury.NotFound) {
-				v.FinalVote, err = nil, nil
-			}
+		},
+		func() (err error) { v.Jury, err = s.db.Votes().Tally(ctx, job.ID); return err },
+		func() (err error) { v.Final, err = s.db.FinalVotes().FinalTally(ctx, job.ID); return err },
+		func() (err error) {
+			jobComments, err = s.db.Comments().Comments(ctx, TargetJob, job.ID, comLimit+1, comAfter)
 			return err
-		})
+		},
 	}
-	if err := g.Wait(); err != nil {
+	if !in.Viewer.IsZero() {
+		reads = append(reads,
+			func() (err error) {
+				if v.Vote, err = s.db.Votes().Vote(ctx, job.ID, in.Viewer); openjury.IsKind(err, openjury.NotFound) {
+					v.Vote, err = nil, nil
+				}
+				return err
+			},
+			func() (err error) {
+				if v.FinalVote, err = s.db.FinalVotes().FinalVote(ctx, job.ID, in.Viewer); openjury.IsKind(err, openjury.NotFound) {
+					v.FinalVote, err = nil, nil
+				}
+				return err
+			})
+	}
+	if err := together(reads...); err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
 	v.Submissions.Submissions, v.Submissions.NextCursor = cursor.Cut(subs, subLimit, func(last *Submission) string {
@@ -126,12 +127,13 @@ func (s *Service) JobView(ctx context.Context, id string, in JobViewInput) (*Job
 	for _, sub := range v.Submissions.Submissions {
 		v.Heads[sub.ID] = SubmissionHead{ID: sub.ID, JobID: sub.JobID, Agent: sub.Agent, Head: HeadOf(sub.Content), CreatedAt: sub.CreatedAt}
 	}
-	g, gctx = errgroup.WithContext(ctx)
 	var heads []SubmissionHead
 	var threads []*Comment
-	g.Go(func() (err error) { threads, err = s.threads(gctx, v.Submissions.Submissions, threadLimit); return err })
-	g.Go(func() (err error) { heads, err = s.heads(gctx, v); return err })
-	if err := g.Wait(); err != nil {
+	err = together(
+		func() (err error) { threads, err = s.threads(ctx, v.Submissions.Submissions, threadLimit); return err },
+		func() (err error) { heads, err = s.heads(ctx, v); return err },
+	)
+	if err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
 	by := map[string][]*Comment{}
@@ -189,4 +191,21 @@ func (s *Service) heads(ctx context.Context, v *JobView) ([]SubmissionHead, erro
 		return nil, nil
 	}
 	return s.db.Submissions().SubmissionHeads(ctx, missing)
+}
+
+// together runs reads side by side and returns the first error of one,
+// once all have returned.
+func together(reads ...func() error) error {
+	errs := make([]error, len(reads))
+	var wg sync.WaitGroup
+	for i, read := range reads {
+		wg.Go(func() { errs[i] = read() })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
