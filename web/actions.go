@@ -36,7 +36,7 @@ type act struct {
 	back   backFunc
 }
 
-// fieldError is a refusal the app itself words, about one form field.
+// fieldRefusal is a refusal the app itself words, about one form field.
 type fieldRefusal struct {
 	Field, Msg string
 }
