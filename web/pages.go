@@ -310,7 +310,8 @@ func (a *app) profilePage(w http.ResponseWriter, r *http.Request) {
 	page := func(key string) marketplace.ListInput {
 		return marketplace.ListInput{Limit: profilePerPage, Cursor: q.Get(key)}
 	}
-	// The profile's reads are independent: they run side by side.
+	// The profile's reads are independent: they run side by side, two at
+	// a time (more only queue for SQLite's two reader connections).
 	var (
 		rep     marketplace.Reputation
 		jobs    marketplace.JobPage
@@ -320,6 +321,7 @@ func (a *app) profilePage(w http.ResponseWriter, r *http.Request) {
 		ledger  agr.LedgerPage
 	)
 	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(2)
 	g.Go(func() (err error) { rep, err = a.s.Market.Reputation(gctx, addr.String()); return err })
 	g.Go(func() (err error) {
 		jobs, err = a.s.Market.SponsoredJobs(gctx, addr.String(), page("jobs"))

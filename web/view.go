@@ -18,7 +18,7 @@ const (
 	commentsPerPage    = 50
 	threadPreview      = 5
 	postsPerPage       = 20
-	profilePerPage     = 10
+	profilePerPage     = 5
 	leadersPerPage     = 50
 	tallyRowsShown     = marketplace.TallyHeads
 	maxTrail           = 20
