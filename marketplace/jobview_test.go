@@ -117,6 +117,12 @@ func TestJobView(t *testing.T) {
 			requireKind(t, err, openjury.Invalid, "")
 		}
 
+		counts, err := w.svc.SubmissionCounts(w.ctx, []string{job.ID, openjury.NewID()})
+		require.NoError(t, err)
+		require.Equal(t, map[string]int{job.ID: 3}, counts)
+		_, err = w.svc.SubmissionCounts(w.ctx, make([]string, marketplace.MaxListLimit+1))
+		requireKind(t, err, openjury.Invalid, "job_ids: must have at most 200 items")
+
 		// The closed-only list.
 		_, err = w.svc.CloseJob(w.ctx, sponsor, job.ID, marketplace.CloseInput{WinnerSubmissionID: sa.ID})
 		require.NoError(t, err)
