@@ -80,7 +80,10 @@ func isStd(path string) bool { return !strings.Contains(strings.Split(path, "/")
 var (
 	kernelOnly = []string{""}
 	lowRing    = []string{"", "internal/"}
-	domainRing = []string{"", "internal/", "agr", "anchor", "auth", "marketplace", "search", "stake"}
+	domainRing = []string{"", "internal/", "agr", "anchor", "auth", "events", "marketplace", "search", "stake"}
+	// eventRing: the event log is the one domain package every other may
+	// import: each state change writes its events in its own transaction.
+	eventRing = []string{"", "internal/", "events"}
 
 	rings = map[string][]string{
 		// The kernel imports nothing of the module.
@@ -88,31 +91,35 @@ var (
 		// Internal helpers: the kernel and each other.
 		"internal/cursor": lowRing,
 		"internal/valid":  lowRing,
+		"internal/whsig":  lowRing,
 		// Domain: the kernel, internal helpers and, in one direction only,
 		// marketplace -> agr, stake, anchor.
-		"agr":         lowRing,
-		"anchor":      lowRing,
-		"auth":        lowRing,
-		"search":      lowRing,
-		"stake":       lowRing,
-		"marketplace": {"", "internal/", "agr", "anchor", "stake"},
+		"events":      lowRing,
+		"agr":         eventRing,
+		"anchor":      eventRing,
+		"auth":        eventRing,
+		"search":      eventRing,
+		"stake":       eventRing,
+		"marketplace": {"", "internal/", "agr", "anchor", "events", "stake"},
 		// Ports of edges: the Idempotency-Key store's types.
 		"idempotency": kernelOnly,
+		"a2atask":     kernelOnly,
 		// Adapters: the domain they implement and its ports, never an edge
 		// (transport, web, host) nor another adapter; ethchain drives the
 		// contract bindings.
-		"contracts":     nil,
-		"bunstore":      append(slices.Clone(domainRing), "idempotency"),
-		"ethchain":      append(slices.Clone(domainRing), "contracts"),
-		"search/openai": {"", "internal/", "search"},
-		"storetest":     append(slices.Clone(domainRing), "idempotency"),
+		"contracts":      nil,
+		"bunstore":       append(slices.Clone(domainRing), "idempotency", "a2atask"),
+		"ethchain":       append(slices.Clone(domainRing), "contracts"),
+		"search/openai":  {"", "internal/", "search"},
+		"events/webhook": {"", "internal/", "events"},
+		"storetest":      append(slices.Clone(domainRing), "idempotency", "a2atask"),
 	}
 
 	// domain are the domain packages.
-	domain = []string{"agr", "anchor", "auth", "marketplace", "search", "stake"}
+	domain = []string{"agr", "anchor", "auth", "events", "marketplace", "search", "stake"}
 	// adapters are the packages that implement ports for the domain (and
 	// the conformance suite they pass).
-	adapters = []string{"bunstore", "ethchain", "search/openai", "contracts", "storetest"}
+	adapters = []string{"bunstore", "ethchain", "search/openai", "events/webhook", "contracts", "storetest"}
 
 	// smallLibs are the third-party packages the kernel, the internal
 	// helpers, the domain and the ports of edges may import: pure code,
@@ -149,7 +156,7 @@ func TestDomainDependencyRule(t *testing.T) {
 		"github.com/ethereum/go-ethereum/ethclient",
 		"github.com/ethereum/go-ethereum/rpc",
 	}
-	for _, pkg := range append(slices.Clone(domain), "", "internal/cursor", "internal/valid", "idempotency") {
+	for _, pkg := range append(slices.Clone(domain), "", "internal/cursor", "internal/valid", "internal/whsig", "idempotency", "a2atask") {
 		p, ok := g[pkg]
 		require.True(t, ok, "package %q is missing", pkg)
 		for _, dep := range p.deps {
@@ -209,7 +216,7 @@ func TestNoAdapterImportsTransport(t *testing.T) {
 	t.Parallel()
 	g := moduleGraph(t)
 	below := append(slices.Clone(adapters), domain...)
-	below = append(below, "", "internal/cursor", "internal/valid", "idempotency")
+	below = append(below, "", "internal/cursor", "internal/valid", "internal/whsig", "idempotency", "a2atask")
 	for _, pkg := range below {
 		p, ok := g[pkg]
 		require.True(t, ok, "package %q is missing", pkg)

@@ -34,6 +34,9 @@ const (
 	NotImplemented
 	// Unavailable means a dependency (database, chain, embedder) is down.
 	Unavailable
+	// Gone means the object existed but is no longer kept (an event
+	// older than the event log's retention).
+	Gone
 )
 
 var kindNames = [...]string{
@@ -48,6 +51,7 @@ var kindNames = [...]string{
 	RateLimited:     "rate_limited",
 	NotImplemented:  "not_implemented",
 	Unavailable:     "unavailable",
+	Gone:            "gone",
 }
 
 // String returns the snake_case name of the kind.

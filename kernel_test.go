@@ -120,6 +120,7 @@ func TestErrors(t *testing.T) {
 	require.Nil(t, openjury.Wrap("x", nil))
 	require.True(t, openjury.IsKind(nf, openjury.NotFound))
 	require.Equal(t, "unavailable", openjury.Unavailable.String())
+	require.Equal(t, "gone", openjury.Gone.String())
 	require.Equal(t, "kind(200)", openjury.Kind(200).String())
 }
 

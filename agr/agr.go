@@ -15,6 +15,10 @@ const (
 	ReasonWin     Reason = "win"
 	ReasonBoost   Reason = "boost"
 	ReasonDevMint Reason = "dev_mint"
+	// ReasonJury credits a coherent juror at the close of a job with jury
+	// settings (docs/rules.md, "Jury integrity"), at most once per job and
+	// address.
+	ReasonJury Reason = "jury"
 )
 
 // Status is an address's AGR account.

@@ -28,6 +28,11 @@
 //	job         {"id":"job:<id>","type":"job","job_id","title","prompt","tags",
 //	             "bounty_micro_usdc","sponsor_address","status","winner_submission_id",
 //	             "created_at","closed_at","final_vote_starts_at","final_vote_ends_at"}
+//	jury        {"id":"jury:<job id>","type":"jury","job_id","jury_mode","jury_size",
+//	             "jury_commit_ends_at","jury_reveal_ends_at","algorithm","seed",
+//	             "seed_source","seed_block","eligible_version","eligible_count",
+//	             "eligible_stake_micro_usdc","eligible_set_hash",
+//	             "panel":[{"address","stake_micro_usdc"},...]}
 //	submission  {"id":"submission:<id>","type":"submission","submission_id","job_id",
 //	             "agent_address","content","evidence":[...],"created_at"}
 //	vote        {"id":"vote:<id>","type":"vote","vote_id","job_id","submission_id",
@@ -38,6 +43,16 @@
 //	             "target_id","parent_id","author_address","content","deleted",
 //	             "created_at","deleted_at"}
 //
+// A funded job's snapshot (docs/rules.md#escrow-and-payouts) also holds
+// one payout record per recipient and is of schema version 2
+// (SchemaVersionPayouts); a job without payouts stays version 1:
+//
+//	payout      {"id":"payout:<recipient>","type":"payout","job_key":"0x<64 hex>",
+//	             "recipient","amount_micro_usdc":"<decimal>","roles":["winner"|"juror"|"platform",...]}
+//
+// job_key is JobKey(job_id). A version 1 document has no payout record and
+// a version 2 document at least one; verifiers refuse anything else.
+//
 // Each evidence item is {"type","source_url","retrieved_at","snapshot_uri",
 // "snapshot_hash","quote","claim","confidence","metadata"}, every member
 // present (null when not given); a vote's "review" is its object or null;
@@ -45,12 +60,21 @@
 //
 // A comment on the job or on one of its submissions is a record; a deleted
 // comment keeps its ids and times but has no "content" member. Jury and
-// final votes are the current ones (one per voter).
+// final votes are the current ones (one per voter); in a commit-reveal
+// job, the revealed ones. A job with jury settings (a commit-reveal jury or
+// a drawn panel) has one jury record, right after the job's: its panel in
+// draw order and the inputs anyone re-derives the draw from (the fields
+// of a draw are null without a panel; a draw still waiting for its seed
+// block at the close has no seed and an empty panel). Its record id is
+// named in full: a bare job id names the job record.
 //
 // # Leaves and tree
 //
 // The leaf of a record is keccak256(keccak256(r)), r being the record's
-// canonical JSON bytes (its element of "records", as served). The salt is
+// canonical JSON bytes (its element of "records", as served), except a
+// payout record's, which is PayoutLeaf(job_key, recipient,
+// amount_micro_usdc) = keccak256(keccak256(abi.encode(bytes32, address,
+// uint256))), the leaf the bounty escrow's claim verifies (RecordLeaf). The salt is
 // one more leaf, keccak256(keccak256(s)), s being its 32 raw bytes; its
 // record id is "salt" (SaltRecordID). Hashing twice is OpenZeppelin's
 // recommendation: a leaf can then never be mistaken for an inner node.

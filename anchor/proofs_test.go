@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -99,7 +100,9 @@ func newTreeStore(t *testing.T, jobID string, s *anchor.Snapshot) *treeStore {
 	var leaves []leafAt
 	for i, id := range d.IDs {
 		st.bodies = append(st.bodies, d.Records[id])
-		leaves = append(leaves, leafAt{anchor.Leaf(d.Records[id]), i})
+		leaf, ok := d.Leaf(id)
+		require.True(t, ok)
+		leaves = append(leaves, leafAt{leaf, i})
 	}
 	salt := node(t, s.Salt)
 	leaves = append(leaves, leafAt{anchor.Leaf(salt[:]), -1})
@@ -114,7 +117,7 @@ func newTreeStore(t *testing.T, jobID string, s *anchor.Snapshot) *treeStore {
 		level = anchor.NextLevel(level)
 		st.levels = append(st.levels, level)
 	}
-	st.batch = &anchor.Batch{ID: "b1", JobID: jobID, SchemaVersion: 1, Root: s.Root, Salt: s.Salt, CreatedAt: fixedTime,
+	st.batch = &anchor.Batch{ID: "b1", JobID: jobID, SchemaVersion: d.SchemaVersion, Root: s.Root, Salt: s.Salt, CreatedAt: fixedTime,
 		Records: int64(len(d.IDs)), Size: int64(len(s.Document))}
 	return st
 }
@@ -166,7 +169,7 @@ func (s *treeStore) AnchorNodes(_ context.Context, _ string, at []anchor.NodeAt)
 	return out, nil
 }
 
-func (s *treeStore) RecordAnchorReceipt(context.Context, string, openjury.ChainRef) (*anchor.Batch, error) {
+func (s *treeStore) RecordAnchorReceipt(context.Context, string, openjury.ChainRef, openjury.Address, time.Time) (*anchor.Batch, error) {
 	return nil, openjury.E(openjury.NotImplemented, "fake", "no receipts")
 }
 

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/events"
 )
 
 // Batch is the snapshot batch of one closed job, with its onchain receipt
@@ -75,9 +76,11 @@ type Store interface {
 	AnchorNodes(ctx context.Context, batchID string, at []NodeAt) (map[NodeAt]Node, error)
 	// RecordAnchorReceipt sets the receipt of a job's batch unless one is
 	// recorded already (a conditional update: of racing calls exactly one
-	// stores its receipt), and returns the batch as it is then stored, with
-	// whichever receipt won. Errors: NotFound as AnchorBatch.
-	RecordAnchorReceipt(ctx context.Context, jobID string, ref openjury.ChainRef) (*Batch, error)
+	// stores its receipt), appending, when it stored it, the batch's
+	// RecordedEvent(b, by, at) to the event log in the same transaction,
+	// and returns the batch as it is then stored, with whichever receipt
+	// won. Errors: NotFound as AnchorBatch.
+	RecordAnchorReceipt(ctx context.Context, jobID string, ref openjury.ChainRef, by openjury.Address, at time.Time) (*Batch, error)
 }
 
 // ReceiptChecker checks a receipt against the chain before it is
@@ -97,6 +100,9 @@ type Config struct {
 	Operators []openjury.Address
 	// Checker checks receipts on chain; nil stores them as given.
 	Checker ReceiptChecker
+	// Clock dates the anchor.recorded events; nil means
+	// openjury.SystemClock.
+	Clock openjury.Clock
 }
 
 // Service serves batches, documents and proofs, and records receipts.
@@ -108,6 +114,9 @@ type Service struct {
 // NewService returns a Service over store.
 func NewService(store Store, cfg Config) *Service {
 	cfg.Operators = slices.Clone(cfg.Operators)
+	if cfg.Clock == nil {
+		cfg.Clock = openjury.SystemClock{}
+	}
 	return &Service{store: store, cfg: cfg}
 }
 
@@ -154,7 +163,7 @@ func (s *Service) OpenDocument(ctx context.Context, jobID string) (*DocumentStre
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
-	prefix, suffix, err := DocumentFrame(b.JobID, b.CreatedAt, b.Salt, b.Root)
+	prefix, suffix, err := DocumentFrame(b.SchemaVersion, b.JobID, b.CreatedAt, b.Salt, b.Root)
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
@@ -293,9 +302,9 @@ func (s *Service) Proof(ctx context.Context, jobID, recordID string) (Proof, err
 	return p, nil
 }
 
-// RecordTypes are the record types of schema version 1, the "<type>:"
-// prefixes of record ids (see the package doc).
-var RecordTypes = []string{"job", "submission", "vote", "final_vote", "comment"}
+// RecordTypes are the record types of schema versions 1 and 2, the
+// "<type>:" prefixes of record ids (see the package doc).
+var RecordTypes = []string{"job", "submission", "vote", "final_vote", "comment", PayoutRecordType}
 
 // recordKeys are the record ids a proof's record parameter may name: a
 // record id or the salt's as given, or, for a bare object id (no ":"),
@@ -374,11 +383,32 @@ func (s *Service) RecordReceipt(ctx context.Context, caller openjury.Address, jo
 			return nil, openjury.Wrap(op, err)
 		}
 	}
-	b, err = s.store.RecordAnchorReceipt(ctx, b.JobID, ref)
+	b, err = s.store.RecordAnchorReceipt(ctx, b.JobID, ref, caller, openjury.Truncate(s.cfg.Clock.Now()))
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
 	return sameReceipt(op, b, ref)
+}
+
+// RecordedEvent is the anchor.recorded event of b's receipt, recorded by
+// an operator at `at` (docs/rules.md#events).
+func RecordedEvent(b *Batch, by openjury.Address, at time.Time) *events.Event {
+	d := events.Data{"job_id": b.JobID, "anchor_root": b.Root.String(), "anchor_uri": b.URI,
+		"anchor_tx_hash": b.Receipt.TxHash.String(), "anchor_chain_id": nil, "anchor_contract_address": nil,
+		"anchor_block_number": nil, "anchor_log_index": nil}
+	if r := b.Receipt; r.ChainID != nil {
+		d["anchor_chain_id"] = *r.ChainID
+	}
+	if !b.Receipt.Contract.IsZero() {
+		d["anchor_contract_address"] = b.Receipt.Contract.String()
+	}
+	if r := b.Receipt; r.BlockNumber != nil {
+		d["anchor_block_number"] = *r.BlockNumber
+	}
+	if r := b.Receipt; r.LogIndex != nil {
+		d["anchor_log_index"] = *r.LogIndex
+	}
+	return &events.Event{Type: events.AnchorRecorded, CreatedAt: at, JobID: b.JobID, Actor: by, Data: d}
 }
 
 // sameReceipt returns b when its receipt is ref, else Conflict.

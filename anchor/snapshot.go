@@ -66,14 +66,17 @@ func Canonical(data []byte) ([]byte, error) {
 }
 
 // Build makes the snapshot of a job from its records and salt, at
-// createdAt. Errors: Invalid for a record that is not JSON, a duplicate,
-// reserved or not UTF-8 id.
+// createdAt: of schema version 1, or SchemaVersionPayouts when a record is
+// a payout (whose leaf is then PayoutLeaf). Errors: Invalid for a record
+// that is not JSON, a duplicate, reserved or not UTF-8 id, a malformed
+// payout record.
 func Build(jobID string, salt [SaltSize]byte, createdAt time.Time, records []Record) (*Snapshot, error) {
 	const op = "anchor.Build"
 	raws := make([]json.RawMessage, len(records))
 	ids := make([]string, 0, len(records)+1)
 	leaves := make([]Node, 0, len(records)+1)
 	seen := make(map[string]bool, len(records))
+	version := SchemaVersion
 	for i, r := range records {
 		if seen[r.ID] {
 			return nil, openjury.Errorf(openjury.Invalid, op, "record id %q: empty, reserved or repeated", r.ID)
@@ -83,13 +86,20 @@ func Build(jobID string, salt [SaltSize]byte, createdAt time.Time, records []Rec
 		if raws[i], err = CanonicalRecord(r); err != nil {
 			return nil, openjury.Wrap(op, err)
 		}
-		ids, leaves = append(ids, r.ID), append(leaves, Leaf(raws[i]))
+		leaf, err := RecordLeaf(jobID, r.Type, raws[i])
+		if err != nil {
+			return nil, openjury.Wrap(op, err)
+		}
+		if r.Type == PayoutRecordType {
+			version = SchemaVersionPayouts
+		}
+		ids, leaves = append(ids, r.ID), append(leaves, leaf)
 	}
 	ids, leaves = append(ids, SaltRecordID), append(leaves, Leaf(salt[:]))
 	tree := NewTree(leaves)
 	root := openjury.HashFromBytes(tree.Root())
 	doc, err := json.Marshal(documentJSON{
-		SchemaVersion: SchemaVersion,
+		SchemaVersion: version,
 		JobID:         jobID,
 		CreatedAt:     openjury.FormatTime(createdAt),
 		Salt:          string(openjury.HashFromBytes(salt)),
@@ -135,20 +145,21 @@ type Document struct {
 	Records map[string][]byte
 	IDs     []string
 	salt    Node
+	// leaves are the records' leaves by record id (RecordLeaf).
+	leaves map[string]Node
 }
 
 // ParseDocument parses a snapshot document. Errors: Invalid when it is not
-// a schema version 1 document.
+// a schema version 1 or 2 document (see ScanDocument) or a payout record
+// is malformed.
 func ParseDocument(data []byte) (*Document, error) {
 	const op = "anchor.ParseDocument"
 	var dj documentJSON
 	if err := json.Unmarshal(data, &dj); err != nil {
 		return nil, openjury.Errorf(openjury.Invalid, op, "snapshot: %v", err)
 	}
-	if dj.SchemaVersion != SchemaVersion {
-		return nil, openjury.Errorf(openjury.Invalid, op, "snapshot: schema_version %d, want %d", dj.SchemaVersion, SchemaVersion)
-	}
-	d := &Document{SchemaVersion: dj.SchemaVersion, JobID: dj.JobID, CreatedAt: dj.CreatedAt, Records: make(map[string][]byte, len(dj.Records))}
+	d := &Document{SchemaVersion: dj.SchemaVersion, JobID: dj.JobID, CreatedAt: dj.CreatedAt,
+		Records: make(map[string][]byte, len(dj.Records)), leaves: make(map[string]Node, len(dj.Records))}
 	var err error
 	if d.Root, err = openjury.ParseHash("root", dj.Root); err != nil {
 		return nil, openjury.Wrap(op, err)
@@ -159,15 +170,26 @@ func ParseDocument(data []byte) (*Document, error) {
 	if d.salt, err = NodeOf(d.Salt); err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
+	payouts := 0
 	for _, raw := range dj.Records {
 		var head struct {
-			ID string `json:"id"`
+			ID   string `json:"id"`
+			Type string `json:"type"`
 		}
 		if err := json.Unmarshal(raw, &head); err != nil || head.ID == "" || head.ID == SaltRecordID || d.Records[head.ID] != nil {
 			return nil, openjury.E(openjury.Invalid, op, "snapshot: a record without a unique string id")
 		}
+		if head.Type == PayoutRecordType {
+			payouts++
+		}
+		if d.leaves[head.ID], err = RecordLeaf(d.JobID, head.Type, raw); err != nil {
+			return nil, openjury.Wrap(op, err)
+		}
 		d.Records[head.ID] = raw
 		d.IDs = append(d.IDs, head.ID)
+	}
+	if err := checkVersion(op, d.SchemaVersion, payouts); err != nil {
+		return nil, err
 	}
 	return d, nil
 }
@@ -178,18 +200,15 @@ func (d *Document) Leaf(recordID string) (leaf Node, ok bool) {
 	if recordID == SaltRecordID {
 		return Leaf(d.salt[:]), true
 	}
-	raw, ok := d.Records[recordID]
-	if !ok {
-		return Node{}, false
-	}
-	return Leaf(raw), true
+	leaf, ok = d.leaves[recordID]
+	return leaf, ok
 }
 
 // Tree builds the Merkle tree of the document's records and salt.
 func (d *Document) Tree() *Tree {
 	leaves := make([]Node, 0, len(d.IDs)+1)
 	for _, id := range d.IDs {
-		leaves = append(leaves, Leaf(d.Records[id]))
+		leaves = append(leaves, d.leaves[id])
 	}
 	return NewTree(append(leaves, Leaf(d.salt[:])))
 }

@@ -41,17 +41,18 @@ func CanonicalRecord(r Record) ([]byte, error) {
 // records: where the records go.
 var recordsKey = []byte(`"records":[]`)
 
-// DocumentFrame returns the bytes of a snapshot document around its
-// records: prefix ends with `"records":[` and suffix starts with the `]`
-// that closes the list. A document is prefix, the records' canonical bytes
-// joined by commas, and suffix, byte for byte what Build makes of the same
-// records (JCS orders the members created_at, job_id, records, root,
-// salt, schema_version), so it can be written as a stream without holding
-// the records. Errors: Invalid when the members do not canonicalise.
-func DocumentFrame(jobID string, createdAt time.Time, salt, root openjury.Hash) (prefix, suffix []byte, err error) {
+// DocumentFrame returns the bytes of a snapshot document of schema
+// version version around its records: prefix ends with `"records":[` and
+// suffix starts with the `]` that closes the list. A document is prefix,
+// the records' canonical bytes joined by commas, and suffix, byte for byte
+// what Build makes of the same records (JCS orders the members created_at,
+// job_id, records, root, salt, schema_version), so it can be written as a
+// stream without holding the records. Errors: Invalid when the members do
+// not canonicalise.
+func DocumentFrame(version int, jobID string, createdAt time.Time, salt, root openjury.Hash) (prefix, suffix []byte, err error) {
 	const op = "anchor.DocumentFrame"
 	doc, err := json.Marshal(documentJSON{
-		SchemaVersion: SchemaVersion,
+		SchemaVersion: version,
 		JobID:         jobID,
 		CreatedAt:     openjury.FormatTime(createdAt),
 		Salt:          string(salt),
@@ -87,9 +88,22 @@ type DocumentHeader struct {
 // with each record's id and canonical bytes (its element of "records", as
 // served; fn must not keep raw), in document order. It never holds more
 // than one record, so a document of any size can be checked. It returns
-// the other members. Errors: Invalid when r is not a schema version 1
-// document (a record without a string id included), or fn's error.
+// the other members. Errors: Invalid when r is not a schema version 1 or 2
+// document (a record without a string id included, payout records in a
+// version 1 document or none in a version 2 one), or fn's error.
 func ScanDocument(r io.Reader, fn func(id string, raw []byte) error) (*DocumentHeader, error) {
+	return scanDocument(r, func(_ *DocumentHeader, id, _ string, raw []byte) error {
+		if fn == nil {
+			return nil
+		}
+		return fn(id, raw)
+	})
+}
+
+// scanDocument is ScanDocument calling fn also with each record's type and
+// the members read before the records (in a canonical document
+// created_at and job_id).
+func scanDocument(r io.Reader, fn func(h *DocumentHeader, id, recordType string, raw []byte) error) (*DocumentHeader, error) {
 	const op = "anchor.ScanDocument"
 	bad := func(err error) error { return openjury.Errorf(openjury.Invalid, op, "snapshot: %v", err) }
 	dec := json.NewDecoder(r)
@@ -100,6 +114,7 @@ func ScanDocument(r io.Reader, fn func(id string, raw []byte) error) (*DocumentH
 		h                     DocumentHeader
 		root, salt            string
 		sawVersion, sawRecord bool
+		payouts               int
 	)
 	for dec.More() {
 		tok, err := dec.Token()
@@ -110,7 +125,12 @@ func ScanDocument(r io.Reader, fn func(id string, raw []byte) error) (*DocumentH
 		var dst any
 		switch key {
 		case "records":
-			if err := scanRecords(dec, fn); err != nil {
+			if err := scanRecords(dec, func(id, recordType string, raw []byte) error {
+				if recordType == PayoutRecordType {
+					payouts++
+				}
+				return fn(&h, id, recordType, raw)
+			}); err != nil {
 				if isOJ(err) {
 					return nil, err
 				}
@@ -141,8 +161,11 @@ func ScanDocument(r io.Reader, fn func(id string, raw []byte) error) (*DocumentH
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, bad(errors.New("data after the document"))
 	}
-	if !sawVersion || h.SchemaVersion != SchemaVersion {
-		return nil, openjury.Errorf(openjury.Invalid, op, "snapshot: schema_version %d, want %d", h.SchemaVersion, SchemaVersion)
+	if !sawVersion {
+		return nil, openjury.E(openjury.Invalid, op, "snapshot: no schema_version")
+	}
+	if err := checkVersion(op, h.SchemaVersion, payouts); err != nil {
+		return nil, err
 	}
 	if !sawRecord {
 		return nil, bad(errors.New("no records"))
@@ -163,8 +186,9 @@ func isOJ(err error) bool {
 	return errors.As(err, &oj)
 }
 
-// scanRecords reads the records array at dec and calls fn for each.
-func scanRecords(dec *json.Decoder, fn func(id string, raw []byte) error) error {
+// scanRecords reads the records array at dec and calls fn for each with
+// its id and type.
+func scanRecords(dec *json.Decoder, fn func(id, recordType string, raw []byte) error) error {
 	if err := expectDelim(dec, '['); err != nil {
 		return err
 	}
@@ -175,15 +199,14 @@ func scanRecords(dec *json.Decoder, fn func(id string, raw []byte) error) error 
 			return err
 		}
 		var head struct {
-			ID *string `json:"id"`
+			ID   *string `json:"id"`
+			Type string  `json:"type"`
 		}
 		if err := json.Unmarshal(raw, &head); err != nil || head.ID == nil || *head.ID == "" || *head.ID == SaltRecordID {
 			return openjury.E(openjury.Invalid, "anchor.ScanDocument", "snapshot: a record without a unique string id")
 		}
-		if fn != nil {
-			if err := fn(*head.ID, raw); err != nil {
-				return err
-			}
+		if err := fn(*head.ID, head.Type, raw); err != nil {
+			return err
 		}
 	}
 	return expectDelim(dec, ']')
@@ -204,20 +227,25 @@ func expectDelim(dec *json.Decoder, d json.Delim) error {
 // VerifyReader checks a snapshot document read from r as a stream against
 // root, like VerifyDocument: the root re-derived from its records and salt,
 // and the root it states, must both equal root, and record ids must be
-// unique. It holds the records' leaves and ids, never their bytes, so a
-// document of any size can be checked; each, when not nil, is called with
-// every record's id and leaf, in document order. It returns the header
-// and the number of records. Errors: Invalid.
+// unique. Each record's leaf is RecordLeaf's: in a schema version 2
+// document a payout record's is PayoutLeaf of its members, checked to
+// name the document's job. It holds the records' leaves and ids, never
+// their bytes, so a document of any size can be checked; each, when not
+// nil, is called with every record's id and leaf, in document order. It
+// returns the header and the number of records. Errors: Invalid.
 func VerifyReader(r io.Reader, root openjury.Hash, each func(id string, leaf Node)) (*DocumentHeader, int, error) {
 	const op = "anchor.VerifyDocument"
 	var leaves []Node
 	seen := map[string]struct{}{}
-	h, err := ScanDocument(r, func(id string, raw []byte) error {
+	h, err := scanDocument(r, func(h *DocumentHeader, id, recordType string, raw []byte) error {
 		if _, dup := seen[id]; dup {
 			return openjury.E(openjury.Invalid, op, "snapshot: a record without a unique string id")
 		}
 		seen[id] = struct{}{}
-		leaf := Leaf(raw)
+		leaf, err := RecordLeaf(h.JobID, recordType, raw)
+		if err != nil {
+			return err
+		}
 		leaves = append(leaves, leaf)
 		if each != nil {
 			each(id, leaf)

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/uptrace/bun"
@@ -91,12 +92,12 @@ func (d *DB) AnchorBatch(ctx context.Context, jobID string) (*anchor.Batch, erro
 // conditional UPDATE ... WHERE anchor_tx_hash IS NULL, so of racing calls
 // exactly one stores its receipt, then reads the batch back in the same
 // transaction. Errors: NotFound "job not found" or "anchor not found".
-func (d *DB) RecordAnchorReceipt(ctx context.Context, jobID string, ref openjury.ChainRef) (*anchor.Batch, error) {
+func (d *DB) RecordAnchorReceipt(ctx context.Context, jobID string, ref openjury.ChainRef, by openjury.Address, at time.Time) (*anchor.Batch, error) {
 	const op = "bunstore.RecordAnchorReceipt"
 	var b *anchor.Batch
 	err := d.pool().inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		c := toChainRefCols(ref)
-		_, err := db.NewUpdate().Model((*jobRow)(nil)).
+		res, err := db.NewUpdate().Model((*jobRow)(nil)).
 			Set("anchor_tx_hash = ?", c.TxHash).
 			Set("anchor_chain_id = ?", c.ChainID).
 			Set("anchor_contract_address = ?", c.ContractAddress).
@@ -106,8 +107,9 @@ func (d *DB) RecordAnchorReceipt(ctx context.Context, jobID string, ref openjury
 			Where("anchor_batch_id IS NOT NULL").
 			Where("anchor_tx_hash IS NULL").
 			Exec(ctx)
+		recorded, err := affected(op, res, err)
 		if err != nil {
-			return translate(op, err)
+			return err
 		}
 		j, err := jobStore{d.txExec(db)}.get(ctx, op, db, d.hot.jobByID, jobID)
 		if err != nil {
@@ -116,7 +118,10 @@ func (d *DB) RecordAnchorReceipt(ctx context.Context, jobID string, ref openjury
 		if b = j.Anchor; b == nil {
 			return openjury.E(openjury.NotFound, op, "anchor not found")
 		}
-		return nil
+		if recorded == 0 {
+			return nil
+		}
+		return eventStore{d.txExec(db)}.Append(ctx, anchor.RecordedEvent(b, by, at))
 	})
 	return b, err
 }

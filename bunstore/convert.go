@@ -18,27 +18,41 @@ import (
 	"github.com/openjury/openjury/marketplace"
 )
 
-// The migration whose marked step converts the batches stored before
+// The migrations with a step run in Go, and the markers of those steps in
+// their SQL: the closing migration converts the batches stored before
 // closes were staged (a whole document per batch and a proof per record)
-// into staged records and trees, and the marker of that step in its SQL.
+// into staged records and trees; the escrow migration computes the job
+// key (keccak256 of the id) of the jobs created before it.
 const (
 	closingMigration = "20261125000011"
 	convertMarker    = "--openjury:convert-legacy-anchors"
+	escrowMigration  = "20261125000020"
+	jobKeysMarker    = "--openjury:fill-job-keys"
 )
 
-// withConversion returns ms with the closing migration run by runClosing
-// instead of bun's SQL runner: its statements and, at the marker, the
-// conversion, all in one transaction, so a failure leaves the database as
-// it was and the migration is tried again at the next start. before, when
-// not nil, is called first, as bun calls its BeforeMigration hook. Errors:
-// the migration is missing (the marker would otherwise be skipped and the
-// old storage dropped unconverted).
+// goStep is a step of a migration run in Go, in the migration's
+// transaction.
+type goStep func(d *DB, ctx context.Context, tx bun.Tx) error
+
+// goSteps are the Go steps of each migration, by marker.
+var goSteps = map[string]map[string]goStep{
+	closingMigration: {convertMarker: (*DB).convertLegacyAnchors},
+	escrowMigration:  {jobKeysMarker: (*DB).fillJobKeys},
+}
+
+// withConversion returns ms with each migration that has Go steps run by
+// runWithSteps instead of bun's SQL runner: its statements and, at each
+// marker, the step, all in one transaction, so a failure leaves the
+// database as it was and the migration is tried again at the next start.
+// before, when not nil, is called first, as bun calls its BeforeMigration
+// hook. Errors: such a migration is missing (its marked step would
+// otherwise be skipped).
 func (d *DB) withConversion(ms *migrate.Migrations, fsys fs.FS, before func(context.Context, bun.IConn, *migrate.Migration) error) (*migrate.Migrations, error) {
 	out := migrate.NewMigrations()
-	found := false
+	found := map[string]bool{}
 	for _, m := range ms.Sorted() {
-		if m.Name == closingMigration {
-			found = true
+		if steps, ok := goSteps[m.Name]; ok {
+			found[m.Name] = true
 			file := m.Name + "_" + m.Comment + ".tx.up.sql"
 			m.Up = func(ctx context.Context, _ *migrate.Migrator, mg *migrate.Migration) error {
 				if before != nil {
@@ -46,21 +60,23 @@ func (d *DB) withConversion(ms *migrate.Migrations, fsys fs.FS, before func(cont
 						return err
 					}
 				}
-				return d.runClosing(ctx, fsys, file)
+				return d.runWithSteps(ctx, fsys, file, steps)
 			}
 		}
 		out.Add(m)
 	}
-	if !found {
-		return nil, fmt.Errorf("migration %s not found", closingMigration)
+	for name := range goSteps {
+		if !found[name] {
+			return nil, fmt.Errorf("migration %s not found", name)
+		}
 	}
 	return out, nil
 }
 
-// runClosing runs the migration file name of fsys in one transaction: its
-// statements (split like bun's runner at --bun:split lines) in order, and
-// convertLegacyAnchors where a statement is the marker.
-func (d *DB) runClosing(ctx context.Context, fsys fs.FS, name string) error {
+// runWithSteps runs the migration file name of fsys in one transaction:
+// its statements (split like bun's runner at --bun:split lines) in order,
+// and the Go step of steps where a statement is its marker.
+func (d *DB) runWithSteps(ctx context.Context, fsys fs.FS, name string, steps map[string]goStep) error {
 	text, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		return err
@@ -70,13 +86,17 @@ func (d *DB) runClosing(ctx context.Context, fsys fs.FS, name string) error {
 		return err
 	}
 	defer func() { _ = tx.Rollback() }()
+statements:
 	for _, stmt := range strings.Split(string(text), "\n--bun:split\n") {
-		switch {
-		case strings.Contains(stmt, convertMarker):
-			if err := d.convertLegacyAnchors(ctx, tx); err != nil {
-				return fmt.Errorf("convert the stored anchor documents: %w", err)
+		for marker, step := range steps {
+			if strings.Contains(stmt, marker) {
+				if err := step(d, ctx, tx); err != nil {
+					return fmt.Errorf("%s: the step %s: %w", name, marker, err)
+				}
+				continue statements
 			}
-		case strings.TrimSpace(stmt) != "":
+		}
+		if strings.TrimSpace(stmt) != "" {
 			if _, err := tx.ExecContext(ctx, stmt); err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
@@ -84,6 +104,41 @@ func (d *DB) runClosing(ctx context.Context, fsys fs.FS, name string) error {
 	}
 	return tx.Commit()
 }
+
+// jobKeyBatch is how many jobs fillJobKeys updates per statement.
+const jobKeyBatch = 500
+
+// fillJobKeys sets the job_key of every job without one, a batch at a
+// time by keyset on the id, with one UPDATE ... FROM (VALUES ...) per
+// batch (both dialects run it).
+func (d *DB) fillJobKeys(ctx context.Context, tx bun.Tx) error {
+	after := ""
+	for {
+		var ids []string
+		if err := tx.NewRaw("SELECT id FROM jobs WHERE id > ? AND job_key IS NULL ORDER BY id LIMIT ?", after, jobKeyBatch).
+			Scan(ctx, &ids); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		if len(ids) == 0 {
+			return nil
+		}
+		values := make([]string, len(ids))
+		args := make([]any, 0, 2*len(ids))
+		for i, id := range ids {
+			values[i] = "(?, ?)"
+			args = append(args, id, jobKey(id))
+		}
+		q := "UPDATE jobs SET job_key = v.column2 FROM (VALUES " + strings.Join(values, ", ") + ") AS v WHERE jobs.id = v.column1"
+		if _, err := tx.NewRaw(q, args...).Exec(ctx); err != nil {
+			return err
+		}
+		after = ids[len(ids)-1]
+	}
+}
+
+// jobKey is the stored form of a job's escrow key: anchor.JobKey as a
+// lowercase 0x hash.
+func jobKey(id string) string { return openjury.HashFromBytes(anchor.JobKey(id)).String() }
 
 // legacyBatch is a batch stored whole before closes were staged.
 type legacyBatch struct {
@@ -127,7 +182,7 @@ func (d *DB) convertBatch(ctx context.Context, tx bun.Tx, b *legacyBatch) error 
 	if err != nil {
 		return err
 	}
-	prefix, suffix, err := anchor.DocumentFrame(b.JobID, fromMillis(b.CreatedAt), salt, root)
+	prefix, suffix, err := anchor.DocumentFrame(anchor.SchemaVersion, b.JobID, fromMillis(b.CreatedAt), salt, root)
 	if err != nil {
 		return err
 	}

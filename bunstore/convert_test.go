@@ -153,3 +153,51 @@ func TestLegacyConversionRefusesWhatItCannotServe(t *testing.T) {
 		})
 	}
 }
+
+// TestJobKeysFilled: the escrow migration gives every job created before
+// it its escrow key, keccak256 of its id (more jobs than one batch of the
+// Go step), so the sync finds them by key.
+func TestJobKeysFilled(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			dsn := be.dsn(t)
+			old := open(t, dsn, bunstore.WithMigrationsUntil("20261125000011"))
+			var ids []string
+			for range 1203 {
+				ids = append(ids, openjury.NewID())
+			}
+			_, err := old.Bun().ExecContext(ctx, `INSERT INTO jobs (id, title, prompt, bounty_micro, tags, status, sponsor_address, created_at,
+				final_vote_starts_at, final_vote_ends_at) SELECT v.column1, 't', 'p', 0, '[]', 'open', '0x1111111111111111111111111111111111111111', 1, 1, 2
+				FROM (VALUES `+strings.TrimSuffix(strings.Repeat("(?), ", len(ids)), ", ")+`) AS v`, anyOf(ids)...)
+			require.NoError(t, err)
+			require.NoError(t, old.Close())
+
+			db := open(t, dsn)
+			for _, i := range []int{0, 499, 500, 1202} {
+				var stored string
+				require.NoError(t, db.Bun().NewSelect().Table("jobs").Column("job_key").Where("id = ?", ids[i]).Scan(ctx, &stored))
+				require.Equal(t, openjury.HashFromBytes(anchor.JobKey(ids[i])).String(), stored)
+			}
+			missing, err := db.Bun().NewSelect().Table("jobs").Where("job_key IS NULL").Count(ctx)
+			require.NoError(t, err)
+			require.Zero(t, missing)
+			require.NoError(t, db.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+				j, err := tx.Escrow().JobByKey(ctx, openjury.HashFromBytes(anchor.JobKey(ids[700])))
+				require.NoError(t, err)
+				require.Equal(t, ids[700], j.ID)
+				return nil
+			}))
+		})
+	}
+}
+
+func anyOf(s []string) []any {
+	out := make([]any, len(s))
+	for i, v := range s {
+		out[i] = v
+	}
+	return out
+}

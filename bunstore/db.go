@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -114,6 +115,13 @@ type DB struct {
 	// statements (see prepared.go).
 	hot   hotStatements
 	stmts statements
+	// hotRuns counts the runs of hot statements (which bypass bun's query
+	// hooks), for tests that count a method's statements.
+	hotRuns atomic.Int64
+	// appended is signalled (never blocking) after a transaction that
+	// appended events to the outbox committed: the replica's sequencer
+	// need not wait for its next poll (EventsAppended).
+	appended chan struct{}
 }
 
 // Open opens the database named by dsn, checks that it answers and applies
@@ -188,7 +196,7 @@ func openPostgres(dsn string, maxConns int) (*DB, error) {
 	sqldb.SetMaxIdleConns(maxConns)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
 	w := bun.NewDB(sqldb, pgdialect.New())
-	return &DB{dialect: DialectPostgres, w: w, r: w, hot: newHotStatements(DialectPostgres, w)}, nil
+	return &DB{dialect: DialectPostgres, w: w, r: w, hot: newHotStatements(DialectPostgres, w), appended: make(chan struct{}, 1)}, nil
 }
 
 // optimizeTimeout bounds the PRAGMA optimize of Close.
@@ -365,6 +373,15 @@ const maxTxAttempts = 4
 // therefore leave no effect outside the transaction (the domain's rule
 // anyway: no RPC or embedder call inside a transaction).
 func (d *DB) runTx(ctx context.Context, op string, fn func(ctx context.Context, tx bun.Tx) error) error {
+	if _, ok := ctx.Value(txNoteKey{}).(*txNote); !ok {
+		note := &txNote{}
+		ctx = context.WithValue(ctx, txNoteKey{}, note)
+		err := d.runTx(ctx, op, fn)
+		if err == nil && note.appended.Load() {
+			d.signalAppended()
+		}
+		return err
+	}
 	if d.group != nil {
 		return d.group.run(ctx, op, fn)
 	}
@@ -381,6 +398,39 @@ func (d *DB) runTx(ctx context.Context, op string, fn func(ctx context.Context, 
 		}
 	}
 }
+
+// txNote is what a transaction's stores note for after its commit.
+type txNote struct {
+	// appended is set when the transaction appended events.
+	appended atomic.Bool
+}
+
+// txNoteKey marks the context of a transaction with its *txNote.
+type txNoteKey struct{}
+
+// noteAppended records that the write running with ctx appended events:
+// inside a transaction its commit signals EventsAppended; outside one (a
+// statement of its own, already committed) it signals at once.
+func (d *DB) noteAppended(ctx context.Context) {
+	if note, ok := ctx.Value(txNoteKey{}).(*txNote); ok {
+		note.appended.Store(true)
+		return
+	}
+	d.signalAppended()
+}
+
+func (d *DB) signalAppended() {
+	select {
+	case d.appended <- struct{}{}:
+	default:
+	}
+}
+
+// EventsAppended is signalled after a write of this DB that appended
+// events to the outbox committed (at most one signal waits): the host's
+// sequencer runs at once instead of at its next poll. Writes of other
+// replicas are not signalled here.
+func (d *DB) EventsAppended() <-chan struct{} { return d.appended }
 
 // lostRace reports whether err is PostgreSQL's serialization failure
 // (40001) or deadlock (40P01).

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"github.com/openjury/openjury/marketplace"
 )
 
 // AddQueryHook adds h to every pool of d, for tests that look at the SQL
@@ -67,3 +69,22 @@ func WebSQL(d *DB) map[string]string {
 
 // WebSlots are how many targets the threads and counts statements take.
 func WebSlots() (threads, counts int) { return threadSlots, countSlots }
+
+// JobPageSQL is the statement of the job page f selects, with ?
+// parameters and in the dialect's own form, and its arguments, for plan
+// tests.
+func JobPageSQL(d *DB, f marketplace.JobFilter) (generic, native string, args []any) {
+	shape, args := jobPageArgs(f)
+	h := d.hot.jobPages[shape]
+	return h.generic, h.native, args
+}
+
+// JurySQL returns the statements of a draw: a prefix's children's sums,
+// a prefix's jurors, a page of the eligible set.
+func JurySQL() (children, leaf, scan string) { return childSums, leafJurors, scanVersions }
+
+// JuryPrefixDepth is how many levels of prefix sums a draw walks.
+const JuryPrefixDepth = juryPrefixDepth
+
+// HotRuns is how many times d ran a hot statement.
+func HotRuns(d *DB) int64 { return d.hotRuns.Load() }

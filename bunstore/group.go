@@ -18,9 +18,10 @@ import (
 // (every page it touched, written again for every transaction) and its
 // share of the checkpoints. A group runs the transactions that queue up
 // while one is running inside one SQLite transaction instead: each is a
-// savepoint of it, released when its function succeeds and rolled back
-// (and released) when it fails, so a failure undoes exactly that
-// function's changes, and the whole group commits once. Each function
+// savepoint of it, nested in the savepoints of the members before it,
+// rolled back to (and released) when its function fails, so a failure
+// undoes exactly that function's changes, and left open when it succeeds:
+// the group's one COMMIT releases them all. Each function
 // still sees every change before it and nothing of it is visible to
 // anyone else before the commit; InTx returns only after that commit, with
 // its error, so a caller never sees an acknowledged change that is not
@@ -140,8 +141,9 @@ func (g *group) end(cur *batch, err error) {
 // and ROLLBACK TO and RELEASE act on the innermost savepoint of a name.
 const memberSavepoint = "openjury_member"
 
-// member runs fn under a savepoint of tx: released when fn succeeds,
-// rolled back to and released when it fails or panics. ferr is fn's error
+// member runs fn under a savepoint of tx: left open when fn succeeds (the
+// group's COMMIT releases it), rolled back to and released when it fails
+// or panics. ferr is fn's error
 // (or the savepoint's, translated); broken is set when the savepoint could
 // not be ended, leaving tx in an unknown state; panicked is fn's panic,
 // recovered so that the caller hands the writer on before raising it
@@ -168,9 +170,12 @@ func member(ctx context.Context, op string, tx bun.Tx, fn func(ctx context.Conte
 	if err := fn(ctx, tx); err != nil {
 		return err, nil, nil
 	}
-	if _, err := tx.ExecContext(ctx, "RELEASE "+memberSavepoint); err != nil {
-		return translate(op, err), nil, nil
-	}
+	// A successful member's savepoint stays open until the group's
+	// COMMIT releases them all: releasing it here would free SQLite's
+	// in-memory sub-journal of its changed pages, which the pure-Go
+	// allocator unmaps (a system call per member, the largest share of a
+	// busy writer's time). A later member that fails rolls back to and
+	// releases its own savepoint, the innermost of the name.
 	ok = true
 	return nil, nil, nil
 }

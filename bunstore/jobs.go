@@ -1,10 +1,12 @@
 package bunstore
 
 import (
+	"cmp"
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
+	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -38,6 +40,13 @@ type jobRow struct {
 	RecordsRev         int64        `bun:"records_rev,notnull"`
 	ClosingID          string       `bun:"closing_id,nullzero"`
 	ClosingUntil       *int64       `bun:"closing_until"`
+	JobKey             string       `bun:"job_key,nullzero"`
+	Escrow             escrowCols   `bun:"embed:escrow_"`
+	PayoutTotalMicro   *int64       `bun:"payout_total_micro"`
+	JuryMode           string       `bun:"jury_mode,notnull"`
+	JurySize           *int64       `bun:"jury_size"`
+	JuryCommitEndsAt   *int64       `bun:"jury_commit_ends_at"`
+	JuryRevealEndsAt   *int64       `bun:"jury_reveal_ends_at"`
 }
 
 // jobTagRow is a row of job_tags: one lowercased tag of a job, with the
@@ -56,7 +65,7 @@ type jobTagRow struct {
 var mutableJobColumns = []string{
 	"status", "winner_submission_id", "closed_at",
 	"close_tx_hash", "close_chain_id", "close_contract_address", "close_block_number", "close_log_index",
-	"featured_score", "featured_until",
+	"featured_score", "featured_until", "payout_total_micro",
 }
 
 func toJobRow(j *marketplace.Job) (*jobRow, error) {
@@ -83,7 +92,22 @@ func toJobRow(j *marketplace.Job) (*jobRow, error) {
 		RecordsRev:         j.RecordsRev,
 		ClosingID:          j.ClosingID,
 		ClosingUntil:       millisPtr(j.ClosingUntil),
+		JobKey:             jobKey(j.ID),
+		Escrow:             toEscrowCols(j.Escrow),
+		PayoutTotalMicro:   (*int64)(j.PayoutTotal),
+		JuryMode:           string(cmp.Or(j.JuryMode, marketplace.JuryOpen)),
+		JurySize:           optInt64(int64(j.JurySize)),
+		JuryCommitEndsAt:   millisPtr(j.JuryCommitEndsAt),
+		JuryRevealEndsAt:   millisPtr(j.JuryRevealEndsAt),
 	}, nil
+}
+
+// optInt64 is nil for 0, else a pointer to n.
+func optInt64(n int64) *int64 {
+	if n == 0 {
+		return nil
+	}
+	return &n
 }
 
 func (r *jobRow) job() (*marketplace.Job, error) {
@@ -111,7 +135,30 @@ func (r *jobRow) job() (*marketplace.Job, error) {
 		RecordsRev:         r.RecordsRev,
 		ClosingID:          r.ClosingID,
 		ClosingUntil:       fromMillisPtr(r.ClosingUntil),
+		Escrow:             r.Escrow.escrow(),
+		PayoutTotal:        (*openjury.MicroUSDC)(r.PayoutTotalMicro),
+		JuryMode:           storedJuryMode(r.JuryMode),
+		JurySize:           int(deref64(r.JurySize)),
+		JuryCommitEndsAt:   fromMillisPtr(r.JuryCommitEndsAt),
+		JuryRevealEndsAt:   fromMillisPtr(r.JuryRevealEndsAt),
 	}, nil
+}
+
+// storedJuryMode is the domain's jury mode of a stored one: empty for
+// 'open'.
+func storedJuryMode(m string) marketplace.JuryMode {
+	if m == string(marketplace.JuryOpen) {
+		return ""
+	}
+	return marketplace.JuryMode(m)
+}
+
+// deref64 is *p, or 0 for nil.
+func deref64(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 // encodeTags returns the stored form of tags as written: a JSON array,
@@ -286,14 +333,17 @@ func (s jobStore) UpdateJob(ctx context.Context, j *marketplace.Job) error {
 // DESC, id DESC, where rank is the featured score of a boost active at
 // f.Ref and 0 otherwise; f.After starts after a position of that order.
 //
-// No time expression is evaluated per row: the page is read in two
-// phases, each an index walk in its own order. The boosted phase walks the
-// small partial index of boosted jobs (featured_score DESC, created_at
-// DESC, id DESC) keeping boosts still active at f.Ref; the plain phase
-// walks (status,) created_at DESC, id DESC (or job_tags' (tag, status,)
-// created_at DESC, job_id DESC for a tag) skipping the active boosts. A
-// cursor with a rank above 0 is in the boosted phase, one with rank 0 in
-// the plain phase; expired boosts simply stop matching the first phase.
+// A page is one prepared statement (jobPageQuery), and no time expression
+// is evaluated per row: the page is read in two phases, each an index walk
+// in its own order, joined by UNION ALL. The boosted phase walks the small
+// partial index of boosted jobs (featured_score DESC, created_at DESC, id
+// DESC) keeping boosts still active at f.Ref; the plain phase walks
+// (status,) created_at DESC, id DESC (or job_tags' (tag, status,)
+// created_at DESC, job_id DESC for a tag) skipping the active boosts. Each
+// phase reads at most f.Limit rows; the boosted ones come first. A cursor
+// with a rank above 0 is in the boosted phase, one with rank 0 in the
+// plain phase (whose statement has no boosted part); expired boosts
+// simply stop matching the first phase.
 func (s jobStore) ListJobs(ctx context.Context, f marketplace.JobFilter) ([]*marketplace.Job, error) {
 	const op = "bunstore.ListJobs"
 	if f.Limit <= 0 {
@@ -303,51 +353,18 @@ func (s jobStore) ListJobs(ctx context.Context, f marketplace.JobFilter) ([]*mar
 	if err != nil {
 		return nil, err
 	}
-	tag := strings.ToLower(strings.TrimSpace(f.Tag))
+	shape, args := jobPageArgs(f)
+	rows := make([]*jobRow, 0, f.Limit+1)
+	if err := s.e.d.scanHotRows(ctx, db, s.e.d.hot.jobPages[shape], &rows, args...); err != nil {
+		return nil, translate(op, err)
+	}
+	// The active boosts first (UNION ALL keeps its parts in order, but SQL
+	// does not promise it), then the page's length.
 	ref := millis(f.Ref)
-	var rows []*jobRow
-	if f.After == nil || f.After.Rank > 0 {
-		q := db.NewSelect().Model(&rows).
-			Where("j.featured_until IS NOT NULL AND j.featured_score > 0 AND j.featured_until > ?", ref)
-		if f.Status != "" {
-			q = q.Where("j.status = ?", string(f.Status))
-		}
-		if tag != "" {
-			q = q.Where("EXISTS (SELECT 1 FROM job_tags AS jt WHERE jt.job_id = j.id AND jt.tag = ?)", tag)
-		}
-		if a := f.After; a != nil {
-			q = q.Where("(j.featured_score, j.created_at, j.id) < (?, ?, ?)", a.Rank, millis(a.CreatedAt), a.ID)
-		}
-		err := q.OrderExpr("j.featured_score DESC").OrderExpr("j.created_at DESC").OrderExpr("j.id DESC").
-			Limit(int64(f.Limit)).Scan(ctx)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return nil, translate(op, err)
-		}
-	}
-	if rest := f.Limit - len(rows); rest > 0 {
-		var plain []*jobRow
-		// Not an active boost at ref: the complement of the first phase.
-		q := db.NewSelect().Model(&plain).
-			Where("(j.featured_until IS NULL OR j.featured_score = 0 OR j.featured_until <= ?)", ref)
-		// The walked index's columns: job_tags' copies for a tag, else jobs'.
-		t, idCol := bun.Ident("j"), bun.Ident("id")
-		if tag != "" {
-			t, idCol = bun.Ident("jt"), bun.Ident("job_id")
-			q = q.ModelTableExpr("job_tags AS jt JOIN jobs AS j ON j.id = jt.job_id").Where("jt.tag = ?", tag)
-		}
-		if f.Status != "" {
-			q = q.Where("?.status = ?", t, string(f.Status))
-		}
-		if a := f.After; a != nil && a.Rank == 0 {
-			q = q.Where("(?.created_at, ?.?) < (?, ?)", t, t, idCol, millis(a.CreatedAt), a.ID)
-		}
-		err := q.OrderExpr("?.created_at DESC", t).OrderExpr("?.? DESC", t, idCol).
-			Limit(int64(rest)).Scan(ctx)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return nil, translate(op, err)
-		}
-		rows = append(rows, plain...)
-	}
+	slices.SortStableFunc(rows, func(a, b *jobRow) int {
+		return cmp.Compare(b.boostedAt(ref), a.boostedAt(ref))
+	})
+	rows = rows[:min(len(rows), f.Limit)]
 	out := make([]*marketplace.Job, len(rows))
 	for i, r := range rows {
 		if out[i], err = r.job(); err != nil {
@@ -356,6 +373,215 @@ func (s jobStore) ListJobs(ctx context.Context, f marketplace.JobFilter) ([]*mar
 	}
 	return out, nil
 }
+
+// boostedAt is 1 when the row's boost is active at ref (Unix ms), else 0:
+// which phase of a job page the row belongs to.
+func (r *jobRow) boostedAt(ref int64) int {
+	if r.FeaturedUntil != nil && r.FeaturedScore > 0 && *r.FeaturedUntil > ref {
+		return 1
+	}
+	return 0
+}
+
+// The shapes of a job page's statement (jobPageQuery): whether it filters
+// by status, by tag and by funded escrow, and where it starts. Each shape is one prepared
+// statement, so there are jobPageShapes of them.
+const (
+	pageByStatus = 1 << iota
+	pageByTag
+	// pageFunded keeps only the jobs whose escrow is funded.
+	pageFunded
+	// pageAfterBoost starts after a cursor in the boosted phase,
+	// pageAfterPlain after one in the plain phase; neither is the first
+	// page.
+	pageAfterBoost
+	pageAfterPlain
+	jobPageShapes = pageAfterPlain << 1
+)
+
+// fundedLiteral is the funded escrow status written into the statement,
+// not bound: a prepared statement's generic plan can use the partial
+// indexes of funded jobs only when it knows the value.
+const fundedLiteral = "'" + string(marketplace.EscrowFunded) + "'"
+
+// jobPageArgs returns the shape of f's page and the arguments of its
+// statement.
+func jobPageArgs(f marketplace.JobFilter) (int, []any) {
+	w := sqlWriter{args: make([]any, 0, 12)}
+	shape := jobPageQuery(&w, "", f)
+	return shape, w.args
+}
+
+// jobPageSQL returns the text of the statement of each shape, with ?
+// parameters, for the dialect of db (empty for the shapes that do not
+// exist); the select list is jobRow's columns.
+func jobPageSQL(dialect string, db *bun.DB) [jobPageShapes]string {
+	var cols strings.Builder
+	for i, f := range db.Table(reflect.TypeFor[jobRow]()).Fields {
+		if i > 0 {
+			cols.WriteString(", ")
+		}
+		cols.WriteString("j.")
+		cols.WriteString(string(f.SQLName))
+	}
+	var out [jobPageShapes]string
+	for shape := range jobPageShapes {
+		if shape&pageAfterBoost != 0 && shape&pageAfterPlain != 0 {
+			continue // no cursor is in both phases
+		}
+		f := marketplace.JobFilter{Limit: 1}
+		if shape&pageByStatus != 0 {
+			f.Status = marketplace.StatusOpen
+		}
+		if shape&pageByTag != 0 {
+			f.Tag = "t"
+		}
+		f.Funded = shape&pageFunded != 0
+		switch {
+		case shape&pageAfterBoost != 0:
+			f.After = &marketplace.JobCursor{Rank: 1}
+		case shape&pageAfterPlain != 0:
+			f.After = &marketplace.JobCursor{}
+		}
+		var b strings.Builder
+		w := sqlWriter{b: &b, pg: dialect == DialectPostgres}
+		if got := jobPageQuery(&w, cols.String(), f); got != shape {
+			panic(fmt.Sprintf("bunstore: job page shape %d built as %d", shape, got))
+		}
+		out[shape] = b.String()
+	}
+	return out
+}
+
+// jobPageQuery writes to w the one statement of the page f selects and
+// returns its shape (see ListJobs): the boosted phase, unless f's cursor
+// is in the plain phase, then UNION ALL the plain phase, each ordered,
+// filtered and limited to f.Limit rows on its own. cols is the select
+// list (written only when w writes text). The same code writes the text
+// once per shape and the arguments of every call, so the two cannot
+// drift apart.
+func jobPageQuery(w *sqlWriter, cols string, f marketplace.JobFilter) int {
+	tag := strings.ToLower(strings.TrimSpace(f.Tag))
+	ref := millis(f.Ref)
+	shape := 0
+	if f.Status != "" {
+		shape |= pageByStatus
+	}
+	if tag != "" {
+		shape |= pageByTag
+	}
+	if f.Funded {
+		shape |= pageFunded
+	}
+	if a := f.After; a != nil {
+		if a.Rank > 0 {
+			shape |= pageAfterBoost
+		} else {
+			shape |= pageAfterPlain
+		}
+	}
+	if shape&pageAfterPlain == 0 {
+		w.sql("SELECT * FROM (SELECT ", cols, " FROM jobs AS j\nWHERE j.featured_until IS NOT NULL AND j.featured_score > 0 AND j.featured_until > ")
+		w.arg(ref, "bigint")
+		if f.Status != "" {
+			w.sql(" AND j.status = ")
+			w.arg(string(f.Status), "text")
+		}
+		if f.Funded {
+			w.sql(" AND j.escrow_status = ", fundedLiteral)
+		}
+		if tag != "" {
+			w.sql(" AND EXISTS (SELECT 1 FROM job_tags AS jt WHERE jt.job_id = j.id AND jt.tag = ")
+			w.arg(tag, "text")
+			w.sql(")")
+		}
+		if a := f.After; a != nil {
+			w.sql("\nAND (j.featured_score, j.created_at, j.id) < (")
+			w.arg(a.Rank, "bigint")
+			w.sql(", ")
+			w.arg(millis(a.CreatedAt), "bigint")
+			w.sql(", ")
+			w.arg(a.ID, "text")
+			w.sql(")")
+		}
+		w.sql("\nORDER BY j.featured_score DESC, j.created_at DESC, j.id DESC LIMIT ")
+		w.limit(f.Limit)
+		w.sql(") AS b\nUNION ALL\n")
+	}
+	// The plain phase walks job_tags' copies of the columns for a tag,
+	// else jobs'.
+	t, id, from := "j", "j.id", "jobs AS j"
+	if tag != "" {
+		t, id, from = "jt", "jt.job_id", "job_tags AS jt JOIN jobs AS j ON j.id = jt.job_id"
+	}
+	// Not an active boost at ref: the complement of the first phase.
+	w.sql("SELECT * FROM (SELECT ", cols, " FROM ", from,
+		"\nWHERE (j.featured_until IS NULL OR j.featured_score = 0 OR j.featured_until <= ")
+	w.arg(ref, "bigint")
+	w.sql(")")
+	if tag != "" {
+		w.sql(" AND jt.tag = ")
+		w.arg(tag, "text")
+	}
+	if f.Status != "" {
+		w.sql(" AND ", t, ".status = ")
+		w.arg(string(f.Status), "text")
+	}
+	if f.Funded {
+		// The partial indexes of funded jobs, in this order.
+		w.sql(" AND j.escrow_status = ", fundedLiteral)
+	}
+	if a := f.After; a != nil && a.Rank == 0 {
+		w.sql("\nAND (", t, ".created_at, ", id, ") < (")
+		w.arg(millis(a.CreatedAt), "bigint")
+		w.sql(", ")
+		w.arg(a.ID, "text")
+		w.sql(")")
+	}
+	w.sql("\nORDER BY ", t, ".created_at DESC, ", id, " DESC LIMIT ")
+	w.limit(f.Limit)
+	w.sql(") AS p")
+	return shape
+}
+
+// sqlWriter writes a statement's text (when b is set) and collects its
+// arguments: each parameter is written ?, cast to its type on PostgreSQL,
+// whose prepared statements must know every parameter's type.
+//
+// On SQLite a parameter is written +? (unary plus, which changes neither
+// its value nor its affinity). SQLite, built with STAT4, reads the value
+// bound to a bare parameter while it plans (for a comparison with an index
+// column, and for LIMIT) and then prepares the statement again whenever a
+// value is bound, which with the driver's rebinding is on every run: a
+// full parse each time. It reads no value out of an expression, so the
+// statement keeps its plan: the index walk the plan test checks.
+type sqlWriter struct {
+	b    *strings.Builder
+	pg   bool
+	args []any
+}
+
+func (w *sqlWriter) sql(parts ...string) {
+	if w.b == nil {
+		return
+	}
+	for _, p := range parts {
+		w.b.WriteString(p)
+	}
+}
+
+// arg writes a parameter holding v, of PostgreSQL type pgType.
+func (w *sqlWriter) arg(v any, pgType string) {
+	w.args = append(w.args, v)
+	if w.pg {
+		w.sql("?::", pgType)
+	} else {
+		w.sql("+?")
+	}
+}
+
+// limit writes the parameter of a LIMIT clause holding n.
+func (w *sqlWriter) limit(n int) { w.arg(int64(n), "bigint") }
 
 // jobDetails are the details of a duplicate or a missing job.
 var jobDetails = details{detailDuplicate: "job already exists", detailNotFound: "job not found"}

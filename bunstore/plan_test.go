@@ -2,6 +2,8 @@ package bunstore_test
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -17,6 +19,7 @@ import (
 	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/bunstore"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/stake"
 )
@@ -43,13 +46,14 @@ func planAt(i int) time.Time { return time.UnixMilli(planBase + int64(i)*1000).U
 // and final votes spread over 100 jobs, and stakes.
 var planSeed = []string{
 	`INSERT INTO jobs (id, title, prompt, bounty_micro, tags, status, sponsor_address, created_at,
-		featured_score, featured_until, final_vote_starts_at, final_vote_ends_at, anchor_batch_id, anchor_root)
+		featured_score, featured_until, final_vote_starts_at, final_vote_ends_at, anchor_batch_id, anchor_root, escrow_status)
 	SELECT 'j' || (100000 + i), 'title', 'prompt', 1000000, '[]',
 		CASE WHEN i % 3 = 0 THEN 'closed' ELSE 'open' END, 'sponsor' || (i % 100), {base} + i * 1000,
 		CASE WHEN i % 500 = 0 THEN i ELSE 0 END,
 		CASE WHEN i % 1000 = 0 THEN {ref} + 3600000 WHEN i % 500 = 0 THEN {ref} - 3600000 END,
 		{base} + i * 1000, {base} + i * 1000 + 86400000,
-		CASE WHEN i % 100 = 1 THEN 'b' || i END, CASE WHEN i % 100 = 1 THEN '0x' || i END
+		CASE WHEN i % 100 = 1 THEN 'b' || i END, CASE WHEN i % 100 = 1 THEN '0x' || i END,
+		CASE WHEN i % 10 = 0 THEN 'funded' WHEN i % 10 = 1 THEN 'settled' END
 	FROM n`,
 	`INSERT INTO job_tags (job_id, tag, status, created_at)
 	SELECT 'j' || (100000 + i), 'tag' || (i % 10), CASE WHEN i % 3 = 0 THEN 'closed' ELSE 'open' END, {base} + i * 1000
@@ -83,6 +87,12 @@ var planSeed = []string{
 	SELECT 'b' || (i % 100), i / 100 % 10, i / 1000, {blob320} FROM n`,
 	`INSERT INTO anchor_leaf_index (batch_id, chunk, idxs)
 	SELECT 'b' || (i % 100), i / 100 - 1, CASE WHEN i < 100 THEN {blob4} ELSE {blob32} END FROM n`,
+	`INSERT INTO job_payouts (job_id, recipient, amount_micro, roles)
+	SELECT 'j' || (100000 + i % 100 + 1), 'r' || (100000 + i), 1 + i, '["juror"]' FROM n`,
+	`INSERT INTO escrow_events (chain_id, tx_hash, log_index, job_id, kind, contract_address, block_number, sponsor,
+		recipient, amount_micro, created_at)
+	SELECT 8453, 't' || i, 0, 'j' || (100000 + i % 100 + 1), CASE WHEN i % 2 = 0 THEN 'claimed' ELSE 'funded' END, 'c', i,
+		'sponsor', CASE WHEN i % 2 = 0 THEN 'r' || (100000 + i) END, 1, {base} + i * 1000 FROM n`,
 	`INSERT INTO anchor_builds (batch_id, job_id, started_at)
 	SELECT 'x' || i, 'j' || (100000 + i), {base} + i * 1000 FROM n`,
 	// A busy address for a profile's lists: a hundred submissions, jury
@@ -94,6 +104,18 @@ var planSeed = []string{
 	SELECT 'hv' || (100000 + i), 'j' || (100000 + i % 100 + 1), 'h' || (100000 + i), 'busy', 1, {base} + i * 100000 FROM n WHERE i <= 100`,
 	`INSERT INTO final_votes (id, job_id, submission_id, voter_address, created_at)
 	SELECT 'hf' || (100000 + i), 'j' || (100000 + i % 100 + 1), 'h' || (100000 + i), 'busy', {base} + i * 100000 FROM n WHERE i <= 100`,
+	`INSERT INTO events (seq, type, job_id, actor, subjects, audience, restricted, tags, data, created_at)
+	SELECT i, CASE WHEN i % 200 = 7 THEN 'final_vote.opened' WHEN i % 4 = 0 THEN 'job.created' WHEN i % 4 = 1 THEN 'submission.created' WHEN i % 4 = 2 THEN 'vote.cast' ELSE 'post.created' END,
+		CASE WHEN i % 2 = 0 THEN 'j' || (100000 + i % 100 + 1) END, 'addr' || (i % 100), '[]', '[]', 0, '[]', '{}', {base} + i * 1000 FROM n`,
+	`INSERT INTO event_keys (key, seq) SELECT 'a:addr' || (i % 100), i FROM n`,
+	`INSERT INTO event_keys (key, seq) SELECT 't:tag' || (i % 10), i FROM n`,
+	`INSERT INTO webhooks (id, kind, owner_address, url, types, job_id, tag, secret, created_at)
+	SELECT 'w' || i, 'webhook', 'addr' || (i % 1000), 'https://h.example/' || i, '[]',
+		CASE WHEN i % 3 = 0 THEN 'j' || (100000 + i) END, CASE WHEN i % 3 = 1 THEN 'tag' || (i % 10) END, 'x', {base} + i * 1000
+	FROM n`,
+	`INSERT INTO webhook_deliveries (id, webhook_id, event_seq, event_type, status, next_attempt_at, created_at)
+	SELECT 'd' || (100000 + i), 'w' || (i % 100 + 1), i, 'job.created', CASE WHEN i % 10 = 0 THEN 'pending' ELSE 'delivered' END,
+		CASE WHEN i % 10 = 0 THEN {base} + i * 1000 END, {base} + i * 1000 FROM n`,
 }
 
 // planBlobs are the {blob32}, {blob320} and {blob4} of planSeed per
@@ -173,10 +195,17 @@ type planCase struct {
 	// keys): they may sort that set (for tallies: their groups), never
 	// scan the table.
 	whole bool
-	call  func(ctx context.Context, db *bunstore.DB) error
+	// claims: a second query reads the page's claims by
+	// escrow_events_job_recipient_idx (a few probes).
+	claims bool
+	call   func(ctx context.Context, db *bunstore.DB) error
 	// hot, instead of call, is a prepared hot statement (the store runs
 	// it outside bun's query hooks) and its parameters, explained as is.
 	hot func(db *bunstore.DB) (string, []any)
+	// page, for a job list, is its filter: a page is one prepared
+	// statement (not seen by the query hook), whose plans pagePlans
+	// returns. The statement walks boost (when set) and index.
+	page *marketplace.JobFilter
 }
 
 // planCases covers every list query with and without its filters, from
@@ -188,9 +217,18 @@ func planCases() []planCase {
 	// One in three is closed: walking the unfiltered order reads three
 	// rows a listed one.
 	const closedJobs = openJobs
-	jobs := func(status marketplace.Status, tag string, after *marketplace.JobCursor) func(ctx context.Context, db *bunstore.DB) error {
+	jobs := func(status marketplace.Status, tag string, after *marketplace.JobCursor) *marketplace.JobFilter {
+		return &marketplace.JobFilter{Status: status, Tag: tag, Ref: planRef, Limit: limit, After: after}
+	}
+	funded := func(status marketplace.Status, after *marketplace.JobCursor) *marketplace.JobFilter {
+		return &marketplace.JobFilter{Status: status, Funded: true, Ref: planRef, Limit: limit, After: after}
+	}
+	payouts := func(after openjury.Address) func(ctx context.Context, db *bunstore.DB) error {
 		return func(ctx context.Context, db *bunstore.DB) error {
-			_, err := db.Jobs().ListJobs(ctx, marketplace.JobFilter{Status: status, Tag: tag, Ref: planRef, Limit: limit, After: after})
+			p, err := db.Escrow().Payouts(ctx, "j100008", "", after, limit)
+			if err == nil && len(p) != limit {
+				err = fmt.Errorf("%d payouts", len(p))
+			}
 			return err
 		}
 	}
@@ -211,16 +249,22 @@ func planCases() []planCase {
 	mid := &marketplace.Cursor{At: planAt(5000), ID: "x105000"}
 	midSlash := &stake.Cursor{At: planAt(5000), ID: "e105000"}
 	cases := []planCase{
-		{name: "jobs all", index: "jobs_created_at_id_idx", boost: "jobs_boost_idx", call: jobs("", "", nil)},
-		{name: "jobs all deep", index: "jobs_created_at_id_idx", call: jobs("", "", deep)},
-		{name: "jobs open", index: openJobs, boost: "jobs_boost_status_idx", call: jobs(marketplace.StatusOpen, "", nil)},
-		{name: "jobs open deep", index: openJobs, call: jobs(marketplace.StatusOpen, "", deep)},
-		{name: "jobs tag", index: "job_tags_tag_created_at_id_idx", boost: "jobs_boost_idx", call: jobs("", "tag3", nil)},
-		{name: "jobs tag deep", index: "job_tags_tag_created_at_id_idx", call: jobs("", "tag3", deep)},
-		{name: "jobs open tag", index: "job_tags_tag_status_created_at_id_idx", boost: "jobs_boost_status_idx", call: jobs(marketplace.StatusOpen, "common", nil)},
-		{name: "jobs open tag deep", index: "job_tags_tag_status_created_at_id_idx", call: jobs(marketplace.StatusOpen, "common", deep)},
-		{name: "jobs boosted cursor", index: "jobs_created_at_id_idx", boost: "jobs_boost_idx", call: jobs("", "", boosted)},
-		{name: "jobs open boosted cursor", index: openJobs, boost: "jobs_boost_status_idx", call: jobs(marketplace.StatusOpen, "", boosted)},
+		{name: "jobs all", index: "jobs_created_at_id_idx", boost: "jobs_boost_idx", page: jobs("", "", nil)},
+		{name: "jobs all deep", index: "jobs_created_at_id_idx", page: jobs("", "", deep)},
+		{name: "jobs open", index: openJobs, boost: "jobs_boost_status_idx", page: jobs(marketplace.StatusOpen, "", nil)},
+		{name: "jobs open deep", index: openJobs, page: jobs(marketplace.StatusOpen, "", deep)},
+		{name: "jobs tag", index: "job_tags_tag_created_at_id_idx", boost: "jobs_boost_idx", page: jobs("", "tag3", nil)},
+		{name: "jobs tag deep", index: "job_tags_tag_created_at_id_idx", page: jobs("", "tag3", deep)},
+		{name: "jobs open tag", index: "job_tags_tag_status_created_at_id_idx", boost: "jobs_boost_status_idx", page: jobs(marketplace.StatusOpen, "common", nil)},
+		{name: "jobs open tag deep", index: "job_tags_tag_status_created_at_id_idx", page: jobs(marketplace.StatusOpen, "common", deep)},
+		{name: "jobs boosted cursor", index: "jobs_created_at_id_idx", boost: "jobs_boost_idx", page: jobs("", "", boosted)},
+		{name: "jobs open boosted cursor", index: openJobs, boost: "jobs_boost_status_idx", page: jobs(marketplace.StatusOpen, "", boosted)},
+		{name: "jobs funded", index: "jobs_funded_created_at_id_idx", boost: "jobs_boost_idx", page: funded("", nil)},
+		{name: "jobs funded deep", index: "jobs_funded_created_at_id_idx", page: funded("", deep)},
+		{name: "jobs open funded", index: "jobs_funded_status_created_at_id_idx|jobs_funded_created_at_id_idx", boost: "jobs_boost_status_idx", page: funded(marketplace.StatusOpen, nil)},
+		{name: "jobs open funded deep", index: "jobs_funded_status_created_at_id_idx|jobs_funded_created_at_id_idx", page: funded(marketplace.StatusOpen, deep)},
+		{name: "payouts", index: "job_payouts_pkey|sqlite_autoindex_job_payouts_1", claims: true, call: payouts("")},
+		{name: "payouts deep", index: "job_payouts_pkey|sqlite_autoindex_job_payouts_1", claims: true, call: payouts("r100500")},
 		{name: "posts", index: "posts_created_at_id_idx", call: posts("", nil)},
 		{name: "posts deep", index: "posts_created_at_id_idx", call: posts("", mid)},
 		{name: "posts tag", index: "post_tags_tag_created_at_id_idx", call: posts("tag4", nil)},
@@ -233,8 +277,8 @@ func planCases() []planCase {
 		{name: "slashes job deep", index: "slash_events_job_created_at_id_idx", call: slashes("", "j100005", midSlash)},
 		{name: "slashes agent job", index: "slash_events_agent_job_created_at_id_idx", call: slashes("addr7", "j100005", midSlash)},
 		// One job in three is closed: the web app's closed-only filter.
-		{name: "jobs closed", index: closedJobs, boost: "jobs_boost_status_idx", call: jobs(marketplace.StatusClosed, "", nil)},
-		{name: "jobs closed deep", index: closedJobs, call: jobs(marketplace.StatusClosed, "", deep)},
+		{name: "jobs closed", index: closedJobs, boost: "jobs_boost_status_idx", page: jobs(marketplace.StatusClosed, "", nil)},
+		{name: "jobs closed deep", index: closedJobs, page: jobs(marketplace.StatusClosed, "", deep)},
 	}
 	for _, after := range []*marketplace.Cursor{nil, mid} {
 		sfx := map[bool]string{true: "", false: " deep"}[after == nil]
@@ -359,6 +403,7 @@ func closingPlanCases() []planCase {
 			return err
 		}
 	}
+	cases = append(cases, eventPlanCases(limit)...)
 	return append(cases,
 		planCase{name: "anchor records page", index: "anchor_records_pkey|sqlite_autoindex_anchor_records_1", call: func(ctx context.Context, db *bunstore.DB) error {
 			page, err := db.AnchorRecords(ctx, "b7", 40, limit, 1<<20)
@@ -389,6 +434,47 @@ func closingPlanCases() []planCase {
 	)
 }
 
+// eventPlanCases are the event log's reads: each filter's driving index
+// walked in seq order from a position deep in the log, and the webhook
+// lists.
+func eventPlanCases(limit int) []planCase {
+	read := func(f events.Filter) func(ctx context.Context, db *bunstore.DB) error {
+		return func(ctx context.Context, db *bunstore.DB) error {
+			evs, err := db.EventLog().Read(ctx, f, 5000, 5000+50_000, limit)
+			if err == nil && len(evs) == 0 {
+				err = errors.New("no events")
+			}
+			return err
+		}
+	}
+	const byPK = "events_pkey|INTEGER PRIMARY KEY"
+	const byKey = "event_keys_pkey|sqlite_autoindex_event_keys_1"
+	return []planCase{
+		{name: "events", index: byPK, call: read(events.Filter{})},
+		// A common type: walking the log itself is as good.
+		{name: "events of a type", index: "events_type_seq_idx|" + byPK, call: read(events.Filter{Types: []events.Type{events.VoteCast}})},
+		// A rare type: its index (PostgreSQL may fetch its few rows of the
+		// window in a bitmap and sort them).
+		{name: "events of a rare type", index: "events_type_seq_idx", whole: true, call: read(events.Filter{Types: []events.Type{events.FinalVoteOpened}})},
+		{name: "events of a job", index: "events_job_id_seq_idx", call: read(events.Filter{JobID: "j100011"})},
+		{name: "events of an address", index: byKey, call: read(events.Filter{Address: "addr7"})},
+		{name: "events of an address and a type", index: byKey, call: read(events.Filter{Address: "addr7", Types: []events.Type{events.PostCreated}})},
+		{name: "events of a tag", index: byKey, call: read(events.Filter{Tag: "tag3"})},
+		{name: "events tail", index: byPK, call: func(ctx context.Context, db *bunstore.DB) error {
+			_, err := db.EventLog().Tail(ctx, 5000, 6000, 500)
+			return err
+		}},
+		{name: "webhooks of an owner", index: "webhooks_owner_idx", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {
+			_, err := db.Webhooks().Webhooks(ctx, "addr3", events.KindWebhook, "")
+			return err
+		}},
+		{name: "deliveries of a webhook", index: "webhook_deliveries_webhook_idx", call: func(ctx context.Context, db *bunstore.DB) error {
+			_, err := db.Webhooks().Deliveries(ctx, "w7", limit, &events.DeliveryCursor{At: planAt(5000), ID: "d105000"})
+			return err
+		}},
+	}
+}
+
 // TestClosingWritePlans checks the plans of the writes of a close that
 // read rows: the reputation outcome reads the job's distinct submitters
 // from submissions (job_id, agent_address), and the deletes of a build's
@@ -414,8 +500,8 @@ func TestClosingWritePlans(t *testing.T) {
 	}
 }
 
-// explain returns the plan of q (with args for its ? parameters), one line
-// per node.
+// explain returns the plan of q (with args for its ? parameters, written
+// into the text by bun), one line per node.
 func explain(t *testing.T, db *bunstore.DB, q string, args ...any) []string {
 	t.Helper()
 	prefix, col := "EXPLAIN ", 0
@@ -424,21 +510,7 @@ func explain(t *testing.T, db *bunstore.DB, q string, args ...any) []string {
 	}
 	rows, err := db.Bun().QueryContext(context.Background(), prefix+q, args...)
 	require.NoError(t, err, q)
-	defer rows.Close()
-	cols, err := rows.Columns()
-	require.NoError(t, err)
-	var plan []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		require.NoError(t, rows.Scan(ptrs...))
-		plan = append(plan, fmt.Sprint(vals[col]))
-	}
-	require.NoError(t, rows.Err())
-	return plan
+	return planLines(t, rows, col)
 }
 
 var (
@@ -480,6 +552,7 @@ func checkPlan(dialect string, plan []string, index string, whole bool) []string
 		switch dialect {
 		case bunstore.DialectSQLite:
 			switch {
+			case coroutines[l]:
 			case sqliteFullScan.MatchString(l):
 				problems = append(problems, "full scan: "+l)
 			case whole && sqliteGroupBy.MatchString(l):
@@ -504,9 +577,11 @@ func checkPlan(dialect string, plan []string, index string, whole bool) []string
 
 // TestListPlans checks, on both engines with planRows rows per table and
 // ANALYZE run, that the SQL every list method of the store runs (captured
-// by a query hook, so the production queries are checked) walks its index
-// in the list's order, from the start and from a deep cursor: no full scan
-// and no sort. Then it drops indexes and checks that the checker fails.
+// by a query hook, so the production queries are checked; a job page's one
+// prepared statement is explained as it is prepared, see pagePlans) walks
+// its index in the list's order, from the start and from a deep cursor: no
+// full scan and no sort. Then it drops indexes and checks that the checker
+// fails.
 func TestListPlans(t *testing.T) {
 	t.Parallel()
 	for _, be := range backends {
@@ -517,12 +592,20 @@ func TestListPlans(t *testing.T) {
 			log := &queryLog{}
 			bunstore.AddQueryHook(db, log)
 			ctx := context.Background()
+			// plans returns the queries of a case and their plans (for a
+			// job page: its statement, once per plan pagePlans gives).
 			plans := func(c planCase) ([]string, [][]string) {
 				if c.hot != nil {
 					q, args := c.hot(db)
 					return []string{q}, [][]string{explain(t, db, q, args...)}
 				}
 				log.take()
+				if c.page != nil {
+					_, err := db.Jobs().ListJobs(ctx, *c.page)
+					require.NoError(t, err, c.name)
+					require.Empty(t, log.take(), "%s: a job page runs no other query", c.name)
+					return pagePlans(t, db, *c.page)
+				}
 				require.NoError(t, c.call(ctx, db), c.name)
 				qs := log.take()
 				require.NotEmpty(t, qs, c.name)
@@ -534,22 +617,37 @@ func TestListPlans(t *testing.T) {
 			}
 			for _, c := range planCases() {
 				qs, ps := plans(c)
-				want := []string{c.index}
-				if c.boost != "" {
-					want = []string{c.boost, c.index}
+				if c.page != nil {
+					for i, p := range ps {
+						var problems []string
+						for _, ix := range []string{c.boost, c.index} {
+							if ix != "" {
+								problems = append(problems, checkPlan(db.Dialect(), p, ix, c.whole)...)
+							}
+						}
+						require.Empty(t, problems, "%s: query %s\nplan:\n%s", c.name, qs[i], strings.Join(p, "\n"))
+					}
+					continue
+				}
+				want, whole := []string{c.index}, []bool{c.whole}
+				if c.claims {
+					want, whole = append(want, "escrow_events_job_recipient_idx"), []bool{false, true}
 				}
 				require.Len(t, qs, len(want), c.name)
 				for i, p := range ps {
-					require.Empty(t, checkPlan(db.Dialect(), p, want[i], c.whole),
+					require.Empty(t, checkPlan(db.Dialect(), p, want[i], whole[i]),
 						"%s: query %s\nplan:\n%s", c.name, qs[i], strings.Join(p, "\n"))
 				}
 			}
-			// The first page of the featured-first list reads both phases.
-			c := planCases()[0]
-			qs, _ := plans(c)
-			require.Len(t, qs, 2, "boosted phase, then the plain walk")
-			require.Contains(t, qs[0], "featured_until >")
-			require.NotContains(t, qs[0]+qs[1], "CASE", "no time expression per row")
+			// The first page of the featured-first list reads both phases
+			// in one statement; a page after a plain cursor only the
+			// plain one.
+			first, _ := plans(planCases()[0])
+			require.Contains(t, first[0], "featured_until >")
+			require.Contains(t, first[0], "UNION ALL")
+			require.NotContains(t, first[0], "CASE", "no time expression per row")
+			deep, _ := plans(planCases()[1])
+			require.NotContains(t, deep[0], "UNION ALL")
 
 			t.Run("fails without the index", func(t *testing.T) {
 				for _, d := range []struct {
@@ -562,6 +660,8 @@ func TestListPlans(t *testing.T) {
 					{"reputation_score_address_idx", "leaderboard after <nil>", true},
 					{"job_tags_tag_created_at_id_idx", "jobs tag deep", false},
 					{"submissions_agent_created_at_id_idx", "subsByAgent deep", true},
+					{"jobs_boost_idx", "jobs all", false},
+					{"jobs_funded_created_at_id_idx", "jobs funded deep", false},
 				} {
 					_, err := db.Bun().ExecContext(ctx, "DROP INDEX "+d.index)
 					require.NoError(t, err)
@@ -574,7 +674,11 @@ func TestListPlans(t *testing.T) {
 						qs, ps := plans(c)
 						var problems []string
 						for _, p := range ps {
-							problems = append(problems, checkPlan(db.Dialect(), p, c.index, c.whole)...)
+							for _, ix := range []string{c.boost, c.index} {
+								if ix != "" {
+									problems = append(problems, checkPlan(db.Dialect(), p, ix, c.whole)...)
+								}
+							}
 						}
 						require.Contains(t, problems, "does not walk "+d.index)
 						if d.structural {
@@ -590,6 +694,60 @@ func TestListPlans(t *testing.T) {
 			})
 		})
 	}
+}
+
+// pagePlans returns a job page's statement and its plans as the store
+// runs it, a prepared statement with bound parameters: on SQLite the plan
+// of the statement with f's arguments bound; on PostgreSQL the generic
+// plan (what a prepared statement settles on after its first runs, planned
+// without the arguments' values) and the custom plan of its first runs
+// (planned with them).
+func pagePlans(t *testing.T, db *bunstore.DB, f marketplace.JobFilter) ([]string, [][]string) {
+	t.Helper()
+	ctx := context.Background()
+	generic, native, args := bunstore.JobPageSQL(db, f)
+	require.Equal(t, strings.Count(generic, "?"), len(args), generic)
+	if db.Dialect() == bunstore.DialectSQLite {
+		rows, err := db.Bun().DB.QueryContext(ctx, "EXPLAIN QUERY PLAN "+native, args...)
+		require.NoError(t, err, native)
+		return []string{native}, [][]string{planLines(t, rows, 3)}
+	}
+	conn, err := db.Bun().Conn(ctx)
+	require.NoError(t, err)
+	defer conn.Close()
+	for _, q := range []string{"SET plan_cache_mode = force_generic_plan", "PREPARE openjury_page AS " + native} {
+		_, err := conn.ExecContext(ctx, q)
+		require.NoError(t, err, q)
+	}
+	params := strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ")
+	rows, err := conn.QueryContext(ctx, "EXPLAIN EXECUTE openjury_page("+params+")", args...)
+	require.NoError(t, err)
+	generic1 := planLines(t, rows, 0)
+	for _, q := range []string{"DEALLOCATE openjury_page", "RESET plan_cache_mode"} {
+		_, err := conn.ExecContext(ctx, q)
+		require.NoError(t, err, q)
+	}
+	return []string{native, generic}, [][]string{generic1, explain(t, db, generic, args...)}
+}
+
+// planLines reads the column col of every row of an EXPLAIN.
+func planLines(t *testing.T, rows *sql.Rows, col int) []string {
+	t.Helper()
+	defer rows.Close()
+	cols, err := rows.Columns()
+	require.NoError(t, err)
+	var plan []string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		require.NoError(t, rows.Scan(ptrs...))
+		plan = append(plan, fmt.Sprint(vals[col]))
+	}
+	require.NoError(t, rows.Err())
+	return plan
 }
 
 // TestJobForSubmitPlan checks, on both engines with the plan test's data,
@@ -643,11 +801,12 @@ func TestJobForSubmitPlan(t *testing.T) {
 			if db.Dialect() == bunstore.DialectPostgres {
 				require.Contains(t, strings.Join(plan(bunstore.JobForSubmitSQL(db), agent, job, agent), "\n"), "LockRows")
 				// Submit's one statement embeds that read; its writes
-				// (the insert, the queue row, the reputation upsert)
-				// scan no table either.
+				// (the insert, the queue row, the reputation upsert, the
+				// event's outbox row) scan no table either.
 				sub := plan(bunstore.SubmitSQL(db), agent, job, agent,
 					"00000000-0000-7000-8000-000000000001", agent, "x", "[]", 1, 0, "open", agent, 5, 1,
-					"submission", 1, agent, 1, 0, 0, 1, 0, 1)
+					"submission", 1, agent, 1, 0, 0, 1, 0, 1,
+					"submission.created", job, agent, "[]", "[]", "[]", "{}", 1, true)
 				joined := strings.Join(sub, "\n")
 				require.NotContains(t, joined, "Seq Scan", joined)
 				require.Contains(t, joined, "LockRows", joined)
@@ -657,7 +816,8 @@ func TestJobForSubmitPlan(t *testing.T) {
 				// primary key, the vote upserted on its unique key.
 				vote := plan(bunstore.CastVoteSQL(db), job, "s1",
 					"00000000-0000-7000-8000-000000000002", "s1", agent, 1, nil, 1, "open", 1, agent, agent,
-					agent, 0, 0, 0, 0, 1, 1)
+					agent, 0, 0, 0, 0, 1, 1,
+					"vote.cast", job, agent, "[]", "[]", "[]", "{}", 1, true)
 				joined = strings.Join(vote, "\n")
 				require.NotContains(t, joined, "Seq Scan", joined)
 				require.Contains(t, joined, "LockRows", joined)

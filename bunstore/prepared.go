@@ -58,20 +58,31 @@ func newHot(dialect, q string) hot {
 type hotStatements struct {
 	jobByID, jobByIDForUpdate, jobForSubmit, tokenOwner, stakeOf,
 	insertSubmission, enqueueSearch, addReputation hot
+	// juryChildren, juryLeaf, juryTotal and jurorStake are the reads of a
+	// jury draw (jury.go): a draw of 21 runs about a hundred of them.
+	juryChildren, juryLeaf, juryTotal, jurorStake hot
 	// submit and castVote are the one statements of a guarded submission
 	// and a guarded jury vote on PostgreSQL (submitQuery, castVoteQuery);
 	// empty on SQLite.
 	submit, castVote hot
 	// web are the web app's reads (profile.go).
 	web webHot
+	// jobPages are the statements of a page of jobs, by shape
+	// (jobPageQuery); the shapes no filter has are empty.
+	jobPages [jobPageShapes]hot
 }
 
 // all returns every hot statement of the dialect.
 func (h hotStatements) all() []hot {
 	all := []hot{h.jobByID, h.jobByIDForUpdate, h.jobForSubmit, h.tokenOwner, h.stakeOf,
-		h.insertSubmission, h.enqueueSearch, h.addReputation}
+		h.insertSubmission, h.enqueueSearch, h.addReputation, h.juryChildren, h.juryLeaf, h.juryTotal, h.jurorStake}
 	if h.submit.native != "" {
 		all = append(all, h.submit, h.castVote)
+	}
+	for _, p := range h.jobPages {
+		if p.native != "" {
+			all = append(all, p)
+		}
 	}
 	return append(all, h.web.all()...)
 }
@@ -96,11 +107,20 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 		insertSubmission: newHot(dialect, insertSubmissionInto+` VALUES (?, ?, ?, ?, ?, ?)`),
 		enqueueSearch:    newHot(dialect, enqueueSearchInto+" VALUES (?, ?, 1, ?, 0)\n"+enqueueSearchOnConflict),
 		addReputation:    newHot(dialect, addReputationInto+" VALUES (?, ?, ?, ?, ?, ?, ?)\n"+addReputationOnConflict),
+		juryChildren:     newHot(dialect, childSums),
+		juryLeaf:         newHot(dialect, leafJurors),
+		juryTotal:        newHot(dialect, eligibleTotal),
+		jurorStake:       newHot(dialect, jurorStakeAt),
 	}
 	h.web = newWebHot(dialect, db)
 	if dialect == DialectPostgres {
 		h.submit = newHot(dialect, submitQuery(h))
 		h.castVote = newHot(dialect, castVoteQuery(h))
+	}
+	for shape, q := range jobPageSQL(dialect, db) {
+		if q != "" {
+			h.jobPages[shape] = newHot(dialect, q)
+		}
 	}
 	return h
 }
@@ -114,6 +134,10 @@ const (
 	enqueueSearchInto       = `INSERT INTO search_pending (kind, doc_id, gen, queued_at, lease_until)`
 	enqueueSearchOnConflict = `ON CONFLICT (kind, doc_id) DO UPDATE SET gen = search_pending.gen + 1, queued_at = excluded.queued_at, lease_until = 0`
 	addReputationInto       = `INSERT INTO reputation AS r (address, score, wins, losses, submissions, jury_votes, updated_at)`
+	// insertEventInto and eventParams are the event outbox row of a
+	// guarded write (outboxArgs gives its arguments).
+	insertEventInto         = `INSERT INTO event_outbox (type, job_id, actor, subjects, audience, tags, data, created_at)`
+	eventParams             = `?::text, ?::text, ?::text, ?::text, ?::text, ?::text, ?::text, ?::bigint`
 	addReputationOnConflict = `ON CONFLICT (address) DO UPDATE SET score = r.score + EXCLUDED.score, wins = r.wins + EXCLUDED.wins, losses = r.losses + EXCLUDED.losses,
 submissions = r.submissions + EXCLUDED.submissions, jury_votes = r.jury_votes + EXCLUDED.jury_votes, updated_at = EXCLUDED.updated_at`
 )
@@ -131,7 +155,8 @@ submissions = r.submissions + EXCLUDED.submissions, jury_votes = r.jury_votes + 
 // stake, open status, agent, maximum per agent, the guard's now (a
 // closing lease live at it refuses) (ins); search kind,
 // created_at (queue); agent, the reputation delta's score, wins, losses,
-// submissions, jury votes, created_at (reputation).
+// submissions, jury votes, created_at (reputation); the event's outboxArgs
+// (ev).
 func submitQuery(h hotStatements) string {
 	return `WITH st AS (` + h.jobForSubmit.generic + `),
 ins AS (` + insertSubmissionInto + `
@@ -144,7 +169,9 @@ SELECT ?::text, ins.id, 1, ?::bigint, 0 FROM ins
 ` + enqueueSearchOnConflict + `),
 rep AS (` + addReputationInto + `
 SELECT ?::text, ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::bigint FROM ins, st WHERE st.submissions = 0
-` + addReputationOnConflict + `)
+` + addReputationOnConflict + `),
+ev AS (` + insertEventInto + `
+SELECT ` + eventParams + ` FROM ins WHERE ?::boolean)
 SELECT st.*, EXISTS (SELECT 1 FROM ins) AS inserted FROM st`
 }
 
@@ -222,6 +249,7 @@ func (d *DB) prepareHot(ctx context.Context) {
 // it; nil (and no error) when db is neither, for the caller to run h
 // through bun.
 func (d *DB) stmt(ctx context.Context, db bun.IDB, h hot) (*sql.Stmt, func(), error) {
+	d.hotRuns.Add(1)
 	switch v := db.(type) {
 	case *bun.DB:
 		st, err := d.stmts.get(ctx, v.DB, h.native)
@@ -315,10 +343,14 @@ func (d *DB) queryHot(ctx context.Context, db bun.IDB, h hot, args []any, scan f
 // while the statement waited for the job's lock, which a read in the
 // statement's snapshot would miss. It returns j's row, the submission's
 // job and agent (NULL when there is none) and the stored vote's id (NULL
-// when nothing was written). The parameters, in order: job id;
+// when nothing was written). It writes only on open-mode jobs without a
+// drawn panel: CastVote checks the others in a transaction (castLocked).
+// The parameters, in order: job id;
 // submission id; vote id, submission id, voter, weight, review,
 // created_at, open status, now, voter, voter (up); voter, the reputation
-// delta's score, wins, losses, submissions, jury votes, created_at (rep).
+// delta's score, wins, losses, submissions, jury votes, created_at (rep);
+// the event's outboxArgs (ev: the voted submission's agent is added to its
+// subjects).
 // After the open status comes the guard's now: a closing lease live at it
 // refuses the vote.
 func castVoteQuery(h hotStatements) string {
@@ -328,12 +360,15 @@ up AS (INSERT INTO votes AS v (id, job_id, submission_id, voter_address, weight,
 SELECT ?::text, j.id, ?::text, ?::text, ?::bigint, ?::text, ?::bigint FROM j, s
 WHERE j.status = ?::text AND (j.closing_until IS NULL OR j.closing_until <= ?::bigint)
 AND s.job_id = j.id AND s.agent_address <> ?::text AND j.sponsor_address <> ?::text
+AND j.jury_mode = 'open' AND j.jury_size IS NULL
 ON CONFLICT (job_id, voter_address) DO UPDATE SET submission_id = EXCLUDED.submission_id, weight = EXCLUDED.weight,
 review = EXCLUDED.review, created_at = EXCLUDED.created_at
 RETURNING v.id, (v.xmax = 0) AS inserted),
 rep AS (` + addReputationInto + `
 SELECT ?::text, ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::bigint FROM up WHERE up.inserted
-` + addReputationOnConflict + `)
+` + addReputationOnConflict + `),
+ev AS (` + insertEventInto + `
+SELECT ?::text, ?::text, ?::text, (?::jsonb || jsonb_build_array(s.agent_address))::text, ?::text, ?::text, ?::text, ?::bigint FROM up, s WHERE ?::boolean)
 SELECT j.*, s.job_id AS sub_job_id, s.agent_address AS sub_agent, up.id AS vote_id FROM j LEFT JOIN s ON true LEFT JOIN up ON true`
 }
 

@@ -23,46 +23,40 @@ var (
 type searchDocumentRow struct {
 	bun.BaseModel `bun:"table:search_documents,alias:sd"`
 
-	Kind      string `bun:"kind,pk"`
-	DocID     string `bun:"doc_id,pk"`
-	Seq       int64  `bun:"seq,notnull"`
-	Deleted   int    `bun:"deleted,notnull"`
-	Model     string `bun:"model,notnull"`
-	Title     string `bun:"title,notnull"`
-	Snippet   string `bun:"snippet,notnull"`
+	Kind    string `bun:"kind,pk"`
+	DocID   string `bun:"doc_id,pk"`
+	Seq     int64  `bun:"seq,notnull"`
+	Deleted int    `bun:"deleted,notnull"`
+	Model   string `bun:"model,notnull"`
+	// Vec is the quantised vector (search.Vec8.Encode); Vector the
+	// float32 vector of an entry stored before vectors were quantised
+	// (little-endian values), NULL for newer ones.
+	Vec       []byte `bun:"vec"`
 	Vector    []byte `bun:"vector"`
 	UpdatedAt int64  `bun:"updated_at,notnull"`
 }
 
+// entry returns the stored entry; a vector that cannot be read is left
+// empty (a follower drops the document).
 func (r *searchDocumentRow) entry() search.Entry {
-	return search.Entry{
+	e := search.Entry{
 		Kind:    search.Kind(r.Kind),
 		ID:      r.DocID,
 		Seq:     r.Seq,
 		Deleted: r.Deleted != 0,
 		Model:   r.Model,
-		Title:   r.Title,
-		Snippet: r.Snippet,
-		Vector:  decodeVector(r.Vector),
 	}
+	switch {
+	case r.Vec != nil:
+		e.Vector, _ = search.DecodeVec8(r.Vec)
+	case r.Vector != nil:
+		e.Vector = search.Quantize(decodeFloat32s(r.Vector))
+	}
+	return e
 }
 
-// encodeVector stores a vector as little-endian float32 values.
-func encodeVector(v []float32) []byte {
-	if v == nil {
-		return nil
-	}
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
-	}
-	return b
-}
-
-func decodeVector(b []byte) []float32 {
-	if b == nil {
-		return nil
-	}
+// decodeFloat32s reads little-endian float32 values.
+func decodeFloat32s(b []byte) []float32 {
 	v := make([]float32, len(b)/4)
 	for i := range v {
 		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
@@ -266,18 +260,18 @@ func (s searchStore) SaveEntries(ctx context.Context, items []search.Pending, en
 			}
 			delete(current, key) // a document listed twice is stored once
 			seq++
-			row := searchDocumentRow{Kind: key[0], DocID: key[1], Seq: seq, Model: e.Model, Title: e.Title, Snippet: e.Snippet, UpdatedAt: millis(now)}
+			row := searchDocumentRow{Kind: key[0], DocID: key[1], Seq: seq, Model: e.Model, UpdatedAt: millis(now)}
 			if e.Deleted {
 				row.Deleted = 1
 			} else {
-				row.Vector = encodeVector(e.Vector)
+				row.Vec = e.Vector.Encode()
 			}
 			rows = append(rows, row)
 		}
 		if _, err := db.NewInsert().Model(&rows).
 			On("CONFLICT (kind, doc_id) DO UPDATE").
-			Set("seq = EXCLUDED.seq, deleted = EXCLUDED.deleted, model = EXCLUDED.model, title = EXCLUDED.title").
-			Set("snippet = EXCLUDED.snippet, vector = EXCLUDED.vector, updated_at = EXCLUDED.updated_at").
+			Set("seq = EXCLUDED.seq, deleted = EXCLUDED.deleted, model = EXCLUDED.model").
+			Set("vec = EXCLUDED.vec, vector = EXCLUDED.vector, updated_at = EXCLUDED.updated_at").
 			Exec(ctx); err != nil {
 			return translate(op, err)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/stake"
 )
 
@@ -83,20 +84,28 @@ func getStake(ctx context.Context, op string, d *DB, db bun.IDB, addr openjury.A
 }
 
 // PutStake inserts or replaces the stake row of st.Address: amount,
-// onchain reference (parts left unset are stored as NULL) and updated_at.
+// onchain reference (parts left unset are stored as NULL) and updated_at;
+// with its stake.changed event, in one transaction (a savepoint inside
+// the caller's).
 func (s stakeStore) PutStake(ctx context.Context, st stake.Stake) error {
 	const op = "bunstore.PutStake"
-	db, err := s.e.writer(ctx, op)
-	if err != nil {
-		return err
-	}
+	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		if err := putStake(ctx, op, db, st); err != nil {
+			return err
+		}
+		return eventStore{s.e.d.txExec(db)}.Append(ctx, stake.ChangedEvent(st))
+	})
+}
+
+// putStake writes the stake row of st.
+func putStake(ctx context.Context, op string, db bun.IDB, st stake.Stake) error {
 	row := &stakeRow{
 		Address:     string(st.Address),
 		StakedMicro: int64(st.Staked),
 		Ref:         toChainRefCols(st.Ref),
 		UpdatedAt:   millis(st.UpdatedAt),
 	}
-	_, err = db.NewInsert().Model(row).
+	_, err := db.NewInsert().Model(row).
 		On("CONFLICT (address) DO UPDATE").
 		Set("staked_micro = EXCLUDED.staked_micro").
 		Set("tx_hash = EXCLUDED.tx_hash").
@@ -136,16 +145,23 @@ func (s stakeStore) RecordSlash(ctx context.Context, e stake.SlashEvent) (stake.
 		if _, err := db.NewInsert().Model(row).Exec(ctx); err != nil {
 			return translateWith(op, err, details{detailDuplicate: "slash event already recorded"})
 		}
-		_, err := db.NewUpdate().Model((*stakeRow)(nil)).
+		res, err := db.NewUpdate().Model((*stakeRow)(nil)).
 			Set("staked_micro = CASE WHEN staked_micro > ? THEN staked_micro - ? ELSE 0 END", row.AmountMicro, row.AmountMicro).
 			Set("updated_at = ?", row.CreatedAt).
 			Where("address = ?", row.AgentAddress).
 			Exec(ctx)
+		changed, err := affected(op, res, err)
 		if err != nil {
-			return translate(op, err)
+			return err
 		}
-		after, err = getStake(ctx, op, s.e.d, db, e.Agent)
-		return err
+		if after, err = getStake(ctx, op, s.e.d, db, e.Agent); err != nil {
+			return err
+		}
+		evs := []*events.Event{stake.SlashedEvent(e)}
+		if changed > 0 {
+			evs = append(evs, stake.ChangedEvent(after))
+		}
+		return eventStore{s.e.d.txExec(db)}.Append(ctx, evs...)
 	})
 	if err != nil {
 		return stake.Stake{}, err

@@ -135,14 +135,17 @@ func (s submissionStore) Submit(ctx context.Context, sub *marketplace.Submission
 			submitStateRow
 			Inserted bool `bun:"inserted"`
 		}
-		if err := d.scanHot(ctx, db, d.hot.submit, []any{&res},
-			agent, row.JobID, agent,
+		args := append([]any{agent, row.JobID, agent,
 			row.ID, agent, row.Content, row.Evidence, row.CreatedAt, int64(g.MinStake), string(marketplace.StatusOpen), agent, g.MaxPerAgent, millis(g.Now),
 			marketplace.DocSubmission, row.CreatedAt,
-			agent, rep.Score, rep.Wins, rep.Losses, rep.Submissions, rep.JuryVotes, row.CreatedAt); err != nil {
+			agent, rep.Score, rep.Wins, rep.Losses, rep.Submissions, rep.JuryVotes, row.CreatedAt}, outboxArgs(g.Event)...)
+		if err := d.scanHot(ctx, db, d.hot.submit, []any{&res}, args...); err != nil {
 			return translateWith(op, err, details{detailNotFound: "job not found", detailDuplicate: "submission already exists"})
 		}
 		if res.Inserted {
+			if g.Event != nil {
+				d.noteAppended(ctx)
+			}
 			return nil
 		}
 		st, err := res.state(op, sub.Agent)
@@ -168,6 +171,11 @@ func (s submissionStore) Submit(ctx context.Context, sub *marketplace.Submission
 		}
 		if err := (searchStore{t}).Enqueue(ctx, marketplace.DocSubmission, sub.ID, sub.CreatedAt); err != nil {
 			return err
+		}
+		if g.Event != nil {
+			if err := (eventStore{t}).Append(ctx, g.Event); err != nil {
+				return err
+			}
 		}
 		if st.Submissions > 0 {
 			return nil

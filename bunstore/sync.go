@@ -7,6 +7,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/stake"
 )
 
@@ -97,24 +98,8 @@ func (s syncStore) SyncCursor(ctx context.Context, name string) (int64, bool, er
 // slash is inserted unless its onchain reference is stored already.
 func (s syncStore) ApplySync(ctx context.Context, b stake.SyncBatch) error {
 	const op = "bunstore.ApplySync"
-	now := millis(b.Now)
 	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
-		res, err := db.NewUpdate().Model((*leaseRow)(nil)).
-			Set("expires_at = expires_at").
-			Where("name = ?", b.Lease).Where("owner = ?", b.Owner).Where("expires_at > ?", now).
-			Exec(ctx)
-		if err := exactlyOne(op, res, err, openjury.E(openjury.Conflict, op, "the sync lease is held by another worker")); err != nil {
-			return err
-		}
-		if _, err := db.NewInsert().Model(&cursorRow{Name: b.Cursor, NextBlock: b.From, UpdatedAt: now}).
-			On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
-			return translate(op, err)
-		}
-		res, err = db.NewUpdate().Model((*cursorRow)(nil)).
-			Set("next_block = ?", b.Next).Set("updated_at = ?", now).
-			Where("name = ?", b.Cursor).Where("next_block = ?", b.From).
-			Exec(ctx)
-		if err := exactlyOne(op, res, err, openjury.E(openjury.Conflict, op, "the sync cursor moved")); err != nil {
+		if err := advanceSync(ctx, op, db, b.Lease, b.Owner, b.Now, b.Cursor, b.From, b.Next); err != nil {
 			return err
 		}
 		stakes := stakeStore{s.e.d.txExec(db)}
@@ -130,6 +115,7 @@ func (s syncStore) ApplySync(ctx context.Context, b stake.SyncBatch) error {
 				return err
 			}
 		}
+		var slashed []*events.Event
 		for _, e := range b.Slashes {
 			row := &slashRow{
 				ID: e.ID, AgentAddress: string(e.Agent), AmountMicro: int64(e.Amount),
@@ -139,11 +125,15 @@ func (s syncStore) ApplySync(ctx context.Context, b stake.SyncBatch) error {
 			if row.ID == "" {
 				row.ID = openjury.NewID()
 			}
-			if _, err := db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
-				return translate(op, err)
+			res, err := db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx)
+			if n, err := affected(op, res, err); err != nil {
+				return err
+			} else if n == 1 {
+				e.ID = row.ID
+				slashed = append(slashed, stake.SlashedEvent(e))
 			}
 		}
-		return nil
+		return eventStore{s.e.d.txExec(db)}.Append(ctx, slashed...)
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"slices"
 
 	"github.com/uptrace/bun"
 
@@ -115,9 +116,10 @@ type castVoteRow struct {
 // CastVote implements marketplace.VoteStore. On PostgreSQL it is one
 // statement (castVoteQuery: the guard checked in SQL, the writes as
 // writable CTEs); when it wrote nothing, g.Check on the row it read names
-// the reason. On SQLite it is a transaction of the job, the submission's
-// key, g.Check, the existing vote, PutVote and the reputation, which the
-// one writer serialises.
+// the reason. On SQLite, and on PostgreSQL for an open-mode job with a
+// drawn panel (which the one statement leaves alone), it is a transaction
+// of the job (locked), the voter's panel row, the submission's key,
+// g.Check, the existing vote, PutVote and the reputation.
 func (s voteStore) CastVote(ctx context.Context, v *marketplace.Vote, g marketplace.VoteGuard) error {
 	const op = "bunstore.CastVote"
 	d, voter, rep := s.e.d, string(v.Voter), g.FirstReputation
@@ -139,36 +141,48 @@ func (s voteStore) CastVote(ctx context.Context, v *marketplace.Vote, g marketpl
 			return err
 		}
 		var row castVoteRow
-		if err := d.scanHot(ctx, db, d.hot.castVote, []any{&row},
-			v.JobID, v.SubmissionID,
+		args := append([]any{v.JobID, v.SubmissionID,
 			v.ID, v.SubmissionID, voter, v.Weight, review, millis(v.CreatedAt), string(marketplace.StatusOpen), millis(g.Now), voter, voter,
-			voter, rep.Score, rep.Wins, rep.Losses, rep.Submissions, rep.JuryVotes, millis(v.CreatedAt)); err != nil {
+			voter, rep.Score, rep.Wins, rep.Losses, rep.Submissions, rep.JuryVotes, millis(v.CreatedAt)}, outboxArgs(g.Event)...)
+		if err := d.scanHot(ctx, db, d.hot.castVote, []any{&row}, args...); err != nil {
 			return translateWith(op, err, jobDetails)
 		}
 		if row.VoteID != nil {
 			v.ID = *row.VoteID
+			if g.Event != nil {
+				d.noteAppended(ctx)
+			}
 			return nil
 		}
 		j, err := row.job()
 		if err != nil {
 			return openjury.Wrap(op, err)
 		}
-		st := &marketplace.VoteState{Job: j}
-		if row.SubJobID != nil && row.SubAgent != nil {
-			st.SubmissionJobID, st.SubmissionAgent = *row.SubJobID, openjury.Address(*row.SubAgent)
+		if j.JurySize == 0 || j.JuryMode != "" {
+			st := &marketplace.VoteState{Job: j}
+			if row.SubJobID != nil && row.SubAgent != nil {
+				st.SubmissionJobID, st.SubmissionAgent = *row.SubJobID, openjury.Address(*row.SubAgent)
+			}
+			if err := g.Check(st, v.Voter); err != nil {
+				return err
+			}
+			return openjury.E(openjury.Internal, op, "the vote guard refused what VoteGuard.Check accepts")
 		}
-		if err := g.Check(st, v.Voter); err != nil {
-			return err
-		}
-		return openjury.E(openjury.Internal, op, "the vote guard refused what VoteGuard.Check accepts")
+		// An open-mode job with a drawn panel: the locked transaction
+		// below checks the panel too.
 	}
 	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		t := d.txExec(db)
-		j, err := jobStore{t}.get(ctx, op, db, d.hot.jobByID, v.JobID)
+		j, err := jobStore{t}.get(ctx, op, db, d.hot.jobByIDForUpdate, v.JobID)
 		if err != nil {
 			return err
 		}
 		st := &marketplace.VoteState{Job: j}
+		if j.JurySize > 0 {
+			if st.Drawn, err = (juryStore{t}).IsDrawn(ctx, v.JobID, v.Voter); err != nil {
+				return err
+			}
+		}
 		var sub submissionRow
 		err = db.NewSelect().Model(&sub).Column("job_id", "agent_address").Where("s.id = ?", v.SubmissionID).Scan(ctx)
 		switch {
@@ -187,6 +201,13 @@ func (s voteStore) CastVote(ctx context.Context, v *marketplace.Vote, g marketpl
 		}
 		if err := (voteStore{t}).PutVote(ctx, v); err != nil {
 			return err
+		}
+		if g.Event != nil {
+			ev := *g.Event
+			ev.Subjects = append(slices.Clone(ev.Subjects), st.SubmissionAgent)
+			if err := (eventStore{t}).Append(ctx, &ev); err != nil {
+				return err
+			}
 		}
 		if !first {
 			return nil

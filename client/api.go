@@ -45,6 +45,8 @@ func (c *Client) Logout(ctx context.Context) (LogoutResponse, error) {
 type JobFilter struct {
 	Status string
 	Tag    string
+	// Funded keeps only jobs whose bounty the escrow holds.
+	Funded bool
 	Page
 }
 
@@ -56,6 +58,9 @@ func (f JobFilter) values() url.Values {
 	}
 	if f.Tag != "" {
 		q.Set("tag", f.Tag)
+	}
+	if f.Funded {
+		q.Set("funded", "true")
 	}
 	return f.Page.values(q)
 }
@@ -222,6 +227,25 @@ func (c *Client) GetJobAnchorProof(ctx context.Context, jobID, record string) (A
 	return out, err
 }
 
+// PayoutFilter selects a job's payouts: one recipient's, or a page.
+type PayoutFilter struct {
+	Recipient string
+	Page
+}
+
+// GetJobPayouts returns a page of a closed funded job's payouts, each with
+// its Merkle proof and claim, and what a settle and a claim send (job key,
+// sponsor, anchor root, total). Empty for an open or unfunded job.
+func (c *Client) GetJobPayouts(ctx context.Context, jobID string, f PayoutFilter) (JobPayouts, error) {
+	q := url.Values{}
+	if f.Recipient != "" {
+		q.Set("recipient", f.Recipient)
+	}
+	var out JobPayouts
+	_, err := c.do(ctx, call{method: http.MethodGet, path: pathf("/api/v1/jobs/%s/payouts", jobID), query: f.Page.values(q)}, &out)
+	return out, err
+}
+
 // RecordAnchorReceipt records an anchor's onchain receipt (operators only).
 func (c *Client) RecordAnchorReceipt(ctx context.Context, jobID string, req RecordAnchorReceiptRequest) (AnchorBatch, error) {
 	var out AnchorBatch
@@ -299,6 +323,52 @@ func (c *Client) CreateSubmissionComment(ctx context.Context, submissionID strin
 func (c *Client) CreateVote(ctx context.Context, req CreateVoteRequest) (CreateVoteResponse, error) {
 	var out CreateVoteResponse
 	_, err := c.do(ctx, call{method: http.MethodPost, path: "/api/v1/votes", body: req, auth: bearer}, &out)
+	return out, err
+}
+
+// CommitVote posts the caller's commitment on a commit-reveal job (POST
+// /api/v1/votes with a commitment; see Commitment).
+func (c *Client) CommitVote(ctx context.Context, jobID, commitment string) (CreateCommitmentResponse, error) {
+	var out CreateCommitmentResponse
+	_, err := c.do(ctx, call{method: http.MethodPost, path: "/api/v1/votes", body: CreateVoteRequest{JobID: jobID, Commitment: commitment}, auth: bearer}, &out)
+	return out, err
+}
+
+// RevealVote reveals the caller's commitment on a commit-reveal job.
+func (c *Client) RevealVote(ctx context.Context, req RevealVoteRequest) (CreateVoteResponse, error) {
+	var out CreateVoteResponse
+	_, err := c.do(ctx, call{method: http.MethodPost, path: "/api/v1/votes/reveal", body: req, auth: bearer}, &out)
+	return out, err
+}
+
+// GetJobJury returns a job's jury: mode, windows, draw and panel.
+func (c *Client) GetJobJury(ctx context.Context, jobID string) (JobJury, error) {
+	var out JobJury
+	_, err := c.do(ctx, call{method: http.MethodGet, path: pathf("/api/v1/jobs/%s/jury", jobID)}, &out)
+	return out, err
+}
+
+// GetJobCommitRevealSummary reads a job's jury tally with its commitments
+// (GET /api/v1/jobs/{job_id}/votes of a commit-reveal job).
+func (c *Client) GetJobCommitRevealSummary(ctx context.Context, jobID string) (CommitRevealVotingSummary, error) {
+	var out CommitRevealVotingSummary
+	_, err := c.do(ctx, call{method: http.MethodGet, path: pathf("/api/v1/jobs/%s/votes", jobID)}, &out)
+	return out, err
+}
+
+// ListJuryEligible returns a page of the eligible set a job's panel was
+// drawn from, in address order.
+func (c *Client) ListJuryEligible(ctx context.Context, jobID string, p Page) (ListJuryEligibleResponse, error) {
+	var out ListJuryEligibleResponse
+	_, err := c.do(ctx, call{method: http.MethodGet, path: pathf("/api/v1/jobs/%s/jury/eligible", jobID), query: p.values(nil)}, &out)
+	return out, err
+}
+
+// ListJuryDuties returns a page of the open jobs address was drawn for.
+func (c *Client) ListJuryDuties(ctx context.Context, address string, p Page) (ListJuryDutiesResponse, error) {
+	var out ListJuryDutiesResponse
+	q := p.values(url.Values{"address": {address}})
+	_, err := c.do(ctx, call{method: http.MethodGet, path: "/api/v1/jury/duties", query: q}, &out)
 	return out, err
 }
 
@@ -462,15 +532,25 @@ func (c *Client) GetAgentHeartbeat(ctx context.Context) ([]byte, error) {
 	return c.raw(ctx, "/docs-md/agent-heartbeat.md")
 }
 
-// SemanticSearch searches jobs, submissions, comments and posts; kind is
-// job|submission|comment|post|all ("" = all), limit 0 = server default.
+// SemanticSearch returns the first page of a search of jobs, submissions,
+// comments and posts; kind is job|submission|comment|post|all ("" = all),
+// limit 0 = server default. Search pages on.
 func (c *Client) SemanticSearch(ctx context.Context, q, kind string, limit int) (SemanticSearchResponse, error) {
-	query := url.Values{"q": {q}}
-	if kind != "" {
-		query.Set("type", kind)
+	return c.Search(ctx, SearchQuery{Q: q, Type: kind, Limit: limit})
+}
+
+// Search returns one page of a search (GET /api/v1/search/semantic); pass
+// the answer's NextCursor as in.Cursor for the next page.
+func (c *Client) Search(ctx context.Context, in SearchQuery) (SemanticSearchResponse, error) {
+	query := url.Values{"q": {in.Q}}
+	if in.Type != "" {
+		query.Set("type", in.Type)
 	}
-	if limit > 0 {
-		query.Set("limit", strconv.Itoa(limit))
+	if in.Limit > 0 {
+		query.Set("limit", strconv.Itoa(in.Limit))
+	}
+	if in.Cursor != "" {
+		query.Set("cursor", in.Cursor)
 	}
 	var out SemanticSearchResponse
 	_, err := c.do(ctx, call{method: http.MethodGet, path: "/api/v1/search/semantic", query: query}, &out)

@@ -54,6 +54,13 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	if strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+		// A stream never ends: record it and let the client read it.
+		r.mu.Lock()
+		r.calls = append(r.calls, req.Method+" "+req.URL.Path)
+		r.mu.Unlock()
+		return res, nil
+	}
 	body, err := io.ReadAll(res.Body)
 	_ = res.Body.Close()
 	if err != nil {
@@ -270,6 +277,11 @@ func TestEveryEndpoint(t *testing.T) {
 			require.NoError(t, err)
 		}
 		require.NoError(t, anchor.VerifyProof(doc.Records[recordID], hashes, root))
+		// An unfunded job has no payouts (the escrow tests cover them).
+		payouts, err := agent.GetJobPayouts(ctx, job.ID, client.PayoutFilter{})
+		require.NoError(t, err)
+		require.Empty(t, payouts.Payouts)
+		require.Equal(t, job.ID, payouts.JobID)
 		// The same document as a stream; an open job's is a 404 *Error.
 		stream, err := agent.OpenJobAnchorSnapshot(ctx, job.ID)
 		require.NoError(t, err)
@@ -310,6 +322,21 @@ func TestEveryEndpoint(t *testing.T) {
 		found, err := agent.SemanticSearch(ctx, "summarise the paper", "job", 5)
 		require.NoError(t, err)
 		require.NotEmpty(t, found.Results)
+		require.Equal(t, found.Results[0].ID, *found.Results[0].JobID, "a job belongs to itself")
+		require.Contains(t, found.Results[0].Snippet, "<mark>")
+		first, err := agent.Search(ctx, client.SearchQuery{Q: "summarise paper", Limit: 1})
+		require.NoError(t, err)
+		require.Len(t, first.Results, 1)
+		if first.NextCursor != nil {
+			next, err := agent.Search(ctx, client.SearchQuery{Q: "summarise paper", Limit: 1, Cursor: *first.NextCursor})
+			require.NoError(t, err)
+			require.NotEqual(t, first.Results[0].ID, next.Results[0].ID)
+		}
+		_, err = agent.Search(ctx, client.SearchQuery{Q: "summarise paper", Cursor: "bogus"})
+		var badCursor *client.Error
+		require.ErrorAs(t, err, &badCursor)
+		require.Equal(t, http.StatusBadRequest, badCursor.Status)
+		require.Equal(t, "cursor: not a cursor from this list", badCursor.Detail)
 
 		// The A2A binding: a skill in a data part, answered with a data part.
 		a2a, err := agent.A2aJsonRpc(ctx, client.JsonRpcRequest{Jsonrpc: "2.0", ID: 1, Method: "message/send", Params: map[string]any{
@@ -322,6 +349,79 @@ func TestEveryEndpoint(t *testing.T) {
 		require.Nil(t, a2a.Error)
 		require.NotEmpty(t, a2a.Result["parts"])
 
+		// A commit-reveal job with a drawn panel of one: commit, hidden
+		// tally, reveal, the jury, its eligible set, the juror's duties.
+		_, err = op.DevSetStake(ctx, client.DevSetStakeRequest{Address: op.Address(), StakedAmount: 20})
+		require.NoError(t, err)
+		one, secs := int64(1), int64(60)
+		job3, err := sponsor.CreateJob(ctx, client.CreateJobRequest{Title: "Jury", Prompt: "Judge it.", BountyUSDC: 1,
+			JuryMode: "commit_reveal", JurySize: &one, JuryCommitSeconds: &secs, JuryRevealSeconds: &secs})
+		require.NoError(t, err)
+		require.Equal(t, "commit_reveal", job3.JuryMode)
+		sub3, err := op.CreateSubmission(ctx, client.CreateSubmissionRequest{JobID: job3.ID, Content: "Judged."})
+		require.NoError(t, err)
+		jury, err := agent.GetJobJury(ctx, job3.ID)
+		require.NoError(t, err)
+		require.Len(t, jury.Panel, 1)
+		drawn := juror
+		if jury.Panel[0].Address == agent.Address() {
+			drawn = agent
+		}
+		salt, err := client.NewSalt()
+		require.NoError(t, err)
+		commitment, err := client.Commitment(job3.ID, sub3.Submission.ID, drawn.Address(), salt)
+		require.NoError(t, err)
+		committed, err := drawn.CommitVote(ctx, job3.ID, commitment)
+		require.NoError(t, err)
+		require.Equal(t, commitment, committed.Commitment.Commitment)
+		hidden, err := agent.GetJobCommitRevealSummary(ctx, job3.ID)
+		require.NoError(t, err)
+		require.True(t, hidden.TalliesHidden)
+		require.EqualValues(t, 1, hidden.Commitments)
+		duties, err := agent.ListJuryDuties(ctx, drawn.Address(), client.Page{})
+		require.NoError(t, err)
+		require.Equal(t, "wait", duties.Duties[0].NextAction)
+		srv.Clock.Advance(time.Minute)
+		revealed, err := drawn.RevealVote(ctx, client.RevealVoteRequest{JobID: job3.ID, SubmissionID: sub3.Submission.ID, Salt: salt})
+		require.NoError(t, err)
+		require.Equal(t, sub3.Submission.ID, revealed.Vote.SubmissionID)
+		eligible, err := agent.ListJuryEligible(ctx, job3.ID, client.Page{})
+		require.NoError(t, err)
+		require.Len(t, eligible.Jurors, int(*jury.Draw.EligibleCount))
+		// The event log: a page, the live stream, webhooks.
+		evs, err := agent.ListEvents(ctx, client.EventFilter{Types: []string{"job.created"}}, "", 10)
+		require.NoError(t, err)
+		require.NotEmpty(t, evs.Events)
+		require.NotNil(t, evs.NextCursor)
+		for ev, err := range agent.StreamEvents(ctx, client.EventFilter{}, evs.Events[0].ID) {
+			require.NoError(t, err)
+			require.Greater(t, ev.ID, evs.Events[0].ID)
+			break
+		}
+		hook, err := agent.CreateWebhook(ctx, client.CreateWebhookRequest{URL: "http://127.0.0.1:9/hook", Types: []string{"post.created"}})
+		require.NoError(t, err)
+		require.True(t, strings.HasPrefix(hook.Secret, "whsec_"))
+		hooks, err := agent.ListWebhooks(ctx)
+		require.NoError(t, err)
+		require.Len(t, hooks.Webhooks, 1)
+		require.Equal(t, hook.ID, hooks.Webhooks[0].ID)
+		rotated, err := agent.RotateWebhookSecret(ctx, hook.ID)
+		require.NoError(t, err)
+		require.NotEqual(t, hook.Secret, rotated.Secret)
+		_, err = agent.CreatePost(ctx, client.CreatePostRequest{Title: "hooked", Content: "a post for the webhook"})
+		require.NoError(t, err)
+		var ds client.ListWebhookDeliveriesResponse
+		require.Eventually(t, func() bool {
+			ds, err = agent.ListWebhookDeliveries(ctx, hook.ID, client.Page{})
+			return err == nil && len(ds.Deliveries) > 0
+		}, 10*time.Second, 20*time.Millisecond)
+		re, err := agent.RedeliverWebhookDelivery(ctx, hook.ID, ds.Deliveries[0].ID)
+		require.NoError(t, err)
+		require.Equal(t, ds.Deliveries[0].EventID, re.EventID)
+		require.True(t, re.Redelivery)
+		_, err = agent.DeleteWebhook(ctx, hook.ID)
+		require.NoError(t, err)
+
 		// Logout revokes the token.
 		out, err := agent.Logout(ctx)
 		require.NoError(t, err)
@@ -329,7 +429,10 @@ func TestEveryEndpoint(t *testing.T) {
 		require.Empty(t, agent.Token())
 
 		requireCovered(t, rec.calls)
-	}, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) { c.OperatorAddresses = []openjury.Address{operator.addr} }))
+	}, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) {
+		c.OperatorAddresses = []openjury.Address{operator.addr}
+		c.WebhookAllowPrivate = true // the webhook points at a local port
+	}))
 }
 
 // requireCovered checks that calls hit every operation of the document.

@@ -4,12 +4,14 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"fmt"
+	"math/big"
 	"os"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/accounts"
 	"github.com/ethereum/go-ethereum/accounts/keystore"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 )
 
@@ -62,6 +64,39 @@ func (s *KeySigner) Address() common.Address { return s.addr }
 // SignPersonal implements Signer (v is 27 or 28, as wallets return it).
 func (s *KeySigner) SignPersonal(_ context.Context, msg []byte) ([]byte, error) {
 	sig, err := crypto.Sign(accounts.TextHash(msg), s.key)
+	if err != nil {
+		return nil, fmt.Errorf("client: sign: %w", err)
+	}
+	sig[64] += 27
+	return sig, nil
+}
+
+// TxSigner is a Signer that also signs Ethereum transactions and raw
+// 32-byte digests (an EIP-712 hash such as a USDC EIP-3009
+// authorization's): what the openjury command's escrow commands send with.
+type TxSigner interface {
+	Signer
+	// SignTx signs tx for chainID.
+	SignTx(tx *types.Transaction, chainID *big.Int) (*types.Transaction, error)
+	// SignDigest returns the 65-byte r||s||v signature of digest, v 27 or
+	// 28.
+	SignDigest(digest [32]byte) ([]byte, error)
+}
+
+var _ TxSigner = (*KeySigner)(nil)
+
+// SignTx implements TxSigner with the latest signer of chainID.
+func (s *KeySigner) SignTx(tx *types.Transaction, chainID *big.Int) (*types.Transaction, error) {
+	out, err := types.SignTx(tx, types.LatestSignerForChainID(chainID), s.key)
+	if err != nil {
+		return nil, fmt.Errorf("client: sign transaction: %w", err)
+	}
+	return out, nil
+}
+
+// SignDigest implements TxSigner.
+func (s *KeySigner) SignDigest(digest [32]byte) ([]byte, error) {
+	sig, err := crypto.Sign(digest[:], s.key)
 	if err != nil {
 		return nil, fmt.Errorf("client: sign: %w", err)
 	}

@@ -207,6 +207,52 @@ type Job struct {
 	FinalVoteEndsAt       *time.Time `json:"final_vote_ends_at"`
 	FeaturedScore         int64      `json:"featured_score"`
 	FeaturedUntil         *time.Time `json:"featured_until"`
+	// JuryMode is "open" or "commit_reveal"; JurySize the size of a drawn
+	// panel (nil: none); the windows' ends are nil in open mode.
+	JuryMode         string     `json:"jury_mode"`
+	JurySize         *int64     `json:"jury_size"`
+	JuryCommitEndsAt *time.Time `json:"jury_commit_ends_at"`
+	JuryRevealEndsAt *time.Time `json:"jury_reveal_ends_at"`
+	// The escrow of the sponsor's slot; all nil when the server follows no
+	// escrow. EscrowStatus is unfunded, funded, settled or refunded.
+	EscrowStatus          *string    `json:"escrow_status"`
+	EscrowAmountUSDC      *float64   `json:"escrow_amount_usdc"`
+	EscrowRefundAfter     *time.Time `json:"escrow_refund_after"`
+	EscrowTxHash          *string    `json:"escrow_tx_hash"`
+	EscrowChainID         *int64     `json:"escrow_chain_id"`
+	EscrowContractAddress *string    `json:"escrow_contract_address"`
+	EscrowBlockNumber     *int64     `json:"escrow_block_number"`
+	EscrowLogIndex        *int64     `json:"escrow_log_index"`
+	EscrowMismatch        *bool      `json:"escrow_mismatch"`
+}
+
+// Payout is one payout of a closed funded job: what the escrow's
+// claim(job_key, sponsor, recipient, amount_micro_usdc, proof) takes.
+type Payout struct {
+	Recipient       string   `json:"recipient"`
+	AmountUSDC      float64  `json:"amount_usdc"`
+	AmountMicroUSDC string   `json:"amount_micro_usdc"`
+	Roles           []string `json:"roles"`
+	Leaf            string   `json:"leaf"`
+	Proof           []string `json:"proof"`
+	Claimed         bool     `json:"claimed"`
+	ClaimTxHash     *string  `json:"claim_tx_hash"`
+}
+
+// JobPayouts is a page of a job's payouts with what a settle and a claim
+// send.
+type JobPayouts struct {
+	JobID                 string   `json:"job_id"`
+	EscrowStatus          *string  `json:"escrow_status"`
+	Payouts               []Payout `json:"payouts"`
+	NextCursor            *string  `json:"next_cursor"`
+	JobKey                string   `json:"job_key"`
+	SponsorAddress        string   `json:"sponsor_address"`
+	AnchorRoot            *string  `json:"anchor_root"`
+	TotalUSDC             *float64 `json:"total_usdc"`
+	TotalMicroUSDC        *string  `json:"total_micro_usdc"`
+	EscrowContractAddress *string  `json:"escrow_contract_address"`
+	ChainID               *int64   `json:"chain_id"`
 }
 
 // CreateJobRequest posts a job.
@@ -216,6 +262,12 @@ type CreateJobRequest struct {
 	BountyUSDC             float64  `json:"bounty_usdc"`
 	Tags                   []string `json:"tags,omitempty"`
 	FinalVoteWindowSeconds *int64   `json:"final_vote_window_seconds,omitempty"`
+	// JuryMode is "open" (or empty) or "commit_reveal"; JurySize an odd
+	// panel size; the windows are for commit_reveal only.
+	JuryMode          string `json:"jury_mode,omitempty"`
+	JurySize          *int64 `json:"jury_size,omitempty"`
+	JuryCommitSeconds *int64 `json:"jury_commit_seconds,omitempty"`
+	JuryRevealSeconds *int64 `json:"jury_reveal_seconds,omitempty"`
 }
 
 // Post is a community post.
@@ -301,10 +353,12 @@ type ListCommentsResponse struct {
 	NextCursor *string   `json:"next_cursor"`
 }
 
-// CreateVoteRequest casts (or replaces) a jury vote.
+// CreateVoteRequest casts (or replaces) a jury vote: SubmissionID on an
+// open-mode job, Commitment (see Commitment) on a commit-reveal job.
 type CreateVoteRequest struct {
 	JobID        string         `json:"job_id"`
-	SubmissionID string         `json:"submission_id"`
+	SubmissionID string         `json:"submission_id,omitempty"`
+	Commitment   string         `json:"commitment,omitempty"`
 	Review       map[string]any `json:"review,omitempty"`
 }
 
@@ -322,6 +376,113 @@ type Vote struct {
 // CreateVoteResponse wraps a jury vote.
 type CreateVoteResponse struct {
 	Vote Vote `json:"vote"`
+}
+
+// JuryCommitment is a hidden jury vote: it does not say which submission
+// it is for.
+type JuryCommitment struct {
+	ID           string    `json:"id"`
+	JobID        string    `json:"job_id"`
+	VoterAddress string    `json:"voter_address"`
+	Commitment   string    `json:"commitment"`
+	CreatedAt    time.Time `json:"created_at"`
+}
+
+// CreateCommitmentResponse wraps a commitment (POST /api/v1/votes with a
+// commitment).
+type CreateCommitmentResponse struct {
+	Commitment JuryCommitment `json:"commitment"`
+}
+
+// RevealVoteRequest reveals a commitment: the submission and the salt.
+type RevealVoteRequest struct {
+	JobID        string         `json:"job_id"`
+	SubmissionID string         `json:"submission_id"`
+	Salt         string         `json:"salt"`
+	Review       map[string]any `json:"review,omitempty"`
+}
+
+// CommitRevealVotingSummary is the jury tally of a commit-reveal job: no
+// tallies until its reveal window ends, the number of commitments
+// instead.
+type CommitRevealVotingSummary struct {
+	JobID         string      `json:"job_id"`
+	Tallies       []VoteTally `json:"tallies"`
+	Commitments   int64       `json:"commitments"`
+	TalliesHidden bool        `json:"tallies_hidden"`
+}
+
+// JuryDraw is the draw of a job's panel: its inputs, for anyone to
+// re-derive it.
+type JuryDraw struct {
+	Status               string     `json:"status"`
+	Algorithm            string     `json:"algorithm"`
+	AlgorithmDescription string     `json:"algorithm_description"`
+	Seed                 *string    `json:"seed"`
+	SeedSource           string     `json:"seed_source"`
+	SeedBlock            *int64     `json:"seed_block"`
+	EligibleVersion      int64      `json:"eligible_version"`
+	EligibleCount        *int64     `json:"eligible_count"`
+	EligibleStakeUSDC    *float64   `json:"eligible_stake_usdc"`
+	EligibleSetHash      *string    `json:"eligible_set_hash"`
+	EligibleSetURL       string     `json:"eligible_set_url"`
+	DrawnAt              *time.Time `json:"drawn_at"`
+}
+
+// JuryPanelMember is a drawn juror and what it did.
+type JuryPanelMember struct {
+	Address   string  `json:"address"`
+	StakeUSDC float64 `json:"stake_usdc"`
+	Committed bool    `json:"committed"`
+	Revealed  bool    `json:"revealed"`
+}
+
+// JobJury is a job's jury: mode, windows, draw and panel.
+type JobJury struct {
+	JobID            string            `json:"job_id"`
+	JuryMode         string            `json:"jury_mode"`
+	JurySize         *int64            `json:"jury_size"`
+	JuryCommitEndsAt *time.Time        `json:"jury_commit_ends_at"`
+	JuryRevealEndsAt *time.Time        `json:"jury_reveal_ends_at"`
+	Commitments      *int64            `json:"commitments"`
+	Draw             *JuryDraw         `json:"draw"`
+	Panel            []JuryPanelMember `json:"panel"`
+}
+
+// JuryEligibleJuror is an address of a draw's eligible set.
+type JuryEligibleJuror struct {
+	Address        string  `json:"address"`
+	StakeUSDC      float64 `json:"stake_usdc"`
+	StakeMicroUSDC string  `json:"stake_micro_usdc"`
+}
+
+// ListJuryEligibleResponse is a page of a draw's eligible set.
+type ListJuryEligibleResponse struct {
+	JobID           string              `json:"job_id"`
+	EligibleVersion int64               `json:"eligible_version"`
+	Jurors          []JuryEligibleJuror `json:"jurors"`
+	NextCursor      *string             `json:"next_cursor"`
+}
+
+// JuryDuty is an open job a juror was drawn for and its next action.
+type JuryDuty struct {
+	JobID            string     `json:"job_id"`
+	Title            string     `json:"title"`
+	JuryMode         string     `json:"jury_mode"`
+	JuryCommitEndsAt *time.Time `json:"jury_commit_ends_at"`
+	JuryRevealEndsAt *time.Time `json:"jury_reveal_ends_at"`
+	FinalVoteEndsAt  *time.Time `json:"final_vote_ends_at"`
+	Committed        bool       `json:"committed"`
+	Revealed         bool       `json:"revealed"`
+	// NextAction is commit, reveal, vote, wait, done or missed.
+	NextAction string `json:"next_action"`
+}
+
+// ListJuryDutiesResponse is a page of a juror's duties.
+type ListJuryDutiesResponse struct {
+	Address    string     `json:"address"`
+	Duties     []JuryDuty `json:"duties"`
+	NextCursor *string    `json:"next_cursor"`
 }
 
 // VoteTally is the jury tally of one submission.
@@ -477,6 +638,10 @@ type EconomyPolicy struct {
 	PlatformFeeUSDCPct float64 `json:"platform_fee_usdc_pct"`
 	JuryPoolUSDCPct    float64 `json:"jury_pool_usdc_pct"`
 	AGRMintPerWin      float64 `json:"agr_mint_per_win"`
+	// EscrowContractAddress is the BountyEscrow the server follows (nil:
+	// none); TreasuryAddress receives the platform fee.
+	EscrowContractAddress *string `json:"escrow_contract_address"`
+	TreasuryAddress       *string `json:"treasury_address"`
 }
 
 // TreasuryInfo describes the settlement treasury.
@@ -498,20 +663,37 @@ type Constitution struct {
 	Treasury         *TreasuryInfo  `json:"treasury"`
 }
 
-// SemanticSearchResult is one search hit.
+// SemanticSearchResult is one search hit. JobID is the job it belongs to
+// (nil for posts and their comments); Similarity the fused relevance in
+// 0..1; Snippet HTML: the passage around the query's words, escaped, the
+// matched words in <mark>…</mark>.
 type SemanticSearchResult struct {
 	Type       string  `json:"type"`
 	ID         string  `json:"id"`
+	JobID      *string `json:"job_id"`
 	Similarity float64 `json:"similarity"`
 	Title      *string `json:"title"`
 	Content    *string `json:"content"`
+	Snippet    string  `json:"snippet"`
 }
 
-// SemanticSearchResponse is the answer of a semantic search.
+// SemanticSearchResponse is one page of a search; NextCursor (nil on the
+// last page) continues it.
 type SemanticSearchResponse struct {
-	Query   string                 `json:"query"`
-	Results []SemanticSearchResult `json:"results"`
-	Count   int64                  `json:"count"`
+	Query      string                 `json:"query"`
+	Results    []SemanticSearchResult `json:"results"`
+	Count      int64                  `json:"count"`
+	NextCursor *string                `json:"next_cursor"`
+}
+
+// SearchQuery is a search: Q the text, Type job|submission|comment|post|all
+// ("" = all), Limit the page size (0 = server default), Cursor the
+// NextCursor of the previous page ("" for the first).
+type SearchQuery struct {
+	Q      string
+	Type   string
+	Limit  int
+	Cursor string
 }
 
 // AgentSpecLinks are the absolute URLs of the service's specs.
@@ -543,6 +725,8 @@ type Error struct {
 	Detail string `json:"detail"`
 	// RequestID is the X-Request-Id of the failed response.
 	RequestID string `json:"-"`
+	// retryAfter is the answer's Retry-After (streams).
+	retryAfter time.Duration
 }
 
 // Error implements error.

@@ -21,6 +21,7 @@ import (
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/contracts"
+	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/stake"
 )
 
@@ -47,8 +48,10 @@ var vmFailures = []string{
 }
 
 var (
-	_ auth.ContractVerifier = (*Client)(nil)
-	_ stake.Vault           = (*Client)(nil)
+	_ auth.ContractVerifier   = (*Client)(nil)
+	_ stake.Vault             = (*Client)(nil)
+	_ marketplace.EscrowChain = (*Client)(nil)
+	_ marketplace.JuryChain   = (*Client)(nil)
 )
 
 // Backend is the part of an Ethereum JSON-RPC client the Client uses:
@@ -60,6 +63,7 @@ type Backend interface {
 	TransactionReceipt(ctx context.Context, txHash common.Hash) (*types.Receipt, error)
 	ChainID(ctx context.Context) (*big.Int, error)
 	CodeAt(ctx context.Context, account common.Address, blockNumber *big.Int) ([]byte, error)
+	HeaderByNumber(ctx context.Context, number *big.Int) (*types.Header, error)
 }
 
 // Options configures a Client.
@@ -67,6 +71,8 @@ type Options struct {
 	// StakeVault is the stake vault whose events and stakeOf the Client
 	// reads (needed by the stake.Vault methods only).
 	StakeVault openjury.Address
+	// Escrow is the bounty escrow whose events EscrowEvents reads.
+	Escrow openjury.Address
 	// Timeout bounds each call (default DefaultTimeout).
 	Timeout time.Duration
 	// ChainID is the chain the node must serve (SERVICE_CHAIN_ID); 0
@@ -86,6 +92,7 @@ type Client struct {
 	vault   *abi.ABI
 	wallet  *abi.ABI
 	anchors *abi.ABI
+	escrow  *abi.ABI
 	// chainOK is set once the node has reported Options.ChainID (a
 	// chain's id never changes).
 	chainOK atomic.Bool
@@ -125,6 +132,7 @@ func New(b Backend, opts Options) *Client {
 		vault:   mustABI(contracts.StakeVaultMetaData),
 		wallet:  mustABI(contracts.TestWalletMetaData),
 		anchors: mustABI(contracts.AnchorRegistryMetaData),
+		escrow:  mustABI(contracts.BountyEscrowMetaData),
 	}
 }
 
@@ -264,6 +272,29 @@ func (c *Client) Head(ctx context.Context) (int64, error) {
 	return clampInt64(n), nil
 }
 
+// BlockHash returns the hash of block number, the seed of a jury draw
+// (marketplace.JuryChain). Errors: NotFound when the node has no such
+// block yet; Unavailable.
+func (c *Client) BlockHash(ctx context.Context, number int64) (openjury.Hash, error) {
+	const op = "ethchain.BlockHash"
+	if number < 0 {
+		return "", openjury.Errorf(openjury.Invalid, op, "block %d", number)
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
+	defer cancel()
+	if err := c.ensureChain(ctx, op); err != nil {
+		return "", err
+	}
+	h, err := c.b.HeaderByNumber(ctx, new(big.Int).SetInt64(number))
+	if errors.Is(err, ethereum.NotFound) || (err == nil && h == nil) {
+		return "", openjury.E(openjury.NotFound, op, "block not found")
+	}
+	if err != nil {
+		return "", unavailable(op, err, c.secrets)
+	}
+	return openjury.HashFromBytes(h.Hash()), nil
+}
+
 // VaultEvents returns the stake vault's Deposited, Withdrawn and Slashed
 // events in blocks from..to (both included), in (block, log index) order.
 // Logs removed by a reorg and logs that do not decode are skipped.
@@ -274,9 +305,26 @@ func (c *Client) VaultEvents(ctx context.Context, from, to int64) ([]stake.Vault
 		return nil, openjury.Errorf(openjury.Invalid, op, "block range %d..%d is empty", from, to)
 	}
 	ids := []common.Hash{c.vault.Events["Deposited"].ID, c.vault.Events["Withdrawn"].ID, c.vault.Events["Slashed"].ID}
+	logs, err := c.filterLogs(ctx, op, from, to, c.opts.StakeVault, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]stake.VaultEvent, 0, len(logs))
+	for _, l := range logs {
+		if ev, ok := c.decodeVault(l); ok {
+			out = append(out, ev)
+		}
+	}
+	return out, nil
+}
+
+// filterLogs returns the logs of contract whose first topic is one of ids
+// in blocks from..to (the caller checked the range), with the chain
+// checked first. Errors: Unavailable.
+func (c *Client) filterLogs(ctx context.Context, op string, from, to int64, contract openjury.Address, ids []common.Hash) ([]types.Log, error) {
 	q := ethereum.FilterQuery{
 		FromBlock: big.NewInt(from), ToBlock: big.NewInt(to),
-		Addresses: []common.Address{common.Address(c.opts.StakeVault.Bytes())},
+		Addresses: []common.Address{common.Address(contract.Bytes())},
 		Topics:    [][]common.Hash{ids},
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
@@ -288,13 +336,7 @@ func (c *Client) VaultEvents(ctx context.Context, from, to int64) ([]stake.Vault
 	if err != nil {
 		return nil, unavailable(op, err, c.secrets)
 	}
-	out := make([]stake.VaultEvent, 0, len(logs))
-	for _, l := range logs {
-		if ev, ok := c.decodeVault(l); ok {
-			out = append(out, ev)
-		}
-	}
-	return out, nil
+	return logs, nil
 }
 
 // decodeVault decodes one stake-vault log.
@@ -507,4 +549,93 @@ func clampBig(n *big.Int) int64 {
 		return math.MaxInt64
 	}
 	return n.Int64()
+}
+
+// escrowEvents are the BountyEscrow events the sync follows, by ABI name.
+var escrowEvents = map[string]marketplace.EscrowEventKind{
+	"BountyFunded":   marketplace.EscrowEventFunded,
+	"BountySettled":  marketplace.EscrowEventSettled,
+	"PayoutClaimed":  marketplace.EscrowEventClaimed,
+	"BountyRefunded": marketplace.EscrowEventRefunded,
+}
+
+// EscrowEvents returns the bounty escrow's (Options.Escrow) BountyFunded,
+// BountySettled, PayoutClaimed and BountyRefunded events in blocks
+// from..to (both included), in (block, log index) order. Logs removed by
+// a reorg and logs that do not decode are skipped. Errors: Invalid for a
+// bad range, Unavailable.
+func (c *Client) EscrowEvents(ctx context.Context, from, to int64) ([]marketplace.EscrowEvent, error) {
+	const op = "ethchain.EscrowEvents"
+	if from < 0 || to < from {
+		return nil, openjury.Errorf(openjury.Invalid, op, "block range %d..%d is empty", from, to)
+	}
+	ids := make([]common.Hash, 0, len(escrowEvents))
+	for name := range escrowEvents {
+		ids = append(ids, c.escrow.Events[name].ID)
+	}
+	logs, err := c.filterLogs(ctx, op, from, to, c.opts.Escrow, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]marketplace.EscrowEvent, 0, len(logs))
+	for _, l := range logs {
+		if ev, ok := c.decodeEscrow(l); ok {
+			out = append(out, ev)
+		}
+	}
+	return out, nil
+}
+
+// decodeEscrow decodes one bounty escrow log.
+func (c *Client) decodeEscrow(l types.Log) (marketplace.EscrowEvent, bool) {
+	if l.Removed || len(l.Topics) < 3 {
+		return marketplace.EscrowEvent{}, false
+	}
+	var name string
+	for n := range escrowEvents {
+		if c.escrow.Events[n].ID == l.Topics[0] {
+			name = n
+		}
+	}
+	vals := map[string]any{}
+	if name == "" || c.escrow.UnpackIntoMap(vals, name, l.Data) != nil {
+		return marketplace.EscrowEvent{}, false
+	}
+	wantTopics := 3
+	if name == "PayoutClaimed" {
+		wantTopics = 4
+	}
+	if len(l.Topics) != wantTopics {
+		return marketplace.EscrowEvent{}, false
+	}
+	topicAddr := func(i int) openjury.Address {
+		return openjury.AddressFromBytes(common.BytesToAddress(l.Topics[i].Bytes()))
+	}
+	amount := func(k string) openjury.MicroUSDC {
+		v, _ := vals[k].(*big.Int)
+		return micro(v)
+	}
+	ev := marketplace.EscrowEvent{
+		Kind:     escrowEvents[name],
+		JobKey:   openjury.HashFromBytes(l.Topics[1]),
+		Sponsor:  topicAddr(2),
+		TxHash:   openjury.HashFromBytes(l.TxHash),
+		Contract: openjury.AddressFromBytes(l.Address),
+		Block:    clampInt64(l.BlockNumber),
+		LogIndex: int64(l.Index),
+	}
+	switch name {
+	case "BountyFunded":
+		ev.Amount, ev.Total = amount("amount"), amount("total")
+		ra, _ := vals["refundAfter"].(uint64)
+		ev.RefundAfter = clampInt64(ra)
+	case "BountySettled":
+		root, _ := vals["root"].([32]byte)
+		ev.Root, ev.Total = openjury.HashFromBytes(root), amount("total")
+	case "PayoutClaimed":
+		ev.Recipient, ev.Amount = topicAddr(3), amount("amount")
+	case "BountyRefunded":
+		ev.Amount = amount("amount")
+	}
+	return ev, true
 }

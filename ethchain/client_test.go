@@ -237,3 +237,27 @@ func TestStakeOfCapsHugeAmounts(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, openjury.MicroUSDC(1<<63-1), got)
 }
+
+// TestBlockHash: the hash of an existing block is the node's header hash,
+// the same on every call; a block beyond the head is NotFound.
+func TestBlockHash(t *testing.T) {
+	t.Parallel()
+	ch := simchain.New(t)
+	c := newClient(ch)
+	ch.Mine(3)
+	ctx := context.Background()
+	head := ch.Head()
+	h, err := c.BlockHash(ctx, head)
+	require.NoError(t, err)
+	header, err := ch.Client.HeaderByNumber(ctx, big.NewInt(head))
+	require.NoError(t, err)
+	require.Equal(t, openjury.HashFromBytes(header.Hash()), h)
+	again, err := c.BlockHash(ctx, head)
+	require.NoError(t, err)
+	require.Equal(t, h, again)
+	prev, err := c.BlockHash(ctx, head-1)
+	require.NoError(t, err)
+	require.NotEqual(t, h, prev)
+	_, err = c.BlockHash(ctx, head+5)
+	require.Equal(t, openjury.NotFound, openjury.KindOf(err), "%v", err)
+}

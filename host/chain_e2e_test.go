@@ -335,7 +335,7 @@ func TestChainEndToEnd(t *testing.T) {
 }
 
 // TestRunRefusesAnotherChain: for every user of the RPC node (contract-
-// wallet sign-in, the stake sync, anchor receipts), a node serving another
+// wallet sign-in, the stake sync, anchor receipts, the escrow), a node serving another
 // chain than SERVICE_CHAIN_ID stops the start with a configuration error
 // (the binary exits 2) that names both chain ids and not the RPC URL.
 func TestRunRefusesAnotherChain(t *testing.T) {
@@ -349,6 +349,13 @@ func TestRunRefusesAnotherChain(t *testing.T) {
 			"SERVICE_STAKE_CONTRACT_ADDRESS": openjury.AddressFromBytes(ch.VaultAddr).String(),
 		},
 		"receipts": {"SERVICE_ANCHOR_REGISTRY_ADDRESS": openjury.AddressFromBytes(ch.RegistryAddr).String()},
+		"escrow": {
+			"SERVICE_ONCHAIN_STAKE_ENABLED":   "1",
+			"SERVICE_ONCHAIN_SYNC_ENABLED":    "1",
+			"SERVICE_STAKE_CONTRACT_ADDRESS":  openjury.AddressFromBytes(ch.VaultAddr).String(),
+			"SERVICE_ESCROW_CONTRACT_ADDRESS": openjury.AddressFromBytes(ch.EscrowAddr).String(),
+			"SERVICE_TREASURY_ADDRESS":        ch.Accounts[0].Addr().String(),
+		},
 	}
 	for name, vars := range users {
 		vars["SERVICE_ADDR"] = "127.0.0.1:0"

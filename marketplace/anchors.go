@@ -22,6 +22,10 @@ type AnchorRecords struct {
 	// Comments on the job and on its submissions, deleted ones included
 	// (with their stored content, which the snapshot leaves out).
 	Comments []*Comment
+	// Draw and Panel are the jury draw and panel of a job with a panel
+	// (the jury record of a job with jury settings follows the job's).
+	Draw  *JuryDraw
+	Panel []PanelMember
 }
 
 // saltSource is where salts come from: Config.SaltSource or crypto/rand.
@@ -42,7 +46,8 @@ func (s *Service) newSalt(op string) ([anchor.SaltSize]byte, error) {
 }
 
 // SnapshotRecords returns the snapshot records of a closed job, in the
-// shapes the anchor package documents: the job, then its submissions,
+// shapes the anchor package documents: the job, its jury (a job with jury
+// settings), then its submissions,
 // jury votes, final votes and comments (a comment with DeletedAt set in
 // its deleted form). A close streams the same records one at a time
 // (docs/rules.md, "Closing at any size"); this whole-list form is the
@@ -50,6 +55,9 @@ func (s *Service) newSalt(op string) ([anchor.SaltSize]byte, error) {
 func SnapshotRecords(job *Job, r *AnchorRecords) []anchor.Record {
 	out := make([]anchor.Record, 0, 1+len(r.Submissions)+len(r.Votes)+len(r.FinalVotes)+len(r.Comments))
 	out = append(out, jobRecord(job))
+	if job.HasJury() {
+		out = append(out, juryRecord(job, r.Draw, r.Panel))
+	}
 	for _, sub := range r.Submissions {
 		out = append(out, submissionRecord(sub))
 	}
@@ -114,6 +122,56 @@ func voteRecord(v *Vote) anchor.Record {
 		"review":        v.Review,
 		"created_at":    openjury.FormatTime(v.CreatedAt),
 	}}
+}
+
+// JuryRecordID is the record id of a job's jury record: the full id,
+// since a bare job id names the job record.
+func JuryRecordID(jobID string) string { return "jury:" + jobID }
+
+// juryRecord is the snapshot record of the jury of a job with jury
+// settings: its mode, size and windows and, with a panel, the draw's
+// inputs (seed, algorithm, eligible set version, size, stake and hash)
+// and the panel in draw order, so that the anchor proves the draw
+// (docs/rules.md, "Jury integrity"). draw is nil without a panel; a draw
+// still pending at the close has no seed and an empty panel.
+func juryRecord(job *Job, draw *JuryDraw, panel []PanelMember) anchor.Record {
+	f := map[string]any{
+		"job_id":                    job.ID,
+		"jury_mode":                 string(job.JuryMode),
+		"jury_size":                 nil,
+		"jury_commit_ends_at":       optTime(job.JuryCommitEndsAt),
+		"jury_reveal_ends_at":       optTime(job.JuryRevealEndsAt),
+		"algorithm":                 nil,
+		"seed":                      nil,
+		"seed_source":               nil,
+		"seed_block":                nil,
+		"eligible_version":          nil,
+		"eligible_count":            nil,
+		"eligible_stake_micro_usdc": nil,
+		"eligible_set_hash":         nil,
+		"panel":                     []any{},
+	}
+	if draw != nil {
+		f["jury_size"] = job.JurySize
+		f["algorithm"] = DrawAlgorithm
+		f["seed_source"] = draw.SeedSource
+		f["eligible_version"] = draw.Version
+		if draw.SeedBlock > 0 {
+			f["seed_block"] = draw.SeedBlock
+		}
+		if draw.Drawn() {
+			f["seed"] = draw.Seed.String()
+			f["eligible_count"] = draw.EligibleCount
+			f["eligible_stake_micro_usdc"] = strconv.FormatInt(int64(draw.EligibleStake), 10)
+			f["eligible_set_hash"] = optStr(draw.EligibleHash.String())
+		}
+		members := make([]any, len(panel))
+		for i, m := range panel {
+			members[i] = map[string]any{"address": m.Address.String(), "stake_micro_usdc": strconv.FormatInt(int64(m.Stake), 10)}
+		}
+		f["panel"] = members
+	}
+	return anchor.Record{ID: JuryRecordID(job.ID), Type: "jury", Fields: f}
 }
 
 // finalVoteRecord is the snapshot record of a final vote.

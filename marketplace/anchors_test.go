@@ -52,6 +52,10 @@ func newAnchorWorld(t *testing.T, db *bunstore.DB, salt []byte) *anchorWorld {
 	cfg := loopConfig
 	cfg.BaseURL = "https://jury.example.com"
 	cfg.SaltSource = bytes.NewReader(salt)
+	// The escrow is followed: every job of these tests is unfunded and
+	// must close exactly as without it (schema 1, the same bytes as
+	// anchor.Build's reference).
+	cfg.Escrow = testEscrow
 	w.svc = marketplace.NewService(db, w.clock, cfg)
 	aw := &anchorWorld{world: w, checker: &fakeChecker{}, operator: w.addr(99)}
 	aw.anchors = anchor.NewService(db, anchor.Config{Operators: []openjury.Address{aw.operator}, Checker: aw.checker})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/agr"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/internal/valid"
 )
 
@@ -59,7 +60,11 @@ func (s *Service) Boost(ctx context.Context, caller openjury.Address, jobID stri
 		until := from.Add(time.Duration(in.DurationHours) * time.Hour)
 		job.FeaturedUntil = &until
 		job.FeaturedScore += in.AmountAGR
-		return tx.Jobs().UpdateJob(ctx, job)
+		return emitted(ctx, tx, tx.Jobs().UpdateJob(ctx, job), &events.Event{
+			Type: events.JobBoosted, CreatedAt: now, JobID: job.ID, Actor: caller,
+			Data: events.Data{"job_id": job.ID, "amount_agr": in.AmountAGR, "duration_hours": in.DurationHours,
+				"featured_score": job.FeaturedScore, "featured_until": timeData(until)},
+		})
 	})
 	if err != nil {
 		return nil, openjury.Wrap(op, err)

@@ -11,6 +11,7 @@ import (
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/anchor"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/stake"
 )
 
@@ -167,6 +168,47 @@ type closing struct {
 	winnerAgent openjury.Address
 	finalists   map[string]bool
 	jury        []Tally
+	// funded is F, the confirmed funded total of the escrow when the lease
+	// was taken (0: no payouts); later funding is excess the sponsor takes
+	// back after the settle (docs/rules.md#escrow-and-payouts). coherent
+	// collects the coherent jurors while the votes stream; payouts are
+	// what the build split.
+	funded   openjury.MicroUSDC
+	coherent payoutBuilder
+	payouts  []anchor.Payout
+	// draw and panel are the job's jury draw and panel (a job with a
+	// panel), read under the lock; hashed is set when the build computed
+	// the draw's eligible set hash.
+	draw   *JuryDraw
+	panel  []PanelMember
+	hashed bool
+	// caller asked for the close (the sponsor) or the finalize (a final
+	// voter).
+	caller openjury.Address
+}
+
+// fundedTotal is F for a close of job: the confirmed funded total of its
+// sponsor's escrow slot while it is funded (not settled or refunded) and
+// the service follows an escrow, else 0.
+func (s *Service) fundedTotal(job *Job) openjury.MicroUSDC {
+	if !s.cfg.Escrow.Enabled() || job.Escrow == nil || job.Escrow.Status != EscrowFunded {
+		return 0
+	}
+	return job.Escrow.Amount
+}
+
+// readJury reads the draw and panel of c's job, in the transaction that
+// locked it, for the snapshot's jury record.
+func readJury(ctx context.Context, tx Tx, c *closing) error {
+	if c.job.JurySize == 0 {
+		return nil
+	}
+	var err error
+	if c.draw, err = tx.Juries().Draw(ctx, c.job.ID); err != nil {
+		return err
+	}
+	c.panel, err = tx.Juries().Panel(ctx, c.job.ID)
+	return err
 }
 
 // CloseJob lets the sponsor close an open job with a winner. Errors (in
@@ -275,8 +317,9 @@ func (s *Service) startClose(ctx context.Context, tx Tx, caller openjury.Address
 	if err != nil {
 		return nil, err
 	}
-	return &closing{id: openjury.NewID(), job: job, rev: job.RecordsRev, salt: salt, now: now, ref: ref,
-		winner: sub.ID, winnerAgent: sub.Agent, jury: jury}, nil
+	c := &closing{id: openjury.NewID(), job: job, rev: job.RecordsRev, salt: salt, now: now, ref: ref,
+		winner: sub.ID, winnerAgent: sub.Agent, jury: jury, funded: s.fundedTotal(job), caller: caller}
+	return c, readJury(ctx, tx, c)
 }
 
 // lockOpenJob locks a job in tx and checks that it is open and that no
@@ -354,8 +397,9 @@ func (s *Service) startFinalize(ctx context.Context, tx Tx, caller openjury.Addr
 	if err != nil {
 		return nil, err
 	}
-	return &closing{id: openjury.NewID(), job: job, rev: job.RecordsRev, salt: salt, now: now,
-		finalists: finalists(final, jury), jury: jury}, nil
+	c := &closing{id: openjury.NewID(), job: job, rev: job.RecordsRev, salt: salt, now: now,
+		finalists: finalists(final, jury), jury: jury, funded: s.fundedTotal(job), caller: caller}
+	return c, readJury(ctx, tx, c)
 }
 
 // PickWinner applies the finalize rule: most final votes; ties go to more
@@ -429,7 +473,7 @@ func (s *Service) finishLeased(ctx context.Context, c *closing) (*CloseResult, e
 		renewed = now
 		return nil
 	}
-	b, err := s.build(ctx, s.db.Snapshots(), s.db.Anchors(), c, renew)
+	b, err := s.build(ctx, s.db.Snapshots(), s.db.Anchors(), s.db.Jurors(), c, renew)
 	if err != nil {
 		return nil, err
 	}
@@ -453,7 +497,7 @@ func (s *Service) finishLeased(ctx context.Context, c *closing) (*CloseResult, e
 
 // finishInTx carries out a closing in the transaction that locked its job.
 func (s *Service) finishInTx(ctx context.Context, tx Tx, c *closing) (*CloseResult, error) {
-	b, err := s.build(ctx, tx.Snapshots(), tx.Anchors(), c, nil)
+	b, err := s.build(ctx, tx.Snapshots(), tx.Anchors(), tx.Jurors(), c, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -461,14 +505,25 @@ func (s *Service) finishInTx(ctx context.Context, tx Tx, c *closing) (*CloseResu
 }
 
 // outcome writes a closing's outcome on job, locked in tx, whose snapshot
-// b is built: status, winner and closed_at; reputation (winner +10 score
-// and +1 win, every other distinct submitter +1 loss) in one statement;
-// the AGR win mint (at most once per job, enforced by a unique key); the
-// batch, which also ends the lease.
+// b is built: status, winner and closed_at (and the payout total of a
+// funded close); reputation (winner +10 score and +1 win, every other
+// distinct submitter +1 loss) in one statement; the AGR win mint (at most
+// once per job, enforced by a unique key); the jury's rewards and
+// penalties (juryOutcome); the payouts; the batch, which also ends the
+// lease.
 func (s *Service) outcome(ctx context.Context, tx Tx, job *Job, c *closing, b *anchor.Batch) (*CloseResult, error) {
 	job.Status, job.WinnerSubmissionID, job.ClosedAt, job.Close = StatusClosed, c.winner, &c.now, c.ref
+	if len(c.payouts) > 0 {
+		total := c.funded
+		job.PayoutTotal = &total
+	}
 	if err := tx.Jobs().UpdateJob(ctx, job); err != nil {
 		return nil, err
+	}
+	if len(c.payouts) > 0 {
+		if err := tx.Escrow().PutPayouts(ctx, job.ID, c.payouts); err != nil {
+			return nil, err
+		}
 	}
 	if err := tx.Reputation().AddJobOutcome(ctx, job.ID, c.winnerAgent,
 		ReputationDelta{Score: WinScore, Wins: 1}, ReputationDelta{Losses: 1}, c.now); err != nil {
@@ -479,11 +534,34 @@ func (s *Service) outcome(ctx context.Context, tx Tx, job *Job, c *closing, b *a
 			return nil, err
 		}
 	}
+	if err := s.juryOutcome(ctx, tx, job, c); err != nil {
+		return nil, err
+	}
 	if err := tx.Anchors().PutBatch(ctx, b); err != nil {
+		return nil, err
+	}
+	// The job's timers still waiting (a window that would open after the
+	// close) are pointless now.
+	if err := tx.Events().CancelTimers(ctx, job.ID, []events.Type{events.JuryRevealOpened, events.FinalVoteOpened}, c.now); err != nil {
+		return nil, err
+	}
+	// The close's events; a funded job's payouts add their
+	// payout.claimable events (events.PayoutClaimable, one per recipient,
+	// subjects the recipient) to this same Append.
+	if err := tx.Events().Append(ctx, jobClosedEvent(job, c, b)); err != nil {
 		return nil, err
 	}
 	job.Anchor, job.ClosingID, job.ClosingUntil = b, "", nil
 	return &CloseResult{Job: job, WinnerSubmissionID: c.winner, Tally: c.jury}, nil
+}
+
+// jobClosedEvent is the job.closed event of a closing: it concerns the
+// winner's agent (and, as every event of a job, the sponsor).
+func jobClosedEvent(job *Job, c *closing, b *anchor.Batch) *events.Event {
+	return &events.Event{Type: events.JobClosed, CreatedAt: c.now, JobID: job.ID, Actor: c.caller,
+		Subjects: []openjury.Address{c.winnerAgent},
+		Data: events.Data{"job_id": job.ID, "winner_submission_id": c.winner, "winner_address": c.winnerAgent.String(),
+			"closed_at": timeData(c.now), "finalized": c.finalists != nil, "anchor_root": b.Root.String()}}
 }
 
 // build streams the snapshot of c's job into staged rows of batch c.id:
@@ -492,10 +570,25 @@ func (s *Service) outcome(ctx context.Context, tx Tx, job *Job, c *closing, b *a
 // stay in memory. Then it sorts the leaves and stages the tree level by
 // level. renew, when not nil, is called after each chunk. It returns the
 // batch, not yet stored.
-func (s *Service) build(ctx context.Context, snaps SnapshotStore, anchors AnchorStore, c *closing, renew func(context.Context) error) (*anchor.Batch, error) {
+func (s *Service) build(ctx context.Context, snaps SnapshotStore, anchors AnchorStore, jurors JurorIndex, c *closing, renew func(context.Context) error) (*anchor.Batch, error) {
 	const op = "marketplace.build"
 	jobID := c.job.ID
 	bd := &Stager{anchors: anchors, batchID: c.id, renew: renew, next: 1}
+	if c.job.HasJury() {
+		// The jury record comes right after the job's (docs/rules.md,
+		// "Jury integrity"); a drawn panel's eligible set hash is computed
+		// here, outside the job's lock, when the jury step has not yet.
+		if d := c.draw; d != nil && d.Drawn() && d.EligibleHash == "" {
+			h, err := EligibleSetHash(ctx, jurors, d)
+			if err != nil {
+				return nil, err
+			}
+			d.EligibleHash, c.hashed = h, true
+		}
+		if err := bd.addRecord(juryRecord(c.job, c.draw, c.panel)); err != nil {
+			return nil, err
+		}
+	}
 	err := scanKind(ctx, bd, func(after *Cursor, limit int, fn func(*Submission) bool) error {
 		return snaps.ScanSubmissions(ctx, jobID, after, limit, fn)
 	}, func(sub *Submission) (anchor.Record, Cursor) {
@@ -507,7 +600,14 @@ func (s *Service) build(ctx context.Context, snaps SnapshotStore, anchors Anchor
 	if err == nil {
 		err = scanKind(ctx, bd, func(after *Cursor, limit int, fn func(*Vote) bool) error {
 			return snaps.ScanVotes(ctx, jobID, after, limit, fn)
-		}, func(v *Vote) (anchor.Record, Cursor) { return voteRecord(v), Cursor{At: v.CreatedAt, ID: v.ID} })
+		}, func(v *Vote) (anchor.Record, Cursor) {
+			if c.funded > 0 {
+				// The votes are the current ones, frozen under the lease;
+				// the winner is known (submissions come first).
+				c.coherent.vote(v, c.winner)
+			}
+			return voteRecord(v), Cursor{At: v.CreatedAt, ID: v.ID}
+		})
 	}
 	if err == nil {
 		err = scanKind(ctx, bd, func(after *Cursor, limit int, fn func(*FinalVote) bool) error {
@@ -537,6 +637,24 @@ func (s *Service) build(ctx context.Context, snaps SnapshotStore, anchors Anchor
 	if c.winner == "" {
 		return nil, openjury.E(openjury.Internal, op, "no submission of the job is the finalize's winner")
 	}
+	version := anchor.SchemaVersion
+	if c.funded > 0 {
+		// The payouts close the document, in recipient order.
+		c.payouts = c.coherent.payouts(c.funded, s.cfg.Economy, c.winnerAgent, s.cfg.Escrow.Treasury)
+		for _, p := range c.payouts {
+			r := anchor.PayoutRecord(jobID, p)
+			body, err := anchor.CanonicalRecord(r)
+			if err != nil {
+				return nil, err
+			}
+			if err := bd.addLeaf(ctx, r.ID, body, p.Leaf(jobID)); err != nil {
+				return nil, err
+			}
+		}
+		if len(c.payouts) > 0 {
+			version = anchor.SchemaVersionPayouts
+		}
+	}
 	// The job record, with the outcome being written, goes first in the
 	// document; it is made last, once the winner is known.
 	closed := *c.job
@@ -554,14 +672,14 @@ func (s *Service) build(ctx context.Context, snaps SnapshotStore, anchors Anchor
 	b := &anchor.Batch{
 		ID:            c.id,
 		JobID:         jobID,
-		SchemaVersion: anchor.SchemaVersion,
+		SchemaVersion: version,
 		Root:          root,
 		Salt:          openjury.HashFromBytes(c.salt),
 		URI:           anchor.URI(s.cfg.BaseURL, jobID),
 		CreatedAt:     c.now,
 		Records:       bd.records,
 	}
-	prefix, suffix, err := anchor.DocumentFrame(b.JobID, b.CreatedAt, b.Salt, b.Root)
+	prefix, suffix, err := anchor.DocumentFrame(b.SchemaVersion, b.JobID, b.CreatedAt, b.Salt, b.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -673,10 +791,27 @@ func (b *Stager) addRecord(r anchor.Record) error {
 	return nil
 }
 
+// addLeaf stages a record whose leaf is not its bytes' (a payout's,
+// anchor.PayoutLeaf) at the next Ord, like Add.
+func (b *Stager) addLeaf(ctx context.Context, recordID string, body []byte, leaf anchor.Node) error {
+	b.addLeafAt(b.next, recordID, body, leaf)
+	b.next++
+	if b.full() {
+		return b.flush(ctx)
+	}
+	return nil
+}
+
 // addAt adds a record's canonical bytes to the chunk at ord.
 func (b *Stager) addAt(ord int64, recordID string, body []byte) {
+	b.addLeafAt(ord, recordID, body, anchor.Leaf(body))
+}
+
+// addLeafAt adds a record's canonical bytes with its leaf to the chunk at
+// ord.
+func (b *Stager) addLeafAt(ord int64, recordID string, body []byte, leaf anchor.Node) {
 	b.chunk = append(b.chunk, StagedRecord{Ord: ord, RecordID: recordID, Body: body})
-	b.leaves = append(b.leaves, leafOrd{leaf: anchor.Leaf(body), ord: ord})
+	b.leaves = append(b.leaves, leafOrd{leaf: leaf, ord: ord})
 	b.size += len(body)
 	b.bodies += int64(len(body))
 	b.records++

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/internal/cursor"
 	"github.com/openjury/openjury/internal/valid"
 )
@@ -116,9 +117,11 @@ func (s *Service) AddComment(ctx context.Context, author openjury.Address, targe
 	now := openjury.Truncate(s.clock.Now())
 	c := &Comment{ID: openjury.NewID(), Target: target, TargetID: targetID, ParentID: strings.TrimSpace(in.ParentID), Author: author, Content: in.Content, CreatedAt: now}
 	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
-		if err := targetExists(ctx, tx, target, targetID); err != nil {
+		t, err := commentTarget(ctx, tx, target, targetID)
+		if err != nil {
 			return err
 		}
+		var parentAuthor openjury.Address
 		if c.ParentID != "" {
 			if !openjury.ValidID(c.ParentID) {
 				return openjury.E(openjury.NotFound, op, "parent comment not found")
@@ -133,6 +136,7 @@ func (s *Service) AddComment(ctx context.Context, author openjury.Address, targe
 			if parent.Target != target || parent.TargetID != targetID {
 				return openjury.E(openjury.Invalid, op, "parent_id: must be a comment on the same target")
 			}
+			parentAuthor = parent.Author
 		}
 		count, start, err := tx.Rates().Hit(ctx, "comments:"+author.String(), now, CommentWindow)
 		if err != nil {
@@ -143,7 +147,8 @@ func (s *Service) AddComment(ctx context.Context, author openjury.Address, targe
 			return &openjury.Error{Kind: openjury.RateLimited, Op: op,
 				Detail: fmt.Sprintf("at most %d comments per minute: try again later", CommentsPerMinute), Err: openjury.RetryHint(wait)}
 		}
-		return indexed(ctx, tx, DocComment, c.ID, now, tx.Comments().CreateComment(ctx, c))
+		err = indexed(ctx, tx, DocComment, c.ID, now, tx.Comments().CreateComment(ctx, c))
+		return emitted(ctx, tx, err, commentEvent(events.CommentCreated, c, t, parentAuthor, author, now))
 	})
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
@@ -159,31 +164,78 @@ func (s *Service) CleanupRates(ctx context.Context) (int64, error) {
 }
 
 // targetExists checks a comment target. Errors: NotFound naming the kind
-// (a malformed id too), Invalid for an unknown kind.
+// ("job not found"), Invalid for an unknown target type.
 func targetExists(ctx context.Context, st Stores, target TargetType, id string) error {
+	_, err := commentTarget(ctx, st, target, id)
+	return err
+}
+
+// targetInfo is what a comment's events take from its target: the job it
+// belongs to (the job, or the submission's; "" for a post) and its owner
+// (the sponsor, the submission's agent, the post's author).
+type targetInfo struct {
+	jobID string
+	owner openjury.Address
+}
+
+// commentTarget reads a comment target. Errors: as targetExists.
+func commentTarget(ctx context.Context, st Stores, target TargetType, id string) (targetInfo, error) {
 	const op = "marketplace.target"
-	var find func() error
+	var find func() (targetInfo, error)
 	switch target {
 	case TargetJob:
-		find = func() error { _, err := st.Jobs().Job(ctx, id); return err }
+		find = func() (targetInfo, error) {
+			j, err := st.Jobs().Job(ctx, id)
+			if err != nil {
+				return targetInfo{}, err
+			}
+			return targetInfo{jobID: j.ID, owner: j.Sponsor}, nil
+		}
 	case TargetSubmission:
-		find = func() error { _, err := st.Submissions().Submission(ctx, id); return err }
+		find = func() (targetInfo, error) {
+			sub, err := st.Submissions().Submission(ctx, id)
+			if err != nil {
+				return targetInfo{}, err
+			}
+			return targetInfo{jobID: sub.JobID, owner: sub.Agent}, nil
+		}
 	case TargetPost:
-		find = func() error { _, err := st.Posts().Post(ctx, id); return err }
+		find = func() (targetInfo, error) {
+			p, err := st.Posts().Post(ctx, id)
+			if err != nil {
+				return targetInfo{}, err
+			}
+			return targetInfo{owner: p.Author}, nil
+		}
 	default:
-		return openjury.Errorf(openjury.Invalid, op, "target_type: must be job, submission or post")
+		return targetInfo{}, openjury.Errorf(openjury.Invalid, op, "target_type: must be job, submission or post")
 	}
 	if err := valid.Text(op, "target_id", id); err != nil {
-		return err
+		return targetInfo{}, err
 	}
 	if !openjury.ValidID(id) {
-		return openjury.Errorf(openjury.NotFound, op, "%s not found", target)
+		return targetInfo{}, openjury.Errorf(openjury.NotFound, op, "%s not found", target)
 	}
-	err := find()
+	info, err := find()
 	if openjury.IsKind(err, openjury.NotFound) {
-		return openjury.Errorf(openjury.NotFound, op, "%s not found", target)
+		return targetInfo{}, openjury.Errorf(openjury.NotFound, op, "%s not found", target)
 	}
-	return err
+	return info, err
+}
+
+// commentEvent is a comment.created or comment.deleted event of c, on a
+// target t, by actor: it concerns the target's owner and, for a reply,
+// the parent's author.
+func commentEvent(typ events.Type, c *Comment, t targetInfo, parentAuthor, actor openjury.Address, at time.Time) *events.Event {
+	ev := &events.Event{Type: typ, CreatedAt: at, JobID: t.jobID, Actor: actor,
+		Data: events.Data{"comment_id": c.ID, "target_type": string(c.Target), "target_id": c.TargetID,
+			"parent_id": stringData(c.ParentID), "author_address": c.Author.String()}}
+	for _, a := range []openjury.Address{t.owner, parentAuthor} {
+		if !a.IsZero() && a != actor && !slices.Contains(ev.Subjects, a) {
+			ev.Subjects = append(ev.Subjects, a)
+		}
+	}
+	return ev
 }
 
 // CommentPage is a page of comments, oldest first.
@@ -256,12 +308,22 @@ func (s *Service) DeleteComment(ctx context.Context, caller openjury.Address, id
 		if c.DeletedAt != nil {
 			return nil
 		}
+		t, err := commentTarget(ctx, tx, c.Target, c.TargetID)
+		if err != nil {
+			return err
+		}
 		if err := indexed(ctx, tx, DocComment, id, now, tx.Comments().DeleteComment(ctx, id, caller, now)); err != nil {
 			return err
 		}
-		// Read back: a concurrent delete may have won; report what is stored.
-		c, err = tx.Comments().Comment(ctx, id)
-		return err
+		// Read back: a concurrent delete may have won; report what is
+		// stored, and tell of the delete only when it is this one.
+		if c, err = tx.Comments().Comment(ctx, id); err != nil {
+			return err
+		}
+		if c.DeletedAt == nil || !c.DeletedAt.Equal(now) || c.DeletedBy != caller {
+			return nil
+		}
+		return tx.Events().Append(ctx, commentEvent(events.CommentDeleted, c, t, "", caller, now))
 	})
 	if openjury.IsKind(err, openjury.NotFound) {
 		return nil, openjury.E(openjury.NotFound, op, "comment not found")

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/internal/valid"
 	"github.com/openjury/openjury/stake"
 )
@@ -83,7 +84,10 @@ func (s *Service) FinalVote(ctx context.Context, voter openjury.Address, in Fina
 			return openjury.E(openjury.Conflict, op, "final voting window has ended")
 		}
 		vote = &FinalVote{ID: openjury.NewID(), JobID: job.ID, SubmissionID: sub.ID, Voter: voter, CreatedAt: now}
-		return tx.FinalVotes().PutFinalVote(ctx, vote)
+		return emitted(ctx, tx, tx.FinalVotes().PutFinalVote(ctx, vote), &events.Event{
+			Type: events.FinalVoteCast, CreatedAt: now, JobID: job.ID, Actor: voter, Subjects: []openjury.Address{sub.Agent},
+			Data: events.Data{"job_id": job.ID, "submission_id": sub.ID, "final_vote_id": vote.ID, "voter_address": voter.String()},
+		})
 	})
 	if err != nil {
 		return nil, openjury.Wrap(op, err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/anchor"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/internal/cursor"
 	"github.com/openjury/openjury/internal/valid"
 )
@@ -71,6 +72,23 @@ type Job struct {
 	// whose end has passed is dead (its closer crashed or gave up).
 	ClosingID    string
 	ClosingUntil *time.Time
+	// Escrow is the escrow state of the sponsor's slot, from the synced
+	// escrow events; nil before the first (see Service.EscrowOf).
+	Escrow *JobEscrow
+	// PayoutTotal is the total (F) of the payouts its close made, the
+	// total the settle posts; nil for a job closed without payouts, or
+	// open.
+	PayoutTotal *openjury.MicroUSDC
+	// JuryMode is how the job's jury votes: empty for open mode (the
+	// default), or JuryCommitReveal; JurySize
+	// is the size of its drawn panel, 0 for none (every eligible juror may
+	// vote). JuryCommitEndsAt and JuryRevealEndsAt end the commit and
+	// reveal windows of a commit-reveal job; nil in open mode
+	// (docs/rules.md, "Jury integrity").
+	JuryMode         JuryMode
+	JurySize         int
+	JuryCommitEndsAt *time.Time
+	JuryRevealEndsAt *time.Time
 }
 
 // BeingClosed reports whether a close or finalize holds a live closing
@@ -91,6 +109,8 @@ type JobFilter struct {
 	// Tag, when not empty, keeps jobs carrying this tag (exact match,
 	// case-insensitive).
 	Tag string
+	// Funded keeps only jobs whose escrow status is funded.
+	Funded bool
 	// Ref is the reference time that decides which boosts are active.
 	Ref time.Time
 	// Limit is the page size; a Limit <= 0 returns nothing.
@@ -138,7 +158,9 @@ type JobStore interface {
 	// found" (nothing else is read then).
 	JobForSubmit(ctx context.Context, id string, agent openjury.Address) (*SubmitState, error)
 	// UpdateJob writes every mutable field of j (status, winner, closed_at,
-	// close reference, featured score and until). Errors: NotFound.
+	// close reference, featured score and until, payout total; not the
+	// escrow state, which only EscrowStore.SetJobEscrow writes). Errors:
+	// NotFound.
 	UpdateJob(ctx context.Context, j *Job) error
 	// ListJobs returns up to f.Limit jobs in the order of JobCursor.
 	ListJobs(ctx context.Context, f JobFilter) ([]*Job, error)
@@ -151,6 +173,14 @@ type CreateJobInput struct {
 	Bounty                 openjury.MicroUSDC `name:"bounty_usdc"`
 	Tags                   []string           `name:"tags"`
 	FinalVoteWindowSeconds *int64             `name:"final_vote_window_seconds"`
+	// JuryMode is "open" (or empty) or "commit_reveal"; JurySize, when
+	// set, the odd size of a panel drawn at creation; the windows of a
+	// commit-reveal jury default to Config.JuryCommitWindow and
+	// JuryRevealWindow.
+	JuryMode          string `name:"jury_mode"`
+	JurySize          *int64 `name:"jury_size"`
+	JuryCommitSeconds *int64 `name:"jury_commit_seconds"`
+	JuryRevealSeconds *int64 `name:"jury_reveal_seconds"`
 }
 
 // tagsRule is the rule of the tags of a job or a post.
@@ -165,7 +195,11 @@ var createJobRules = valid.New(valid.For[CreateJobInput](valid.Rules{
 }))
 
 // CreateJob posts a job sponsored by the caller. The final-vote window
-// starts at creation. Errors: Invalid.
+// starts at creation, or in commit-reveal mode when the reveal window
+// ends. With a jury size, the panel is drawn in the same transaction from
+// a server seed, or, with a chain configured, pinned to the eligible set
+// of now and drawn once the seed block exists (JuryStep). Errors: Invalid;
+// Unavailable (the chain's head, for a panel).
 func (s *Service) CreateJob(ctx context.Context, sponsor openjury.Address, in CreateJobInput) (*Job, error) {
 	const op = "marketplace.CreateJob"
 	if sponsor.IsZero() {
@@ -177,6 +211,14 @@ func (s *Service) CreateJob(ctx context.Context, sponsor openjury.Address, in Cr
 	}
 	if in.Bounty < 0 || in.Bounty > MaxBounty {
 		return nil, openjury.Errorf(openjury.Invalid, op, "bounty_usdc: must be between 0 and %s", MaxBounty)
+	}
+	jury, err := s.checkJury(op, in)
+	if err != nil {
+		return nil, err
+	}
+	seedBlock, err := s.seedBlockOf(ctx, op, jury)
+	if err != nil {
+		return nil, err
 	}
 	window := s.cfg.DefaultFinalVoteWindow
 	if in.FinalVoteWindowSeconds != nil {
@@ -194,14 +236,48 @@ func (s *Service) CreateJob(ctx context.Context, sponsor openjury.Address, in Cr
 		CreatedAt:         now,
 		FinalVoteStartsAt: now,
 		FinalVoteEndsAt:   now.Add(window),
+		JuryMode:          jury.mode,
+		JurySize:          jury.size,
 	}
-	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
-		return indexed(ctx, tx, DocJob, j.ID, now, tx.Jobs().CreateJob(ctx, j))
+	if jury.commitReveal {
+		commitEnds := now.Add(jury.commit)
+		revealEnds := commitEnds.Add(jury.reveal)
+		j.JuryCommitEndsAt, j.JuryRevealEndsAt = &commitEnds, &revealEnds
+		j.FinalVoteStartsAt, j.FinalVoteEndsAt = revealEnds, revealEnds.Add(window)
+	}
+	err = s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		if err := tx.Jobs().CreateJob(ctx, j); err != nil {
+			return err
+		}
+		if jury.hasPanel {
+			if err := s.drawAtCreation(ctx, tx, j, seedBlock); err != nil {
+				return err
+			}
+		}
+		err := indexed(ctx, tx, DocJob, j.ID, now, nil)
+		return emitted(ctx, tx, err, jobCreatedEvent(j), finalVoteOpenedEvent(j))
 	})
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
 	return j, nil
+}
+
+// jobCreatedEvent is the job.created event of a new job.
+func jobCreatedEvent(j *Job) *events.Event {
+	return &events.Event{Type: events.JobCreated, CreatedAt: j.CreatedAt, JobID: j.ID, Actor: j.Sponsor,
+		Data: events.Data{
+			"job_id": j.ID, "title": j.Title, "bounty_usdc": usdcData(j.Bounty), "tags": j.Tags,
+			"sponsor_address": j.Sponsor.String(), "created_at": timeData(j.CreatedAt),
+			"final_vote_starts_at": timeData(j.FinalVoteStartsAt), "final_vote_ends_at": timeData(j.FinalVoteEndsAt),
+		}}
+}
+
+// finalVoteOpenedEvent is the final_vote.opened event of a job: a timer
+// at the start of its final-vote window (at creation in open mode).
+func finalVoteOpenedEvent(j *Job) *events.Event {
+	return &events.Event{Type: events.FinalVoteOpened, CreatedAt: j.FinalVoteStartsAt, JobID: j.ID,
+		Data: events.Data{"job_id": j.ID, "final_vote_starts_at": timeData(j.FinalVoteStartsAt), "final_vote_ends_at": timeData(j.FinalVoteEndsAt)}}
 }
 
 // Job returns one job. Errors: NotFound, Invalid (a NUL in id).
@@ -227,6 +303,9 @@ type ListJobsInput struct {
 	OnlyClosed bool
 	// Tag keeps jobs with this tag (exact, case-insensitive).
 	Tag string
+	// Funded keeps only jobs whose escrow holds the bounty (escrow status
+	// funded).
+	Funded bool
 	// Limit is the page size: 0 means 50, else 1..200.
 	Limit int
 	// Cursor is the NextCursor of the previous page, or "".
@@ -243,7 +322,7 @@ type JobPage struct {
 // first, ties by id. Errors: Invalid.
 func (s *Service) ListJobs(ctx context.Context, in ListJobsInput) (JobPage, error) {
 	const op = "marketplace.ListJobs"
-	f := JobFilter{Limit: in.Limit}
+	f := JobFilter{Limit: in.Limit, Funded: in.Funded}
 	switch in.Status {
 	case "", string(StatusOpen):
 		f.Status = StatusOpen

@@ -34,14 +34,22 @@ type JobViewInput struct {
 
 // JobView is what a reader of a job sees, read in one call that reads the
 // job once: the job, a page of its submissions, both tallies, a page of
-// the comments on the job and the first comments of each submission of
-// the page.
+// the comments on the job, the first comments of each submission of the
+// page and, for a job with a jury, its draw, panel and commitments.
 type JobView struct {
 	Job         *Job
 	Submissions SubmissionPage
-	// Jury and Final are the jury and final-vote tallies, whole.
+	// Jury and Final are the jury and final-vote tallies, whole; Jury is
+	// empty while JuryHidden.
 	Jury, Final []Tally
-	Comments    CommentPage
+	// JuryHidden is whether the jury tally is hidden (Job.TalliesHidden:
+	// a commit-reveal job before its reveal window ends,
+	// docs/rules.md, "Jury integrity").
+	JuryHidden bool
+	// Panel is the job's jury as Service.Jury returns it, for a job with
+	// a jury (Job.HasJury); nil otherwise.
+	Panel    *Jury
+	Comments CommentPage
 	// Threads holds the first page of the comments of each submission of
 	// Submissions, by submission id (NextCursor continues it with
 	// Comments on the submission).
@@ -84,7 +92,8 @@ func (s *Service) JobView(ctx context.Context, id string, in JobViewInput) (*Job
 	if err != nil {
 		return nil, err
 	}
-	v := &JobView{Job: job, Threads: map[string]CommentPage{}, Heads: map[string]SubmissionHead{}}
+	v := &JobView{Job: job, Threads: map[string]CommentPage{}, Heads: map[string]SubmissionHead{},
+		JuryHidden: job.TalliesHidden(openjury.Truncate(s.clock.Now()))}
 	// The reads after the job's do not depend on each other: they run
 	// side by side (each on its own pooled connection), then the
 	// submissions' threads and heads, which need the page and the tallies.
@@ -95,12 +104,17 @@ func (s *Service) JobView(ctx context.Context, id string, in JobViewInput) (*Job
 			subs, err = s.db.Submissions().Submissions(ctx, job.ID, subLimit+1, subAfter)
 			return err
 		},
-		func() (err error) { v.Jury, err = s.db.Votes().Tally(ctx, job.ID); return err },
 		func() (err error) { v.Final, err = s.db.FinalVotes().FinalTally(ctx, job.ID); return err },
 		func() (err error) {
 			jobComments, err = s.db.Comments().Comments(ctx, TargetJob, job.ID, comLimit+1, comAfter)
 			return err
 		},
+	}
+	if !v.JuryHidden {
+		reads = append(reads, func() (err error) { v.Jury, err = s.db.Votes().Tally(ctx, job.ID); return err })
+	}
+	if job.HasJury() {
+		reads = append(reads, func() (err error) { v.Panel, err = s.juryOf(ctx, job); return err })
 	}
 	if !in.Viewer.IsZero() {
 		reads = append(reads,

@@ -84,6 +84,8 @@ func TestJobView(t *testing.T) {
 
 		require.Len(t, v.Jury, 1)
 		require.Len(t, v.Final, 1)
+		require.False(t, v.JuryHidden)
+		require.Nil(t, v.Panel, "an open-mode job without a panel has no jury to show")
 		require.Equal(t, marketplace.SubmissionHead{ID: sc.ID, JobID: job.ID, Agent: c, Head: marketplace.HeadOf(long), CreatedAt: sc.CreatedAt},
 			v.Heads[sc.ID], "a tallied submission off the page is named")
 		require.Len(t, []rune(v.Heads[sc.ID].Head), marketplace.HeadChars)

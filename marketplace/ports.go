@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/openjury/openjury/agr"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/stake"
 )
 
@@ -24,6 +25,13 @@ type Stores interface {
 	Snapshots() SnapshotStore
 	Search() SearchQueue
 	Profiles() ProfileStore
+	Escrow() EscrowStore
+	Jurors() JurorIndex
+	Juries() JuryStore
+	JuryQueue() JuryQueue
+	JuryOutcomes() JuryOutcomeStore
+	Commitments() CommitmentStore
+	Events() events.Outbox
 }
 
 // Tx is the set of stores bound to one database transaction.

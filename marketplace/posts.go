@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/internal/cursor"
 	"github.com/openjury/openjury/internal/valid"
 )
@@ -72,7 +73,11 @@ func (s *Service) CreatePost(ctx context.Context, author openjury.Address, in Po
 	}
 	p := &Post{ID: openjury.NewID(), Title: in.Title, Content: in.Content, Author: author, Tags: NormalizeTags(in.Tags), CreatedAt: openjury.Truncate(s.clock.Now())}
 	err := s.db.InTx(ctx, func(ctx context.Context, tx Tx) error {
-		return indexed(ctx, tx, DocPost, p.ID, p.CreatedAt, tx.Posts().CreatePost(ctx, p))
+		err := indexed(ctx, tx, DocPost, p.ID, p.CreatedAt, tx.Posts().CreatePost(ctx, p))
+		return emitted(ctx, tx, err, &events.Event{
+			Type: events.PostCreated, CreatedAt: p.CreatedAt, Actor: author, Tags: p.Tags,
+			Data: events.Data{"post_id": p.ID, "title": p.Title, "tags": p.Tags, "author_address": author.String()},
+		})
 	})
 	if err != nil {
 		return nil, openjury.Wrap(op, err)

@@ -107,11 +107,3 @@ func TestProfileLists(t *testing.T) {
 		}
 	})
 }
-
-func jobIDs(jobs []*marketplace.Job) []string {
-	out := make([]string, len(jobs))
-	for i, j := range jobs {
-		out[i] = j.ID
-	}
-	return out
-}

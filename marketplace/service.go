@@ -27,6 +27,8 @@ type Config struct {
 	AGRMintPerWin int64
 	// Economy is the published USDC split.
 	Economy Economy
+	// Escrow is the bounty escrow the service follows (zero: none).
+	Escrow EscrowConfig
 	// Operators may delete any comment.
 	Operators []openjury.Address
 	// BaseURL is the public base URL of the service; a job's anchor_uri
@@ -35,13 +37,42 @@ type Config struct {
 	// SaltSource gives the 32 random bytes of each snapshot's salt; nil
 	// means crypto/rand. Tests may fix it.
 	SaltSource io.Reader
+	// JuryCommitWindow and JuryRevealWindow are the windows of a
+	// commit-reveal job created without them (0: DefaultJuryCommitWindow,
+	// DefaultJuryRevealWindow).
+	JuryCommitWindow time.Duration
+	JuryRevealWindow time.Duration
+	// AGRPerCoherentVote is credited, at the close of an unfunded job with
+	// jury settings (Job.HasJury), to each juror whose counted vote is for
+	// the winner (0: none).
+	AGRPerCoherentVote int64
+	// JuryNoShowPenalty is taken from the reputation score (not below 0)
+	// of each drawn juror without a counted vote at a close after the
+	// jury's window (0: none).
+	JuryNoShowPenalty int64
+	// JuryChain, when set, seeds draws with a block hash (the block
+	// JurySeedBlockOffset after the head at creation, once
+	// JuryConfirmations more blocks follow it); nil: the server's random
+	// seed, published with the panel.
+	JuryChain         JuryChain
+	JuryConfirmations int64
+	// JurySeedSource gives the 32 bytes of server seeds; nil means
+	// crypto/rand. Tests may fix it.
+	JurySeedSource io.Reader
 }
 
-// Economy is the published split of a bounty, as fractions of 1.
+// Economy is the published split of a bounty, as fractions of 1, and the
+// same in parts per million, which the payouts of a funded close use
+// (docs/rules.md#escrow-and-payouts). NewService converts the fractions
+// once, to the nearest part per million, when the PPM fields are zero.
 type Economy struct {
 	AgentPayoutPct float64
 	PlatformFeePct float64
 	JuryPoolPct    float64
+
+	AgentPayoutPPM int64
+	PlatformFeePPM int64
+	JuryPoolPPM    int64
 }
 
 // DefaultEconomy is the split used when Config.Economy is zero.
@@ -60,8 +91,17 @@ func NewService(db DB, clock openjury.Clock, cfg Config) *Service {
 	if cfg.DefaultFinalVoteWindow <= 0 {
 		cfg.DefaultFinalVoteWindow = DefaultFinalVoteWindow
 	}
+	if cfg.JuryCommitWindow <= 0 {
+		cfg.JuryCommitWindow = DefaultJuryCommitWindow
+	}
+	if cfg.JuryRevealWindow <= 0 {
+		cfg.JuryRevealWindow = DefaultJuryRevealWindow
+	}
 	if cfg.Economy == (Economy{}) {
 		cfg.Economy = DefaultEconomy
+	}
+	if e := &cfg.Economy; e.AgentPayoutPPM == 0 && e.PlatformFeePPM == 0 && e.JuryPoolPPM == 0 {
+		e.AgentPayoutPPM, e.PlatformFeePPM, e.JuryPoolPPM = ToPPM(e.AgentPayoutPct), ToPPM(e.PlatformFeePct), ToPPM(e.JuryPoolPct)
 	}
 	cfg.Operators = slices.Clone(cfg.Operators)
 	return &Service{db: db, clock: clock, cfg: cfg}

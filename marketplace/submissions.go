@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/internal/cursor"
 	"github.com/openjury/openjury/internal/valid"
 	"github.com/openjury/openjury/stake"
@@ -91,6 +92,9 @@ type SubmitGuard struct {
 	// Now is the time of the submission: a closing lease live at Now
 	// refuses it.
 	Now time.Time
+	// Event, when not nil, is appended to the event outbox with the
+	// submission.
+	Event *events.Event
 }
 
 // Check returns why st refuses a submission of agent, checked in this
@@ -129,8 +133,9 @@ type SubmissionStore interface {
 	// when g.Check(state, s.Agent) passes, inserts s, queues it for the
 	// search index (DocSubmission) and, when it is the agent's first
 	// submission to the job, adds g.FirstReputation to the agent's
-	// reputation at s.CreatedAt. Errors: NotFound "job not found", the
-	// error of g.Check; nothing is written with either.
+	// reputation at s.CreatedAt; and it appends g.Event. Errors: NotFound
+	// "job not found", the error of g.Check; nothing is written with
+	// either.
 	Submit(ctx context.Context, s *Submission, g SubmitGuard) error
 	// Submission returns one submission. Errors: NotFound.
 	Submission(ctx context.Context, id string) (*Submission, error)
@@ -223,6 +228,8 @@ func (s *Service) Submit(ctx context.Context, agent openjury.Address, in SubmitI
 			MaxPerAgent:     MaxSubmissionsPerAgent,
 			FirstReputation: ReputationDelta{Score: 1, Submissions: 1},
 			Now:             now,
+			Event: &events.Event{Type: events.SubmissionCreated, CreatedAt: now, JobID: sub.JobID, Actor: agent,
+				Data: events.Data{"job_id": sub.JobID, "submission_id": sub.ID, "agent_address": agent.String(), "created_at": timeData(now)}},
 		})
 	}
 	if openjury.IsKind(err, openjury.NotFound) {

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/internal/valid"
-	"github.com/openjury/openjury/stake"
 )
 
 // Limits on jury votes (docs/rules.md#jury-votes).
@@ -52,6 +52,9 @@ type VoteState struct {
 	// the id.
 	SubmissionJobID string
 	SubmissionAgent openjury.Address
+	// Drawn is whether the voter is on the job's drawn panel (read only
+	// for a job with a panel).
+	Drawn bool
 }
 
 // VoteGuard is the rule a jury vote must pass once its job is locked
@@ -65,15 +68,20 @@ type VoteGuard struct {
 	// Now is the time of the vote: a closing lease live at Now refuses
 	// it.
 	Now time.Time
+	// Event, when not nil, is appended to the event outbox with the vote,
+	// the voted submission's agent added to its Subjects by the store
+	// (which reads it with the guard's state).
+	Event *events.Event
 }
 
 // Check returns why st refuses a jury vote of voter, checked in this
 // order: Conflict "job is closed", Conflict "job is being closed" (a
-// closing lease live at g.Now), NotFound "submission not found",
-// Invalid when the submission is another job's, Forbidden for the
-// submission's agent and for the job's sponsor. It returns nil when the
-// vote is accepted. A store that checks the rule in SQL must accept
-// exactly what Check accepts.
+// closing lease live at g.Now), Invalid on a commit-reveal job (its votes
+// are commitments), NotFound "submission not found", Invalid when the
+// submission is another job's, Forbidden for the submission's agent and
+// for the job's sponsor, Forbidden "not drawn" on a job with a panel the
+// voter is not on. It returns nil when the vote is accepted. A store that
+// checks the rule in SQL must accept exactly what Check accepts.
 func (g VoteGuard) Check(st *VoteState, voter openjury.Address) error {
 	const op = "marketplace.Vote"
 	switch {
@@ -81,6 +89,8 @@ func (g VoteGuard) Check(st *VoteState, voter openjury.Address) error {
 		return openjury.E(openjury.Conflict, op, "job is closed")
 	case st.Job.BeingClosed(g.Now):
 		return openjury.E(openjury.Conflict, op, DetailBeingClosed)
+	case st.Job.JuryMode == JuryCommitReveal:
+		return openjury.E(openjury.Invalid, op, DetailCommitRequired)
 	case st.SubmissionJobID == "":
 		return openjury.E(openjury.NotFound, op, "submission not found")
 	case st.SubmissionJobID != st.Job.ID:
@@ -89,9 +99,15 @@ func (g VoteGuard) Check(st *VoteState, voter openjury.Address) error {
 		return openjury.E(openjury.Forbidden, op, "you may not vote for your own submission")
 	case st.Job.Sponsor == voter:
 		return openjury.E(openjury.Forbidden, op, "the sponsor may not vote on their own job")
+	case st.Job.JurySize > 0 && !st.Drawn:
+		return openjury.E(openjury.Forbidden, op, DetailNotDrawn)
 	}
 	return nil
 }
+
+// DetailCommitRequired is the detail of the Invalid of an open jury vote
+// on a commit-reveal job.
+const DetailCommitRequired = "commitment: is required: this job's jury votes are commit-reveal (commit, then reveal)"
 
 // VoteStore keeps jury votes.
 type VoteStore interface {
@@ -106,8 +122,9 @@ type VoteStore interface {
 	// and, when g.Check(state, v.Voter) passes, writes v as PutVote does
 	// (v.ID set to the stored id) and, when the voter had no vote on the
 	// job, adds g.FirstReputation to the voter's reputation at
-	// v.CreatedAt. Errors: NotFound "job not found", the error of g.Check;
-	// nothing is written with either.
+	// v.CreatedAt, and appends g.Event (see VoteGuard.Event). Errors:
+	// NotFound "job not found", the error of g.Check; nothing is written
+	// with either.
 	CastVote(ctx context.Context, v *Vote, g VoteGuard) error
 	// Tally sums the current jury votes of a job per submission, only
 	// submissions with votes, ordered by weight desc, earliest current vote,
@@ -158,21 +175,15 @@ func (s *Service) Vote(ctx context.Context, voter openjury.Address, in VoteInput
 	// locked by a vote); then one atomic store call checks the guard with
 	// the job locked and writes the vote and a first vote's reputation (on
 	// PostgreSQL one statement).
-	if err := stake.Check(ctx, s.db.Stake(), voter, s.cfg.MinStake); err != nil {
-		return nil, openjury.Wrap(op, err)
-	}
-	rep, err := s.db.Reputation().Reputation(ctx, voter)
+	rep, err := s.checkJuror(ctx, op, voter)
 	if err != nil {
-		return nil, openjury.Wrap(op, err)
-	}
-	if rep.Score < s.cfg.MinRepScoreToVote {
-		return nil, openjury.E(openjury.Forbidden, op, "insufficient reputation to vote")
+		return nil, err
 	}
 	vote := &Vote{ID: openjury.NewID(), JobID: strings.TrimSpace(in.JobID), SubmissionID: strings.TrimSpace(in.SubmissionID),
 		Voter: voter, Weight: Weight(rep.Score), Review: in.Review, CreatedAt: now}
 	err = checkJobID(vote.JobID)
 	if err == nil {
-		err = s.db.Votes().CastVote(ctx, vote, VoteGuard{FirstReputation: ReputationDelta{JuryVotes: 1}, Now: now})
+		err = s.db.Votes().CastVote(ctx, vote, VoteGuard{FirstReputation: ReputationDelta{JuryVotes: 1}, Now: now, Event: voteCastEvent(vote)})
 	}
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
@@ -180,12 +191,18 @@ func (s *Service) Vote(ctx context.Context, voter openjury.Address, in VoteInput
 	return vote, nil
 }
 
-// VotingSummary returns a job's jury tallies. Errors: NotFound.
+// voteCastEvent is the vote.cast event of an open-mode jury vote (its
+// choice included); the store adds the voted submission's agent as a
+// subject.
+func voteCastEvent(v *Vote) *events.Event {
+	return &events.Event{Type: events.VoteCast, CreatedAt: v.CreatedAt, JobID: v.JobID, Actor: v.Voter,
+		Data: events.Data{"job_id": v.JobID, "submission_id": v.SubmissionID, "voter_address": v.Voter.String(), "weight": v.Weight}}
+}
+
+// VotingSummary returns a job's jury tallies: none while they are hidden
+// (a commit-reveal job before its reveal window ends; JurySummary also
+// counts the commitments). Errors: NotFound.
 func (s *Service) VotingSummary(ctx context.Context, jobID string) ([]Tally, error) {
-	job, err := s.Job(ctx, jobID)
-	if err != nil {
-		return nil, err
-	}
-	t, err := s.db.Votes().Tally(ctx, job.ID)
-	return t, openjury.Wrap("marketplace.VotingSummary", err)
+	sum, err := s.JurySummary(ctx, jobID)
+	return sum.Tallies, err
 }

@@ -3,24 +3,31 @@ package openjurytest
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/ethchain"
+	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/stake"
 )
 
 var (
-	_ stake.Vault           = (*Chain)(nil)
-	_ auth.ContractVerifier = (*Chain)(nil)
-	_ ethchain.AnchorReader = (*Chain)(nil)
+	_ stake.Vault             = (*Chain)(nil)
+	_ auth.ContractVerifier   = (*Chain)(nil)
+	_ ethchain.AnchorReader   = (*Chain)(nil)
+	_ marketplace.EscrowChain = (*Chain)(nil)
+	_ marketplace.JuryChain   = (*Chain)(nil)
 )
 
 // Chain is a scriptable fake chain for domain tests, so they need no node:
 // it is a stake.Vault (head, vault events, stakeOf by block), an
-// auth.ContractVerifier (scripted EIP-1271 answers) and answers
+// auth.ContractVerifier (scripted EIP-1271 answers), a
+// marketplace.EscrowChain (scripted bounty escrow events) and answers
 // AnchorPosted and ChainID like ethchain.Client (an ethchain.AnchorReader,
 // so ethchain.NewReceiptChecker checks receipts against it). SetDown makes every call fail with
 // Unavailable, as an unreachable node does. Safe for concurrent use.
@@ -28,6 +35,7 @@ type Chain struct {
 	mu       sync.Mutex
 	head     int64
 	events   []stake.VaultEvent
+	escrow   []marketplace.EscrowEvent
 	stakes   map[openjury.Address][]stakePoint
 	wallets  map[openjury.Address]func(digest [32]byte, sig []byte) bool
 	receipts map[receiptKey]ethchain.AnchorLog
@@ -144,6 +152,27 @@ func (c *Chain) enter(op string) error {
 	return nil
 }
 
+// BlockHash returns the hash of block number: NotFound above the head,
+// else a hash fixed by the number (keccak256 of "openjurytest block" and
+// the number), as a node's header would give it. It makes the Chain a
+// marketplace.JuryChain.
+func (c *Chain) BlockHash(_ context.Context, number int64) (openjury.Hash, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.enter("fakechain.BlockHash"); err != nil {
+		return "", err
+	}
+	if number < 0 || number > c.head {
+		return "", openjury.E(openjury.NotFound, "fakechain.BlockHash", "block not found")
+	}
+	return BlockHashOf(number), nil
+}
+
+// BlockHashOf is the hash the fake chain gives block number.
+func BlockHashOf(number int64) openjury.Hash {
+	return openjury.HashFromBytes([32]byte(crypto.Keccak256([]byte(fmt.Sprintf("openjurytest block %d", number)))))
+}
+
 // Head returns the newest block.
 func (c *Chain) Head(context.Context) (int64, error) {
 	c.mu.Lock()
@@ -217,4 +246,38 @@ func (c *Chain) AnchorPosted(_ context.Context, tx openjury.Hash, logIndex int64
 		}
 	}
 	return ethchain.AnchorLog{}, openjury.E(openjury.NotFound, op, "anchor_tx_hash: no such transaction on the chain")
+}
+
+// AddEscrowEvent records a bounty escrow event; the head moves up to
+// ev.Block when it is behind.
+func (c *Chain) AddEscrowEvent(ev marketplace.EscrowEvent) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.escrow = append(c.escrow, ev)
+	c.head = max(c.head, ev.Block)
+}
+
+// DropEscrowEvents removes the escrow events of blocks from block on, as a
+// reorg does.
+func (c *Chain) DropEscrowEvents(block int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.escrow = slices.DeleteFunc(c.escrow, func(ev marketplace.EscrowEvent) bool { return ev.Block >= block })
+}
+
+// EscrowEvents returns the recorded escrow events of blocks from..to in
+// the order they were added (the sync must order them itself).
+func (c *Chain) EscrowEvents(_ context.Context, from, to int64) ([]marketplace.EscrowEvent, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.enter("fakechain.EscrowEvents"); err != nil {
+		return nil, err
+	}
+	var out []marketplace.EscrowEvent
+	for _, ev := range c.escrow {
+		if ev.Block >= from && ev.Block <= to && ev.Block <= c.head {
+			out = append(out, ev)
+		}
+	}
+	return out, nil
 }

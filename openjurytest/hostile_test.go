@@ -45,13 +45,34 @@ func sendHostile(t testing.TB, srv *openjurytest.Server, token, method, path str
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := srv.HTTP.Client().Do(req)
 	require.NoError(t, err)
-	raw, err := io.ReadAll(resp.Body)
+	var raw []byte
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		// A stream never ends: its first frame is enough.
+		raw, err = readFrame(resp.Body)
+	} else {
+		raw, err = io.ReadAll(resp.Body)
+	}
 	_ = resp.Body.Close()
 	require.NoError(t, err)
 	require.Less(t, resp.StatusCode, 500, "%s %s: %d %s", method, path, resp.StatusCode, raw)
 	if resp.StatusCode != http.StatusTemporaryRedirect && resp.StatusCode != http.StatusMovedPermanently {
 		openjurytest.ValidateResponse(t, req, resp.StatusCode, resp.Header, bytes.Clone(raw))
 	}
+}
+
+// readFrame reads a Server-Sent Events stream up to the end of its first
+// frame (a blank line).
+func readFrame(r io.Reader) ([]byte, error) {
+	var out []byte
+	buf := make([]byte, 512)
+	for !bytes.Contains(out, []byte("\n\n")) {
+		n, err := r.Read(buf)
+		out = append(out, buf[:n]...)
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, nil
 }
 
 var pathParam = regexp.MustCompile(`\{[^}]+\}`)

@@ -134,6 +134,7 @@ func newValidator(raw []byte) (*validator, error) {
 	registerDecoders.Do(func() {
 		openapi3filter.RegisterBodyDecoder("text/markdown", openapi3filter.PlainBodyDecoder)
 		openapi3filter.RegisterBodyDecoder("application/openmetrics-text", openapi3filter.PlainBodyDecoder)
+		openapi3filter.RegisterBodyDecoder("text/event-stream", openapi3filter.PlainBodyDecoder)
 	})
 	return &validator{
 		doc:      doc,

@@ -15,6 +15,8 @@ import (
 	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/bunstore"
+	"github.com/openjury/openjury/events"
+	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/openjurytest/dbtest"
 	"github.com/openjury/openjury/search"
 	"github.com/openjury/openjury/server"
@@ -58,12 +60,18 @@ type ServerConfig struct {
 	// Verifier answers EIP-1271 contract-wallet sign-ins (a *Chain, or an
 	// ethchain.Client); nil turns them off.
 	Verifier auth.ContractVerifier
+	// JuryChain seeds jury draws with block hashes (a *Chain); nil: the
+	// server seeds them.
+	JuryChain marketplace.JuryChain
 	// SearchEmbedder embeds search documents and queries; nil means the
 	// deterministic search.Local.
 	SearchEmbedder search.Embedder
 	// SearchInterval is the poll interval of the search indexer and
 	// follower; zero means 20 ms.
 	SearchInterval time.Duration
+	// WebhookResolver resolves webhook hosts (a scripted DNS); nil means
+	// the system's.
+	WebhookResolver events.Resolver
 }
 
 // Option changes a ServerConfig.
@@ -162,6 +170,12 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 	if cfg.SearchEmbedder != nil {
 		sopts = append(sopts, server.WithEmbedder(cfg.SearchEmbedder))
 	}
+	if cfg.JuryChain != nil {
+		sopts = append(sopts, server.WithJuryChain(cfg.JuryChain))
+	}
+	if cfg.WebhookResolver != nil {
+		sopts = append(sopts, server.WithWebhookResolver(cfg.WebhookResolver))
+	}
 	host, err := server.New(context.Background(), cfg.Config, sopts...)
 	if err != nil {
 		hs.Close()
@@ -175,6 +189,8 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 	hs.Config.Handler = host.Handler()
 	hs.Start()
 	tb.Cleanup(hs.Close)
+	tb.Cleanup(host.StopStreams) // before hs.Close, which waits for the streams
+
 	return &Server{Server: host, URL: cfg.BaseURL, Clock: cfg.Clock, HTTP: hs}
 }
 

@@ -215,3 +215,43 @@ func TestServerIsTheHost(t *testing.T) {
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	require.Contains(t, resp.Header.Get("Content-Type"), "text/html", "the web app's home page")
 }
+
+// TestServerJuryChainDraw: with a chain, a job's panel is drawn by the
+// server's background jury step once the seed block exists (head at
+// creation + 2), from that block's hash; the eligible set hash follows.
+func TestServerJuryChainDraw(t *testing.T) {
+	t.Parallel()
+	chain := openjurytest.NewChain()
+	chain.SetHead(50)
+	srv := openjurytest.NewServer(t, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) {
+		c.JuryChain = chain
+		c.SyncPollInterval = time.Second
+		c.SyncConfirmations = 1
+	}))
+	sponsor := openjurytest.NewWallet(t)
+	st := srv.SignIn(t, sponsor)
+	for range 3 {
+		j := openjurytest.NewWallet(t)
+		srv.SetStake(t, j.Address(), 20)
+		srv.SetReputation(t, j.Address(), 10)
+	}
+	r := srv.Do(t, http.MethodPost, "/api/v1/jobs", st, map[string]any{"title": "t", "prompt": "p", "bounty_usdc": 3, "jury_size": 3, "jury_mode": "commit_reveal"})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	jobID := r.Map(t)["id"].(string)
+	jury := func() map[string]any {
+		r := srv.Do(t, http.MethodGet, "/api/v1/jobs/"+jobID+"/jury", "", nil)
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		return r.Map(t)
+	}
+	draw := jury()["draw"].(map[string]any)
+	require.Equal(t, "pending", draw["status"])
+	require.EqualValues(t, 52, draw["seed_block"])
+	chain.SetHead(53)
+	require.Eventually(t, func() bool {
+		d := jury()["draw"].(map[string]any)
+		return d["status"] == "drawn" && d["eligible_set_hash"] != nil
+	}, 15*time.Second, 100*time.Millisecond)
+	j := jury()
+	require.Equal(t, openjurytest.BlockHashOf(52).String(), j["draw"].(map[string]any)["seed"])
+	require.Len(t, j["panel"], 3)
+}

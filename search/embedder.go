@@ -43,6 +43,16 @@ type Local struct{}
 // NewLocal returns the built-in embedder.
 func NewLocal() *Local { return &Local{} }
 
+// SearchConfig implements Tuned with the settings the quality test
+// measured best for this embedder (search/quality_test.go,
+// SEARCH_QUALITY_SWEEP=1): its vectors match words and their spellings,
+// not meaning, so its ranking weighs half the lexical one; unrelated
+// texts share character n-grams up to a cosine of about 0.2, hence the
+// floor of 0.25.
+func (*Local) SearchConfig() Config {
+	return Config{MinSimilarity: 0.25, Fusion: Fusion{K: 60, Lexical: 1, Vector: 0.5}}
+}
+
 // Model implements Embedder.
 func (*Local) Model() string { return "local-hash-ngram-v1-256" }
 

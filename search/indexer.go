@@ -18,8 +18,8 @@ type Pending struct {
 	Gen  int64
 }
 
-// Entry is a stored index entry of one document: its vector (nil when
-// Deleted) and what a result shows.
+// Entry is a stored index entry of one document: its quantised vector
+// (no values when Deleted).
 type Entry struct {
 	Kind Kind
 	ID   string
@@ -28,9 +28,7 @@ type Entry struct {
 	Seq     int64
 	Deleted bool
 	Model   string
-	Title   string
-	Snippet string
-	Vector  []float32
+	Vector  Vec8
 }
 
 // Store keeps the pending queue and the stored index entries (bunstore
@@ -141,7 +139,6 @@ func (w *Indexer) Step(ctx context.Context) (int, error) {
 		if s.Gone {
 			continue
 		}
-		entries[i].Title, entries[i].Snippet = s.Title, s.Snippet()
 		texts = append(texts, s.Text())
 		at = append(at, i)
 	}
@@ -159,7 +156,7 @@ func (w *Indexer) Step(ctx context.Context) (int, error) {
 			return len(items), openjury.Wrap(op, err)
 		}
 		for k, i := range at {
-			entries[i].Vector = vecs[k]
+			entries[i].Vector = Quantize(vecs[k])
 		}
 	}
 	saved, err := w.store.SaveEntries(ctx, items, entries, w.clock.Now())
@@ -252,12 +249,12 @@ func (f *Follower) Sync(ctx context.Context) error {
 		}
 		var docs []Doc
 		for _, e := range entries {
-			if dim := f.index.Dim(); e.Deleted || e.Model != f.model || len(e.Vector) == 0 || (dim != 0 && len(e.Vector) != dim) {
+			if dim := f.index.Dim(); e.Deleted || e.Model != f.model || len(e.Vector.Values) == 0 || (dim != 0 && len(e.Vector.Values) != dim) {
 				f.flush(&docs)
 				f.index.Delete(e.Kind, e.ID)
 				continue
 			}
-			docs = append(docs, Doc{Kind: e.Kind, ID: e.ID, Title: e.Title, Snippet: e.Snippet, Vector: e.Vector})
+			docs = append(docs, Doc{Kind: e.Kind, ID: e.ID, Vector: e.Vector})
 		}
 		f.flush(&docs)
 		if len(entries) > 0 {

@@ -2,11 +2,14 @@ package search
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/internal/cursor"
 	"github.com/openjury/openjury/internal/valid"
 )
 
@@ -33,8 +36,14 @@ const (
 	MaxQueryChars = 500
 	DefaultLimit  = 20
 	MaxLimit      = 50
-	// SnippetChars bounds the content returned with a result.
+	// SnippetChars bounds the content returned with a result, and the
+	// length of its highlighted snippet.
 	SnippetChars = 300
+	// MaxResults is how many results of one query the pages of its cursor
+	// reach: each ranking contributes its best MaxResults documents.
+	MaxResults = 200
+	// maxTerms bounds the words of a query the lexical ranking uses.
+	maxTerms = 32
 )
 
 // Valid reports whether k is one of Kinds.
@@ -69,25 +78,97 @@ func ParseType(s string) (Kind, error) {
 	return "", openjury.E(openjury.Invalid, "search.ParseType", "type: must be one of job, submission, comment, post, all")
 }
 
+// Key names a document.
+type Key struct {
+	Kind Kind
+	ID   string
+}
+
+// Match is a document of a lexical query with the engine's relevance
+// (higher is better; comparable only within one answer).
+type Match struct {
+	Key
+	Score float64
+}
+
+// Document is the stored text of a searchable document.
+type Document struct {
+	Key
+	// JobID is the job the document belongs to: a job's own id, a
+	// submission's job, the job of a comment on a job or on one of its
+	// submissions; "" for posts and comments on posts.
+	JobID string
+	// Title is a job's or post's title.
+	Title string
+	// Body is a job's prompt or the content of a submission, comment or
+	// post.
+	Body string
+	// Extra is a submission's evidence claims and quotes, one per line.
+	Extra string
+}
+
+// Texts is the lexical side of search, kept by the database in the
+// transaction of every write (bunstore implements it with PostgreSQL's
+// full-text search and SQLite's FTS5, both with English stemming). Every
+// method takes ctx first; errors are Unavailable when the database cannot
+// be reached, Internal otherwise.
+type Texts interface {
+	// Match returns up to limit documents of kind ("" for every kind)
+	// that contain at least one of terms (lowercase words without
+	// English stop words; the engine stems them, so "translation" finds
+	// "translated"), most relevant first, ties by kind then id. No terms
+	// match nothing.
+	Match(ctx context.Context, terms []string, kind Kind, limit int) ([]Match, error)
+	// Documents returns the stored documents of keys, in any order; a key
+	// without a document (deleted meanwhile) is left out.
+	Documents(ctx context.Context, keys []Key) ([]Document, error)
+}
+
 // Result is one search hit.
 type Result struct {
 	Kind Kind
 	ID   string
-	// Similarity is the cosine similarity of the query and the document,
-	// in -1..1.
+	// JobID is the job the document belongs to ("" for none): see
+	// Document.JobID.
+	JobID string
+	// Similarity is the document's fused relevance in 0..1
+	// (docs/rules.md#search): its reciprocal ranks in the lexical and the
+	// vector ranking, weighed and divided by the best possible, so 1 is
+	// first in both.
 	Similarity float64
 	// Title is the document's title; meaningful only when Kind.HasTitle.
 	Title string
-	// Content is the beginning of the document's text (at most
+	// Content is the beginning of the document's body (at most
 	// SnippetChars characters).
 	Content string
+	// Snippet is a passage of the document's text (body, then evidence)
+	// of about SnippetChars characters around the query's words, with
+	// them marked.
+	Snippet Snippet
 }
 
-// Response is the answer to a query: the trimmed query and its results,
-// by similarity descending, then kind (in the order of Kinds), then id.
+// Request is a query.
+type Request struct {
+	// Q is the query text: trimmed, it must hold 1..MaxQueryChars
+	// characters.
+	Q string
+	// Kind filters the results ("" for every kind).
+	Kind Kind
+	// Limit is the page size, 1..MaxLimit.
+	Limit int
+	// Cursor is the NextCursor of the previous page of the same query
+	// ("" for the first page).
+	Cursor string
+}
+
+// Response is the answer to a query: the trimmed query and one page of
+// results, by similarity descending, then kind (in the order of Kinds),
+// then id.
 type Response struct {
 	Query   string
 	Results []Result
+	// NextCursor continues with the next page; "" when there is none.
+	NextCursor string
 }
 
 // Recorder receives the service's measurements (for example Prometheus
@@ -111,59 +192,209 @@ func (nopRecorder) EmbedError()         {}
 func (nopRecorder) Pending(int64)       {}
 func (nopRecorder) Query(time.Duration) {}
 
-// Service answers semantic search queries from an in-memory Index.
+// Config tunes a Service. Zero values take the embedder's defaults
+// (Tuned).
+type Config struct {
+	// MinSimilarity is the relevance floor of the vector ranking: a
+	// document less cosine-similar to the query is left out of it.
+	MinSimilarity float64
+	// Fusion weighs the two rankings.
+	Fusion Fusion
+}
+
+// Tuned is implemented by embedders that know the Config they rank best
+// with (measured by the quality test, search/quality_test.go).
+type Tuned interface {
+	SearchConfig() Config
+}
+
+// DefaultConfig is the Config of an embedder that is not Tuned (a remote
+// model): cosine below 0.25 is left out (unrelated texts of common
+// embedding models score 0 to 0.2), and both rankings weigh the same.
+var DefaultConfig = Config{MinSimilarity: 0.25, Fusion: Fusion{K: 60, Lexical: 1, Vector: 1}}
+
+// Service answers search queries by hybrid ranking: the database's
+// full-text ranking (Texts) fused with the cosine ranking of the
+// in-memory vector Index.
 type Service struct {
 	index    *Index
 	embedder Embedder
+	texts    Texts
 	clock    openjury.Clock
 	rec      Recorder
+	cfg      Config
 }
 
-// NewService returns a Service querying index with query vectors from
-// embedder (the same embedder that filled the index). rec may be nil.
-func NewService(index *Index, embedder Embedder, clock openjury.Clock, rec Recorder) *Service {
+// NewService returns a Service querying texts and index, with query
+// vectors from embedder (the same embedder that filled the index). rec
+// may be nil; zero fields of cfg take the embedder's defaults.
+func NewService(index *Index, embedder Embedder, texts Texts, clock openjury.Clock, rec Recorder, cfg Config) *Service {
 	if rec == nil {
 		rec = nopRecorder{}
 	}
-	return &Service{index: index, embedder: embedder, clock: clock, rec: rec}
+	def := DefaultConfig
+	if t, ok := embedder.(Tuned); ok {
+		def = t.SearchConfig()
+	}
+	if cfg.MinSimilarity == 0 {
+		cfg.MinSimilarity = def.MinSimilarity
+	}
+	if cfg.Fusion == (Fusion{}) {
+		cfg.Fusion = def.Fusion
+	}
+	return &Service{index: index, embedder: embedder, texts: texts, clock: clock, rec: rec, cfg: cfg}
 }
 
-// Search runs a query: q is trimmed and must hold 1..MaxQueryChars
-// characters; kind "" means every kind; limit must be 1..MaxLimit.
-// Errors: Invalid naming the parameter (q, limit; a NUL character in q);
-// the embedder's errors
-// (Unavailable when a remote embedder cannot be reached).
-func (s *Service) Search(ctx context.Context, q string, kind Kind, limit int) (*Response, error) {
+// Config returns the configuration the service ranks with.
+func (s *Service) Config() Config { return s.cfg }
+
+// searchCursor is the position after the last result of a page.
+type searchCursor struct {
+	Similarity float64 `json:"s"`
+	Kind       uint8   `json:"k"`
+	ID         string  `json:"i"`
+	// Query is the fingerprint of the query and type it belongs to.
+	Query string `json:"q"`
+}
+
+// fingerprint identifies a query and type in its cursors.
+func fingerprint(q string, kind Kind) string {
+	h := sha256.Sum256([]byte(string(kind) + "\x00" + q))
+	return hex.EncodeToString(h[:8])
+}
+
+// Search runs a query. Errors: Invalid naming the parameter (q, limit,
+// type, cursor; a NUL character in q); Unavailable when the database
+// cannot be reached. A failing embedder does not fail the query: the
+// answer then comes from the lexical ranking alone (the failure is
+// counted by Recorder.EmbedError).
+func (s *Service) Search(ctx context.Context, in Request) (*Response, error) {
 	const op = "search.Search"
 	start := s.clock.Now()
-	if err := valid.Text(op, "q", q); err != nil {
+	if err := valid.Text(op, "q", in.Q); err != nil {
 		return nil, err
 	}
-	q = strings.TrimSpace(q)
+	q := strings.TrimSpace(in.Q)
 	if q == "" {
 		return nil, openjury.E(openjury.Invalid, op, "q: is required and must not be blank")
 	}
 	if n := utf8.RuneCountInString(q); n > MaxQueryChars {
 		return nil, openjury.Errorf(openjury.Invalid, op, "q: must be at most %d characters (got %d)", MaxQueryChars, n)
 	}
-	if kind != "" && !kind.Valid() {
+	if in.Kind != "" && !in.Kind.Valid() {
 		return nil, openjury.E(openjury.Invalid, op, "type: must be one of job, submission, comment, post, all")
 	}
-	if limit < 1 || limit > MaxLimit {
+	if in.Limit < 1 || in.Limit > MaxLimit {
 		return nil, openjury.Errorf(openjury.Invalid, op, "limit: must be between 1 and %d", MaxLimit)
 	}
-	vecs, err := s.embedder.Embed(ctx, []string{q})
-	if err != nil {
-		s.rec.EmbedError()
-		return nil, openjury.Wrap(op, err)
+	fp := fingerprint(q, in.Kind)
+	var after *searchCursor
+	if in.Cursor != "" {
+		after = new(searchCursor)
+		if err := cursor.Decode(op, in.Cursor, after); err != nil {
+			return nil, err
+		}
+		if after.Query != fp || after.Kind < 1 || int(after.Kind) > len(Kinds) || after.ID == "" {
+			return nil, openjury.E(openjury.Invalid, op, cursor.Invalid)
+		}
 	}
-	if len(vecs) != 1 {
-		s.rec.EmbedError()
-		return nil, openjury.E(openjury.Internal, op, "the embedder returned no vector for the query")
+
+	terms := QueryTerms(q)
+	var lex []Match
+	if len(terms) > 0 {
+		var err error
+		if lex, err = s.texts.Match(ctx, terms, in.Kind, MaxResults); err != nil {
+			return nil, openjury.Wrap(op, err)
+		}
 	}
-	results := s.index.Query(vecs[0], kind, limit)
+	vec, vecOK := s.vectorHits(ctx, q, in.Kind)
+	ranked := s.cfg.Fusion.fuse(lex, len(terms) > 0, vec, vecOK)
+
+	// The page: the ranked documents after the cursor's, one more than
+	// the limit to know whether a next page exists.
+	from := 0
+	if after != nil {
+		from = len(ranked)
+		for i, r := range ranked {
+			if r.after(after.Similarity, kindOfRank(after.Kind), after.ID) {
+				from = i
+				break
+			}
+		}
+	}
+	page := ranked[from:min(len(ranked), from+in.Limit)]
+	more := from+in.Limit < len(ranked)
+	out := &Response{Query: q, Results: make([]Result, 0, len(page))}
+	if len(page) > 0 {
+		keys := make([]Key, len(page))
+		for i, r := range page {
+			keys[i] = r.Key
+		}
+		docs, err := s.texts.Documents(ctx, keys)
+		if err != nil {
+			return nil, openjury.Wrap(op, err)
+		}
+		byKey := make(map[Key]*Document, len(docs))
+		for i := range docs {
+			byKey[docs[i].Key] = &docs[i]
+		}
+		hl := newHighlighter(terms)
+		for _, r := range page {
+			d, ok := byKey[r.Key]
+			if !ok {
+				continue // deleted since the vector index was last synced
+			}
+			text := d.Body
+			if d.Extra != "" {
+				text += "\n" + d.Extra
+			}
+			out.Results = append(out.Results, Result{
+				Kind: r.Kind, ID: r.ID, JobID: d.JobID, Similarity: r.Similarity,
+				Title: d.Title, Content: TruncateChars(d.Body, SnippetChars), Snippet: hl.snippet(text, SnippetChars),
+			})
+		}
+		if last := page[len(page)-1]; more {
+			out.NextCursor = cursor.Encode(searchCursor{Similarity: last.Similarity, Kind: last.Kind.rank(), ID: last.ID, Query: fp})
+		}
+	}
 	s.rec.Query(s.clock.Now().Sub(start))
-	return &Response{Query: q, Results: results}, nil
+	return out, nil
+}
+
+// vectorHits embeds q and returns the index's best MaxResults documents
+// at or above the relevance floor; ok is false when the embedder failed
+// (the ranking then goes without them).
+func (s *Service) vectorHits(ctx context.Context, q string, kind Kind) ([]Hit, bool) {
+	vecs, err := s.embedder.Embed(ctx, []string{q})
+	if err != nil || len(vecs) != 1 {
+		s.rec.EmbedError()
+		return nil, false
+	}
+	hits := s.index.Query(vecs[0], kind, MaxResults)
+	n := 0
+	for n < len(hits) && hits[n].Similarity >= s.cfg.MinSimilarity {
+		n++
+	}
+	return hits[:n], true
+}
+
+// QueryTerms returns the words of q the lexical ranking looks for:
+// lowercase runs of letters and digits that are not English stop words,
+// each once, in order, at most 32.
+func QueryTerms(q string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range tokenize(q) {
+		if seen[w] || isStopWord(w) {
+			continue
+		}
+		seen[w] = true
+		out = append(out, w)
+		if len(out) == maxTerms {
+			break
+		}
+	}
+	return out
 }
 
 // Source is the stored state of one document, as the Store reads it for
@@ -199,9 +430,6 @@ func (s Source) Text() string {
 	}
 	return strings.Join(parts, "\n")
 }
-
-// Snippet is the content returned with a result: the beginning of Body.
-func (s Source) Snippet() string { return TruncateChars(s.Body, SnippetChars) }
 
 // TruncateChars returns the first n characters (runes) of s.
 func TruncateChars(s string, n int) string {

@@ -71,7 +71,7 @@ func TestIndexingPipeline(t *testing.T) {
 		src, err := store.Sources(ctx, items)
 		require.NoError(t, err)
 		require.Equal(t, "Falcon\nperegrine speed", src[0].Text())
-		saved, err := store.SaveEntries(ctx, items, []search.Entry{{Kind: search.KindPost, ID: post.ID, Model: emb.Model(), Vector: []float32{1}}}, clock.Now())
+		saved, err := store.SaveEntries(ctx, items, []search.Entry{{Kind: search.KindPost, ID: post.ID, Model: emb.Model(), Vector: search.Quantize([]float32{1})}}, clock.Now())
 		require.NoError(t, err)
 		require.Zero(t, saved)
 		n, err := store.PendingCount(ctx)
@@ -115,7 +115,7 @@ func TestIndexingPipeline(t *testing.T) {
 		require.Len(t, changes, 2)
 		require.Less(t, changes[0].Seq, changes[1].Seq)
 		require.True(t, changes[1].Deleted)
-		require.Nil(t, changes[1].Vector)
+		require.Empty(t, changes[1].Vector.Values)
 
 		// Another model: its entries are embedded again; a follower of
 		// the new model ignores the old entries meanwhile.
@@ -206,7 +206,7 @@ func TestConcurrentIndexers(t *testing.T) {
 		require.Len(t, changes, n)
 		for i, c := range changes {
 			require.Equal(t, int64(i+1), c.Seq, "gapless, in commit order")
-			require.Len(t, c.Vector, search.LocalDim)
+			require.Len(t, c.Vector.Values, search.LocalDim)
 		}
 	})
 }

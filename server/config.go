@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"math/big"
 	"net"
 	"net/netip"
 	"net/url"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/bunstore"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/transport"
 )
@@ -78,6 +80,18 @@ type Config struct {
 	// AGRMintPerWin is the AGR credited to a winner
 	// (SERVICE_AGR_MINT_PER_WIN, 50).
 	AGRMintPerWin int64
+	// JuryCommitWindow and JuryRevealWindow are the default commit and
+	// reveal windows of a commit-reveal job (SERVICE_JURY_COMMIT_SECONDS,
+	// 86400 s; SERVICE_JURY_REVEAL_SECONDS, 43200 s; each 60..2592000 s).
+	JuryCommitWindow time.Duration
+	JuryRevealWindow time.Duration
+	// AGRPerCoherentVote is the AGR credited at the close of an unfunded
+	// job with jury settings to each juror who voted for the winner
+	// (SERVICE_AGR_PER_COHERENT_VOTE, 5).
+	AGRPerCoherentVote int64
+	// JuryNoShowPenalty is the reputation score a drawn juror without a
+	// counted vote loses at the close (SERVICE_JURY_NO_SHOW_PENALTY, 2).
+	JuryNoShowPenalty int64
 	// AuthEIP1271Enabled turns on contract-wallet sign-in
 	// (SERVICE_AUTH_EIP1271_ENABLED); it needs RPCURL.
 	AuthEIP1271Enabled bool
@@ -100,6 +114,24 @@ type Config struct {
 	// AnchorRegistryAddress is the anchor registry contract
 	// (SERVICE_ANCHOR_REGISTRY_ADDRESS).
 	AnchorRegistryAddress openjury.Address
+	// EscrowContractAddress is the BountyEscrow contract the service
+	// follows (SERVICE_ESCROW_CONTRACT_ADDRESS): the stake sync also reads
+	// its events and a funded job's close adds its payouts to the snapshot
+	// (docs/rules.md#escrow-and-payouts). It needs RPCURL (or an injected
+	// escrow chain), OnchainSyncEnabled and TreasuryAddress.
+	EscrowContractAddress openjury.Address
+	// TreasuryAddress receives the platform fee of funded jobs
+	// (SERVICE_TREASURY_ADDRESS); the constitution publishes it as
+	// TreasuryInfo.contract_address. Required with the escrow.
+	TreasuryAddress openjury.Address
+	// AgentPayoutPct, PlatformFeePct and JuryPoolPct are the split of a
+	// bounty, fractions of 1 that must sum to 1
+	// (SERVICE_AGENT_PAYOUT_USDC_PCT 0.85, SERVICE_PLATFORM_FEE_USDC_PCT
+	// 0.05, SERVICE_JURY_POOL_USDC_PCT 0.10); each is converted once to
+	// parts per million (the nearest) for the payouts.
+	AgentPayoutPct float64
+	PlatformFeePct float64
+	JuryPoolPct    float64
 	// SemanticSearchEnabled turns semantic search on
 	// (SERVICE_SEMANTIC_SEARCH_ENABLED, true).
 	SemanticSearchEnabled bool
@@ -128,7 +160,7 @@ type Config struct {
 	// DBMaxConns is the PostgreSQL pool size (SERVICE_DB_MAX_CONNS, 4 x
 	// cores: bunstore.DefaultMaxConns); at least 1. SQLite ignores it.
 	DBMaxConns int
-	// ReadCacheTTL is how long anonymous reads are cached
+	// ReadCacheTTL is how long reads of public data are cached
 	// (SERVICE_READ_CACHE_MS, 1000 ms; 0 turns the cache off; at most
 	// transport.MaxReadCacheTTL).
 	ReadCacheTTL time.Duration
@@ -179,6 +211,21 @@ type Config struct {
 	// "https://app.example.com"); the origin of AppURL is added when it
 	// differs from BaseURL's (see AllowedOrigins).
 	CORSOrigins []string
+	// EventRetention is how long the event log keeps events
+	// (SERVICE_EVENT_RETENTION_HOURS, 168 h; at least 1 h): a resume from
+	// an older id answers 410 (docs/rules.md#events).
+	EventRetention time.Duration
+	// EventStreamsMax bounds the live event streams one replica serves
+	// (SERVICE_EVENT_STREAMS_MAX, 10000); more answer 503.
+	EventStreamsMax int
+	// WebhookAllowPrivate lets webhooks point at loopback and private
+	// addresses, over http too (SERVICE_WEBHOOK_ALLOW_PRIVATE, false):
+	// for a receiver on the same machine or network. Link-local and cloud
+	// metadata addresses stay refused.
+	WebhookAllowPrivate bool
+	// WebhookConcurrency is how many webhook deliveries one replica sends
+	// at once (SERVICE_WEBHOOK_CONCURRENCY, 16).
+	WebhookConcurrency int
 }
 
 // EmbedderLocal is the Embedder value of the built-in embedder.
@@ -200,6 +247,8 @@ const (
 	DefaultMinStakeUSDC      = 10 * openjury.MicroPerUSDC
 	DefaultMinRepScoreToVote = 10
 	DefaultAGRMintPerWin     = 50
+	DefaultJuryCommitWindow  = marketplace.DefaultJuryCommitWindow
+	DefaultJuryRevealWindow  = marketplace.DefaultJuryRevealWindow
 	DefaultChallengeTTL      = 5 * time.Minute
 	DefaultAccessTokenTTL    = 24 * time.Hour
 	DefaultFinalVoteWindow   = marketplace.DefaultFinalVoteWindow
@@ -221,7 +270,14 @@ func Defaults() Config {
 		AccessTokenTTL:        DefaultAccessTokenTTL,
 		OperatorAddresses:     []openjury.Address{},
 		AGRMintPerWin:         DefaultAGRMintPerWin,
+		JuryCommitWindow:      DefaultJuryCommitWindow,
+		JuryRevealWindow:      DefaultJuryRevealWindow,
+		AGRPerCoherentVote:    marketplace.DefaultAGRPerCoherentVote,
+		JuryNoShowPenalty:     marketplace.DefaultJuryNoShowPenalty,
 		SyncConfirmations:     20,
+		AgentPayoutPct:        marketplace.DefaultEconomy.AgentPayoutPct,
+		PlatformFeePct:        marketplace.DefaultEconomy.PlatformFeePct,
+		JuryPoolPct:           marketplace.DefaultEconomy.JuryPoolPct,
 		SemanticSearchEnabled: true,
 		Embedder:              EmbedderLocal,
 		RateLimitPerMin:       300,
@@ -239,6 +295,9 @@ func Defaults() Config {
 		IdleTimeout:               2 * time.Minute,
 		MaxHeaderBytes:            64 << 10,
 		DevMode:                   DevModeAuto,
+		EventRetention:            events.DefaultRetention,
+		EventStreamsMax:           DefaultEventStreamsMax,
+		WebhookConcurrency:        events.DefaultConcurrency,
 	}
 }
 
@@ -387,6 +446,10 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		c.DevSecret = v // kept exactly: a secret may have edge spaces
 	}
 	integer("SERVICE_AGR_MINT_PER_WIN", &c.AGRMintPerWin)
+	seconds("SERVICE_JURY_COMMIT_SECONDS", &c.JuryCommitWindow)
+	seconds("SERVICE_JURY_REVEAL_SECONDS", &c.JuryRevealWindow)
+	integer("SERVICE_AGR_PER_COHERENT_VOTE", &c.AGRPerCoherentVote)
+	integer("SERVICE_JURY_NO_SHOW_PENALTY", &c.JuryNoShowPenalty)
 	boolean("SERVICE_AUTH_EIP1271_ENABLED", &c.AuthEIP1271Enabled)
 	str("SERVICE_RPC_URL", &c.RPCURL)
 	boolean("SERVICE_ONCHAIN_STAKE_ENABLED", &c.OnchainStakeEnabled)
@@ -394,6 +457,21 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	boolean("SERVICE_ONCHAIN_SYNC_ENABLED", &c.OnchainSyncEnabled)
 	integer("SERVICE_SYNC_CONFIRMATIONS", &c.SyncConfirmations)
 	address("SERVICE_ANCHOR_REGISTRY_ADDRESS", &c.AnchorRegistryAddress)
+	address("SERVICE_ESCROW_CONTRACT_ADDRESS", &c.EscrowContractAddress)
+	address("SERVICE_TREASURY_ADDRESS", &c.TreasuryAddress)
+	fraction := func(name string, dst *float64) {
+		if v, ok := get(name); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+				p.add("%s: must be a number between 0 and 1, got %q", name, v)
+				return
+			}
+			*dst = f
+		}
+	}
+	fraction("SERVICE_AGENT_PAYOUT_USDC_PCT", &c.AgentPayoutPct)
+	fraction("SERVICE_PLATFORM_FEE_USDC_PCT", &c.PlatformFeePct)
+	fraction("SERVICE_JURY_POOL_USDC_PCT", &c.JuryPoolPct)
 	boolean("SERVICE_SEMANTIC_SEARCH_ENABLED", &c.SemanticSearchEnabled)
 	str("SERVICE_EMBEDDER", &c.Embedder)
 	if strings.EqualFold(c.Embedder, EmbedderLocal) {
@@ -438,6 +516,16 @@ func FromEnv(getenv func(string) string) (Config, error) {
 			}
 		}
 	}
+	retention := int64(c.EventRetention / time.Hour)
+	integer("SERVICE_EVENT_RETENTION_HOURS", &retention)
+	if retention > math.MaxInt64/int64(time.Hour) || retention < 0 {
+		p.add("SERVICE_EVENT_RETENTION_HOURS: out of range")
+	} else {
+		c.EventRetention = time.Duration(retention) * time.Hour
+	}
+	smallInt("SERVICE_EVENT_STREAMS_MAX", &c.EventStreamsMax)
+	boolean("SERVICE_WEBHOOK_ALLOW_PRIVATE", &c.WebhookAllowPrivate)
+	smallInt("SERVICE_WEBHOOK_CONCURRENCY", &c.WebhookConcurrency)
 	readDevMode(&c, getenv, &p)
 	return c, p.err()
 }
@@ -469,7 +557,7 @@ func (c Config) Validate() error { return c.validate(injected{}) }
 // injected says which chain ports New was given as options: a use of the
 // chain whose port is given needs no SERVICE_RPC_URL.
 type injected struct {
-	verifier, vault bool
+	verifier, vault, escrow bool
 }
 
 // validate is Validate knowing the injected chain ports.
@@ -523,6 +611,21 @@ func (c Config) validate(in injected) error {
 	if c.AGRMintPerWin < 0 {
 		p.add("SERVICE_AGR_MINT_PER_WIN: must not be negative")
 	}
+	for _, w := range []struct {
+		name string
+		d    time.Duration
+	}{{"SERVICE_JURY_COMMIT_SECONDS", c.JuryCommitWindow}, {"SERVICE_JURY_REVEAL_SECONDS", c.JuryRevealWindow}} {
+		if w.d < marketplace.MinJuryWindow || w.d > marketplace.MaxJuryWindow || w.d%time.Second != 0 {
+			p.add("%s: must be whole seconds in %d..%d, got %v", w.name,
+				int64(marketplace.MinJuryWindow/time.Second), int64(marketplace.MaxJuryWindow/time.Second), w.d.Seconds())
+		}
+	}
+	if c.AGRPerCoherentVote < 0 {
+		p.add("SERVICE_AGR_PER_COHERENT_VOTE: must not be negative")
+	}
+	if c.JuryNoShowPenalty < 0 {
+		p.add("SERVICE_JURY_NO_SHOW_PENALTY: must not be negative")
+	}
 	if c.RPCURL != "" {
 		if u, err := url.Parse(c.RPCURL); err != nil || u.Host == "" ||
 			(u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "ws" && u.Scheme != "wss") {
@@ -555,6 +658,7 @@ func (c Config) validate(in injected) error {
 		p.add("SERVICE_SYNC_POLL_SECONDS: must be positive")
 	}
 	checkAddress(&p, "SERVICE_ANCHOR_REGISTRY_ADDRESS", c.AnchorRegistryAddress)
+	c.validateEscrow(&p, in)
 	if c.Embedder != EmbedderLocal {
 		if msg := checkHTTPURL(c.Embedder, false); msg != "" {
 			p.add("SERVICE_EMBEDDER: must be %q or an absolute http(s) URL", EmbedderLocal)
@@ -607,9 +711,73 @@ func (c Config) validate(in injected) error {
 	if c.ReadCacheTTL < 0 || c.ReadCacheTTL > transport.MaxReadCacheTTL || c.ReadCacheTTL%time.Millisecond != 0 {
 		p.add("SERVICE_READ_CACHE_MS: must be whole milliseconds in 0..%d, got %s", transport.MaxReadCacheTTL.Milliseconds(), c.ReadCacheTTL)
 	}
+	if c.EventRetention < time.Hour {
+		p.add("SERVICE_EVENT_RETENTION_HOURS: must be at least 1")
+	}
+	if c.EventStreamsMax < 1 {
+		p.add("SERVICE_EVENT_STREAMS_MAX: must be at least 1")
+	}
+	if c.WebhookConcurrency < 1 || c.WebhookConcurrency > maxWebhookConcurrency {
+		p.add("SERVICE_WEBHOOK_CONCURRENCY: must be in 1..%d", maxWebhookConcurrency)
+	}
 	c.validateDevMode(&p)
 	return p.err()
 }
+
+// validateEscrow checks the escrow and split settings: the escrow needs
+// the chain node (or an injected escrow chain), the sync and a treasury;
+// each fraction is in 0..1 and together they make exactly 1, as decimals
+// (0.85 + 0.05 + 0.10 is 1, whatever binary floating point makes of it).
+func (c Config) validateEscrow(p *problems, in injected) {
+	checkAddress(p, "SERVICE_ESCROW_CONTRACT_ADDRESS", c.EscrowContractAddress)
+	checkAddress(p, "SERVICE_TREASURY_ADDRESS", c.TreasuryAddress)
+	if !c.EscrowContractAddress.IsZero() {
+		if c.RPCURL == "" && !in.escrow {
+			p.add("SERVICE_ESCROW_CONTRACT_ADDRESS: requires SERVICE_RPC_URL")
+		}
+		if !c.OnchainSyncEnabled {
+			p.add("SERVICE_ESCROW_CONTRACT_ADDRESS: requires SERVICE_ONCHAIN_SYNC_ENABLED=1 (the sync reads its events)")
+		}
+		if c.TreasuryAddress.IsZero() {
+			p.add("SERVICE_ESCROW_CONTRACT_ADDRESS: requires SERVICE_TREASURY_ADDRESS (the platform fee's recipient)")
+		}
+	}
+	sum := new(big.Rat)
+	ok := true
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{
+		{"SERVICE_AGENT_PAYOUT_USDC_PCT", c.AgentPayoutPct},
+		{"SERVICE_PLATFORM_FEE_USDC_PCT", c.PlatformFeePct},
+		{"SERVICE_JURY_POOL_USDC_PCT", c.JuryPoolPct},
+	} {
+		r, valid := new(big.Rat).SetString(strconv.FormatFloat(f.v, 'f', -1, 64))
+		if !valid || f.v < 0 || f.v > 1 {
+			p.add("%s: must be a number between 0 and 1, got %v", f.name, f.v)
+			ok = false
+			continue
+		}
+		sum.Add(sum, r)
+	}
+	if ok && sum.Cmp(big.NewRat(1, 1)) != 0 {
+		p.add("SERVICE_AGENT_PAYOUT_USDC_PCT, SERVICE_PLATFORM_FEE_USDC_PCT and SERVICE_JURY_POOL_USDC_PCT: must sum to 1, got %s",
+			strings.TrimRight(strings.TrimRight(sum.FloatString(9), "0"), "."))
+	}
+}
+
+// Economy is the split of the settings, for the marketplace.
+func (c Config) Economy() marketplace.Economy {
+	return marketplace.Economy{AgentPayoutPct: c.AgentPayoutPct, PlatformFeePct: c.PlatformFeePct, JuryPoolPct: c.JuryPoolPct,
+		AgentPayoutPPM: marketplace.ToPPM(c.AgentPayoutPct), PlatformFeePPM: marketplace.ToPPM(c.PlatformFeePct),
+		JuryPoolPPM: marketplace.ToPPM(c.JuryPoolPct)}
+}
+
+// DefaultEventStreamsMax is the default of SERVICE_EVENT_STREAMS_MAX.
+const DefaultEventStreamsMax = 10000
+
+// maxWebhookConcurrency bounds SERVICE_WEBHOOK_CONCURRENCY.
+const maxWebhookConcurrency = 1024
 
 // Bounds of SERVICE_MAX_HEADER_BYTES: room for a bearer token and the
 // usual headers, and at most 1 MiB.
@@ -689,6 +857,10 @@ func (c Config) attrs() []slog.Attr {
 		slog.String("operator_addresses", strings.Join(ops, ",")),
 		slog.Bool("dev_secret_set", c.DevSecret != ""),
 		slog.Int64("agr_mint_per_win", c.AGRMintPerWin),
+		slog.Int64("jury_commit_seconds", int64(c.JuryCommitWindow/time.Second)),
+		slog.Int64("jury_reveal_seconds", int64(c.JuryRevealWindow/time.Second)),
+		slog.Int64("agr_per_coherent_vote", c.AGRPerCoherentVote),
+		slog.Int64("jury_no_show_penalty", c.JuryNoShowPenalty),
 		slog.Bool("auth_eip1271_enabled", c.AuthEIP1271Enabled),
 		slog.Bool("rpc_url_set", c.RPCURL != ""),
 		slog.Bool("onchain_stake_enabled", c.OnchainStakeEnabled),
@@ -696,6 +868,11 @@ func (c Config) attrs() []slog.Attr {
 		slog.Bool("onchain_sync_enabled", c.OnchainSyncEnabled),
 		slog.Int64("sync_confirmations", c.SyncConfirmations),
 		slog.String("anchor_registry_address", string(c.AnchorRegistryAddress)),
+		slog.String("escrow_contract_address", string(c.EscrowContractAddress)),
+		slog.String("treasury_address", string(c.TreasuryAddress)),
+		slog.Float64("agent_payout_usdc_pct", c.AgentPayoutPct),
+		slog.Float64("platform_fee_usdc_pct", c.PlatformFeePct),
+		slog.Float64("jury_pool_usdc_pct", c.JuryPoolPct),
 		slog.Bool("semantic_search_enabled", c.SemanticSearchEnabled),
 		slog.String("embedder", redactURL(c.Embedder)),
 		slog.String("embedder_model", c.EmbedderModel),
@@ -718,6 +895,10 @@ func (c Config) attrs() []slog.Attr {
 		slog.String("cors_origins", strings.Join(c.AllowedOrigins(), ",")),
 		slog.String("dev_mode", c.DevMode),
 		slog.Bool("local_dev", c.LocalDev),
+		slog.Int64("event_retention_hours", int64(c.EventRetention/time.Hour)),
+		slog.Int("event_streams_max", c.EventStreamsMax),
+		slog.Bool("webhook_allow_private", c.WebhookAllowPrivate),
+		slog.Int("webhook_concurrency", c.WebhookConcurrency),
 	}
 }
 

@@ -87,6 +87,10 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		"SERVICE_OPERATOR_ADDRESSES":        " " + addrA + " , " + addrB + ",,",
 		"SERVICE_DEV_SECRET":                "s3cret",
 		"SERVICE_AGR_MINT_PER_WIN":          "75",
+		"SERVICE_JURY_COMMIT_SECONDS":       "600",
+		"SERVICE_JURY_REVEAL_SECONDS":       "300",
+		"SERVICE_AGR_PER_COHERENT_VOTE":     "7",
+		"SERVICE_JURY_NO_SHOW_PENALTY":      "3",
 		"SERVICE_AUTH_EIP1271_ENABLED":      "true",
 		"SERVICE_RPC_URL":                   "https://rpc.example.com/v2/KEY",
 		"SERVICE_ONCHAIN_STAKE_ENABLED":     "1",
@@ -94,6 +98,11 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		"SERVICE_ONCHAIN_SYNC_ENABLED":      "TRUE",
 		"SERVICE_SYNC_CONFIRMATIONS":        "5",
 		"SERVICE_ANCHOR_REGISTRY_ADDRESS":   addrD,
+		"SERVICE_ESCROW_CONTRACT_ADDRESS":   addrB,
+		"SERVICE_TREASURY_ADDRESS":          addrA,
+		"SERVICE_AGENT_PAYOUT_USDC_PCT":     "0.7",
+		"SERVICE_PLATFORM_FEE_USDC_PCT":     "0.1",
+		"SERVICE_JURY_POOL_USDC_PCT":        "0.2",
 		"SERVICE_SEMANTIC_SEARCH_ENABLED":   "0",
 		"SERVICE_EMBEDDER":                  "https://embed.example.com/v1",
 		"SERVICE_EMBEDDER_MODEL":            "text-embedding-3-small",
@@ -117,6 +126,10 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		"SERVICE_MAX_HEADER_BYTES":               "16384",
 		"SERVICE_CORS_ORIGINS":                   "https://other.example.com",
 		"SERVICE_DEV_MODE":                       "auto",
+		"SERVICE_EVENT_RETENTION_HOURS":          "48",
+		"SERVICE_EVENT_STREAMS_MAX":              "500",
+		"SERVICE_WEBHOOK_ALLOW_PRIVATE":          "1",
+		"SERVICE_WEBHOOK_CONCURRENCY":            "4",
 	}
 	var read []string
 	c, err := FromEnv(func(name string) string {
@@ -142,6 +155,10 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		OperatorAddresses:     []openjury.Address{lower(addrA), lower(addrB)},
 		DevSecret:             "s3cret",
 		AGRMintPerWin:         75,
+		JuryCommitWindow:      10 * time.Minute,
+		JuryRevealWindow:      5 * time.Minute,
+		AGRPerCoherentVote:    7,
+		JuryNoShowPenalty:     3,
 		AuthEIP1271Enabled:    true,
 		RPCURL:                "https://rpc.example.com/v2/KEY",
 		OnchainStakeEnabled:   true,
@@ -149,6 +166,11 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		OnchainSyncEnabled:    true,
 		SyncConfirmations:     5,
 		AnchorRegistryAddress: lower(addrD),
+		EscrowContractAddress: lower(addrB),
+		TreasuryAddress:       lower(addrA),
+		AgentPayoutPct:        0.7,
+		PlatformFeePct:        0.1,
+		JuryPoolPct:           0.2,
 		SemanticSearchEnabled: false,
 		Embedder:              "https://embed.example.com/v1",
 		EmbedderModel:         "text-embedding-3-small",
@@ -172,6 +194,10 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		MaxHeaderBytes:            16384,
 		CORSOrigins:               []string{"https://other.example.com"},
 		DevMode:                   DevModeAuto,
+		EventRetention:            48 * time.Hour,
+		EventStreamsMax:           500,
+		WebhookAllowPrivate:       true,
+		WebhookConcurrency:        4,
 	}, c)
 	require.NoError(t, c.Validate())
 	require.Equal(t, "https://app.example.com", c.PublicAppURL())
@@ -302,6 +328,11 @@ func TestValidateRules(t *testing.T) {
 		{"uppercase address", func(c *Config) { c.USDCAddress = "0x" + openjury.Address(strings.ToUpper(string(lower(addrA))[2:])) }, `SERVICE_USDC_ADDRESS: mixed-case address fails the EIP-55 checksum, got "0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED"`},
 		{"0X address", func(c *Config) { c.USDCAddress = "0X" + lower(addrA)[2:] }, `SERVICE_USDC_ADDRESS: must be 0x followed by 40 hex digits, got "0X5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"`},
 		{"sqlite dsn", func(c *Config) { c.DatabaseURL = "sqlite::memory:" }, ""},
+		{"event retention an hour", func(c *Config) { c.EventRetention = time.Hour }, ""},
+		{"event retention under an hour", func(c *Config) { c.EventRetention = 59 * time.Minute }, "SERVICE_EVENT_RETENTION_HOURS: must be at least 1"},
+		{"no event streams", func(c *Config) { c.EventStreamsMax = 0 }, "SERVICE_EVENT_STREAMS_MAX: must be at least 1"},
+		{"webhook concurrency 0", func(c *Config) { c.WebhookConcurrency = 0 }, "SERVICE_WEBHOOK_CONCURRENCY: must be in 1..1024"},
+		{"webhook concurrency over", func(c *Config) { c.WebhookConcurrency = 1025 }, "SERVICE_WEBHOOK_CONCURRENCY: must be in 1..1024"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -394,4 +425,49 @@ func TestValidateSyncSettings(t *testing.T) {
 		"SERVICE_SYNC_START_BLOCK: must not be negative",
 		"SERVICE_SYNC_POLL_SECONDS: must be positive",
 	}, ce.Problems)
+}
+
+// The escrow's settings: it needs the node, the sync and a treasury; the
+// split must be fractions that sum to exactly 1 as decimals; each is
+// converted once to the nearest part per million.
+func TestEscrowSettings(t *testing.T) {
+	t.Parallel()
+	problems := func(vars map[string]string) []string {
+		t.Helper()
+		_, err := Load(env(vars))
+		var ce *ConfigError
+		if err == nil {
+			return nil
+		}
+		require.ErrorAs(t, err, &ce)
+		return ce.Problems
+	}
+	require.Equal(t, []string{
+		"SERVICE_ESCROW_CONTRACT_ADDRESS: requires SERVICE_RPC_URL",
+		"SERVICE_ESCROW_CONTRACT_ADDRESS: requires SERVICE_ONCHAIN_SYNC_ENABLED=1 (the sync reads its events)",
+		"SERVICE_ESCROW_CONTRACT_ADDRESS: requires SERVICE_TREASURY_ADDRESS (the platform fee's recipient)",
+	}, problems(map[string]string{"SERVICE_ESCROW_CONTRACT_ADDRESS": addrA, "SERVICE_ADDR": ":8080"}))
+	ok := map[string]string{
+		"SERVICE_ADDR": ":8080", "SERVICE_ESCROW_CONTRACT_ADDRESS": addrA, "SERVICE_TREASURY_ADDRESS": addrB,
+		"SERVICE_RPC_URL": "https://rpc.example.com", "SERVICE_ONCHAIN_SYNC_ENABLED": "1",
+		"SERVICE_ONCHAIN_STAKE_ENABLED": "1", "SERVICE_STAKE_CONTRACT_ADDRESS": addrC,
+	}
+	require.Empty(t, problems(ok))
+	require.Equal(t, []string{`SERVICE_TREASURY_ADDRESS: must be 0x followed by 40 hex digits, got "0x12"`},
+		problems(map[string]string{"SERVICE_ADDR": ":8080", "SERVICE_TREASURY_ADDRESS": "0x12"}))
+	require.Equal(t, []string{"SERVICE_AGENT_PAYOUT_USDC_PCT, SERVICE_PLATFORM_FEE_USDC_PCT and SERVICE_JURY_POOL_USDC_PCT: must sum to 1, got 1.01"},
+		problems(map[string]string{"SERVICE_ADDR": ":8080", "SERVICE_AGENT_PAYOUT_USDC_PCT": "0.86"}))
+	require.Equal(t, []string{`SERVICE_JURY_POOL_USDC_PCT: must be a number between 0 and 1, got "ten"`},
+		problems(map[string]string{"SERVICE_ADDR": ":8080", "SERVICE_JURY_POOL_USDC_PCT": "ten"}))
+	require.Equal(t, []string{"SERVICE_PLATFORM_FEE_USDC_PCT: must be a number between 0 and 1, got -0.05"},
+		problems(map[string]string{"SERVICE_ADDR": ":8080", "SERVICE_PLATFORM_FEE_USDC_PCT": "-0.05", "SERVICE_AGENT_PAYOUT_USDC_PCT": "0.95"}))
+	// Thirds: 0.3333333 + 0.3333333 + 0.3333334 is 1; each to the nearest
+	// part per million.
+	c, err := Load(env(map[string]string{"SERVICE_ADDR": ":8080", "SERVICE_AGENT_PAYOUT_USDC_PCT": "0.3333334",
+		"SERVICE_PLATFORM_FEE_USDC_PCT": "0.3333333", "SERVICE_JURY_POOL_USDC_PCT": "0.3333333"}))
+	require.NoError(t, err)
+	e := c.Economy()
+	require.Equal(t, [3]int64{333333, 333333, 333333}, [3]int64{e.AgentPayoutPPM, e.PlatformFeePPM, e.JuryPoolPPM})
+	d := Defaults().Economy()
+	require.Equal(t, [3]int64{850_000, 50_000, 100_000}, [3]int64{d.AgentPayoutPPM, d.PlatformFeePPM, d.JuryPoolPPM})
 }

@@ -56,7 +56,7 @@ func newSearch(cfg Config, db *bunstore.DB, emb search.Embedder, poll time.Durat
 	index := search.NewIndex(dim)
 	store := db.SearchIndex()
 	return &searchParts{
-		svc:      search.NewService(index, emb, wall, rec),
+		svc:      search.NewService(index, emb, db.SearchTexts(), wall, rec, search.Config{}),
 		index:    index,
 		indexer:  search.NewIndexer(store, emb, wall, icfg, rec, logger),
 		follower: search.NewFollower(store, index, emb.Model(), rec, logger),

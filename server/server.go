@@ -22,6 +22,7 @@ import (
 	"github.com/openjury/openjury/auth"
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/ethchain"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/search"
 	"github.com/openjury/openjury/stake"
@@ -65,6 +66,14 @@ type Server struct {
 	SearchFollower *search.Follower
 	// Registry holds the metrics served at GET /metrics.
 	Registry *prometheus.Registry
+	// Events serves the event log, EventHub is the replica's fan-out of
+	// it to live streams, Webhooks manages webhooks and Deliverer sends
+	// their deliveries; Start runs the fan-out, the sequencer, the
+	// dispatcher and the deliverer.
+	Events    *events.Service
+	EventHub  *events.Hub
+	Webhooks  *events.Webhooks
+	Deliverer *events.Deliverer
 
 	cfg     Config
 	clock   openjury.Clock
@@ -74,9 +83,12 @@ type Server struct {
 	search  *searchParts
 	// chain is the dialled node; nil when no use of the chain needs it.
 	chain *ethchain.Client
+	// juryChain seeds jury draws; nil without a chain (server seeds).
+	juryChain marketplace.JuryChain
 	// sync runs the stake-vault sync; nil when it is off.
 	sync        *stake.Syncer
 	syncMetrics *syncMetrics
+	events      *eventParts
 
 	mu sync.Mutex
 	// listeners were opened by New (local development mode names itself
@@ -106,6 +118,9 @@ type options struct {
 	verifier   auth.ContractVerifier
 	receipts   anchor.ReceiptChecker
 	vault      stake.Vault
+	escrow     marketplace.EscrowChain
+	juryChain  marketplace.JuryChain
+	resolver   events.Resolver
 }
 
 // WithClock gives every service clk instead of the system clock (a test's
@@ -158,6 +173,20 @@ func WithReceiptChecker(c anchor.ReceiptChecker) Option {
 // (which then needs no RPC URL).
 func WithStakeVault(v stake.Vault) Option { return func(o *options) { o.vault = v } }
 
+// WithEscrowChain has the sync read the bounty escrow's events from e
+// instead of the node at Config.RPCURL. The escrow is still followed only
+// with Config.EscrowContractAddress (which then needs no RPC URL).
+func WithEscrowChain(e marketplace.EscrowChain) Option { return func(o *options) { o.escrow = e } }
+
+// WithJuryChain seeds jury draws with block hashes from c instead of the
+// node at Config.RPCURL (docs/rules.md, "Jury integrity").
+func WithJuryChain(c marketplace.JuryChain) Option { return func(o *options) { o.juryChain = c } }
+
+// WithWebhookResolver resolves webhook hosts through r instead of the
+// system's DNS, at registration and at each delivery's connection (a
+// test's scripted DNS).
+func WithWebhookResolver(r events.Resolver) Option { return func(o *options) { o.resolver = r } }
+
 // ErrClosed is returned by Start and Run on a closed Server.
 var ErrClosed = errors.New("server: closed")
 
@@ -177,7 +206,7 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 	if o.verifier != nil {
 		cfg.AuthEIP1271Enabled = true
 	}
-	if err := cfg.validate(injected{verifier: o.verifier != nil, vault: o.vault != nil}); err != nil {
+	if err := cfg.validate(injected{verifier: o.verifier != nil, vault: o.vault != nil, escrow: o.escrow != nil}); err != nil {
 		return nil, err
 	}
 	if o.progress == nil {
@@ -215,9 +244,14 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 	cfg = s.cfg
 	s.log.Info("starting", slog.Any("config", cfg))
 
-	verifier, receipts, err := s.wireChain(ctx, o)
+	verifier, receipts, escrowChain, err := s.wireChain(ctx, o)
 	if err != nil {
 		return nil, err
+	}
+	// The jury's eligible-set index follows this service's minimums: the
+	// first start (or one with other minimums) rebuilds it, once.
+	if _, err := s.DB.Jurors().JuryVersion(ctx, cfg.MinStakeUSDC, cfg.MinRepScoreToVote); err != nil {
+		return nil, fmt.Errorf("jury index: %w", err)
 	}
 	base, _ := url.Parse(cfg.BaseURL) // Validate checked it
 	s.Auth = auth.NewService(s.DB, s.clock, auth.Config{
@@ -242,10 +276,32 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 		MinRepScoreToVote:      cfg.MinRepScoreToVote,
 		FinalVoteOpen:          cfg.FinalVoteOpen,
 		AGRMintPerWin:          cfg.AGRMintPerWin,
+		Economy:                cfg.Economy(),
+		Escrow:                 marketplace.EscrowConfig{Contract: cfg.EscrowContractAddress, ChainID: cfg.ChainID, Treasury: cfg.TreasuryAddress},
 		Operators:              cfg.OperatorAddresses,
 		BaseURL:                cfg.BaseURL,
+		JuryCommitWindow:       cfg.JuryCommitWindow,
+		JuryRevealWindow:       cfg.JuryRevealWindow,
+		AGRPerCoherentVote:     cfg.AGRPerCoherentVote,
+		JuryNoShowPenalty:      cfg.JuryNoShowPenalty,
+		JuryChain:              s.juryChain,
+		JuryConfirmations:      cfg.SyncConfirmations,
 	})
-	s.Anchor = anchor.NewService(s.DB, anchor.Config{Operators: cfg.OperatorAddresses, Checker: receipts})
+	if s.sync != nil && !cfg.EscrowContractAddress.IsZero() {
+		s.sync.Follow(marketplace.NewEscrowSyncer(escrowChain, s.DB, marketplace.EscrowSyncConfig{
+			ChainID: cfg.ChainID, Contract: cfg.EscrowContractAddress,
+			OnMismatch: func(j *marketplace.Job, e *marketplace.JobEscrow) {
+				// docs/rules.md#escrow-and-payouts: the settle posted another
+				// root or total than the job's; claims cannot follow the
+				// snapshot.
+				s.log.Error("escrow settled with another root or total than the job's",
+					slog.String("job_id", j.ID), slog.String("settled_root", e.SettledRoot.String()),
+					slog.String("settled_total", e.SettledTotal.String()), slog.Any("anchor_root", anchorRoot(j)),
+					slog.Any("payout_total", j.PayoutTotal))
+			},
+		}))
+	}
+	s.Anchor = anchor.NewService(s.DB, anchor.Config{Operators: cfg.OperatorAddresses, Checker: receipts, Clock: s.clock})
 
 	for name, pool := range s.DB.SQLDBs() {
 		if err := s.Registry.Register(collectors.NewDBStatsCollector(pool, name)); err != nil {
@@ -264,7 +320,7 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 		s.Search, s.SearchIndexer, s.SearchFollower = s.search.svc, s.search.indexer, s.search.follower
 	}
 
-	s.handler = transport.NewHandler(transport.Services{
+	services := transport.Services{
 		Auth:   s.Auth,
 		Market: s.Market,
 		Stake:  s.Stake,
@@ -274,7 +330,14 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 
 		Idempotency: s.DB,
 		Search:      s.Search,
-	}, transport.Options{
+		A2ATasks:    s.DB,
+	}
+	if s.events, err = newEvents(cfg, s.DB, s.clock, o.resolver, transport.NewRenderer(services), s.Registry); err != nil {
+		return nil, err
+	}
+	s.Events, s.EventHub, s.Webhooks, s.Deliverer = s.events.svc, s.events.hub, s.events.webhooks, s.events.deliverer
+	services.Events, services.EventHub, services.Webhooks = s.Events, s.EventHub, s.Webhooks
+	s.handler = transport.NewHandler(services, transport.Options{
 		Logger:          s.log,
 		BaseURL:         cfg.BaseURL,
 		AppURL:          cfg.PublicAppURL(),
@@ -305,27 +368,39 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 // its chain id: another chain is a *ConfigError; a node that is down at
 // start does not stop the service: calls answer 503 (sign-in) or back off
 // (the sync), and the adapter checks the chain id before its first call
-// that reads the chain). It sets s.sync when the stake-vault sync is on.
-func (s *Server) wireChain(ctx context.Context, o options) (auth.ContractVerifier, anchor.ReceiptChecker, error) {
+// that reads the chain). It sets s.sync when the stake-vault sync is on;
+// the escrow chain is the one its escrow follower reads.
+func (s *Server) wireChain(ctx context.Context, o options) (auth.ContractVerifier, anchor.ReceiptChecker, marketplace.EscrowChain, error) {
 	cfg := s.cfg
-	verifier, receipts, vault := o.verifier, o.receipts, o.vault
+	verifier, receipts, vault, escrow := o.verifier, o.receipts, o.vault, o.escrow
+	s.juryChain = o.juryChain
 	checkReceipts := cfg.RPCURL != "" && !cfg.AnchorRegistryAddress.IsZero()
+	followEscrow := cfg.OnchainSyncEnabled && !cfg.EscrowContractAddress.IsZero()
+	// With a chain configured, jury draws take their seed from it.
 	needNode := cfg.RPCURL != "" && ((cfg.AuthEIP1271Enabled && verifier == nil) ||
-		(cfg.OnchainSyncEnabled && vault == nil) || (checkReceipts && receipts == nil))
+		(cfg.OnchainSyncEnabled && vault == nil) || (checkReceipts && receipts == nil) || (followEscrow && escrow == nil) ||
+		s.juryChain == nil)
 	if needNode {
-		chain, err := ethchain.Dial(ctx, cfg.RPCURL, ethchain.Options{StakeVault: cfg.StakeContractAddress, ChainID: cfg.ChainID})
+		chain, err := ethchain.Dial(ctx, cfg.RPCURL, ethchain.Options{StakeVault: cfg.StakeContractAddress,
+			Escrow: cfg.EscrowContractAddress, ChainID: cfg.ChainID})
 		if err != nil {
-			return nil, nil, fmt.Errorf("chain: %w", err) // never holds the URL
+			return nil, nil, nil, fmt.Errorf("chain: %w", err) // never holds the URL
 		}
 		s.chain = chain
 		if err := checkChain(ctx, chain, s.log); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if verifier == nil && cfg.AuthEIP1271Enabled {
 			verifier = chain
 		}
 		if vault == nil && cfg.OnchainSyncEnabled {
 			vault = chain
+		}
+		if escrow == nil && followEscrow {
+			escrow = chain
+		}
+		if s.juryChain == nil {
+			s.juryChain = chain
 		}
 		if receipts == nil && checkReceipts {
 			// docs/rules.md#anchors: checked on chain when the node and
@@ -344,7 +419,15 @@ func (s *Server) wireChain(ctx context.Context, o options) (auth.ContractVerifie
 			LeaseTTL:      syncLeaseTTL(cfg.SyncPollInterval),
 		})
 	}
-	return verifier, receipts, nil
+	return verifier, receipts, escrow, nil
+}
+
+// anchorRoot is a job's anchor_root, or nil before its close.
+func anchorRoot(j *marketplace.Job) any {
+	if j.Anchor == nil {
+		return nil
+	}
+	return j.Anchor.Root.String()
 }
 
 // Config returns the settings the Server runs with: those given to New,
@@ -392,17 +475,32 @@ func (s *Server) Start(ctx context.Context) error {
 			"idempotency": func(ctx context.Context) (int64, error) {
 				return s.DB.DeleteExpiredIdempotencyKeys(ctx, s.clock.Now())
 			},
+			"events":             s.Events.Cleanup,
+			"webhook_deliveries": s.Deliverer.Cleanup,
 		})
 	})
+	s.events.start(ctx, &s.work, s.DB.EventsAppended(), s.log)
 	if s.sync != nil {
 		s.work.Go(func() { runStakeSync(ctx, s.log, s.sync, s.syncMetrics, s.cfg.SyncPollInterval) })
 	}
+	s.work.Go(func() { runJurySteps(ctx, s.log, s.Market, s.cfg.SyncPollInterval) })
 	return nil
+}
+
+// StopStreams ends the live event streams this server serves (their
+// clients reconnect elsewhere, resuming after the last id they got). Run
+// calls it when it shuts down; call it before closing a listener whose
+// server waits for its requests (httptest.Server.Close).
+func (s *Server) StopStreams() {
+	if s.EventHub != nil {
+		s.EventHub.Stop()
+	}
 }
 
 // stopBackground ends the background work and waits for it (the stake
 // sync gives its lease up on the way out).
 func (s *Server) stopBackground() {
+	s.StopStreams()
 	s.mu.Lock()
 	stop := s.stopWork
 	s.mu.Unlock()
@@ -464,6 +562,8 @@ func (s *Server) Run(ctx context.Context) error {
 		MaxHeaderBytes:    s.cfg.MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
+	// Live event streams never end on their own: a shutdown ends them.
+	srv.RegisterOnShutdown(s.StopStreams)
 	serveErr := make(chan error, len(listeners))
 	for _, ln := range listeners {
 		go func() { serveErr <- srv.Serve(ln) }()

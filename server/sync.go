@@ -13,6 +13,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/stake"
 )
 
@@ -113,6 +114,40 @@ func runStakeSync(ctx context.Context, logger *slog.Logger, syncer *stake.Syncer
 			}
 			cancel()
 			m.leader.Set(0)
+			return
+		case <-time.After(wait):
+		}
+	}
+}
+
+// runJurySteps runs the jury's background step until ctx ends, every poll
+// (more often while it has work left): it draws the panels whose seed
+// block has come and hashes the eligible sets of new draws, one replica
+// at a time (the lease marketplace.JuryLeaseName, which another replica
+// takes over once it expires).
+func runJurySteps(ctx context.Context, logger *slog.Logger, market *marketplace.Service, poll time.Duration) {
+	owner := syncOwner()
+	failures := 0
+	for {
+		res, err := market.JuryStep(ctx, owner, syncLeaseTTL(poll))
+		wait := poll
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			failures++
+			wait = min(maxSyncBackoff, poll<<min(failures, 6))
+			wait = wait/2 + rand.N(wait/2+1)
+			logger.Warn("jury step failed", slog.String("error", err.Error()), slog.Int("failures", failures), slog.Duration("retry_in", wait))
+		default:
+			failures = 0
+			if res.Drawn+res.Hashed > 0 {
+				logger.Info("jury step", slog.Int("drawn", res.Drawn), slog.Int("hashed", res.Hashed))
+				wait = 0
+			}
+		}
+		select {
+		case <-ctx.Done():
 			return
 		case <-time.After(wait):
 		}

@@ -59,12 +59,14 @@ type Store interface {
 	// Stake returns the stake of addr: a zero Stake (with Address set) when
 	// none was ever recorded. It writes nothing.
 	Stake(ctx context.Context, addr openjury.Address) (Stake, error)
-	// PutStake inserts or replaces the stake of s.Address.
+	// PutStake inserts or replaces the stake of s.Address and appends its
+	// ChangedEvent to the event log, atomically.
 	PutStake(ctx context.Context, s Stake) error
 	// RecordSlash stores e and lowers the agent's stake by e.Amount, not
-	// below zero, atomically, and returns the stake after. Errors: Conflict
-	// when an event with the same onchain reference (chain id, tx hash,
-	// log index) exists already.
+	// below zero, and appends e's SlashedEvent and the stake's
+	// ChangedEvent (when the agent has a stake), atomically, and returns
+	// the stake after. Errors: Conflict when an event with the same
+	// onchain reference (chain id, tx hash, log index) exists already.
 	RecordSlash(ctx context.Context, e SlashEvent) (Stake, error)
 	// Slashes lists events newest first (created_at, then id, descending).
 	Slashes(ctx context.Context, f SlashFilter) ([]SlashEvent, error)

@@ -93,9 +93,32 @@ type SyncStore interface {
 	// stored onchain reference is at the same or a later (block, log
 	// index) position of the same chain is kept), inserts b.Slashes
 	// (skipping events whose (chain id, tx hash, log index) is stored
-	// already) and sets the cursor to b.Next. Errors: Conflict when the
+	// already), appending the ChangedEvent of each stake and the
+	// SlashedEvent of each slash it writes, and sets the cursor to b.Next. Errors: Conflict when the
 	// lease or the cursor moved, nothing written then.
 	ApplySync(ctx context.Context, b SyncBatch) error
+}
+
+// Follower is another contract the sync follows under its lease, over the
+// same confirmed blocks, with a cursor of its own (so a contract added
+// later is read from SyncConfig.StartBlock, not from where the vault's
+// cursor is): the bounty escrow's events (marketplace.EscrowSyncer).
+type Follower interface {
+	// Cursor names the follower's cursor.
+	Cursor() string
+	// Follow reads the follower's events of blocks r.From..r.To and
+	// writes them in one transaction that checks that r.Owner holds
+	// r.Lease unexpired at r.Now and moves the cursor from r.From to
+	// r.To+1 (SyncStore.ApplySync's rules). It returns how many events it
+	// wrote. Errors: Unavailable, Conflict.
+	Follow(ctx context.Context, r FollowRange) (int, error)
+}
+
+// FollowRange is one scan of a Follower.
+type FollowRange struct {
+	Lease, Owner string
+	Now          time.Time
+	From, To     int64
 }
 
 // DefaultMaxRange is the default number of blocks one scan covers.
@@ -118,6 +141,9 @@ type SyncConfig struct {
 	Owner string
 	// LeaseTTL is how long a lease lasts without renewal.
 	LeaseTTL time.Duration
+	// Followers are the other contracts the sync follows under its lease
+	// (each Step scans each one's next confirmed blocks after the vault's).
+	Followers []Follower
 }
 
 // Syncer copies stake-vault events into the stake store: one scan per
@@ -164,10 +190,11 @@ func (r StepResult) Lag() int64 { return max(0, r.Head-(r.Next-1)) }
 
 // Step takes or renews the lease and, when it holds it, scans the next
 // confirmed blocks (at most MaxRange) and writes their events, the stakes
-// read at each event's block and the cursor in one transaction. The chain
-// is only asked outside the transaction. Errors: Unavailable when the
-// chain cannot be asked; Conflict when the lease or cursor moved during
-// the scan (another worker took over).
+// read at each event's block and the cursor in one transaction; then does
+// the same for each follower from its own cursor. The chain is only asked
+// outside the transactions. Errors: Unavailable when the chain cannot be
+// asked; Conflict when the lease or a cursor moved during the scan
+// (another worker took over).
 func (s *Syncer) Step(ctx context.Context) (StepResult, error) {
 	const op = "stake.Sync"
 	name := s.Name()
@@ -176,40 +203,67 @@ func (s *Syncer) Step(ctx context.Context) (StepResult, error) {
 	if err != nil || !held {
 		return StepResult{}, openjury.Wrap(op, err)
 	}
-	res := StepResult{Leader: true}
+	res := StepResult{Leader: true, CaughtUp: true}
 	if res.Head, err = s.vault.Head(ctx); err != nil {
 		return res, openjury.Wrap(op, err)
 	}
-	next, found, err := s.store.SyncCursor(ctx, name)
+	safe := res.Head - s.cfg.Confirmations
+	next, to, err := s.window(ctx, name, safe)
 	if err != nil {
 		return res, openjury.Wrap(op, err)
-	}
-	if !found {
-		next = s.cfg.StartBlock
 	}
 	res.Next = next
-	safe := res.Head - s.cfg.Confirmations
-	if safe < next {
-		res.CaughtUp = true
-		return res, nil
+	if to >= next {
+		events, err := s.vault.VaultEvents(ctx, next, to)
+		if err != nil {
+			return res, openjury.Wrap(op, err)
+		}
+		batch, err := s.batch(ctx, events, now)
+		if err != nil {
+			return res, openjury.Wrap(op, err)
+		}
+		batch.Lease, batch.Owner, batch.Cursor = name, s.cfg.Owner, name
+		batch.From, batch.Next = next, to+1
+		if err := s.store.ApplySync(ctx, batch); err != nil {
+			return res, openjury.Wrap(op, err)
+		}
+		res.Next, res.Events, res.CaughtUp = to+1, len(events), to == safe
 	}
-	to := min(safe, next+s.cfg.MaxRange-1)
-	events, err := s.vault.VaultEvents(ctx, next, to)
-	if err != nil {
-		return res, openjury.Wrap(op, err)
+	for _, f := range s.cfg.Followers {
+		from, to, err := s.window(ctx, f.Cursor(), safe)
+		if err != nil {
+			return res, openjury.Wrap(op, err)
+		}
+		if to < from {
+			continue
+		}
+		n, err := f.Follow(ctx, FollowRange{Lease: name, Owner: s.cfg.Owner, Now: now, From: from, To: to})
+		if err != nil {
+			return res, openjury.Wrap(op, err)
+		}
+		res.Events += n
+		res.CaughtUp = res.CaughtUp && to == safe
 	}
-	batch, err := s.batch(ctx, events, now)
-	if err != nil {
-		return res, openjury.Wrap(op, err)
-	}
-	batch.Lease, batch.Owner, batch.Cursor = name, s.cfg.Owner, name
-	batch.From, batch.Next = next, to+1
-	if err := s.store.ApplySync(ctx, batch); err != nil {
-		return res, openjury.Wrap(op, err)
-	}
-	res.Next, res.Events, res.CaughtUp = to+1, len(events), to == safe
 	return res, nil
 }
+
+// window returns the next blocks the named cursor scans: from its stored
+// value (or StartBlock) to at most MaxRange blocks on, not past safe (to
+// < from: nothing confirmed to scan).
+func (s *Syncer) window(ctx context.Context, cursor string, safe int64) (from, to int64, err error) {
+	from, found, err := s.store.SyncCursor(ctx, cursor)
+	if err != nil {
+		return 0, 0, err
+	}
+	if !found {
+		from = s.cfg.StartBlock
+	}
+	return from, min(safe, from+s.cfg.MaxRange-1), nil
+}
+
+// Follow adds a follower (a contract the sync follows under its lease),
+// before the first Step.
+func (s *Syncer) Follow(f Follower) { s.cfg.Followers = append(s.cfg.Followers, f) }
 
 // Release gives the lease up (on shutdown), so another worker takes over
 // without waiting for it to expire.

@@ -254,7 +254,7 @@ func testAnchorNotFound(t *testing.T, b Backend) {
 		_, err := b.AnchorBatch(ctx, tc.job)
 		requireKind(t, openjury.NotFound, err)
 		require.Equal(t, tc.detail, openjury.DetailOf(err))
-		_, err = b.RecordAnchorReceipt(ctx, tc.job, receiptOf("a", 1))
+		_, err = b.RecordAnchorReceipt(ctx, tc.job, receiptOf("a", 1), other, base)
 		requireKind(t, openjury.NotFound, err)
 		require.Equal(t, tc.detail, openjury.DetailOf(err))
 	}
@@ -276,11 +276,11 @@ func testAnchorReceiptOnce(t *testing.T, b Backend) {
 	create(t, b, newJob(1, base))
 	batch := putSmallBatch(t, b, 1)
 	r1, r2 := receiptOf("a", 10), receiptOf("b", 11)
-	got, err := b.RecordAnchorReceipt(ctx, id(1), r1)
+	got, err := b.RecordAnchorReceipt(ctx, id(1), r1, other, base)
 	require.NoError(t, err)
 	batch.Receipt = r1
 	require.Equal(t, batch, got)
-	got, err = b.RecordAnchorReceipt(ctx, id(1), r2)
+	got, err = b.RecordAnchorReceipt(ctx, id(1), r2, other, base)
 	require.NoError(t, err)
 	require.Equal(t, r1, got.Receipt, "the first receipt stays")
 	require.Equal(t, batch, getJob(t, b, id(1)).Anchor)
@@ -296,7 +296,7 @@ func testAnchorConcurrentReceipts(t *testing.T, b Backend) {
 	values := []openjury.ChainRef{receiptOf("a", 10), receiptOf("b", 11)}
 	told := make([]openjury.ChainRef, 20)
 	errs := raceN(len(told), func(i int) error {
-		got, err := b.RecordAnchorReceipt(ctx, id(1), values[i%2])
+		got, err := b.RecordAnchorReceipt(ctx, id(1), values[i%2], other, base)
 		if err == nil {
 			told[i] = got.Receipt
 		}

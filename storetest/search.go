@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -32,7 +33,157 @@ func (s *suite) searchTests() []test {
 		{name: "RetryPendingMovesTheLease", run: testSearchRetry},
 		{name: "RequeueOtherModels", run: testSearchRequeue},
 		{name: "ConcurrentSavesSeenInSeqOrder", run: testSearchConcurrentSaves},
+		{name: "TextsFollowWritesInTheirTransaction", run: testSearchTextsFollowWrites},
+		{name: "TextsMatchStemsAndRanks", run: testSearchTextsMatch},
+		{name: "TextsRefuseQuerySyntax", run: testSearchTextsSyntax},
 	}
+}
+
+// SearchTextsBackend is a Backend that also keeps the lexical side of
+// search (search.Texts) in step with its writes. The Texts tests skip
+// backends without it.
+type SearchTextsBackend interface {
+	SearchTexts() search.Texts
+}
+
+// searchTextsOf returns b's text store, or skips the test.
+func searchTextsOf(t *testing.T, b Backend) search.Texts {
+	t.Helper()
+	sb, ok := b.(SearchTextsBackend)
+	if !ok {
+		t.Skip("the backend has no search texts")
+	}
+	return sb.SearchTexts()
+}
+
+// documents reads the stored documents of keys, sorted by kind and id.
+func documents(t *testing.T, x search.Texts, keys ...search.Key) []search.Document {
+	t.Helper()
+	docs, err := x.Documents(context.Background(), keys)
+	require.NoError(t, err)
+	slices.SortFunc(docs, func(a, b search.Document) int {
+		if c := strings.Compare(string(a.Kind), string(b.Kind)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return docs
+}
+
+// matchIDs runs Match and returns the ids found, best first.
+func matchIDs(t *testing.T, x search.Texts, kind search.Kind, limit int, terms ...string) []string {
+	t.Helper()
+	ms, err := x.Match(context.Background(), terms, kind, limit)
+	require.NoError(t, err)
+	out := []string{}
+	for i, m := range ms {
+		if i > 0 {
+			require.GreaterOrEqual(t, ms[i-1].Score, m.Score, "best first")
+		}
+		out = append(out, m.ID)
+	}
+	return out
+}
+
+// testSearchTextsFollowWrites: every searchable document has its text
+// stored by the write that creates it, in its transaction (a rolled back
+// write leaves none), with the job it belongs to; a deleted comment's
+// text goes with its delete.
+func testSearchTextsFollowWrites(t *testing.T, b Backend) {
+	x := searchTextsOf(t, b)
+	ctx := context.Background()
+	job := newJob(1, base)
+	job.Title, job.Prompt = "Audit the bridge", "Review the withdrawal path."
+	require.Equal(t, errBoom, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		require.NoError(t, tx.Jobs().CreateJob(ctx, job))
+		require.Len(t, documents(t, txTexts(t, b, tx), search.Key{Kind: search.KindJob, ID: job.ID}), 1, "visible inside its transaction")
+		return errBoom
+	}))
+	require.Empty(t, documents(t, x, search.Key{Kind: search.KindJob, ID: job.ID}), "rolled back with its write")
+	create(t, b, job)
+	sub := newSubmission(2, job.ID, alice, base)
+	sub.Content = "The withdraw function is reentrant."
+	sub.Evidence = []marketplace.Evidence{{Claim: "claim one", Quote: "quote one"}, {Quote: "quote two"}, {Claim: "claim three"}}
+	submit(t, b, sub)
+	onJob := newComment(3, marketplace.TargetJob, job.ID, bob, base)
+	onSub := newComment(4, marketplace.TargetSubmission, sub.ID, bob, base)
+	post := newPost(5, carol, base)
+	addPosts(t, b, post)
+	onPost := newComment(6, marketplace.TargetPost, post.ID, bob, base)
+	addComments(t, b, onJob, onSub, onPost)
+
+	keys := []search.Key{
+		{Kind: search.KindJob, ID: job.ID}, {Kind: search.KindSubmission, ID: sub.ID}, {Kind: search.KindComment, ID: onJob.ID},
+		{Kind: search.KindComment, ID: onSub.ID}, {Kind: search.KindComment, ID: onPost.ID}, {Kind: search.KindPost, ID: post.ID},
+		{Kind: search.KindJob, ID: id(99)}, {Kind: search.KindPost, ID: job.ID},
+	}
+	require.Equal(t, []search.Document{
+		{Key: keys[2], JobID: job.ID, Body: onJob.Content},
+		{Key: keys[3], JobID: job.ID, Body: onSub.Content},
+		{Key: keys[4], Body: onPost.Content},
+		{Key: keys[0], JobID: job.ID, Title: job.Title, Body: job.Prompt},
+		{Key: keys[5], Title: post.Title, Body: post.Content},
+		{Key: keys[1], JobID: job.ID, Body: sub.Content, Extra: "claim one\nquote one\nquote two\nclaim three"},
+	}, documents(t, x, keys...), "unknown keys are left out")
+
+	require.NoError(t, b.Comments().DeleteComment(ctx, onSub.ID, bob, at(5)))
+	require.Empty(t, documents(t, x, keys[3]), "a deleted comment leaves with its delete")
+	require.Empty(t, matchIDs(t, x, search.KindComment, 10, "comment"+strings.TrimLeft(onSub.ID, "0-")), "and leaves the lexical ranking")
+	require.Len(t, documents(t, x, keys...), 5)
+	none, err := x.Documents(ctx, nil)
+	require.NoError(t, err)
+	require.Empty(t, none)
+}
+
+// txTexts returns the text store of tx when the backend offers one.
+func txTexts(t *testing.T, b Backend, tx marketplace.Tx) search.Texts {
+	t.Helper()
+	if tt, ok := tx.(SearchTextsBackend); ok {
+		return tt.SearchTexts()
+	}
+	t.Skip("the backend's transactions have no search texts")
+	return nil
+}
+
+// testSearchTextsMatch: a document holding any of the terms matches; the
+// terms are stemmed ("translation" finds "translated"); a title match
+// ranks above a body match of the same word; the kind filter and the
+// limit hold; no terms match nothing.
+func testSearchTextsMatch(t *testing.T, b Backend) {
+	x := searchTextsOf(t, b)
+	titled := newJob(1, base)
+	titled.Title, titled.Prompt = "Translation of the handbook", "Twelve pages, plain language."
+	inBody := newJob(2, base)
+	inBody.Title, inBody.Prompt = "Handbook work", "The handbook should be translated into Spanish."
+	other := newJob(3, base)
+	other.Title, other.Prompt = "Audit the bridge", "Review the withdrawal path."
+	create(t, b, titled, inBody, other)
+	post := newPost(4, carol, base)
+	post.Title, post.Content = "Translators wanted", "We translate guides."
+	addPosts(t, b, post)
+
+	require.Equal(t, []string{titled.ID, inBody.ID}, matchIDs(t, x, search.KindJob, 10, "translation"), "stemmed; the title counts more")
+	require.ElementsMatch(t, []string{titled.ID, inBody.ID, post.ID}, matchIDs(t, x, "", 10, "translating"))
+	require.Equal(t, []string{post.ID}, matchIDs(t, x, search.KindPost, 10, "translation"))
+	require.ElementsMatch(t, []string{titled.ID, inBody.ID, other.ID}, matchIDs(t, x, search.KindJob, 10, "bridge", "handbook"), "any of the terms")
+	require.Len(t, matchIDs(t, x, "", 2, "translation"), 2, "the limit")
+	require.Empty(t, matchIDs(t, x, "", 10))
+	require.Empty(t, matchIDs(t, x, "", 10, "quasar"))
+	require.Empty(t, matchIDs(t, x, "", 0, "translation"))
+}
+
+// testSearchTextsSyntax: terms that would be query syntax in tsquery or
+// FTS5 (quotes, operators, prefixes, column filters, parentheses) are
+// refused quietly, never run: no error, no match from them.
+func testSearchTextsSyntax(t *testing.T, b Backend) {
+	x := searchTextsOf(t, b)
+	j := newJob(1, base)
+	j.Title, j.Prompt = "Audit the bridge", "Review the withdrawal path."
+	create(t, b, j)
+	for _, hostile := range []string{`"`, `bridge"`, `'bridge`, `bridge:*`, `title:bridge`, `bridge OR audit`, `(bridge)`, `bridge&audit`, `!bridge`, `NEAR(a b)`, `*`, `-bridge`, `bri\dge`} {
+		require.Empty(t, matchIDs(t, x, "", 10, hostile), "%q", hostile)
+	}
+	require.Equal(t, []string{j.ID}, matchIDs(t, x, "", 10, `"x"`, "bridge"), "the plain term still counts")
 }
 
 // searchStoreOf returns b's search index store, or skips the test.
@@ -87,8 +238,8 @@ func changes(t *testing.T, s search.Store, after int64, limit int) []search.Entr
 
 // entryOf is the entry the Search tests store for an item.
 func entryOf(p search.Pending, model string) search.Entry {
-	return search.Entry{Kind: p.Kind, ID: p.ID, Model: model, Title: "title " + p.ID, Snippet: "snippet " + p.ID,
-		Vector: []float32{1, -0.5, float32(p.Gen), math.MaxFloat32, math.SmallestNonzeroFloat32}}
+	return search.Entry{Kind: p.Kind, ID: p.ID, Model: model,
+		Vector: search.Vec8{Scale: math.SmallestNonzeroFloat32 * float32(p.Gen), Values: []int8{1, -1, int8(p.Gen), math.MaxInt8, math.MinInt8}}}
 }
 
 func entriesOf(items []search.Pending, model string) []search.Entry {
@@ -268,7 +419,7 @@ func testSearchSave(t *testing.T, b Backend) {
 		want.Seq = e.Seq
 		require.Equal(t, want, e)
 	}
-	require.Nil(t, got[slices.IndexFunc(got, func(e search.Entry) bool { return e.ID == id(3) })].Vector, "deleted: no vector")
+	require.Empty(t, got[slices.IndexFunc(got, func(e search.Entry) bool { return e.ID == id(3) })].Vector.Values, "deleted: no vector")
 	last := got[2].Seq
 	require.Empty(t, changes(t, s, last, 10))
 

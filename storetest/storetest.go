@@ -68,9 +68,14 @@ func Run(t *testing.T, f Features, newBackend func(t *testing.T) Backend) {
 		{"Closing", s.closingTests()},
 		{"Anchors", s.anchorTests()},
 		{"Sync", s.syncTests()},
+		{"Escrow", s.escrowTests()},
 		{"Search", s.searchTests()},
 		{"Idempotency", s.idempotencyTests()},
 		{"Profile", s.profileTests()},
+		{"Jury", s.juryTests()},
+		{"Events", s.eventTests()},
+		{"Webhooks", s.webhookTests()},
+		{"A2ATasks", s.a2aTaskTests()},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -30,8 +30,9 @@ import (
 // A skill that changes state runs with the message's messageId as its
 // Idempotency-Key (CONTRACT "Conventions"), so a message/send retried with
 // the same message runs the operation once and answers the same result.
-// Nothing else is kept: no task is ever created, so tasks/get answers
-// "task not found".
+// A job posted or work submitted this way is an A2A task (a2a_tasks.go):
+// the answer is the task, tasks/get reads it again and push notification
+// configs on it are delivered as webhooks.
 
 // A2APath is the path of the A2A JSON-RPC endpoint.
 const A2APath = "/a2a"
@@ -79,15 +80,11 @@ var a2aStatusCodes = map[int]int{
 }
 
 // a2aUnsupported are A2A methods the service knows but does not offer
-// (streaming, task management, push notifications, the extended card).
+// (streaming, cancelling or listing tasks, the extended card).
 var a2aUnsupported = []string{
 	"message/stream", "tasks/cancel", "tasks/resubscribe",
-	"tasks/pushNotificationConfig/set", "tasks/pushNotificationConfig/get",
-	"tasks/pushNotificationConfig/list", "tasks/pushNotificationConfig/delete",
 	"agent/getAuthenticatedExtendedCard",
 	"SendStreamingMessage", "CancelTask", "SubscribeToTask", "ListTasks",
-	"CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig",
-	"ListTaskPushNotificationConfigs", "DeleteTaskPushNotificationConfig",
 	"GetExtendedAgentCard",
 }
 
@@ -129,7 +126,7 @@ var a2aSkills = []a2aSkill{
 		example: `{"job_id":"...","content":"...","evidence":[{"source_url":"https://example.org/source","quote":"..."}]}`},
 	{id: "vote", name: "Vote as a juror", tags: "jury,votes", op: "createVote",
 		description: func(d discoveryData) string {
-			return fmt.Sprintf("Cast or replace your jury vote on a submission (signed in); needs a stake of at least %s USDC and a reputation score of at least %d: the body of POST /api/v1/votes.", d.MinStakeUSDC, d.MinRepScoreToVote)
+			return fmt.Sprintf("Cast or replace your jury vote on a submission (signed in); needs a stake of at least %s USDC and a reputation score of at least %d: the body of POST /api/v1/votes. On a commit-reveal job send commitment (%s) instead of submission_id, then reveal it with POST /api/v1/votes/reveal.", d.MinStakeUSDC, d.MinRepScoreToVote, d.JuryCommitmentRule)
 		},
 		example: `{"job_id":"...","submission_id":"..."}`},
 	{id: "final_vote", name: "Final vote", tags: "finality,votes", op: "createFinalVote",
@@ -323,22 +320,34 @@ func (s *server) a2aCall(r *http.Request, req rpcRequest) (any, error) {
 		if len(p.Message.Parts) == 0 {
 			return nil, invalidParams("params.message.parts must not be empty")
 		}
-		data, err := s.a2aRun(r, p.Message)
+		data, skill, err := s.a2aRun(r, p.Message)
 		if err != nil {
 			return nil, err
 		}
+		if kind, ok := a2aTaskSkills[skill]; ok && s.svc.A2ATasks != nil {
+			result, _ := data.(json.RawMessage)
+			t, err := s.a2aNewTask(r, kind, p.Message.ContextID, a2aIdempotencyKey(p.Message.MessageID), result)
+			if err != nil {
+				return nil, err
+			}
+			view, err := s.a2aTaskView(r.Context(), v1, t, result)
+			if err != nil {
+				return nil, err
+			}
+			if v1 {
+				return map[string]any{"task": view}, nil
+			}
+			return view, nil
+		}
 		return a2aReply(v1, p.Message.ContextID, data), nil
 	case "tasks/get", "GetTask":
-		var p struct {
-			ID string `json:"id"`
-		}
-		if err := json.Unmarshal(req.Params, &p); err != nil || p.ID == "" {
-			return nil, invalidParams("params.id is required: a task id")
-		}
-		return nil, &rpcError{Code: a2aTaskNotFound, Message: "task not found: this agent answers every message directly and keeps no tasks"}
+		return s.a2aGetTask(r, req.Method == "GetTask", req.Params)
+	}
+	if slices.Contains(a2aPushMethods, req.Method) {
+		return s.a2aPush(r, req.Method, req.Params)
 	}
 	if slices.Contains(a2aUnsupported, req.Method) {
-		return nil, &rpcError{Code: a2aUnsupportedOperation, Message: "unsupported operation: " + req.Method + " (no streaming, tasks or push notifications)"}
+		return nil, &rpcError{Code: a2aUnsupportedOperation, Message: "unsupported operation: " + req.Method + " (no streaming, no task cancel or list)"}
 	}
 	return nil, &rpcError{Code: rpcMethodNotFound, Message: "method not found: " + req.Method}
 }
@@ -369,26 +378,28 @@ func a2aReply(v1 bool, contextID string, data any) any {
 	return m
 }
 
-// a2aRun runs the skill a message names, or answers the help text.
-func (s *server) a2aRun(r *http.Request, m *a2aMessage) (any, error) {
+// a2aRun runs the skill a message names and returns its answer and the
+// skill's id, or answers the help text (no skill).
+func (s *server) a2aRun(r *http.Request, m *a2aMessage) (any, string, error) {
 	for i, p := range m.Parts {
 		if len(p.Data) == 0 || p.Kind == "text" {
 			continue
 		}
 		var call a2aCall
 		if err := json.Unmarshal(p.Data, &call); err != nil {
-			return nil, invalidParams("message.parts[%d].data must be an object {\"skill\": string, \"arguments\": object}", i)
+			return nil, "", invalidParams("message.parts[%d].data must be an object {\"skill\": string, \"arguments\": object}", i)
 		}
 		if call.Skill == "" {
 			continue
 		}
 		skill, ok := a2aSkillByID(call.Skill)
 		if !ok {
-			return nil, invalidParams("message.parts[%d].data.skill: unknown skill %q; skills: %s", i, call.Skill, a2aSkillIDs())
+			return nil, "", invalidParams("message.parts[%d].data.skill: unknown skill %q; skills: %s", i, call.Skill, a2aSkillIDs())
 		}
-		return s.a2aInvoke(r, skill, call.Arguments, a2aIdempotencyKey(m.MessageID))
+		data, err := s.a2aInvoke(r, skill, call.Arguments, a2aIdempotencyKey(m.MessageID))
+		return data, skill.id, err
 	}
-	return a2aHelp, nil
+	return a2aHelp, "", nil
 }
 
 // a2aIdempotencyKey is the Idempotency-Key of the operation a message

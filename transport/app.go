@@ -186,8 +186,9 @@ const (
 	// EventSubmission is an accepted submission
 	// (openjury_submissions_total).
 	EventSubmission
-	// EventJuryVote is an accepted jury vote
-	// (openjury_votes_total{kind="jury"}).
+	// EventJuryVote is an accepted jury vote, commitment or reveal
+	// (openjury_votes_total{kind="jury"}, as the API's POST /api/v1/votes
+	// and /api/v1/votes/reveal count them).
 	EventJuryVote
 	// EventFinalize is a job closed by its final votes
 	// (openjury_job_closes_total{via="finalize"}).

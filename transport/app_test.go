@@ -112,7 +112,7 @@ func TestAppSharesTheRateLimits(t *testing.T) {
 }
 
 // TestAppWritesEmptyTheReadCache: an answered write through the app
-// empties the anonymous-read cache, as an API write does, so the next
+// empties the read cache, as an API write does, so the next
 // read on this replica sees it; a refused one (4xx) does not.
 func TestAppWritesEmptyTheReadCache(t *testing.T) {
 	t.Parallel()

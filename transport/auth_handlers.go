@@ -95,8 +95,10 @@ func (s *server) authVerify(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *server) authLogout(w http.ResponseWriter, r *http.Request) error {
-	if err := s.svc.Auth.Logout(r.Context(), callerFrom(r.Context()).token); err != nil {
+	token := callerFrom(r.Context()).token
+	if err := s.svc.Auth.Logout(r.Context(), token); err != nil {
 		return err
 	}
+	s.tokens.forget(token)
 	return respond(w, logoutResponse{Revoked: true})
 }

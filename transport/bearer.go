@@ -34,10 +34,12 @@ func bearerToken(r *http.Request) (string, error) {
 }
 
 // authed wraps a handler that needs a signed-in caller: it resolves the
-// bearer token through Services.Auth and puts the caller's address in the
-// request context (read it with callerFrom). Without a valid token the
-// answer is 401 with WWW-Authenticate: Bearer, before the body is read;
-// past the caller's per-address limit it is 429.
+// bearer token through Services.Auth (the database, never the token
+// cache) and puts the caller's address in the request context (read it
+// with callerFrom). Without a valid token the answer is 401 with
+// WWW-Authenticate: Bearer, before the body is read; past the caller's
+// per-address limit it is 429 (counted once: limitSignedReads may have
+// counted a read already).
 func (s *server) authed(h handlerFunc) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		token, err := bearerToken(r)
@@ -48,8 +50,10 @@ func (s *server) authed(h handlerFunc) handlerFunc {
 		if err != nil {
 			return err
 		}
-		if err := s.limitAddress(w, r, addr); err != nil {
-			return err
+		if info := infoFrom(r.Context()); info == nil || info.limited != addr {
+			if err := s.limitAddress(w, r, addr); err != nil {
+				return err
+			}
 		}
 		ctx := context.WithValue(r.Context(), callerKey, caller{addr: addr, token: token})
 		return s.idempotent(h)(w, r.WithContext(ctx))

@@ -70,7 +70,7 @@ func (s *server) bootstrap(w http.ResponseWriter, r *http.Request) error {
 		Constitution:      s.constitutionJSON(),
 		EconomyPolicy:     s.economyPolicyJSON(),
 		StakeRequirements: newStakeRequirementsJSON(s.svc.Stake.Requirements()),
-		Jobs:              mapEach(page.Jobs, newJobJSON),
+		Jobs:              mapEach(page.Jobs, s.jobJSON),
 		NextCursor:        optString(page.NextCursor),
 	})
 }

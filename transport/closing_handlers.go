@@ -42,9 +42,9 @@ type closeJobResponse struct {
 	VotingSummary      votingSummaryJSON `json:"voting_summary"`
 }
 
-func newCloseJobResponse(res *marketplace.CloseResult) closeJobResponse {
+func (s *server) newCloseJobResponse(res *marketplace.CloseResult) closeJobResponse {
 	return closeJobResponse{
-		Job:                newJobJSON(res.Job),
+		Job:                s.jobJSON(res.Job),
 		WinnerSubmissionID: res.WinnerSubmissionID,
 		VotingSummary:      newVotingSummaryJSON(res.Job.ID, res.Tally),
 	}
@@ -73,7 +73,7 @@ func (s *server) closeJob(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return respond(w, newCloseJobResponse(res))
+	return respond(w, s.newCloseJobResponse(res))
 }
 
 // finalizeJob takes no body; one sent anyway is ignored, unread.
@@ -83,5 +83,5 @@ func (s *server) finalizeJob(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return respond(w, newCloseJobResponse(res))
+	return respond(w, s.newCloseJobResponse(res))
 }

@@ -73,7 +73,7 @@ func TestCloseJob(t *testing.T) {
 		"submission_id": f.s2, "weighted_votes": float64(4), "voters": float64(1), "earliest_vote_at": openjury.FormatTime(now.Add(-time.Hour)),
 	}}}, res["voting_summary"])
 	job := res["job"].(map[string]any)
-	require.Len(t, job, 28)
+	require.Len(t, job, 41) // with the escrow_* and jury_* fields
 	require.Equal(t, f.jobID, job["id"])
 	require.Equal(t, "closed", job["status"])
 	require.Equal(t, f.s2, job["winner_submission_id"])
@@ -158,7 +158,7 @@ func TestFinalizeJob(t *testing.T) {
 	require.Equal(t, f.s2, res["winner_submission_id"])
 	require.Equal(t, map[string]any{"job_id": f.jobID, "tallies": []any{}}, res["voting_summary"])
 	job := res["job"].(map[string]any)
-	require.Len(t, job, 28)
+	require.Len(t, job, 41) // with the escrow_* and jury_* fields
 	require.Equal(t, "closed", job["status"])
 	require.Equal(t, f.s2, job["winner_submission_id"])
 	require.Equal(t, openjury.FormatTime(now), job["closed_at"])

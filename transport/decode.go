@@ -294,3 +294,19 @@ func queryInt(r *http.Request, name string, def, minV, maxV int) (int, error) {
 	}
 	return v, nil
 }
+
+// queryBool reads an optional boolean query parameter: true or 1, false or
+// 0 (any case); absent is false. Errors: Invalid naming it otherwise.
+func queryBool(r *http.Request, name string) (bool, error) {
+	q := r.URL.Query()
+	if !q.Has(name) {
+		return false, nil
+	}
+	switch strings.ToLower(strings.TrimSpace(q.Get(name))) {
+	case "true", "1":
+		return true, nil
+	case "false", "0":
+		return false, nil
+	}
+	return false, openjury.Errorf(openjury.Invalid, opDecode, "%s: must be true or false", name)
+}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/openjury/openjury/auth"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/search"
 )
@@ -192,6 +193,16 @@ type discoveryData struct {
 	MaxSubmissionsPerAgent int64
 	WinScore               int64
 	AGRMintPerWin          int64
+	// The jury's figures (docs/rules.md, "Jury integrity").
+	JuryCommitSeconds  int64
+	JuryRevealSeconds  int64
+	MinJuryWindow      int64
+	MaxJuryWindow      int64
+	MaxJurySize        int
+	JuryCommitmentRule string
+	JuryDrawSeed       string
+	AGRPerCoherentVote int64
+	JuryNoShowPenalty  int64
 
 	MaxTitleChars   int
 	MaxPromptChars  int
@@ -226,14 +237,32 @@ type discoveryData struct {
 	RetryAfterSeconds   int64
 	MaxBackoffSeconds   int64
 	ListLimit           int
-	// ReadCacheMS is the anonymous-read cache's TTL (0: off).
+	// ReadCacheMS is the read cache's TTL (0: off).
 	ReadCacheMS int64
 
 	SearchEnabled       bool
 	SearchMaxQueryChars int
 	SearchDefaultLimit  int
 	SearchMaxLimit      int
+
+	// Escrow is the BountyEscrow the service follows ("" none), Treasury
+	// the fee's recipient; the split in percent.
+	Escrow, Treasury          string
+	AgentPct, FeePct, JuryPct string
+	// The event log: stream heartbeat and the silence after which a
+	// client reconnects, retention, page limits, webhooks per address.
+	EventHeartbeatSeconds int64
+	EventStaleSeconds     int64
+	EventRetentionHours   int64
+	EventsDefaultLimit    int
+	EventsMaxLimit        int
+	MaxWebhooks           int
+	// PushNotifications: A2A tasks take push notification configs.
+	PushNotifications bool
 }
+
+// percent renders a fraction of 1 as a percentage ("85").
+func percent(f float64) string { return strconv.FormatFloat(f*100, 'f', -1, 64) }
 
 // serviceEndpoints lists the routes registered with a service name.
 func (s *server) serviceEndpoints() []endpoint {
@@ -272,6 +301,12 @@ func (s *server) discoveryData(base string) discoveryData {
 		FreshChallenges:     auth.FreshPerAddress,
 		MaxBodyBytes:        s.opts.MaxBodyBytes,
 
+		Escrow:   m.Escrow.Contract.String(),
+		Treasury: m.Escrow.Treasury.String(),
+		AgentPct: percent(m.Economy.AgentPayoutPct),
+		FeePct:   percent(m.Economy.PlatformFeePct),
+		JuryPct:  percent(m.Economy.JuryPoolPct),
+
 		MinStakeUSDC:           st.MinStake.String(),
 		MinRepScoreToVote:      m.MinRepScoreToVote,
 		FinalVoteOpen:          m.FinalVoteOpen,
@@ -283,6 +318,15 @@ func (s *server) discoveryData(base string) discoveryData {
 		MaxSubmissionsPerAgent: marketplace.MaxSubmissionsPerAgent,
 		WinScore:               marketplace.WinScore,
 		AGRMintPerWin:          m.AGRMintPerWin,
+		JuryCommitSeconds:      int64(m.JuryCommitWindow / time.Second),
+		JuryRevealSeconds:      int64(m.JuryRevealWindow / time.Second),
+		MinJuryWindow:          int64(marketplace.MinJuryWindow / time.Second),
+		MaxJuryWindow:          int64(marketplace.MaxJuryWindow / time.Second),
+		MaxJurySize:            marketplace.MaxJurySize,
+		JuryCommitmentRule:     juryCommitmentRule,
+		JuryDrawSeed:           drawSeed(m),
+		AGRPerCoherentVote:     m.AGRPerCoherentVote,
+		JuryNoShowPenalty:      m.JuryNoShowPenalty,
 
 		MaxTitleChars:   marketplace.MaxTitleChars,
 		MaxPromptChars:  marketplace.MaxPromptChars,
@@ -323,6 +367,14 @@ func (s *server) discoveryData(base string) discoveryData {
 		SearchMaxQueryChars: search.MaxQueryChars,
 		SearchDefaultLimit:  search.DefaultLimit,
 		SearchMaxLimit:      search.MaxLimit,
+
+		EventHeartbeatSeconds: int64(s.eventHeartbeat() / time.Second),
+		EventStaleSeconds:     int64(eventStaleAfter * s.eventHeartbeat() / time.Second),
+		EventRetentionHours:   int64(s.eventRetention() / time.Hour),
+		EventsDefaultLimit:    events.DefaultListLimit,
+		EventsMaxLimit:        events.MaxListLimit,
+		MaxWebhooks:           events.MaxWebhooksPerAddress,
+		PushNotifications:     s.svc.Webhooks != nil && s.svc.A2ATasks != nil,
 	}
 }
 
@@ -435,7 +487,7 @@ func newAgentCard(d discoveryData) agentCard {
 		Provider:         agentProvider{Organization: d.Name, URL: d.App},
 		Version:          d.Version,
 		DocumentationURL: d.Links.Playbook,
-		Capabilities:     agentCapabilities{},
+		Capabilities:     agentCapabilities{PushNotifications: d.PushNotifications},
 		SecuritySchemes: map[string]securityScheme{
 			"bearer": {
 				Type:         "http",

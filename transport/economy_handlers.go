@@ -2,6 +2,7 @@ package transport
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -10,13 +11,14 @@ import (
 
 // ConstitutionVersion is the version of the published constitution, the
 // service documentation's label.
-const ConstitutionVersion = "1.6"
+const ConstitutionVersion = "1.7"
 
 // The sentences of the constitution.
 const (
-	escrowPrinciple = "Bounties are settled in USDC and each participant pays their own gas: " +
-		"the platform never takes custody of funds, sponsors no transactions, and pays a winner " +
-		"only under the published split once a job is closed by its sponsor or finalized by final decision votes."
+	// escrowPrincipleOff is what the service does without an escrow.
+	escrowPrincipleOff = "This service follows no escrow contract: a job's bounty_usdc is its sponsor's promise, " +
+		"not money the service holds or pays. The platform never takes custody of funds and sponsors no " +
+		"transactions; usdc_split is the split a funded job would pay."
 	agrPolicySummary = "AGR credits are offchain and zero-fee: they are minted to the winner of each closed job " +
 		"(agr_mint_per_win) and spent on boosts that feature a job in discovery. AGR carries no governance power."
 	juryWeightRule = "min(5, 1 + floor(sqrt(score)))"
@@ -58,6 +60,31 @@ type economyPolicyJSON struct {
 	PlatformFeeUSDCPct float64 `json:"platform_fee_usdc_pct"`
 	JuryPoolUSDCPct    float64 `json:"jury_pool_usdc_pct"`
 	AGRMintPerWin      int64   `json:"agr_mint_per_win"`
+	// EscrowContractAddress is the BountyEscrow the service follows (null:
+	// none); jobs are funded there (docs/onchain.md).
+	EscrowContractAddress *string `json:"escrow_contract_address"`
+	// TreasuryAddress receives the platform fee (null without escrow).
+	TreasuryAddress *string `json:"treasury_address"`
+}
+
+// escrowPrinciple is the constitution's escrow_principle: what the
+// service really does with bounties.
+func escrowPrinciple(m marketplace.Config) string {
+	e := m.Escrow
+	if !e.Enabled() {
+		return escrowPrincipleOff
+	}
+	pct := func(f float64) string { return percent(f) + "%" }
+	return fmt.Sprintf("A job's bounty is held in USDC by the BountyEscrow contract %s on chain %d, never by the platform: "+
+		"the sponsor funds their own slot of the job (job key = keccak256(job_id)); the verdict (the sponsor's close or "+
+		"the final decision votes) fixes the payouts in the job's public snapshot - %s to the winner's agent, %s to "+
+		"the jurors who voted for the winning submission by weight, %s platform fee to the treasury %s, exact in "+
+		"micro-USDC with every remainder to the winner; an operator key posts the snapshot's Merkle root on chain "+
+		"and can move no money; each recipient claims with a Merkle proof and pays their own gas; the sponsor takes "+
+		"back funding beyond the settled total, or everything if the job is not settled by the refund time. "+
+		"Anyone can recompute the root from the snapshot and compare it with the one on chain. A job without "+
+		"escrow funding pays nothing: its bounty_usdc is the sponsor's promise.",
+		e.Contract, e.ChainID, pct(m.Economy.AgentPayoutPct), pct(m.Economy.JuryPoolPct), pct(m.Economy.PlatformFeePct), e.Treasury)
 }
 
 // usdcSplitJSON is the usdc_split of the constitution, fractions of 1.
@@ -84,7 +111,23 @@ type votingRulesJSON struct {
 	FinalVoteEligibility          string      `json:"final_vote_eligibility"`
 	FinalVoteRequiresStake        bool        `json:"final_vote_requires_stake"`
 	WinnerReputationScore         int64       `json:"winner_reputation_score"`
+	// The jury's rules (docs/rules.md, "Jury integrity").
+	JuryModes                []string `json:"jury_modes"`
+	DefaultJuryCommitSeconds int64    `json:"default_jury_commit_seconds"`
+	DefaultJuryRevealSeconds int64    `json:"default_jury_reveal_seconds"`
+	MinJuryWindowSeconds     int64    `json:"min_jury_window_seconds"`
+	MaxJuryWindowSeconds     int64    `json:"max_jury_window_seconds"`
+	MaxJurySize              int64    `json:"max_jury_size"`
+	JuryCommitmentRule       string   `json:"jury_commitment_rule"`
+	JuryDrawAlgorithm        string   `json:"jury_draw_algorithm"`
+	JuryDrawRule             string   `json:"jury_draw_rule"`
+	JuryDrawSeed             string   `json:"jury_draw_seed"`
+	AGRPerCoherentVote       int64    `json:"agr_per_coherent_vote"`
+	JuryNoShowPenalty        int64    `json:"jury_no_show_penalty"`
 }
+
+// juryCommitmentRule is how a juror computes a commitment.
+const juryCommitmentRule = "keccak256(abi.encode(bytes32 keccak256(job_id), bytes32 keccak256(submission_id), address voter, bytes32 salt))"
 
 // treasuryJSON is TreasuryInfo.
 type treasuryJSON struct {
@@ -95,8 +138,8 @@ type treasuryJSON struct {
 	Note            *string `json:"note"`
 }
 
-// constitutionJSON is Constitution. treasury is null: there is no
-// treasury contract yet.
+// constitutionJSON is Constitution. treasury is null without a treasury
+// (SERVICE_TREASURY_ADDRESS).
 type constitutionJSON struct {
 	Version          string          `json:"version"`
 	EscrowPrinciple  string          `json:"escrow_principle"`
@@ -119,6 +162,9 @@ func (s *server) economyPolicyJSON() economyPolicyJSON {
 		PlatformFeeUSDCPct: m.Economy.PlatformFeePct,
 		JuryPoolUSDCPct:    m.Economy.JuryPoolPct,
 		AGRMintPerWin:      m.AGRMintPerWin,
+
+		EscrowContractAddress: optAddress(m.Escrow.Contract),
+		TreasuryAddress:       optAddress(m.Escrow.Treasury),
 	}
 }
 
@@ -130,7 +176,7 @@ func (s *server) constitutionJSON() constitutionJSON {
 	}
 	return constitutionJSON{
 		Version:         ConstitutionVersion,
-		EscrowPrinciple: escrowPrinciple,
+		EscrowPrinciple: escrowPrinciple(m),
 		USDCSplit: usdcSplitJSON{
 			AgentPayout: m.Economy.AgentPayoutPct,
 			PlatformFee: m.Economy.PlatformFeePct,
@@ -153,9 +199,42 @@ func (s *server) constitutionJSON() constitutionJSON {
 			FinalVoteEligibility:          eligibility,
 			FinalVoteRequiresStake:        !m.FinalVoteOpen,
 			WinnerReputationScore:         marketplace.WinScore,
+			JuryModes:                     []string{string(marketplace.JuryOpen), string(marketplace.JuryCommitReveal)},
+			DefaultJuryCommitSeconds:      int64(m.JuryCommitWindow / time.Second),
+			DefaultJuryRevealSeconds:      int64(m.JuryRevealWindow / time.Second),
+			MinJuryWindowSeconds:          int64(marketplace.MinJuryWindow / time.Second),
+			MaxJuryWindowSeconds:          int64(marketplace.MaxJuryWindow / time.Second),
+			MaxJurySize:                   marketplace.MaxJurySize,
+			JuryCommitmentRule:            juryCommitmentRule,
+			JuryDrawAlgorithm:             marketplace.DrawAlgorithm,
+			JuryDrawRule:                  marketplace.DrawAlgorithmText,
+			JuryDrawSeed:                  drawSeed(m),
+			AGRPerCoherentVote:            m.AGRPerCoherentVote,
+			JuryNoShowPenalty:             m.JuryNoShowPenalty,
 		},
-		Treasury: nil,
+		Treasury: s.treasuryJSON(),
 	}
+}
+
+// treasuryJSON is the constitution's treasury: the fee's recipient, null
+// when none is configured.
+func (s *server) treasuryJSON() *treasuryJSON {
+	m := s.svc.Market.Config()
+	if m.Escrow.Treasury.IsZero() {
+		return nil
+	}
+	st := s.svc.Stake.Requirements()
+	note := "Receives the platform fee of funded jobs; it claims its payout from the escrow like any recipient."
+	return &treasuryJSON{Network: st.Network, ChainID: st.ChainID, ContractAddress: m.Escrow.Treasury.String(),
+		USDCAddress: st.USDCAddress.String(), Note: &note}
+}
+
+// drawSeed names where the draws of m take their seed.
+func drawSeed(m marketplace.Config) string {
+	if m.JuryChain != nil {
+		return marketplace.SeedBlock
+	}
+	return marketplace.SeedServer
 }
 
 func (s *server) economyPolicy(w http.ResponseWriter, r *http.Request) error {

@@ -17,7 +17,8 @@ import (
 )
 
 var economyKeys = []string{"settlement_network", "settlement_chain_id", "settlement_asset", "usdc_address", "agr_token_address",
-	"agent_payout_usdc_pct", "platform_fee_usdc_pct", "jury_pool_usdc_pct", "agr_mint_per_win"}
+	"agent_payout_usdc_pct", "platform_fee_usdc_pct", "jury_pool_usdc_pct", "agr_mint_per_win",
+	"escrow_contract_address", "treasury_address"}
 
 func TestEconomyPolicy(t *testing.T) {
 	t.Parallel()
@@ -25,7 +26,7 @@ func TestEconomyPolicy(t *testing.T) {
 	r := e.get("/api/v1/economy/policy")
 	require.JSONEq(t, `{"settlement_network":"base","settlement_chain_id":8453,"settlement_asset":"USDC",
 		"usdc_address":"","agr_token_address":"","agent_payout_usdc_pct":0.85,"platform_fee_usdc_pct":0.05,
-		"jury_pool_usdc_pct":0.1,"agr_mint_per_win":50}`, string(r.Body))
+		"jury_pool_usdc_pct":0.1,"agr_mint_per_win":50,"escrow_contract_address":null,"treasury_address":null}`, string(r.Body))
 	requireKeys(t, r.JSON(t), economyKeys...)
 
 	usdc := "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
@@ -42,8 +43,8 @@ func TestConstitution(t *testing.T) {
 	e := newEnv(t)
 	m := e.get("/api/v1/governance/constitution").JSON(t)
 	requireKeys(t, m, "version", "escrow_principle", "usdc_split", "agr_policy_summary", "voting", "treasury")
-	require.Equal(t, "1.6", m["version"])
-	require.NotEmpty(t, m["escrow_principle"])
+	require.Equal(t, "1.7", m["version"])
+	require.Contains(t, m["escrow_principle"], "follows no escrow contract", "no escrow: the bounty is a promise")
 	require.Equal(t, map[string]any{"agent_payout": 0.85, "platform_fee": 0.05, "jury_pool": 0.1}, m["usdc_split"])
 	summary := m["agr_policy_summary"].(string)
 	for _, word := range []string{"offchain", "zero-fee", "minted", "boost", "no governance power"} {

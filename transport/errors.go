@@ -35,6 +35,7 @@ var kindHTTP = [...]struct {
 	openjury.RateLimited:     {http.StatusTooManyRequests, "too many requests"},
 	openjury.NotImplemented:  {http.StatusNotImplemented, "not implemented"},
 	openjury.Unavailable:     {http.StatusServiceUnavailable, "service unavailable"},
+	openjury.Gone:            {http.StatusGone, "gone"},
 }
 
 // StatusOf is the HTTP status of an error Kind (see kindHTTP). Kinds it

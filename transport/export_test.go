@@ -18,7 +18,7 @@ type RouteInfo struct {
 	Pattern, OperationID string
 	// Auth is "none", "bearer", "operator" or "dev".
 	Auth string
-	// Cached: anonymous reads may come from the read cache.
+	// Cached: reads, signed in or not, may come from the read cache.
 	Cached bool
 	// Service is the name in service.json's endpoints ("" for none).
 	Service string

@@ -13,9 +13,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/a2atask"
 	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/auth"
+	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/idempotency"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/search"
@@ -53,6 +55,19 @@ type Services struct {
 	// Search answers GET /api/v1/search/semantic; nil means semantic
 	// search is disabled (SERVICE_SEMANTIC_SEARCH_ENABLED=0): 501.
 	Search *search.Service
+	// Events serves the event log (GET /api/v1/events) and EventHub the
+	// live stream (GET /api/v1/events/stream) from the replica's fan-out,
+	// whose frames must be EventFrame's. Nil: those routes answer 501.
+	Events   *events.Service
+	EventHub *events.Hub
+	// Webhooks manages the signed-in callers' webhooks
+	// (/api/v1/webhooks); nil: those routes answer 501.
+	Webhooks *events.Webhooks
+	// A2ATasks keeps the A2A tasks (a job posted or work submitted
+	// through A2A); with Webhooks it turns on tasks/get and push
+	// notifications. Nil: A2A answers every message directly, keeps no
+	// task, and tasks/get answers "task not found".
+	A2ATasks a2atask.Store
 }
 
 // Options tune the handler. The zero value is usable.
@@ -105,7 +120,9 @@ type Options struct {
 	// RateLimitPerAddressPerMin is the request limit per signed-in address
 	// and replica (SERVICE_RATE_LIMIT_PER_ADDRESS_PER_MIN), counted on
 	// requests whose bearer token resolves, whatever their IP, like
-	// RateLimitPerMin. Zero or less turns it off.
+	// RateLimitPerMin: the requests to routes that need sign-in, and the
+	// reads of public data that carry a token (resolved through a cache
+	// of TokenCacheTTL). Zero or less turns it off.
 	RateLimitPerAddressPerMin int
 	// AuthRateLimitPerMin is the replica's budget of sign-in requests
 	// (SERVICE_AUTH_RATE_LIMIT_PER_MIN): POSTs to
@@ -144,14 +161,18 @@ type Options struct {
 	// Collectors are registered on the registry by NewHandler, e.g.
 	// collectors.NewDBStatsCollector for each pool of bunstore.DB.SQLDBs.
 	Collectors []prometheus.Collector
-	// ReadCacheTTL turns on the anonymous-read cache: 200 answers of the
-	// public read routes (jobs, a job, its submissions, votes, final votes
-	// and comments, posts, reputation, leaderboard) to GETs without an
-	// Authorization header are kept this long, at most MaxReadCacheTTL, so
-	// a write through another replica is seen within it. Every write
-	// answered by this handler empties the cache, so a caller's next read
-	// on this replica sees its own write. Zero or less turns it off.
+	// ReadCacheTTL turns on the read cache: 200 answers of the public read
+	// routes (jobs, a job, its submissions, votes, final votes and
+	// comments, posts, reputation, leaderboard), which do not depend on
+	// the caller, are kept this long, at most MaxReadCacheTTL, and served
+	// to anonymous and signed-in GETs alike, so a write through another
+	// replica is seen within it. Every write answered by this handler
+	// empties the cache, so a caller's next read on this replica sees its
+	// own write. Zero or less turns it off.
 	ReadCacheTTL time.Duration
+	// EventHeartbeat is how often an idle event stream sends a comment
+	// line (0: DefaultEventHeartbeat).
+	EventHeartbeat time.Duration
 	// App, when set, answers every request whose path is not the API's
 	// (the API's paths are /api/..., /.well-known/..., /docs-md/... and
 	// the exact paths of the registered routes, such as /a2a, /openapi.json
@@ -159,7 +180,7 @@ type Options struct {
 	// panic recovery, request id, client IP, access log and per-IP rate
 	// limit as the API (one budget per client IP for both), and an answered
 	// write through it (any method but GET, HEAD and OPTIONS, unless
-	// refused with a 4xx) empties the anonymous-read cache like an API
+	// refused with a 4xx) empties the read cache like an API
 	// write. Its own headers and bodies are left alone (no API security
 	// headers, CORS, read cache or body limit), except that its 404 to a
 	// client whose Accept does not prefer text/html (an agent, curl) is
@@ -189,8 +210,11 @@ type server struct {
 	// exempt; signInPaths those of the sign-in routes (rateClass).
 	unlimitedPaths, signInPaths map[string]bool
 	metrics                     *metrics
-	// cache is the anonymous-read cache; nil when off.
+	// cache is the read cache; nil when off.
 	cache *readCache
+	// tokens resolves the bearer tokens of reads for the per-address
+	// limit (limitSignedReads).
+	tokens *tokenCache
 	// ipLimiter and addrLimiter are the per-IP and per-address request
 	// limits; nil when off.
 	ipLimiter, addrLimiter *clientLimiter
@@ -269,6 +293,7 @@ func newServer(s Services, o Options, extra func(*server)) *server {
 		}
 		srv.cache = newReadCache(o.ReadCacheTTL, cached)
 	}
+	srv.tokens = newTokenCache(s.Auth.Authenticate, o.Clock)
 	if o.BaseURL != "" {
 		srv.discovery = srv.renderDiscovery(o.BaseURL)
 	}
@@ -283,13 +308,14 @@ func newServer(s Services, o Options, extra func(*server)) *server {
 
 // handler wraps the router in the middleware chain, outermost first:
 // recovery, request id, access log, then for the API security headers,
-// metrics, CORS, rate limit, read cache, body limit; for Options.App the
-// metrics (route label RouteApp), the rate limit and the cache
-// invalidation of its writes.
+// metrics, CORS, rate limit, the per-address limit of signed-in reads,
+// read cache, body limit; for Options.App the metrics (route label
+// RouteApp), the rate limit and the cache invalidation of its writes.
 func (s *server) handler() http.Handler {
 	var h http.Handler = http.HandlerFunc(s.dispatch)
 	h = s.limitBody(h)
 	h = s.cacheReads(h)
+	h = s.limitSignedReads(h)
 	h = s.rateLimit(h)
 	h = s.cors(h)
 	h = s.observe(h)

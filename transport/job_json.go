@@ -40,10 +40,49 @@ type jobJSON struct {
 	FinalVoteEndsAt       *string     `json:"final_vote_ends_at"`
 	FeaturedScore         int64       `json:"featured_score"`
 	FeaturedUntil         *string     `json:"featured_until"`
+	// The jury settings (docs/rules.md, "Jury integrity"): the ends of the
+	// windows are null in open mode, jury_size null without a panel.
+	JuryMode         string  `json:"jury_mode"`
+	JurySize         *int64  `json:"jury_size"`
+	JuryCommitEndsAt *string `json:"jury_commit_ends_at"`
+	JuryRevealEndsAt *string `json:"jury_reveal_ends_at"`
+	// The escrow of the sponsor's slot (docs/rules.md#escrow-and-payouts),
+	// null when the service follows no escrow.
+	EscrowStatus          *string      `json:"escrow_status"`
+	EscrowAmountUSDC      *json.Number `json:"escrow_amount_usdc"`
+	EscrowRefundAfter     *string      `json:"escrow_refund_after"`
+	EscrowTxHash          *string      `json:"escrow_tx_hash"`
+	EscrowChainID         *int64       `json:"escrow_chain_id"`
+	EscrowContractAddress *string      `json:"escrow_contract_address"`
+	EscrowBlockNumber     *int64       `json:"escrow_block_number"`
+	EscrowLogIndex        *int64       `json:"escrow_log_index"`
+	EscrowMismatch        *bool        `json:"escrow_mismatch"`
+}
+
+// jobJSON converts a domain job with the escrow state it shows
+// (marketplace.Service.EscrowOf).
+func (s *server) jobJSON(j *marketplace.Job) jobJSON {
+	out := newJobJSON(j)
+	out.setEscrow(s.svc.Market.EscrowOf(j))
+	return out
+}
+
+// setEscrow fills the escrow_* fields from e (all null for nil).
+func (out *jobJSON) setEscrow(e *marketplace.JobEscrow) {
+	if e == nil {
+		return
+	}
+	status, amount, mismatch := string(e.Status), usdcJSON(e.Amount), e.Mismatch
+	ref := newChainRefFields(e.Ref)
+	out.EscrowStatus, out.EscrowAmountUSDC, out.EscrowMismatch = &status, &amount, &mismatch
+	out.EscrowRefundAfter = optTimePtr(e.RefundAfter)
+	out.EscrowTxHash, out.EscrowChainID, out.EscrowContractAddress = ref.TxHash, ref.ChainID, ref.Contract
+	out.EscrowBlockNumber, out.EscrowLogIndex = ref.BlockNumber, ref.LogIndex
 }
 
 // newJobJSON converts a domain job. The anchor_* fields are null until the
-// job has a snapshot.
+// job has a snapshot; the escrow_* fields are null (server.jobJSON sets
+// them).
 func newJobJSON(j *marketplace.Job) jobJSON {
 	closeRef := newChainRefFields(j.Close)
 	out := jobJSON{
@@ -66,6 +105,10 @@ func newJobJSON(j *marketplace.Job) jobJSON {
 		FinalVoteEndsAt:      optTime(j.FinalVoteEndsAt),
 		FeaturedScore:        j.FeaturedScore,
 		FeaturedUntil:        optTimePtr(j.FeaturedUntil),
+		JuryMode:             j.JuryMode.Name(),
+		JurySize:             optSize(j.JurySize),
+		JuryCommitEndsAt:     optTimePtr(j.JuryCommitEndsAt),
+		JuryRevealEndsAt:     optTimePtr(j.JuryRevealEndsAt),
 	}
 	if b := j.Anchor; b != nil {
 		a := newAnchorBatchJSON(b)
@@ -75,6 +118,15 @@ func newJobJSON(j *marketplace.Job) jobJSON {
 		out.AnchorBlockNumber, out.AnchorLogIndex = a.AnchorBlockNumber, a.AnchorLogIndex
 	}
 	return out
+}
+
+// optSize is nil for 0, else n.
+func optSize(n int) *int64 {
+	if n == 0 {
+		return nil
+	}
+	v := int64(n)
+	return &v
 }
 
 // mapEach converts every element of s with f. The result is never nil, so

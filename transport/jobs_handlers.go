@@ -22,6 +22,10 @@ type createJobRequest struct {
 	BountyUSDC             *number  `json:"bounty_usdc"`
 	Tags                   []string `json:"tags"`
 	FinalVoteWindowSeconds *int64   `json:"final_vote_window_seconds"`
+	JuryMode               *string  `json:"jury_mode"`
+	JurySize               *int64   `json:"jury_size"`
+	JuryCommitSeconds      *int64   `json:"jury_commit_seconds"`
+	JuryRevealSeconds      *int64   `json:"jury_reveal_seconds"`
 }
 
 // listJobsResponse is ListJobsResponse plus the cursor of the next page.
@@ -53,11 +57,15 @@ func (s *server) createJob(w http.ResponseWriter, r *http.Request) error {
 		Bounty:                 bounty,
 		Tags:                   req.Tags,
 		FinalVoteWindowSeconds: req.FinalVoteWindowSeconds,
+		JuryMode:               deref(req.JuryMode),
+		JurySize:               req.JurySize,
+		JuryCommitSeconds:      req.JuryCommitSeconds,
+		JuryRevealSeconds:      req.JuryRevealSeconds,
 	})
 	if err != nil {
 		return err
 	}
-	return respond(w, newJobJSON(job))
+	return respond(w, s.jobJSON(job))
 }
 
 func (s *server) getJob(w http.ResponseWriter, r *http.Request) error {
@@ -65,7 +73,7 @@ func (s *server) getJob(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return respond(w, newJobJSON(job))
+	return respond(w, s.jobJSON(job))
 }
 
 func (s *server) listJobs(w http.ResponseWriter, r *http.Request) error {
@@ -73,13 +81,17 @@ func (s *server) listJobs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return respond(w, listJobsResponse{Jobs: mapEach(page.Jobs, newJobJSON), NextCursor: optString(page.NextCursor)})
+	return respond(w, listJobsResponse{Jobs: mapEach(page.Jobs, s.jobJSON), NextCursor: optString(page.NextCursor)})
 }
 
-// queryJobs lists the jobs a request's status, tag, limit (default def,
-// 1..maxLimit) and cursor query parameters select.
+// queryJobs lists the jobs a request's status, tag, funded, limit
+// (default def, 1..maxLimit) and cursor query parameters select.
 func (s *server) queryJobs(r *http.Request, def, maxLimit int) (marketplace.JobPage, error) {
 	limit, err := queryInt(r, "limit", def, 1, maxLimit)
+	if err != nil {
+		return marketplace.JobPage{}, err
+	}
+	funded, err := queryBool(r, "funded")
 	if err != nil {
 		return marketplace.JobPage{}, err
 	}
@@ -87,6 +99,7 @@ func (s *server) queryJobs(r *http.Request, def, maxLimit int) (marketplace.JobP
 	return s.svc.Market.ListJobs(r.Context(), marketplace.ListJobsInput{
 		Status: q.Get("status"),
 		Tag:    q.Get("tag"),
+		Funded: funded,
 		Limit:  limit,
 		Cursor: q.Get("cursor"),
 	})

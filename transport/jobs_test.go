@@ -55,12 +55,15 @@ func TestCreateJob(t *testing.T) {
 		"anchor_root", "anchor_uri", "anchor_schema_version", "anchor_salt", "anchor_tx_hash",
 		"anchor_chain_id", "anchor_contract_address", "anchor_block_number", "anchor_log_index",
 		"featured_until",
+		// Without an escrow the escrow fields are null too.
+		"escrow_status", "escrow_amount_usdc", "escrow_refund_after", "escrow_tx_hash", "escrow_chain_id",
+		"escrow_contract_address", "escrow_block_number", "escrow_log_index", "escrow_mismatch",
 	} {
 		v, present := job[k]
 		require.True(t, present, "field %s missing", k)
 		require.Nil(t, v, "field %s", k)
 	}
-	require.Len(t, job, 28)
+	require.Len(t, job, 41) // with the escrow_* and jury_* fields
 
 	// Default window, no tags -> [] not null, integer bounty.
 	r = e.do("POST", "/api/v1/jobs", `{"title":"T2","prompt":"P","bounty_usdc":0}`, bearer(token))

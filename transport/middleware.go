@@ -31,6 +31,9 @@ type requestInfo struct {
 	route string
 	// client is the client IP (clientIP), for limits and logs.
 	client string
+	// limited is the address whose per-address limit this request has
+	// counted against already (limitSignedReads), or "".
+	limited openjury.Address
 }
 
 func infoFrom(ctx context.Context) *requestInfo {

@@ -155,6 +155,7 @@ func TestErrorTableDefaults(t *testing.T) {
 		{openjury.RateLimited, 429, "too many requests"},
 		{openjury.NotImplemented, 501, "not implemented"},
 		{openjury.Unavailable, 503, "service unavailable"},
+		{openjury.Gone, 410, "gone"},
 		{openjury.Kind(200), 500, "internal error"},
 	}
 	for _, tc := range cases {

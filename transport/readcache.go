@@ -12,11 +12,11 @@ import (
 	"golang.org/x/sync/singleflight"
 )
 
-// MaxReadCacheTTL bounds Options.ReadCacheTTL: an anonymous read is never
+// MaxReadCacheTTL bounds Options.ReadCacheTTL: a cached read is never
 // more than this stale.
 const MaxReadCacheTTL = time.Second
 
-// Bounds of the anonymous-read cache's memory: bodies over
+// Bounds of the read cache's memory: bodies over
 // readCacheMaxBody are not kept, and a shard over its share of
 // readCacheMaxBytes is emptied before it takes a new entry.
 const (
@@ -26,8 +26,9 @@ const (
 )
 
 // readCache keeps the 200 answers of the routes registered as cached
-// (route.cached) to anonymous GETs (no Authorization header) for at most ttl (<= MaxReadCacheTTL), so a write
-// on another replica is seen within ttl. A write through this handler (any
+// (route.cached: public data whose answer does not depend on the caller)
+// to GETs, with or without an Authorization header, for at most ttl (<=
+// MaxReadCacheTTL), so a write on another replica is seen within ttl. A write through this handler (any
 // request other than GET, HEAD or OPTIONS, unless it was refused with a
 // 4xx) empties it when it has been answered, so the writer's next read on
 // this replica sees its write. Emptying is one atomic increment: entries
@@ -107,7 +108,7 @@ func (c *readCache) put(key string, e *cacheEntry) {
 // invalidate makes every kept entry stale.
 func (c *readCache) invalidate() { c.gen.Add(1) }
 
-// invalidatesCache empties the anonymous-read cache once a write through
+// invalidatesCache empties the read cache once a write through
 // next (any method but GET, HEAD and OPTIONS) is answered, unless it was
 // refused with a 4xx (also when next panics: the write may have
 // committed). cacheReads uses it for the API's writes; Options.App gets it
@@ -132,10 +133,11 @@ func (s *server) invalidatesCache(next http.Handler) http.Handler {
 	})
 }
 
-// cacheReads answers anonymous reads of the cached routes from the cache and
+// cacheReads answers reads of the cached routes from the cache and
 // empties it after writes; see readCache. ReadCacheTTL <= 0 turns it off.
-// It sits inside the access log, metrics and rate limit, so cached answers
-// are logged, counted and limited like the others.
+// It sits inside the access log, metrics and rate limits (the per-address
+// limit of signed-in reads too), so cached answers are logged, counted and
+// limited like the others. A signed-in GET of any other route skips it.
 func (s *server) cacheReads(next http.Handler) http.Handler {
 	if s.cache == nil {
 		return next
@@ -148,8 +150,23 @@ func (s *server) cacheReads(next http.Handler) http.Handler {
 			return
 		}
 		if r.Header.Get("Authorization") != "" {
-			next.ServeHTTP(w, r)
-			return
+			// A signed-in read of a cacheable route is public data,
+			// answered alike for everyone (its per-address limit was
+			// counted by limitSignedReads); any other route may depend
+			// on the caller and is never shared.
+			if _, pattern := s.mux.Handler(r); !c.routes[pattern] {
+				next.ServeHTTP(w, r)
+				return
+			}
+		}
+		// Only the cached routes' reads join a shared read: an answer that
+		// never ends (the event stream) must not hold others waiting.
+		// (A server without routes is a test of the cache alone.)
+		if s.mux != nil {
+			if _, pattern := s.mux.Handler(r); !c.routes[pattern] {
+				next.ServeHTTP(w, r)
+				return
+			}
 		}
 		key := r.URL.Path + "?" + r.URL.RawQuery
 		now := s.clock.Now()

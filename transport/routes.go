@@ -23,8 +23,8 @@ type route struct {
 	// of h.
 	auth authMode
 	// cached marks a public read whose answer does not depend on the
-	// caller: anonymous GETs may be answered from the read cache
-	// (Options.ReadCacheTTL).
+	// caller: its GETs, signed in or not, may be answered from the read
+	// cache (Options.ReadCacheTTL).
 	cached bool
 	// service is the operation's name in the endpoints of
 	// /.well-known/service.json; "" leaves it out.
@@ -95,8 +95,10 @@ func (s *server) allRoutes() []route {
 		s.agrRoutes(),
 		s.submissionRoutes(),
 		s.voteRoutes(),
+		s.juryRoutes(),
 		s.closingRoutes(),
 		s.anchorRoutes(),
+		s.escrowRoutes(),
 		s.reputationRoutes(),
 		s.economyRoutes(),
 		s.threadRoutes(),
@@ -105,6 +107,8 @@ func (s *server) allRoutes() []route {
 		s.discoveryRoutes(),
 		s.metricsRoutes(),
 		s.searchRoutes(),
+		s.eventRoutes(),
+		s.webhookRoutes(),
 		s.a2aRoutes(),
 	)
 }

@@ -21,20 +21,24 @@ var errSearchDisabled = openjury.E(openjury.NotImplemented, "transport.search",
 	"semantic search is disabled on this server (SERVICE_SEMANTIC_SEARCH_ENABLED=0)")
 
 // semanticSearchResultJSON is SemanticSearchResult. title is null for
-// kinds without one (submissions, comments).
+// kinds without one (submissions, comments), job_id for documents that
+// belong to no job (posts and their comments).
 type semanticSearchResultJSON struct {
 	Type       string  `json:"type"`
 	ID         string  `json:"id"`
+	JobID      *string `json:"job_id"`
 	Similarity float64 `json:"similarity"`
 	Title      *string `json:"title"`
 	Content    *string `json:"content"`
+	Snippet    string  `json:"snippet"`
 }
 
 // semanticSearchResponse is SemanticSearchResponse.
 type semanticSearchResponse struct {
-	Query   string                     `json:"query"`
-	Results []semanticSearchResultJSON `json:"results"`
-	Count   int                        `json:"count"`
+	Query      string                     `json:"query"`
+	Results    []semanticSearchResultJSON `json:"results"`
+	Count      int                        `json:"count"`
+	NextCursor *string                    `json:"next_cursor"`
 }
 
 func (s *server) semanticSearch(w http.ResponseWriter, r *http.Request) error {
@@ -53,17 +57,23 @@ func (s *server) semanticSearch(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.svc.Search.Search(r.Context(), q.Get("q"), kind, limit)
+	res, err := s.svc.Search.Search(r.Context(), search.Request{Q: q.Get("q"), Kind: kind, Limit: limit, Cursor: q.Get("cursor")})
 	if err != nil {
 		return err
 	}
 	out := semanticSearchResponse{Query: res.Query, Results: make([]semanticSearchResultJSON, len(res.Results)), Count: len(res.Results)}
 	for i, x := range res.Results {
-		item := semanticSearchResultJSON{Type: string(x.Kind), ID: x.ID, Similarity: x.Similarity, Content: &x.Content}
+		item := semanticSearchResultJSON{Type: string(x.Kind), ID: x.ID, Similarity: x.Similarity, Content: &x.Content, Snippet: x.Snippet.HTML()}
 		if x.Kind.HasTitle() {
 			item.Title = &x.Title
 		}
+		if x.JobID != "" {
+			item.JobID = &x.JobID
+		}
 		out.Results[i] = item
+	}
+	if res.NextCursor != "" {
+		out.NextCursor = &res.NextCursor
 	}
 	return respond(w, out)
 }

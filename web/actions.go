@@ -282,6 +282,32 @@ func (a *app) routeActions(mux *http.ServeMux) {
 			_, err := a.s.Market.FinalVote(ctx, me, marketplace.FinalVoteInput{JobID: job, SubmissionID: sub})
 			return err
 		})}))
+	// A commit-reveal job's jury votes: only the commitment comes (the
+	// browser keeps the choice and the salt, static/jury.js), then the
+	// reveal.
+	mux.HandleFunc("POST /app/jobs/{id}/commit", a.handle(act{form: fixed("commit"), back: jobBack,
+		fields: map[string]string{"commitment": "commitment"},
+		run: func(_ http.ResponseWriter, r *http.Request, me *viewer) (string, error) {
+			id := r.PathValue("id")
+			if _, err := a.s.Market.Commit(r.Context(), me.Address, marketplace.CommitInput{JobID: id, Commitment: r.PostForm.Get("commitment")}); err != nil {
+				return "", err
+			}
+			transport.CountEvent(r, transport.EventJuryVote)
+			return withOK(jobPath(id, ""), "committed", "jury-panel"), nil
+		}}))
+	mux.HandleFunc("POST /app/jobs/{id}/reveal", a.handle(act{form: fixed("reveal"), back: jobBack,
+		fields: map[string]string{"submission_id": "submission_id", "salt": "salt"},
+		run: func(_ http.ResponseWriter, r *http.Request, me *viewer) (string, error) {
+			id, f := r.PathValue("id"), r.PostForm
+			if f.Get("salt") == "" {
+				return "", refuse("salt", "Enter the salt you committed with.")
+			}
+			if _, err := a.s.Market.Reveal(r.Context(), me.Address, marketplace.RevealInput{JobID: id, SubmissionID: f.Get("submission_id"), Salt: f.Get("salt")}); err != nil {
+				return "", err
+			}
+			transport.CountEvent(r, transport.EventJuryVote)
+			return withOK(jobPath(id, ""), "revealed", "jury-panel"), nil
+		}}))
 	mux.HandleFunc("POST /app/jobs/{id}/close", a.handle(act{form: perSub("close-"), back: jobBack, run: a.closeJob}))
 	mux.HandleFunc("POST /app/jobs/{id}/finalize", a.handle(act{form: fixed("finalize"), back: jobBack,
 		run: func(_ http.ResponseWriter, r *http.Request, me *viewer) (string, error) {

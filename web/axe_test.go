@@ -71,9 +71,12 @@ type axeViolation struct {
 type showcase struct {
 	sponsor, agent, rival, juror *openjurytest.Wallet
 	open, closed                 *marketplace.Job
-	sub, rivalSub                *marketplace.Submission
-	post                         *marketplace.Post
-	comment                      *marketplace.Comment
+	// sealed is a commit-reveal job with a panel of two (the juror, who
+	// has committed, and the agent), in its commit window.
+	sealed        *marketplace.Job
+	sub, rivalSub *marketplace.Submission
+	post          *marketplace.Post
+	comment       *marketplace.Comment
 }
 
 func seedShowcase(t *testing.T, srv *openjurytest.Server) *showcase {
@@ -130,10 +133,25 @@ func seedShowcase(t *testing.T, srv *openjurytest.Server) *showcase {
 	require.NoError(t, err)
 	_, err = srv.Market.CloseJob(bg, s.sponsor.Address(), s.closed.ID, marketplace.CloseInput{WinnerSubmissionID: won.ID})
 	require.NoError(t, err)
+	// The juror and the agent are the eligible set (stake and reputation):
+	// a panel of two draws both.
+	two, commitWin, revealWin := int64(2), int64(48*3600), int64(24*3600)
+	s.sealed, err = srv.Market.CreateJob(bg, s.sponsor.Address(), marketplace.CreateJobInput{Title: "Rank five L2 bridges by security",
+		Prompt: "A table with one row a bridge and your reasons.", Bounty: 60 * openjury.MicroPerUSDC, Tags: []string{"research"},
+		JuryMode: "commit_reveal", JurySize: &two, JuryCommitSeconds: &commitWin, JuryRevealSeconds: &revealWin})
+	require.NoError(t, err)
+	sealedSub, err := srv.Market.Submit(bg, s.agent.Address(), marketplace.SubmitInput{JobID: s.sealed.ID, Content: "Five bridges, ranked\nThe table and a paragraph a bridge."})
+	require.NoError(t, err)
+	_, err = srv.Market.Submit(bg, s.rival.Address(), marketplace.SubmitInput{JobID: s.sealed.ID, Content: "Bridge security scores\nScored on five criteria."})
+	require.NoError(t, err)
+	_, err = srv.Market.Commit(bg, s.juror.Address(), marketplace.CommitInput{JobID: s.sealed.ID,
+		Commitment: marketplace.CommitmentOf(s.sealed.ID, sealedSub.ID, s.juror.Address(), [32]byte{9}).String()})
+	require.NoError(t, err)
 	s.post, err = srv.Market.CreatePost(bg, s.agent.Address(), marketplace.PostInput{Title: "How I source my summaries", Content: "Primary sources first, then the discussion threads.", Tags: []string{"method"}})
 	require.NoError(t, err)
 	_, err = srv.Market.AddComment(bg, s.juror.Address(), marketplace.TargetPost, s.post.ID, marketplace.CommentInput{Content: "Same here."})
 	require.NoError(t, err)
+	srv.FlushSearch(t)
 	return s
 }
 
@@ -180,7 +198,7 @@ func TestAccessibility(t *testing.T) {
 
 	pages := []string{"/", "/?status=closed", "/?status=all&tag=research", "/jobs/new", "/jobs/" + s.open.ID, "/jobs/" + s.closed.ID,
 		"/submissions/" + s.sub.ID, "/leaderboard", "/agents/" + s.agent.Address().String(), "/agents/" + s.juror.Address().String(),
-		"/posts", "/posts/new", "/posts/" + s.post.ID, "/signin", "/nope"}
+		"/posts", "/posts/new", "/posts/" + s.post.ID, "/signin", "/nope", "/jobs/" + s.sealed.ID, "/search", "/search?q=bridge", "/?q=summarise"}
 	// Pages reached through a form: the steps that lead there.
 	type formPage struct {
 		name  string
@@ -224,7 +242,7 @@ func TestAccessibility(t *testing.T) {
 	}
 	token := srv.SignIn(t, s.sponsor)
 	require.NoError(t, chromedp.Run(ctx, network.SetCookie(web.SessionCookie, token).WithDomain(u.Hostname()).WithPath("/").WithHTTPOnly(true)))
-	for _, p := range []string{"/", "/jobs/new", "/jobs/" + s.open.ID, "/submissions/" + s.sub.ID, "/posts/" + s.post.ID, "/posts/new", "/agents/" + s.sponsor.Address().String()} {
+	for _, p := range []string{"/", "/jobs/new", "/jobs/" + s.open.ID, "/jobs/" + s.sealed.ID, "/submissions/" + s.sub.ID, "/posts/" + s.post.ID, "/posts/new", "/agents/" + s.sponsor.Address().String()} {
 		var who string
 		check("signed in "+p, chromedp.Tasks{chromedp.Navigate(front.URL + p), chromedp.Text(`.account`, &who)})
 		require.Contains(t, who, "Sign out", p)

@@ -145,6 +145,12 @@ func (x explainer) fixed(detail string) (string, bool) {
 		"job not found":                                          "That job does not exist.",
 		"post not found":                                         "That post does not exist.",
 		"comment not found":                                      "That comment does not exist.",
+		marketplace.DetailNotDrawn:                               "You were not drawn for this job's jury panel: only its drawn jurors vote.",
+		marketplace.DetailCommitRequired:                         "This job's jury votes are commit-reveal: commit in the Jury section, then reveal in the reveal window.",
+		"commit window has ended":                                "The commit window has ended: a commitment made before it can now be revealed.",
+		"reveal window has not started":                          "Reveals open when the commit window ends.",
+		"reveal window has ended":                                "The reveal window has ended: a commitment not revealed by then does not count.",
+		"no commitment to reveal":                                "You made no commitment on this job, so there is nothing to reveal.",
 	}
 	msg, ok := m[detail]
 	return msg, ok
@@ -222,6 +228,8 @@ func (x explainer) rule(api, rule, typed string) string {
 			return "Write something first."
 		case "winner_submission_id", "submission_id":
 			return "Choose a submission."
+		case "commitment":
+			return "Choose a submission: this browser then computes the commitment."
 		}
 		return "This is required."
 	case strings.HasPrefix(rule, "must be at most") && strings.HasSuffix(rule, "characters"):
@@ -253,6 +261,12 @@ func (x explainer) rule(api, rule, typed string) string {
 		return "This mixed-case address fails its checksum: check it, or type it in lower case."
 	case api == "address":
 		return "Enter a wallet address: 0x followed by 40 hexadecimal characters."
+	case api == "commitment":
+		return "A commitment is 0x followed by 64 hexadecimal digits."
+	case api == "salt" && strings.Contains(rule, "do not match"):
+		return "This submission and salt do not match your commitment: use the ones kept when you committed (this browser keeps them; the openjury CLI saves them in its salts folder)."
+	case api == "salt":
+		return "A salt is 0x followed by 64 hexadecimal digits."
 	case api == "parent_id":
 		return "You can only reply to a comment in the same discussion."
 	}

@@ -28,6 +28,7 @@ func (a *app) routePages(mux *http.ServeMux) {
 	mux.HandleFunc("GET /submissions/{id}", func(w http.ResponseWriter, r *http.Request) {
 		a.submissionPage(w, r, r.PathValue("id"), http.StatusOK, nil, a.viewerOf(r))
 	})
+	mux.HandleFunc("GET /search", a.searchPage)
 	mux.HandleFunc("GET /leaderboard", a.leaderboardPage)
 	mux.HandleFunc("GET /agents/{address}", a.profilePage)
 	mux.HandleFunc("GET /posts", a.postsPage)
@@ -65,11 +66,11 @@ func (a *app) jobsPage(w http.ResponseWriter, r *http.Request) {
 		a.errorPage(w, r, http.StatusBadRequest, "The status filter is open, closed or all.")
 		return
 	}
-	data := map[string]any{"Tag": q.Get("tag"), "Status": status, "SearchOn": a.s.Search != nil, "Now": a.clock.Now()}
+	data := map[string]any{"Tag": q.Get("tag"), "Status": status, "Now": a.clock.Now()}
 	// Without semantic search, q is ignored and the plain list answers.
 	if query := strings.TrimSpace(q.Get("q")); query != "" && a.s.Search != nil {
 		data["Q"] = query
-		res, err := a.s.Search.Search(r.Context(), query, search.KindJob, jobsPerPage)
+		res, err := a.s.Search.Search(r.Context(), search.Request{Q: query, Kind: search.KindJob, Limit: jobsPerPage})
 		if err != nil {
 			a.failPage(w, r, err)
 			return
@@ -222,6 +223,7 @@ func (a *app) jobPage(w http.ResponseWriter, r *http.Request, id string, status 
 	}
 	data := map[string]any{
 		"Me": me, "F": st, "Job": j, "Subs": subs, "Now": now, "Window": window(j, now),
+		"JuryHidden": v.JuryHidden, "Escrow": a.s.Market.EscrowOf(j),
 		"Jury":      tallyOf(v.Jury, v.Heads, myVote, j.WinnerSubmissionID, false),
 		"Final":     tallyOf(v.Final, v.Heads, myFinal, j.WinnerSubmissionID, true),
 		"SubsPager": pagerOf(r.URL, "subs", v.Submissions.NextCursor, "submissions"),
@@ -240,7 +242,88 @@ func (a *app) jobPage(w http.ResponseWriter, r *http.Request, id string, status 
 			data["Winner"] = marketplace.SubmissionHead{ID: s.ID, JobID: s.JobID, Agent: s.Agent, Head: marketplace.HeadOf(s.Content), CreatedAt: s.CreatedAt}
 		}
 	}
+	if v.Panel != nil {
+		data["Panel"] = juryViewOf(v, now)
+	}
+	// Payouts exist only once a funded job closed.
+	if j.PayoutTotal != nil {
+		payouts, err := a.s.Market.Payouts(ctx, j.ID, marketplace.PayoutsInput{Limit: payoutsPerPage, Cursor: q.Get("payouts")})
+		if err != nil {
+			a.failPage(w, r, err)
+			return
+		}
+		data["Payouts"], data["PayoutsPager"] = payouts, pagerOf(r.URL, "payouts", payouts.NextCursor, "payouts")
+	}
 	a.page(w, r, status, "job.html", j.Title, data)
+}
+
+// juryView is a job's jury on its page: the draw, panel and commitments,
+// which of its windows are open at the page's time, and the submissions a
+// juror may choose from (those of the page).
+type juryView struct {
+	*marketplace.Jury
+	CommitReveal, CommitOpen, RevealOpen bool
+	Choices                              []choice
+	// MoreChoices: the job has submissions on other pages.
+	MoreChoices bool
+}
+
+// choice is a submission a juror may commit to, as a list names it.
+type choice struct {
+	ID, Title string
+	Agent     openjury.Address
+}
+
+// juryViewOf is the jury of v as its page shows it at now.
+func juryViewOf(v *marketplace.JobView, now time.Time) juryView {
+	j := v.Job
+	jv := juryView{Jury: v.Panel, CommitReveal: j.JuryMode == marketplace.JuryCommitReveal, MoreChoices: v.Submissions.NextCursor != ""}
+	if jv.CommitReveal && j.Status == marketplace.StatusOpen && j.JuryCommitEndsAt != nil && j.JuryRevealEndsAt != nil {
+		jv.CommitOpen = now.Before(*j.JuryCommitEndsAt)
+		jv.RevealOpen = !jv.CommitOpen && now.Before(*j.JuryRevealEndsAt)
+	}
+	for _, s := range v.Submissions.Submissions {
+		jv.Choices = append(jv.Choices, choice{ID: s.ID, Title: titleOf(s.Content), Agent: s.Agent})
+	}
+	return jv
+}
+
+// searchTypes are the search page's kinds, as its select offers them.
+var searchTypes = []struct{ Value, Label string }{
+	{search.TypeAll, "Everything"}, {"job", "Jobs"}, {"submission", "Submissions"}, {"comment", "Comments"}, {"post", "Posts"},
+}
+
+// searchPage serves the search of every kind (jobs, submissions,
+// comments, posts) with highlighted snippets, a page at a time; 501 when
+// search is off.
+func (a *app) searchPage(w http.ResponseWriter, r *http.Request) {
+	if a.s.Search == nil {
+		a.errorPage(w, r, http.StatusNotImplemented, "Search is not enabled on this server.")
+		return
+	}
+	q := r.URL.Query()
+	typ := q.Get("type")
+	if typ == "" {
+		typ = search.TypeAll
+	}
+	query := strings.TrimSpace(q.Get("q"))
+	data := map[string]any{"Q": query, "Type": typ, "Types": searchTypes, "MaxChars": search.MaxQueryChars}
+	title := "Search"
+	if query != "" {
+		kind, err := search.ParseType(typ)
+		if err != nil {
+			a.failPage(w, r, err)
+			return
+		}
+		res, err := a.s.Search.Search(r.Context(), search.Request{Q: query, Kind: kind, Limit: search.DefaultLimit, Cursor: q.Get("cursor")})
+		if err != nil {
+			a.failPage(w, r, err)
+			return
+		}
+		data["Res"], data["Pager"] = res, pagerOf(r.URL, "cursor", res.NextCursor, "")
+		title = "Search: " + query
+	}
+	a.page(w, r, http.StatusOK, "search.html", title, data)
 }
 
 // evidenceRows is how many evidence rows the submit form shows: one more

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -25,6 +26,32 @@ func screenshotDir(t *testing.T) string {
 		return d
 	}
 	return t.TempDir()
+}
+
+// screenshot captures the page loaded in the browser as dir/name-desktop.png
+// and dir/name-phone.png (the widths of the accessibility check), scrolled
+// to the element sel when it is not "", and leaves the desktop width.
+func screenshot(dir, name, sel string) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		for _, w := range widths {
+			if err := chromedp.EmulateViewport(w.width, w.height).Do(ctx); err != nil {
+				return err
+			}
+			if sel != "" {
+				if err := chromedp.ScrollIntoView(sel).Do(ctx); err != nil {
+					return err
+				}
+			}
+			var png []byte
+			if err := chromedp.CaptureScreenshot(&png).Do(ctx); err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(dir, name+"-"+w.name+".png"), png, 0o644); err != nil {
+				return err
+			}
+		}
+		return chromedp.EmulateViewport(widths[0].width, widths[0].height).Do(ctx)
+	})
 }
 
 // TestScreenshots takes PNG screenshots of the main pages, at desktop and

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -142,5 +143,68 @@ return out;`
 		}
 		require.False(t, r.OK, name)
 		require.True(t, strings.HasPrefix(r.Message, "Not verified: "), "%s: %s", name, r.Message)
+	}
+}
+
+// TestVerifyPayoutSnapshotInBrowser checks web/static/verify.js on a
+// schema 2 snapshot (a funded job's): payoutLeaf is anchor.PayoutLeaf on
+// awkward amounts, the snapshot verifies, and a raised amount, another
+// job's key, a payout record's id not its recipient's, and a version
+// that disagrees with the records are all refused.
+func TestVerifyPayoutSnapshotInBrowser(t *testing.T) {
+	ctx := browser(t)
+	srv := openjurytest.NewServer(t, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) { c.SemanticSearchEnabled = false }))
+	jobID := "0193a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b"
+	win := openjurytest.NewWallet(t).Address()
+	fee := openjurytest.NewWallet(t).Address()
+	recs := []anchor.Record{
+		{ID: "job:" + jobID, Type: "job", Fields: map[string]any{"job_id": jobID, "title": "t"}},
+		anchor.PayoutRecord(jobID, anchor.Payout{Recipient: win, Amount: 85_000_002, Roles: []string{anchor.RoleWinner}}),
+		anchor.PayoutRecord(jobID, anchor.Payout{Recipient: fee, Amount: 5_000_000, Roles: []string{anchor.RolePlatform}}),
+	}
+	var salt [anchor.SaltSize]byte
+	salt[0] = 9
+	snap, err := anchor.Build(jobID, salt, time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC), recs)
+	require.NoError(t, err)
+	amounts := []string{"0", "1", "85000002", "4294967296", "18446744073709551615"}
+	var want []string
+	for _, a := range amounts {
+		var n uint64
+		_, err := fmt.Sscan(a, &n)
+		require.NoError(t, err)
+		l := anchor.PayoutLeaf(anchor.JobKey(jobID), win, n)
+		want = append(want, "0x"+hex.EncodeToString(l[:]))
+	}
+	type result struct {
+		OK      bool   `json:"ok"`
+		Message string `json:"message"`
+	}
+	var leaves []string
+	var results map[string]result
+	verify := func(name, tamper string) string {
+		return fmt.Sprintf(`{ const d = structuredClone(doc); %s; out[%q] = m.verifySnapshot(d, id, root); }`, tamper, name)
+	}
+	script := `const doc = ` + string(snap.Document) + `; const id = ` + jsLiteral(t, jobID) + `; const root = ` + jsLiteral(t, string(snap.Root)) + `; const out = {};
+` + verify("as built", "") + `
+` + verify("amount raised", "d.records.find((r) => r.type === 'payout').amount_micro_usdc = '95000002'") + `
+` + verify("another job's key", "d.records.find((r) => r.type === 'payout').job_key = '0x' + '22'.repeat(32)") + `
+` + verify("id not its recipient's", "d.records.find((r) => r.type === 'payout').id = 'payout:0x' + '33'.repeat(20)") + `
+` + verify("schema 1", "d.schema_version = 1") + `
+return out;`
+	err = chromedp.Run(ctx,
+		chromedp.Navigate(app(t, srv, openjurytest.NewWallet(t)).URL+"/"),
+		chromedp.WaitReady(`footer`),
+		evalModule("/static/verify.js", `const k = m.keccakOf(`+jsLiteral(t, jobID)+`); return `+jsLiteral(t, amounts)+`.map((a) => m.toHexOf(m.payoutLeaf(k, `+jsLiteral(t, win.String())+`, a)))`, &leaves),
+		evalModule("/static/verify.js", script, &results),
+	)
+	require.NoError(t, err)
+	require.Equal(t, want, leaves)
+	require.Len(t, results, 5)
+	require.True(t, results["as built"].OK, results["as built"].Message)
+	require.Contains(t, results["as built"].Message, "2 payouts")
+	for name, r := range results {
+		if name != "as built" {
+			require.False(t, r.OK, "%s: %s", name, r.Message)
+		}
 	}
 }

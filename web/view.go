@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/marketplace"
 )
 
@@ -18,6 +19,7 @@ const (
 	commentsPerPage    = 50
 	threadPreview      = 5
 	postsPerPage       = 20
+	payoutsPerPage     = 50
 	profilePerPage     = 5
 	leadersPerPage     = 50
 	tallyRowsShown     = marketplace.TallyHeads
@@ -81,6 +83,17 @@ var badgeNames = map[string]string{
 	marketplace.BadgeFirstWin:        "First win",
 	marketplace.BadgeTenWins:         "Ten wins",
 	marketplace.BadgeJuror:           "Juror",
+}
+
+// roleNames are a payout's roles in words.
+var roleNames = map[string]string{anchor.RoleWinner: "the winner", anchor.RoleJuror: "a coherent juror", anchor.RolePlatform: "the platform fee"}
+
+// roleName is a payout's role in words (its code when it has none).
+func roleName(code string) string {
+	if n, ok := roleNames[code]; ok {
+		return n
+	}
+	return code
 }
 
 // badgeName is a badge in words (its code when it has none).
@@ -311,6 +324,8 @@ func funcs() template.FuncMap {
 			return s
 		},
 		"okNote":   okNote,
+		"usdc":     func(micro uint64) openjury.MicroUSDC { return openjury.MicroUSDC(micro) },
+		"roleName": roleName,
 		"sameAddr": func(a, b openjury.Address) bool { return a == b && a != "" },
 	}
 }
@@ -341,6 +356,8 @@ var okNotes = map[string]string{
 	"deleted":   "The comment is deleted.",
 	"post":      "Your post is published.",
 	"signedin":  "You are signed in.",
+	"committed": "Your commitment is recorded. Reveal it in the reveal window: this browser keeps your choice and salt until then.",
+	"revealed":  "Your jury vote is revealed and counted.",
 }
 
 // okNote is the note of an ok parameter, "" for none or an unknown one.

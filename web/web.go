@@ -40,6 +40,7 @@ type Market interface {
 	SubmissionCounts(ctx context.Context, jobIDs []string) (map[string]int, error)
 	Job(ctx context.Context, id string) (*marketplace.Job, error)
 	JobView(ctx context.Context, id string, in marketplace.JobViewInput) (*marketplace.JobView, error)
+	Jury(ctx context.Context, jobID string) (*marketplace.Jury, error)
 	Submission(ctx context.Context, id string) (*marketplace.Submission, error)
 	Comments(ctx context.Context, target marketplace.TargetType, targetID string, in marketplace.ListInput) (marketplace.CommentPage, error)
 	Reputation(ctx context.Context, address string) (marketplace.Reputation, error)
@@ -54,6 +55,8 @@ type Market interface {
 	CreateJob(ctx context.Context, sponsor openjury.Address, in marketplace.CreateJobInput) (*marketplace.Job, error)
 	Submit(ctx context.Context, agent openjury.Address, in marketplace.SubmitInput) (*marketplace.Submission, error)
 	Vote(ctx context.Context, voter openjury.Address, in marketplace.VoteInput) (*marketplace.Vote, error)
+	Commit(ctx context.Context, voter openjury.Address, in marketplace.CommitInput) (*marketplace.Commitment, error)
+	Reveal(ctx context.Context, voter openjury.Address, in marketplace.RevealInput) (*marketplace.Vote, error)
 	FinalVote(ctx context.Context, voter openjury.Address, in marketplace.FinalVoteInput) (*marketplace.FinalVote, error)
 	CloseJob(ctx context.Context, caller openjury.Address, jobID string, in marketplace.CloseInput) (*marketplace.CloseResult, error)
 	FinalizeJob(ctx context.Context, caller openjury.Address, jobID string) (*marketplace.CloseResult, error)
@@ -61,6 +64,10 @@ type Market interface {
 	AddComment(ctx context.Context, author openjury.Address, target marketplace.TargetType, targetID string, in marketplace.CommentInput) (*marketplace.Comment, error)
 	DeleteComment(ctx context.Context, caller openjury.Address, id string) (*marketplace.Comment, error)
 	CreatePost(ctx context.Context, author openjury.Address, in marketplace.PostInput) (*marketplace.Post, error)
+
+	// EscrowOf and Payouts show a job's USDC escrow and its payouts.
+	EscrowOf(j *marketplace.Job) *marketplace.JobEscrow
+	Payouts(ctx context.Context, jobID string, in marketplace.PayoutsInput) (*marketplace.PayoutPage, error)
 }
 
 // Auth is the part of auth.Service the app's sign-in and session cookie
@@ -229,7 +236,7 @@ func (a *app) page(w http.ResponseWriter, r *http.Request, status int, name, tit
 	if me != nil {
 		w.Header().Set("Cache-Control", "private, no-store")
 	}
-	data["Title"], data["Me"], data["API"] = title, me, a.api
+	data["Title"], data["Me"], data["API"], data["SearchOn"] = title, me, a.api, a.s.Search != nil
 	if _, set := data["F"]; !set {
 		data["F"] = (*formState)(nil)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/openjurytest"
+	"github.com/openjury/openjury/search"
 	"github.com/openjury/openjury/stake"
 	"github.com/openjury/openjury/web"
 	"github.com/stretchr/testify/require"
@@ -160,4 +161,59 @@ func TestSearchBox(t *testing.T) {
 	require.Equal(t, http.StatusOK, status)
 	require.NotContains(t, body, `id="q"`, "no search box when semantic search is off")
 	require.Contains(t, body, j.ID, "the plain list still answers")
+}
+
+// TestSearchPage: the search page lists every kind with its highlighted
+// snippet (the document's markup escaped, only the matches in <mark>),
+// links a hit to its job, pages with the cursor, and answers 501 when
+// search is off.
+func TestSearchPage(t *testing.T) {
+	srv := openjurytest.NewServer(t)
+	ctx := context.Background()
+	sponsor := openjury.MustAddress("0x1111111111111111111111111111111111111111")
+	j, err := srv.Market.CreateJob(ctx, sponsor, marketplace.CreateJobInput{Title: "Heliotrope audit", Prompt: "Check the <script>alert(1)</script> heliotrope widget"})
+	require.NoError(t, err)
+	c, err := srv.Market.AddComment(ctx, sponsor, marketplace.TargetJob, j.ID, marketplace.CommentInput{Content: "A heliotrope <img src=x onerror=alert(1)> comment"})
+	require.NoError(t, err)
+	p, err := srv.Market.CreatePost(ctx, sponsor, marketplace.PostInput{Title: "Heliotrope news", Content: "heliotrope & friends"})
+	require.NoError(t, err)
+	srv.FlushSearch(t)
+	on := httptest.NewServer(web.NewHandler(web.Services{Market: srv.Market, Search: srv.Search}))
+	defer on.Close()
+
+	status, body := get(t, on, "/search?q=heliotrope")
+	require.Equal(t, http.StatusOK, status)
+	require.Contains(t, body, `href="/jobs/`+j.ID+`"`)
+	require.Contains(t, body, `href="/jobs/`+j.ID+`#c-`+c.ID+`"`, "a comment links to its place on its job")
+	require.Contains(t, body, `href="/posts/`+p.ID+`"`)
+	require.Contains(t, body, "Check the &lt;script&gt;alert(1)&lt;/script&gt; <mark>heliotrope</mark> widget")
+	require.Contains(t, body, "A <mark>heliotrope</mark> &lt;img src=x onerror=alert(1)&gt; comment")
+	require.NotContains(t, body, "<script>alert")
+	require.NotContains(t, body, "<img src=x")
+
+	status, body = get(t, on, "/search?q=heliotrope&type=post")
+	require.Equal(t, http.StatusOK, status)
+	require.NotContains(t, body, `href="/jobs/`+j.ID+`"`)
+
+	status, body = get(t, on, "/search?q=heliotrope&type=all")
+	require.Equal(t, http.StatusOK, status)
+	require.NotContains(t, body, `rel="next"`)
+	res, err := srv.Search.Search(ctx, search.Request{Q: "heliotrope", Limit: 1})
+	require.NoError(t, err)
+	require.NotEmpty(t, res.NextCursor)
+	status, body = get(t, on, "/search?q=heliotrope&type=all&cursor="+res.NextCursor)
+	require.Equal(t, http.StatusOK, status)
+	require.Contains(t, body, "<mark>heliotrope</mark>")
+	status, _ = get(t, on, "/search?q=heliotrope&cursor=bogus")
+	require.Equal(t, http.StatusBadRequest, status)
+	status, _ = get(t, on, "/search?q=heliotrope&type=votes")
+	require.Equal(t, http.StatusBadRequest, status)
+	status, body = get(t, on, "/search")
+	require.Equal(t, http.StatusOK, status)
+	require.Contains(t, body, `id="sq"`)
+
+	off := httptest.NewServer(web.NewHandler(web.Services{Market: srv.Market}))
+	defer off.Close()
+	status, _ = get(t, off, "/search?q=heliotrope")
+	require.Equal(t, http.StatusNotImplemented, status)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"html"
 	"io"
 	"os"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/openjury/openjury/client"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/search"
 )
 
 // command runs one subcommand.
@@ -29,9 +31,12 @@ func commands() []commandSpec {
 		{"login", "", "sign in and show the address and token lifetime", "openjury --key agent login", cmdLogin},
 		{"jobs", "[--status open|all] [--tag T] [--limit N]", "list jobs (every page up to --limit)", "openjury jobs --tag research", cmdJobs},
 		{"job", "JOB_ID", "a job with its submissions and both tallies", "openjury job JOB_ID", cmdJob},
-		{"post-job", "--title T (--prompt P | --prompt-file F) --bounty USDC [--tag T]... [--window SECONDS]", "post a job as sponsor; prints its id", `openjury --key sponsor post-job --title "Summarise EIP-4361" --prompt "One paragraph." --bounty 25`, cmdPostJob},
+		{"search", "QUERY... [--type job|submission|comment|post|all] [--limit N] [--cursor C]", "search jobs, submissions, comments and posts, best match first (one page; --cursor continues)", `openjury search "sign in with ethereum" --type job`, cmdSearch},
+		{"post-job", "--title T (--prompt P | --prompt-file F) --bounty USDC [--tag T]... [--window SECONDS] [--jury-mode M] [--jury-size N] [--commit-seconds S] [--reveal-seconds S]", "post a job as sponsor; prints its id", `openjury --key sponsor post-job --title "Summarise EIP-4361" --prompt "One paragraph." --bounty 25`, cmdPostJob},
 		{"submit", "JOB_ID (--content TEXT | --content-file F) [--evidence-file E.json]", "submit work (evidence: a JSON array of Evidence objects); prints its id", `openjury --key agent submit JOB_ID --content "EIP-4361 defines ..."`, cmdSubmit},
-		{"vote", "JOB_ID SUBMISSION_ID [--review-file R.json]", "cast (or replace) your jury vote", "openjury vote JOB_ID SUBMISSION_ID", cmdVote},
+		{"vote", "JOB_ID SUBMISSION_ID [--review-file R.json] [--commit]", "cast (or replace) your jury vote; --commit on a commit-reveal job posts only a commitment and keeps its salt in $OPENJURY_HOME/salts (mode 0600)", "openjury vote --commit JOB_ID SUBMISSION_ID", cmdVote},
+		{"reveal", "JOB_ID", "reveal your saved commitment on a job in its reveal window", "openjury reveal JOB_ID", cmdReveal},
+		{"jury", "duties [ADDRESS] | show JOB_ID", "your open jury duties and next actions (default: your address), or a job's jury and draw", "openjury jury duties", cmdJury},
 		{"final-vote", "JOB_ID SUBMISSION_ID", "cast (or replace) your final decision vote", "openjury final-vote JOB_ID SUBMISSION_ID", cmdFinalVote},
 		{"finalize", "JOB_ID", "close a job by its final votes once the window has ended", "openjury finalize JOB_ID", cmdFinalize},
 		{"close", "JOB_ID SUBMISSION_ID", "close your job naming the winner", "openjury --key sponsor close JOB_ID SUBMISSION_ID", cmdClose},
@@ -39,7 +44,11 @@ func commands() []commandSpec {
 		{"boost", "JOB_ID --amount AGR --hours H", "spend AGR to feature a job", "openjury boost JOB_ID --amount 10 --hours 24", cmdBoost},
 		{"status", "[ADDRESS]", "stake, AGR and reputation (default: your address)", "openjury status", cmdStatus},
 		{"dev", devUsage + " [--dev-secret S]", "set stake (USDC), reputation or mint AGR on a development server (default: your address)", "openjury --key agent dev stake 10", cmdDev},
+		{"events", "[--type T,...] [--job JOB_ID] [--address A] [--tag T] [--after EVENT_ID] [--limit N] [--follow]", "the event log: a page of it, or with --follow the live stream (reconnects and resumes by itself)", "openjury events --follow --type job.created --tag research", cmdEvents},
 		{"anchor", "verify JOB_ID", "check a closed job's snapshot and proofs against its anchor_root", "openjury anchor verify JOB_ID", cmdAnchor},
+		{"escrow", "fund JOB_ID AMOUNT [--refund-after T] [--authorization] | settle JOB_ID | refund JOB_ID | status JOB_ID  [--rpc-url URL] [--escrow ADDR]",
+			"the job's USDC escrow: fund it as its sponsor (approve + fund, or one EIP-3009 transaction), settle a closed job (operator key), refund, or show it", "openjury --key sponsor escrow fund JOB_ID 25 --rpc-url $RPC", cmdEscrow},
+		{"claim", "JOB_ID [--recipient ADDR] [--rpc-url URL] [--escrow ADDR]", "claim your payout of a settled job from the escrow (or anyone's, paid to them, with --recipient)", "openjury claim JOB_ID --rpc-url $RPC", cmdClaim},
 		{"mcp", "", "serve the marketplace to an MCP client over stdio", "openjury --key agent mcp", cmdMCP},
 	}
 }
@@ -208,6 +217,11 @@ func cmdPostJob(ctx context.Context, e *env, args []string) error {
 	bounty := fs.Float64("bounty", 0, "the bounty in USDC")
 	window := fs.Int64("window", 0, fmt.Sprintf("the final-vote window in seconds, %d..%d (0: the server's default)",
 		int64(marketplace.MinFinalVoteWindow/time.Second), int64(marketplace.MaxFinalVoteWindow/time.Second)))
+	juryMode := fs.String("jury-mode", "", "open (default) or commit_reveal")
+	jurySize := fs.Int64("jury-size", 0, fmt.Sprintf("draw a panel of this many jurors (odd, %d..%d; 0: none)", marketplace.MinJurySize, marketplace.MaxJurySize))
+	commitSecs := fs.Int64("commit-seconds", 0, fmt.Sprintf("commit window of a commit_reveal jury in seconds, %d..%d (0: the server's default)",
+		int64(marketplace.MinJuryWindow/time.Second), int64(marketplace.MaxJuryWindow/time.Second)))
+	revealSecs := fs.Int64("reveal-seconds", 0, "reveal window of a commit_reveal jury in seconds, same bounds (0: the server's default)")
 	var tags stringList
 	fs.Var(&tags, "tag", fmt.Sprintf("a tag of 1..%d characters (repeatable, at most %d)", marketplace.MaxTagChars, marketplace.MaxTags))
 	if _, err := parse(fs, args, 0); err != nil {
@@ -220,6 +234,16 @@ func cmdPostJob(ctx context.Context, e *env, args []string) error {
 	req := client.CreateJobRequest{Title: *title, Prompt: text, BountyUSDC: *bounty, Tags: tags}
 	if *window > 0 {
 		req.FinalVoteWindowSeconds = window
+	}
+	req.JuryMode = *juryMode
+	if *jurySize > 0 {
+		req.JurySize = jurySize
+	}
+	if *commitSecs > 0 {
+		req.JuryCommitSeconds = commitSecs
+	}
+	if *revealSecs > 0 {
+		req.JuryRevealSeconds = revealSecs
 	}
 	c, err := e.client(true)
 	if err != nil {
@@ -285,9 +309,20 @@ func cmdSubmit(ctx context.Context, e *env, args []string) error {
 func cmdVote(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("vote")
 	reviewFile := fs.String("review-file", "", fmt.Sprintf("a JSON file: the review object (at most %d KiB)", marketplace.MaxReviewBytes>>10))
+	commit := fs.Bool("commit", false, "commit-reveal job: post only a commitment; the salt stays in $OPENJURY_HOME/salts for openjury reveal")
 	pos, err := parse(fs, args, 2)
 	if err != nil {
 		return err
+	}
+	if *commit {
+		if *reviewFile != "" {
+			return usageError("--review-file goes with the reveal, not the commitment")
+		}
+		c, err := e.client(true)
+		if err != nil {
+			return err
+		}
+		return commitVote(ctx, e, c, pos[0], pos[1])
 	}
 	req := client.CreateVoteRequest{JobID: pos[0], SubmissionID: pos[1]}
 	if *reviewFile != "" {
@@ -478,4 +513,54 @@ func cmdStatus(ctx context.Context, e *env, args []string) error {
 			v.Address, v.Stake.StakedAmount, v.Stake.IsEligible, v.AGR.Balance, v.AGR.Earned, v.AGR.Spent,
 			v.Reputation.Score, v.Reputation.Level, v.Reputation.Wins, v.Reputation.Losses, strings.Join(v.Reputation.Badges, ","))
 	})
+}
+
+func cmdSearch(ctx context.Context, e *env, args []string) error {
+	fs := e.flags("search")
+	kind := fs.String("type", "all", "job, submission, comment, post or all")
+	limit := fs.Int("limit", search.DefaultLimit, fmt.Sprintf("results per page (1..%d)", search.MaxLimit))
+	cur := fs.String("cursor", "", "the next_cursor of the previous page")
+	words, err := parse(fs, args, -1)
+	if err != nil {
+		return err
+	}
+	if len(words) == 0 {
+		return usageError("want a query")
+	}
+	c, err := e.client(false)
+	if err != nil {
+		return err
+	}
+	q := strings.Join(words, " ")
+	res, err := c.Search(ctx, client.SearchQuery{Q: q, Type: *kind, Limit: *limit, Cursor: *cur})
+	if err != nil {
+		return err
+	}
+	return e.print(res, func(w io.Writer) {
+		for _, r := range res.Results {
+			job := "-"
+			if r.JobID != nil {
+				job = *r.JobID
+			}
+			title := ""
+			if r.Title != nil {
+				title = "  " + *r.Title
+			}
+			fmt.Fprintf(w, "%.2f  %-10s %s  job %s%s\n", r.Similarity, r.Type, r.ID, job, title)
+			fmt.Fprintf(w, "      %s\n", plainSnippet(r.Snippet))
+		}
+		if len(res.Results) == 0 {
+			fmt.Fprintln(w, "no results")
+		}
+		if res.NextCursor != nil {
+			fmt.Fprintf(w, "next page: --cursor %s\n", *res.NextCursor)
+		}
+	})
+}
+
+// plainSnippet turns a result's HTML snippet into terminal text: the
+// matched words between asterisks, the entities decoded.
+func plainSnippet(s string) string {
+	s = strings.NewReplacer("<mark>", "*", "</mark>", "*").Replace(s)
+	return html.UnescapeString(s)
 }

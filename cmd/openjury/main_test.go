@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/hex"
@@ -163,6 +164,20 @@ func TestJobStory(t *testing.T) {
 	}
 	runJSON(t, srv.URL, nil, &view, "job", job.ID)
 	require.Len(t, view.Submissions, 1)
+
+	// Search: found by its words at once, with its job; text output
+	// shows the job and the marked words, and how to page on.
+	var found client.SemanticSearchResponse
+	runJSON(t, srv.URL, nil, &found, "search", "summarise", "the", "paper", "--type", "job", "--limit", "1")
+	require.Len(t, found.Results, 1)
+	require.Equal(t, job.ID, *found.Results[0].JobID)
+	listed := run(t, srv.URL, nil, nil, "search", "Summarise the paper")
+	require.Equal(t, 0, listed.code, listed.stderr)
+	require.Contains(t, listed.stdout, "job "+job.ID)
+	require.Contains(t, listed.stdout, "*Summarise*")
+	badCursor := run(t, srv.URL, nil, nil, "search", "paper", "--cursor", "bogus")
+	require.Equal(t, 1, badCursor.code)
+	require.Contains(t, badCursor.stderr, "cursor")
 	require.Len(t, view.Votes.Tallies, 1)
 	require.EqualValues(t, 1, view.FinalVotes.Tallies[0].Votes)
 
@@ -245,4 +260,44 @@ func TestKeyAndUsage(t *testing.T) {
 	r = run(t, srv.URL, nil, nil, "help")
 	require.Equal(t, 0, r.code)
 	require.Contains(t, r.stdout, "anchor verify")
+}
+
+// TestEventsCommand: `openjury events` prints a page of the log;
+// `--follow` prints each new event as it happens (NDJSON with --json).
+func TestEventsCommand(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	sponsor := newAgent(t)
+	var job client.Job
+	runJSON(t, srv.URL, &sponsor, &job, "post-job", "--title", "Evented", "--prompt", "p", "--bounty", "1")
+	srv.FlushEvents(t)
+
+	var page client.ListEventsResponse
+	runJSON(t, srv.URL, nil, &page, "events", "--type", "job.created")
+	require.Len(t, page.Events, 1)
+	require.Equal(t, job.ID, *page.Events[0].JobID)
+	text := run(t, srv.URL, nil, nil, "events", "--job", job.ID)
+	require.Equal(t, 0, text.code, text.stderr)
+	require.Contains(t, text.stdout, "job.created")
+	require.Contains(t, text.stdout, "next: --after evt_")
+	bad := run(t, srv.URL, nil, nil, "events", "--type", "job.exploded")
+	require.NotEqual(t, 0, bad.code)
+	require.Contains(t, bad.stderr, "unknown event type")
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "events", "--follow", "--json", "--type", "job.created", "--after", page.Events[0].ID)
+	cmd.Env = []string{"OPENJURY_URL=" + srv.URL, "PATH=" + os.Getenv("PATH")}
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	var next client.Job
+	runJSON(t, srv.URL, &sponsor, &next, "post-job", "--title", "Followed", "--prompt", "p", "--bounty", "1")
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	require.NoError(t, err)
+	var ev client.Event
+	require.NoError(t, json.Unmarshal([]byte(line), &ev), line)
+	require.Equal(t, "job.created", ev.Type)
+	require.Equal(t, next.ID, *ev.JobID)
 }

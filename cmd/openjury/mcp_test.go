@@ -95,10 +95,12 @@ func TestMCPOverStdio(t *testing.T) {
 		Found          struct {
 			Jobs []client.Job `json:"jobs"`
 		} `json:"found"`
+		Searched         client.SemanticSearchResponse   `json:"searched"`
 		Submitted        client.CreateSubmissionResponse `json:"submitted"`
 		SubmittedIsError bool                            `json:"submitted_is_error"`
 		BadIsError       bool                            `json:"bad_is_error"`
 		BadText          string                          `json:"bad_text"`
+		Events           client.ListEventsResponse       `json:"events"`
 	}
 	require.NoError(t, json.Unmarshal(out, &got), "%s", out)
 
@@ -108,7 +110,7 @@ func TestMCPOverStdio(t *testing.T) {
 		require.NotEmpty(t, tool.Description, tool.Name)
 		require.Equal(t, "object", tool.InputSchema["type"], tool.Name)
 	}
-	for _, want := range []string{"find_jobs", "get_job", "submit_work", "vote", "final_vote", "finalize_job", "close_job", "comment", "status"} {
+	for _, want := range []string{"find_jobs", "search", "get_job", "submit_work", "vote", "final_vote", "finalize_job", "close_job", "comment", "status", "escrow_status", "get_payouts", "events"} {
 		require.True(t, names[want], "tool %s missing", want)
 	}
 	// The schemas' descriptions quote the limits, from their constants.
@@ -128,12 +130,21 @@ func TestMCPOverStdio(t *testing.T) {
 	require.Contains(t, describes("find_jobs", "limit"), fmt.Sprintf("at most %d; %d with query", marketplace.MaxListLimit, search.MaxLimit))
 	require.Equal(t, "the job to submit to", describes("submit_work", "job_id"), "tag descriptions stay")
 	require.Positive(t, got.PlaybookLength)
+	require.Contains(t, describes("search", "limit"), fmt.Sprintf("at most %d", search.MaxLimit))
+	require.Len(t, got.Searched.Results, 1, "found by its words as soon as it is written")
+	require.Equal(t, job.ID, *got.Searched.Results[0].JobID)
+	require.Contains(t, got.Searched.Results[0].Snippet, "<mark>MCP</mark>")
 	require.Len(t, got.Found.Jobs, 1)
 	require.Equal(t, job.ID, got.Found.Jobs[0].ID)
 	require.False(t, got.SubmittedIsError)
 	require.Equal(t, worker.addr, got.Submitted.Submission.AgentAddress)
 	require.True(t, got.BadIsError)
 	require.NotEmpty(t, got.BadText)
+	// The events tool reads the log: the job posted, then the work.
+	require.GreaterOrEqual(t, len(got.Events.Events), 1)
+	require.Equal(t, "job.created", got.Events.Events[0].Type)
+	require.Equal(t, job.ID, *got.Events.Events[0].JobID)
+	require.Contains(t, describes("events", "wait_seconds"), "0..60")
 
 	// The submission is there through the HTTP API.
 	subs, _, err := dev.ListJobSubmissions(ctx, job.ID, client.Page{})

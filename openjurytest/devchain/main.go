@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/openjurytest/simchain"
@@ -110,7 +111,9 @@ func run(args []string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "export SERVICE_STAKE_CONTRACT_ADDRESS=%s\n", addrOf(ch.VaultAddr))
 	fmt.Fprintf(stdout, "export SERVICE_ANCHOR_REGISTRY_ADDRESS=%s\n", addrOf(ch.RegistryAddr))
 	fmt.Fprintf(stdout, "export MERKLE_VERIFIER_ADDRESS=%s\n", addrOf(ch.VerifierAddr))
-	fmt.Fprintf(stdout, "export ESCROW_CONTRACT_ADDRESS=%s  # BountyEscrow, settler %s\n", addrOf(ch.EscrowAddr), addrOf(ch.Deployer.Address))
+	fmt.Fprintf(stdout, "export SERVICE_ESCROW_CONTRACT_ADDRESS=%s  # BountyEscrow, settler %s\n", addrOf(ch.EscrowAddr), addrOf(ch.Deployer.Address))
+	fmt.Fprintf(stdout, "export SERVICE_TREASURY_ADDRESS=%s  # receives the platform fee\n", addrOf(ch.Accounts[len(ch.Accounts)-1].Address))
+	fmt.Fprintf(stdout, "# the settler's key, for openjury escrow settle (a development chain's, never a real one): %x\n", crypto.FromECDSA(ch.Deployer.Key))
 	for _, o := range owners {
 		owner, err := openjury.ParseAddress("wallet-owner", o)
 		if err != nil {

@@ -11,6 +11,8 @@
 //	go run ./openjurytest/load -url http://127.0.0.1:8080 -dev-secret s3cret
 //	go build -o /tmp/openjury ./host && \
 //	  go run ./openjurytest/load -host /tmp/openjury -seed 1000 -scenarios close   # closing.go
+//	go build -o /tmp/openjury ./host && \
+//	  go run ./openjurytest/load -host /tmp/openjury -seed 1000 -scenarios events -sse 5000   # events.go
 //
 // The target is, in this order of precedence: a running server (-url), the
 // host binary started by the tool on the database (-host), or the service
@@ -91,6 +93,13 @@ type config struct {
 	closeRecords   int
 	closeBytes     int64
 	closeWriteRate int
+	// The events scenario (events.go): streams, how many to open at once,
+	// 1 in sseSample times its events; writes a second; webhooks, the
+	// posts they get and the target's delivery concurrency.
+	sse, sseConnect, sseSample int
+	eventRate                  int
+	webhooks, webhookEvents    int
+	webhookConcurrency         int
 }
 
 // Bounds of the flags.
@@ -122,13 +131,20 @@ func parse(args []string) (config, error) {
 	fs.BoolVar(&c.ceiling, "ceiling", true, "measure the ceiling with every scenario and print ratios to it")
 	fs.IntVar(&c.rounds, "rounds", 3, "rounds per scenario, each a ceiling run then a scenario run (with -ceiling)")
 	fs.StringVar(&c.devSecret, "dev-secret", "", "X-Dev-Secret of the -url server (to give the wallets stake and reputation)")
-	fs.IntVar(&c.rateLimit, "rate-limit", 1_000_000_000, "SERVICE_RATE_LIMIT_PER_MIN (and, for a started host, SERVICE_RATE_LIMIT_PER_ADDRESS_PER_MIN) of the started host or in-process server (high: the limiters run but never refuse)")
+	fs.IntVar(&c.rateLimit, "rate-limit", 1_000_000_000, "SERVICE_RATE_LIMIT_PER_MIN and SERVICE_RATE_LIMIT_PER_ADDRESS_PER_MIN of the started host or in-process server (high: the limiters run but never refuse)")
 	fs.IntVar(&c.readCacheMS, "read-cache-ms", 1000, "SERVICE_READ_CACHE_MS of the started host or in-process server (0: off, to measure the queries)")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the scenarios to this file (in-process target: server and client)")
 	fs.DurationVar(&c.progress, "progress", 5*time.Second, "how often long phases (seeding) report progress")
 	fs.IntVar(&c.closeRecords, "close-records", 100_000, "records of each big job of the close scenario (job, submissions, votes, final votes, comments)")
 	fs.Int64Var(&c.closeBytes, "close-bytes", 1<<30, "bytes of text of each big job of the close scenario")
 	fs.IntVar(&c.closeWriteRate, "close-write-rate", 100, "requests a second the close scenario's workers send to other jobs while it closes")
+	fs.IntVar(&c.sse, "sse", 5000, "live event streams the events scenario opens")
+	fs.IntVar(&c.sseConnect, "sse-connect", 200, "streams the events scenario opens at a time")
+	fs.IntVar(&c.sseSample, "sse-sample", 10, "1 stream in this many times its events (commit -> delivery)")
+	fs.IntVar(&c.eventRate, "event-rate", 50, "writes a second (jobs and submissions) of the events scenario")
+	fs.IntVar(&c.webhooks, "webhooks", 10, "webhooks of the events scenario on a local receiver (at most 20; 0: none)")
+	fs.IntVar(&c.webhookEvents, "webhook-events", 500, "posts the webhooks of the events scenario receive")
+	fs.IntVar(&c.webhookConcurrency, "webhook-concurrency", 16, "SERVICE_WEBHOOK_CONCURRENCY of the started host or in-process server")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -164,6 +180,13 @@ func parse(args []string) (config, error) {
 		return c, errors.New("need -search-docs >= 0")
 	}
 	for _, s := range c.scenarios {
+		if s == eventsScenario {
+			if c.sse < 1 || c.sseConnect < 1 || c.sseSample < 1 || c.eventRate < 1 || c.eventRate > 10_000 ||
+				c.webhooks < 0 || c.webhooks > 20 || c.webhookEvents < 1 || c.webhookConcurrency < 1 {
+				return c, errors.New("need -sse, -sse-connect, -sse-sample >= 1, 1 <= -event-rate <= 10000, 0 <= -webhooks <= 20, -webhook-events >= 1, -webhook-concurrency >= 1")
+			}
+			continue
+		}
 		if s == closeScenario {
 			if c.url != "" {
 				return c, errors.New("the close scenario seeds its jobs: it needs -host or the in-process target, not -url")
@@ -257,6 +280,12 @@ func run(args []string, out io.Writer) (err error) {
 		t.describe, c.workers, c.duration, c.maxRequests, c.rounds)
 	rep := &report{out: out}
 	for _, name := range c.scenarios {
+		if name == eventsScenario {
+			if err := runEvents(ctx, t, fix, c, out); err != nil {
+				return err
+			}
+			continue
+		}
 		if name == closeScenario {
 			if err := runClose(ctx, t, fix, closing, c, out); err != nil {
 				return err
@@ -362,7 +391,7 @@ type runTB struct {
 	out      io.Writer
 	mu       sync.Mutex
 	cleanups []func()
-	dir      string
+	dirs     []string
 }
 
 func (t *runTB) Helper()      {}
@@ -376,17 +405,19 @@ func (t *runTB) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, a
 func (t *runTB) Errorf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
 func (t *runTB) Skipf(format string, args ...any)  { panic(fmt.Sprintf(format, args...)) }
 func (t *runTB) Logf(string, ...any)               {}
+
+// TempDir returns a new directory at each call, as testing.T's does (the
+// load tool's database and the kit's default one must not share a path),
+// removed by cleanup.
 func (t *runTB) TempDir() string {
+	d, err := os.MkdirTemp("", "openjury-load-")
+	if err != nil {
+		panic(err)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.dir == "" {
-		d, err := os.MkdirTemp("", "openjury-load-")
-		if err != nil {
-			panic(err)
-		}
-		t.dir = d
-	}
-	return t.dir
+	t.dirs = append(t.dirs, d)
+	return d
 }
 
 func (t *runTB) cleanup() {
@@ -397,7 +428,7 @@ func (t *runTB) cleanup() {
 	for i := len(fs) - 1; i >= 0; i-- {
 		fs[i]()
 	}
-	if t.dir != "" {
-		_ = os.RemoveAll(t.dir)
+	for _, d := range t.dirs {
+		_ = os.RemoveAll(d)
 	}
 }

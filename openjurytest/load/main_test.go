@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -128,4 +132,53 @@ func TestCloseScenarioSQLite(t *testing.T) {
 	for _, r := range row.FindAllStringSubmatch(text, -1) {
 		require.Equal(t, "0", r[4], "errors of %s %s:\n%s", r[1], r[2], text)
 	}
+}
+
+// TestSignedScenariosSendTheToken: list-signed and get-signed send the
+// wallet's bearer token with the public read; list and get send none.
+func TestSignedScenariosSendTheToken(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	seen := map[string]string{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen[r.URL.Path+" "+r.Header.Get("Authorization")] = r.Method
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"jobs":[],"id":"j1"}`))
+	}))
+	defer srv.Close()
+	cs, err := newClients(srv.URL, srv.Client(), "", []string{"tok-a", "tok-b"})
+	require.NoError(t, err)
+	f := &fixtures{jobs: []string{"j1"}, tokens: []string{"tok-a", "tok-b"}}
+	for _, name := range []string{"list", "get", "list-signed", "get-signed"} {
+		for seq := range int64(2) {
+			rq, ok := singles[name](f, seq)
+			require.True(t, ok)
+			_ = rq.call(context.Background(), cs)
+		}
+	}
+	require.Equal(t, map[string]string{
+		"/api/v1/jobs ": "GET", "/api/v1/jobs/j1 ": "GET",
+		"/api/v1/jobs Bearer tok-a": "GET", "/api/v1/jobs Bearer tok-b": "GET",
+		"/api/v1/jobs/j1 Bearer tok-a": "GET", "/api/v1/jobs/j1 Bearer tok-b": "GET",
+	}, seen)
+}
+
+// TestEventsScenario runs a small events scenario in process: streams
+// open, each gets every event written meanwhile, the commit-to-delivery
+// delay is reported, and the webhooks get every post.
+func TestEventsScenario(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	require.NoError(t, run([]string{"-seed", "50", "-scenarios", "events", "-sse", "20", "-sse-connect", "5", "-sse-sample", "2",
+		"-event-rate", "20", "-d", "1s", "-webhooks", "2", "-webhook-events", "10", "-wallets", "4"}, &out))
+	text := out.String()
+	for _, want := range []string{"events: 20 streams open", "memory per stream", "commit -> delivery over", "deliveries/s"} {
+		require.Contains(t, text, want, text)
+	}
+	m := regexp.MustCompile(`each stream got (\d+)\.\.(\d+) of (\d+) events; 0 stream errors`).FindStringSubmatch(text)
+	require.NotNil(t, m, text)
+	require.Equal(t, m[3], m[1], "every stream got every event:\n%s", text)
+	require.Contains(t, text, "20 of 20 deliveries", text)
 }

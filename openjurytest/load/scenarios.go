@@ -60,6 +60,22 @@ type votePair struct{ job, submission string }
 type clients struct {
 	anon    *client.Client
 	wallets []*client.Client
+	// signed are the wallets again, sending their bearer token with every
+	// request, public reads too (package client sends it only where the
+	// API needs it), as agents that always send it do.
+	signed []*client.Client
+}
+
+// bearerTransport adds an Authorization header to every request.
+type bearerTransport struct {
+	next   http.RoundTripper
+	header string
+}
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", b.header)
+	return b.next.RoundTrip(r)
 }
 
 // newClients returns the clients of the server at base, the wallets
@@ -77,6 +93,17 @@ func newClients(base string, hc *http.Client, devSecret string, tokens []string)
 			return nil, err
 		}
 		cs.wallets = append(cs.wallets, w)
+		next := hc.Transport
+		if next == nil {
+			next = http.DefaultTransport
+		}
+		shc := *hc
+		shc.Transport = bearerTransport{next: next, header: "Bearer " + tok}
+		sw, err := client.New(base, client.WithHTTPClient(&shc), client.WithoutRetries())
+		if err != nil {
+			return nil, err
+		}
+		cs.signed = append(cs.signed, sw)
 	}
 	return cs, nil
 }
@@ -96,7 +123,7 @@ type scenario struct {
 	next  func(f *fixtures, seq int64) (request, bool)
 }
 
-var allScenarios = []string{"list", "tag", "deep", "get", "tallies", "submit", "vote", "comment", "search", "mix"}
+var allScenarios = []string{"list", "list-signed", "tag", "deep", "get", "get-signed", "tallies", "submit", "vote", "comment", "search", "mix"}
 
 // searchQueries is how many different queries the search scenario asks in
 // turn (so the read cache rarely answers them).
@@ -125,6 +152,16 @@ var singles = map[string]func(f *fixtures, seq int64) (request, bool){
 			return err
 		}}, true
 	},
+	// list-signed is list sent by the signed-in wallets in turn, with
+	// their bearer tokens (clients.signed): public data, answered like an anonymous read,
+	// and counted against each wallet's per-address limit.
+	"list-signed": func(f *fixtures, seq int64) (request, bool) {
+		w := pick(len(f.tokens), seq)
+		return request{op: "GET /api/v1/jobs?limit=20 signed in", call: func(ctx context.Context, cs *clients) error {
+			_, err := cs.signed[w].ListJobs(ctx, client.JobFilter{Page: client.Page{Limit: 20}})
+			return err
+		}}, true
+	},
 	"tag": func(_ *fixtures, seq int64) (request, bool) {
 		tag := fmt.Sprintf("t%d", seq%10)
 		return request{op: "GET /api/v1/jobs?limit=20&tag=t{n}", call: func(ctx context.Context, cs *clients) error {
@@ -144,6 +181,14 @@ var singles = map[string]func(f *fixtures, seq int64) (request, bool){
 		job := f.jobs[pick(len(f.jobs), seq)]
 		return request{op: "GET /api/v1/jobs/{job_id}", call: func(ctx context.Context, cs *clients) error {
 			_, err := cs.anon.GetJob(ctx, job)
+			return err
+		}}, true
+	},
+	// get-signed is get sent by the signed-in wallets in turn.
+	"get-signed": func(f *fixtures, seq int64) (request, bool) {
+		job, w := f.jobs[pick(len(f.jobs), seq)], pick(len(f.tokens), seq)
+		return request{op: "GET /api/v1/jobs/{job_id} signed in", call: func(ctx context.Context, cs *clients) error {
+			_, err := cs.signed[w].GetJob(ctx, job)
 			return err
 		}}, true
 	},

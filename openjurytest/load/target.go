@@ -60,7 +60,11 @@ func startTarget(tb *runTB, c config, dsn string, out io.Writer) (*target, error
 	default:
 		srv := openjurytest.NewServer(tb, openjurytest.WithDSN(dsn), openjurytest.WithConfig(func(sc *openjurytest.ServerConfig) {
 			sc.RateLimitPerMin = c.rateLimit
+			sc.RateLimitPerAddressPerMin = c.rateLimit
 			sc.ReadCacheTTL = time.Duration(c.readCacheMS) * time.Millisecond
+			sc.WebhookAllowPrivate = true // the events scenario's receiver is local
+			sc.EventStreamsMax = max(sc.EventStreamsMax, c.sse+100)
+			sc.WebhookConcurrency = c.webhookConcurrency
 			sc.Logger = slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 		}))
 		// The fake clock stands still at the real time of the start, so
@@ -101,6 +105,9 @@ func (t *target) startHost(tb *runTB, c config, dsn string, out io.Writer) error
 		"SERVICE_RATE_LIMIT_PER_MIN="+strconv.Itoa(c.rateLimit),
 		"SERVICE_RATE_LIMIT_PER_ADDRESS_PER_MIN="+strconv.Itoa(c.rateLimit),
 		"SERVICE_READ_CACHE_MS="+strconv.Itoa(c.readCacheMS),
+		"SERVICE_WEBHOOK_ALLOW_PRIVATE=1",
+		"SERVICE_EVENT_STREAMS_MAX="+strconv.Itoa(max(10_000, c.sse+100)),
+		"SERVICE_WEBHOOK_CONCURRENCY="+strconv.Itoa(c.webhookConcurrency),
 	)
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()

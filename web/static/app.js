@@ -9,7 +9,13 @@
 //   message, one more evidence row without a
 //   round trip, focus on a form's error summary, and the anchor's "verify"
 //   button (static/verify.js).
+// - Escrow: a payout's "claim" button sends BountyEscrow.claim from the
+//   browser's wallet (eth_sendTransaction), with the proof the API serves.
+// - Jury: a commit-reveal job's commit form is computed here and its salt
+//   kept in this browser until the reveal (static/jury.js).
 import { verifySnapshot } from './verify.js';
+import { keccak256, toHex, fromHex } from './keccak.js';
+import { juryForms } from './jury.js';
 
 const $ = (s, el = document) => el.querySelector(s);
 const $$ = (s, el = document) => [...el.querySelectorAll(s)];
@@ -180,9 +186,66 @@ function verifyButton() {
   });
 }
 
+// claimCalldata is the ABI encoding of claim(bytes32 jobKey, address
+// sponsor, address recipient, uint256 amount, bytes32[] proof).
+export function claimCalldata(jobKey, sponsor, recipient, amount, proof) {
+  const selector = toHex(keccak256(new TextEncoder().encode('claim(bytes32,address,address,uint256,bytes32[])'))).slice(2, 10);
+  const word = (hex) => hex.replace(/^0x/, '').padStart(64, '0');
+  const uint = (v) => BigInt(v).toString(16).padStart(64, '0');
+  const words = [word(jobKey), word(sponsor), word(recipient), uint(amount), uint(5 * 32), uint(proof.length), ...proof.map(word)];
+  return `0x${selector}${words.join('')}`;
+}
+
+// claimButtons shows each unclaimed payout's claim button once a browser
+// wallet is found (EIP-6963, else window.ethereum) and sends the claim
+// from it.
+function claimButtons() {
+  const buttons = $$('button.claim');
+  const out = $('#claim-result');
+  if (!buttons.length || !out) return;
+  let wallet = null;
+  const use = (p) => {
+    if (wallet || !p?.request) return;
+    wallet = p;
+    for (const b of buttons) b.hidden = false;
+  };
+  window.addEventListener('eip6963:announceProvider', (e) => use(e.detail?.provider));
+  window.dispatchEvent(new Event('eip6963:requestProvider'));
+  use(window.ethereum);
+  for (const b of buttons) {
+    b.addEventListener('click', async () => {
+      out.textContent = 'Preparing the claim…';
+      out.className = 'claim-result';
+      try {
+        const q = new URLSearchParams({ recipient: b.dataset.recipient });
+        const res = await fetch(`${apiBase}/api/v1/jobs/${encodeURIComponent(b.dataset.job)}/payouts?${q}`);
+        const p = await res.json();
+        if (!res.ok) throw new Error(p.detail || `HTTP ${res.status}`);
+        const po = p.payouts[0];
+        if (!po) throw new Error('no such payout');
+        if (!p.escrow_contract_address) throw new Error('this server follows no escrow contract');
+        if (po.claimed) throw new Error('it is already claimed');
+        const [from] = await wallet.request({ method: 'eth_requestAccounts' });
+        const data = claimCalldata(p.job_key, p.sponsor_address, po.recipient, po.amount_micro_usdc, po.proof);
+        fromHex(data); // well-formed
+        out.textContent = 'Confirm the transaction in your wallet…';
+        const tx = await wallet.request({ method: 'eth_sendTransaction', params: [{ from, to: p.escrow_contract_address, data }] });
+        out.textContent = `Claim sent: ${tx}. It shows here as claimed once the chain has confirmed it.`;
+        out.className = 'claim-result verified';
+        b.disabled = true;
+      } catch (e) {
+        out.textContent = e?.code === 4001 ? 'You declined the transaction in your wallet. Nothing was sent.' : `Claim not sent: ${e?.message || e}`;
+        out.className = 'claim-result unverified';
+      }
+    });
+  }
+}
+
 relative();
 copyButtons();
 moreEvidence();
 walletChooser();
 verifyButton();
+claimButtons();
+juryForms($('#who')?.dataset.address);
 $('#problem')?.focus();

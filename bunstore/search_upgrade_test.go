@@ -1,0 +1,84 @@
+package bunstore_test
+
+import (
+	"context"
+	"encoding/binary"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/bunstore"
+	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/search"
+)
+
+// TestSearchUpgrade: documents written before hybrid search get their
+// stored text from the migration (a deleted comment none), and vectors
+// stored as float32 before quantisation are still read, quantised.
+func TestSearchUpgrade(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			dsn := be.dsn(t)
+			old := open(t, dsn, bunstore.WithMigrationsUntil("20261125000011"))
+			now := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
+			sponsor := openjury.MustAddress("0x1111111111111111111111111111111111111111")
+			j := &marketplace.Job{ID: openjury.NewID(), Title: "Audit the bridge", Prompt: "Review withdrawals.", Tags: []string{},
+				Status: marketplace.StatusOpen, Sponsor: sponsor, CreatedAt: now, FinalVoteStartsAt: now, FinalVoteEndsAt: now.Add(time.Hour)}
+			s := &marketplace.Submission{ID: openjury.NewID(), JobID: j.ID, Agent: sponsor, Content: "Reentrant.", CreatedAt: now,
+				Evidence: []marketplace.Evidence{{Claim: "c1", Quote: "q1"}, {Quote: "q2"}}}
+			kept := &marketplace.Comment{ID: openjury.NewID(), Target: marketplace.TargetSubmission, TargetID: s.ID, Author: sponsor, Content: "Good catch", CreatedAt: now}
+			gone := &marketplace.Comment{ID: openjury.NewID(), Target: marketplace.TargetJob, TargetID: j.ID, Author: sponsor, Content: "Oops", CreatedAt: now}
+			p := &marketplace.Post{ID: openjury.NewID(), Title: "Digest", Content: "Weekly news", Author: sponsor, Tags: []string{}, CreatedAt: now}
+			require.NoError(t, old.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+				return errorsJoin(tx.Jobs().CreateJob(ctx, j), tx.Submissions().CreateSubmission(ctx, s),
+					tx.Comments().CreateComment(ctx, kept), tx.Comments().CreateComment(ctx, gone), tx.Posts().CreatePost(ctx, p))
+			}))
+			require.NoError(t, old.Comments().DeleteComment(ctx, gone.ID, sponsor, now))
+			legacy := make([]byte, 8)
+			binary.LittleEndian.PutUint32(legacy, math.Float32bits(3))
+			binary.LittleEndian.PutUint32(legacy[4:], math.Float32bits(-4))
+			_, err := old.Bun().NewRaw(`INSERT INTO search_documents (kind, doc_id, seq, deleted, model, title, snippet, vector, updated_at)
+				VALUES ('job', ?, 1, 0, 'm', 't', 's', ?, 0)`, j.ID, legacy).Exec(ctx)
+			require.NoError(t, err)
+			require.NoError(t, old.Close())
+
+			db := open(t, dsn)
+			keys := []search.Key{{Kind: search.KindJob, ID: j.ID}, {Kind: search.KindSubmission, ID: s.ID},
+				{Kind: search.KindComment, ID: kept.ID}, {Kind: search.KindComment, ID: gone.ID}, {Kind: search.KindPost, ID: p.ID}}
+			docs, err := db.SearchTexts().Documents(ctx, keys)
+			require.NoError(t, err)
+			slices.SortFunc(docs, func(a, b search.Document) int { return strings.Compare(string(a.Kind), string(b.Kind)) })
+			require.Equal(t, []search.Document{
+				{Key: keys[2], JobID: j.ID, Body: kept.Content},
+				{Key: keys[0], JobID: j.ID, Title: j.Title, Body: j.Prompt},
+				{Key: keys[4], Title: p.Title, Body: p.Content},
+				{Key: keys[1], JobID: j.ID, Body: s.Content, Extra: "c1\nq1\nq2"},
+			}, docs)
+			ms, err := db.SearchTexts().Match(ctx, []string{"withdrawal"}, "", 10)
+			require.NoError(t, err)
+			require.Len(t, ms, 1, "the backfilled text is indexed")
+
+			changes, err := db.SearchIndex().Changes(ctx, 0, 10)
+			require.NoError(t, err)
+			require.Len(t, changes, 1)
+			require.Equal(t, search.Quantize([]float32{3, -4}), changes[0].Vector)
+		})
+	}
+}
+
+func errorsJoin(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
