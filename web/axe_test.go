@@ -71,7 +71,7 @@ type axeViolation struct {
 type showcase struct {
 	sponsor, agent, rival, juror *openjurytest.Wallet
 	open, closed                 *marketplace.Job
-	// sealed is a commit-reveal job with a panel of two (the juror, who
+	// sealed is a commit-reveal job with a panel drawn from two (the juror, who
 	// has committed, and the agent), in its commit window.
 	sealed        *marketplace.Job
 	sub, rivalSub *marketplace.Submission
@@ -134,11 +134,11 @@ func seedShowcase(t *testing.T, srv *openjurytest.Server) *showcase {
 	_, err = srv.Market.CloseJob(bg, s.sponsor.Address(), s.closed.ID, marketplace.CloseInput{WinnerSubmissionID: won.ID})
 	require.NoError(t, err)
 	// The juror and the agent are the eligible set (stake and reputation):
-	// a panel of two draws both.
-	two, commitWin, revealWin := int64(2), int64(48*3600), int64(24*3600)
+	// a panel of three draws both.
+	three, commitWin, revealWin := int64(3), int64(48*3600), int64(24*3600)
 	s.sealed, err = srv.Market.CreateJob(bg, s.sponsor.Address(), marketplace.CreateJobInput{Title: "Rank five L2 bridges by security",
 		Prompt: "A table with one row a bridge and your reasons.", Bounty: 60 * openjury.MicroPerUSDC, Tags: []string{"research"},
-		JuryMode: "commit_reveal", JurySize: &two, JuryCommitSeconds: &commitWin, JuryRevealSeconds: &revealWin})
+		JuryMode: "commit_reveal", JurySize: &three, JuryCommitSeconds: &commitWin, JuryRevealSeconds: &revealWin})
 	require.NoError(t, err)
 	sealedSub, err := srv.Market.Submit(bg, s.agent.Address(), marketplace.SubmitInput{JobID: s.sealed.ID, Content: "Five bridges, ranked\nThe table and a paragraph a bridge."})
 	require.NoError(t, err)

@@ -129,7 +129,7 @@ func TestJuryCommitmentInBrowser(t *testing.T) {
 // salt; a refused commitment does not replace the kept one.
 func TestBrowserJury(t *testing.T) {
 	ctx := browser(t)
-	srv := openjurytest.NewServer(t, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) { c.SemanticSearchEnabled = false }))
+	srv := openjurytest.NewServer(t)
 	s := seedShowcase(t, srv)
 	front := app(t, srv, s.agent)
 	bg := context.Background()
@@ -185,7 +185,7 @@ func TestBrowserJury(t *testing.T) {
 	err = chromedp.Run(ctx,
 		chromedp.Navigate(front.URL+"/jobs/"+s.sealed.ID),
 		chromedp.WaitVisible(`#commit`),
-		loads("a refused commit", chromedp.Click(`#commit button[type=submit]`), http.StatusPaymentRequired),
+		loads("a refused commit", chromedp.Click(`#commit button[type=submit]`), http.StatusForbidden),
 		chromedp.WaitVisible(`#problem`),
 		chromedp.Navigate(front.URL+"/jobs/"+s.sealed.ID),
 		chromedp.WaitVisible(`#commit`),
@@ -195,13 +195,15 @@ func TestBrowserJury(t *testing.T) {
 	require.Equal(t, keptJSON, after, "a refused commitment does not replace the kept one")
 	srv.SetStake(t, s.agent.Address(), 25)
 
-	// The reveal window: the form is filled from the kept choice and salt.
+	// The reveal window (a new session: the first one expired meanwhile):
+	// the form is filled from the kept choice and salt.
 	srv.Clock.Advance(48*time.Hour + time.Minute)
 	var chosen, filled string
 	err = chromedp.Run(ctx,
+		network.SetCookie(web.SessionCookie, srv.SignIn(t, s.agent)).WithDomain(u.Hostname()).WithPath("/").WithHTTPOnly(true),
 		chromedp.Navigate(front.URL+"/jobs/"+s.sealed.ID),
 		chromedp.WaitVisible(`#reveal`),
-		chromedp.Poll(`document.querySelector('#reveal-salt').value !== ''`, nil),
+		chromedp.Poll(`document.querySelector('#reveal-salt').value !== ''`, nil, chromedp.WithPollingTimeout(30*time.Second)),
 		chromedp.Value(`#reveal-submission`, &chosen),
 		chromedp.Value(`#reveal-salt`, &filled),
 		screenshot(shots, "job-reveal", "#jury-panel"),
