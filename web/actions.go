@@ -484,17 +484,21 @@ func (a *app) closeJob(w http.ResponseWriter, r *http.Request, me *viewer) (stri
 		if s.JobID != j.ID {
 			return "", refuse("submission_id", "That submission is not part of this job.")
 		}
+		points := []string{
+			"The job closes for good: it takes no more submissions, votes or boosts.",
+			fmt.Sprintf("The winner's author gains 10 reputation and a win, and %d AGR.", a.s.Market.Config().AGRMintPerWin),
+			"Every other author records a loss.",
+			"A snapshot of the job, its submissions, votes and comments is anchored; anyone can verify it.",
+		}
+		if e := a.s.Market.EscrowOf(j); e != nil && e.Status == marketplace.EscrowFunded {
+			points = append(points, fmt.Sprintf("The %s USDC held by the escrow are split among the winner's author, the jurors who voted for the winner and the platform fee; each recipient claims their payout from the escrow.", e.Amount))
+		}
 		a.page(w, r, http.StatusOK, "confirm.html", "Close this job?", map[string]any{"Me": me,
 			"Confirm": confirmation{
 				Heading: "Close “" + j.Title + "” with this winner?",
 				What:    "“" + titleOf(s.Content) + "” by " + s.Agent.String(),
-				Points: []string{
-					"The job closes for good: it takes no more submissions, votes or boosts.",
-					fmt.Sprintf("The winner's author gains 10 reputation and a win, and %d AGR.", a.s.Market.Config().AGRMintPerWin),
-					"Every other author records a loss.",
-					"A snapshot of the job, its submissions, votes and comments is anchored; anyone can verify it.",
-				},
-				Action: "/app/jobs/" + url.PathEscape(j.ID) + "/close", Fields: map[string]string{"submission_id": s.ID, "confirm": "yes"},
+				Points:  points,
+				Action:  "/app/jobs/" + url.PathEscape(j.ID) + "/close", Fields: map[string]string{"submission_id": s.ID, "confirm": "yes"},
 				Button: "Close the job with this winner", Cancel: jobPath(j.ID, "s-"+s.ID),
 			}})
 		return "", nil

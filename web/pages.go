@@ -158,6 +158,9 @@ type card struct {
 	// Thread is the submission's first comments and comment form (on
 	// the job's page).
 	Thread thread
+	// Lone is a submission on its own page: its title is the page's
+	// heading (h1), not a card's (h3).
+	Lone bool
 }
 
 // thread is what the comments template needs: the thread, where replies
@@ -358,7 +361,7 @@ func (a *app) submissionPage(w http.ResponseWriter, r *http.Request, id string, 
 	path := "/submissions/" + url.PathEscape(s.ID)
 	op := me != nil && a.s.Market.IsOperator(me.Address)
 	c := card{Sub: subView{Submission: s, Title: titleOf(s.Content), Winner: s.ID == j.WinnerSubmissionID}, Job: j, Me: me, F: st,
-		Window: window(j, a.clock.Now()), Back: path, Op: op}
+		Window: window(j, a.clock.Now()), Back: path, Op: op, Lone: true}
 	a.page(w, r, status, "submission.html", titleOf(s.Content), map[string]any{"Me": me, "F": st, "Card": c, "Job": j,
 		"Discussion": thread{Items: threadOf(comments.Comments), Action: "/app/submissions/" + url.PathEscape(s.ID) + "/comment",
 			Back: path, Me: me, F: st, Op: op, Form: "comment-" + s.ID, Label: "Comment on this submission",
