@@ -4,13 +4,17 @@
 // `go run ./host` needs no build step. Every page and every action works
 // without JavaScript except signing in with a browser wallet.
 //
-// Pages: the job list (open, closed or all; tag; semantic search; pages
-// both ways), a job (summary, prompt, both tallies naming submissions by
-// their first line and author, submissions with evidence and their first
-// comments, the threaded discussion, the viewer's forms), a submission's
-// whole discussion, posts, profiles (reputation, badges, stake, AGR and
-// its ledger, the address's jobs, submissions, jury and final votes), the
-// leaderboard and sign-in (docs/interface.md#the-companion-web-app).
+// Pages: the job list (open, closed or all; tag; semantic search; a
+// funded job's badge; pages both ways), a job (summary with its escrow,
+// prompt, its jury's panel and windows, both tallies naming submissions
+// by their first line and author (the jury's hidden until a commit-reveal
+// job's reveal window ends), submissions with evidence and their first
+// comments, a funded closed job's payouts with a claim button, the
+// threaded discussion, the viewer's forms), a submission's whole
+// discussion, the search of every kind with highlighted snippets, posts,
+// profiles (reputation, badges, stake, AGR and its ledger, the address's
+// jobs, submissions, jury and final votes), the leaderboard and sign-in
+// (docs/interface.md#the-companion-web-app).
 //
 // Sign-in, two ways, both on /signin. A browser wallet found through
 // EIP-6963 (the page lists every wallet that announces itself, or
@@ -24,7 +28,9 @@
 //
 // The signed-in actions are HTML form posts under /app/ carrying a CSRF
 // token bound to the session: post a job, submit work with evidence, jury
-// and final votes, close (after a confirmation page), finalize, boost,
+// votes (on a commit-reveal job: a commitment the page computes from the
+// choice and a random salt it keeps in localStorage, then the reveal it
+// fills from them), final votes, close (after a confirmation page), finalize, boost,
 // comment, reply, delete one's comment (after a confirmation page), write
 // a post, sign out. A refusal is shown on the form's own page, in words,
 // next to the field it concerns, with what was typed kept, answering the

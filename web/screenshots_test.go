@@ -58,9 +58,11 @@ func screenshot(dir, name, sel string) chromedp.Action {
 // 375-px phone widths (and the job page in the dark scheme), of the
 // showcase marketplace seen by a signed-in juror:
 //
-//	UPDATE_SCREENSHOTS=1 go test -run TestScreenshots ./web/
+//	UPDATE_SCREENSHOTS=1 go test -run 'TestScreenshots|TestBrowserClaim|TestBrowserJury' ./web/
 //
-// writes them into docs/screenshots, which the README links.
+// writes them into docs/screenshots, which the README links (the other
+// two tests add a funded job, its payouts and a commit-reveal job's
+// reveal, which need a chain or a clock past the commit window).
 func TestScreenshots(t *testing.T) {
 	ctx := browser(t)
 	srv := openjurytest.NewServer(t)
@@ -77,6 +79,8 @@ func TestScreenshots(t *testing.T) {
 		{"profile", "/agents/" + s.agent.Address().String()},
 		{"signin", "/signin"},
 		{"posts", "/posts/" + s.post.ID},
+		{"job-commit", "/jobs/" + s.sealed.ID + "#jury-panel"},
+		{"search", "/search?q=bridge"},
 	}
 	take := func(name string) {
 		t.Helper()

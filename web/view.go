@@ -86,7 +86,7 @@ var badgeNames = map[string]string{
 }
 
 // roleNames are a payout's roles in words.
-var roleNames = map[string]string{anchor.RoleWinner: "the winner", anchor.RoleJuror: "a coherent juror", anchor.RolePlatform: "the platform fee"}
+var roleNames = map[string]string{anchor.RoleWinner: "winner", anchor.RoleJuror: "juror", anchor.RolePlatform: "platform fee"}
 
 // roleName is a payout's role in words (its code when it has none).
 func roleName(code string) string {
