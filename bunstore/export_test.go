@@ -56,6 +56,20 @@ func JobOutcomeSQL() string { return jobOutcomeQuery }
 // ? parameters (batch id, batch id, chunk), for plan tests.
 func DropBuildSQL() []string { return dropBuildQueries }
 
+// WebSQL are the texts of the web app's hot statements with ?
+// parameters, by name, for plan tests: jobs by sponsor, submissions by
+// agent, jury and final votes by voter (address, created_at, id, limit);
+// threads (target type, id, limit per slot) and counts (id, id, limit per
+// slot).
+func WebSQL(d *DB) map[string]string {
+	w := d.hot.web
+	return map[string]string{"jobsBySponsor": w.jobsBySponsor.generic, "subsByAgent": w.subsByAgent.generic,
+		"votesByVoter": w.votesByVoter.generic, "finalsByVoter": w.finalsByVoter.generic, "threads": w.threads.generic, "counts": w.counts.generic}
+}
+
+// WebSlots are how many targets the threads and counts statements take.
+func WebSlots() (threads, counts int) { return threadSlots, countSlots }
+
 // JobPageSQL is the statement of the job page f selects, with ?
 // parameters and in the dialect's own form, and its arguments, for plan
 // tests.

@@ -65,6 +65,8 @@ type hotStatements struct {
 	// and a guarded jury vote on PostgreSQL (submitQuery, castVoteQuery);
 	// empty on SQLite.
 	submit, castVote hot
+	// web are the web app's reads (profile.go).
+	web webHot
 	// jobPages are the statements of a page of jobs, by shape
 	// (jobPageQuery); the shapes no filter has are empty.
 	jobPages [jobPageShapes]hot
@@ -82,7 +84,7 @@ func (h hotStatements) all() []hot {
 			all = append(all, p)
 		}
 	}
-	return all
+	return append(all, h.web.all()...)
 }
 
 // newHotStatements builds the hot statements of db's dialect from the
@@ -110,6 +112,7 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 		juryTotal:        newHot(dialect, eligibleTotal),
 		jurorStake:       newHot(dialect, jurorStakeAt),
 	}
+	h.web = newWebHot(dialect, db)
 	if dialect == DialectPostgres {
 		h.submit = newHot(dialect, submitQuery(h))
 		h.castVote = newHot(dialect, castVoteQuery(h))

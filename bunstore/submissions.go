@@ -233,6 +233,39 @@ func (s submissionStore) Submissions(ctx context.Context, jobID string, limit in
 	return out, nil
 }
 
+// SubmissionHeads reads the heads of the submissions in ids by primary
+// key (headExpr: the content's first characters, no evidence) and returns
+// those that exist in the order of ids.
+func (s submissionStore) SubmissionHeads(ctx context.Context, ids []string) ([]marketplace.SubmissionHead, error) {
+	const op = "bunstore.SubmissionHeads"
+	if len(ids) == 0 {
+		return []marketplace.SubmissionHead{}, nil
+	}
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	var rows []activityRow
+	err = db.NewSelect().TableExpr("submissions AS ss").
+		ColumnExpr("ss.id AS sub_id, ss.job_id, ss.agent_address AS sub_agent, "+headExpr+" AS sub_head, ss.created_at AS sub_created_at").
+		Where("ss.id IN (?)", bun.In(ids)).Scan(ctx, &rows)
+	if err != nil {
+		return nil, translate(op, err)
+	}
+	by := make(map[string]marketplace.SubmissionHead, len(rows))
+	for _, r := range rows {
+		by[r.SubID] = r.activity().Submission
+	}
+	out := make([]marketplace.SubmissionHead, 0, len(rows))
+	for _, id := range ids {
+		if h, ok := by[id]; ok {
+			out = append(out, h)
+			delete(by, id)
+		}
+	}
+	return out, nil
+}
+
 // SubmissionKeys lists the id, agent and time of every submission of a job
 // oldest first (created_at, then id), selecting only those columns (never
 // content or evidence), from the index (job_id, created_at, id).

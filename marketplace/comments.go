@@ -66,6 +66,12 @@ type CommentStore interface {
 	// Comments lists the comments of a target oldest first (created_at,
 	// then id, ascending), up to limit, after the cursor when not nil.
 	Comments(ctx context.Context, target TargetType, targetID string, limit int, after *Cursor) ([]*Comment, error)
+	// CommentsOf lists, for each target of kind target whose id is in
+	// ids, its first limit comments oldest first (created_at, then id), in
+	// one read whose cost is bounded by len(ids) x limit whatever the
+	// threads' sizes. The result is ordered by the target's place in ids,
+	// then created_at, then id.
+	CommentsOf(ctx context.Context, target TargetType, ids []string, limit int) ([]*Comment, error)
 	// DeleteComment marks a comment deleted by `by` at `at`, unless it is
 	// deleted already (then nothing changes). Deleting a comment on a job
 	// or a submission bumps the job's RecordsRev like CreateComment and

@@ -104,7 +104,7 @@ const DetailBeingClosed = "job is being closed"
 
 // JobFilter selects and pages jobs for ListJobs.
 type JobFilter struct {
-	// Status is StatusOpen, or "" for every status.
+	// Status is StatusOpen or StatusClosed, or "" for every status.
 	Status Status
 	// Tag, when not empty, keeps jobs carrying this tag (exact match,
 	// case-insensitive).
@@ -319,6 +319,10 @@ func (s *Service) Job(ctx context.Context, id string) (*Job, error) {
 type ListJobsInput struct {
 	// Status is "open" (the default when empty) or "all".
 	Status string
+	// OnlyClosed, with Status "" or "all", lists closed jobs only (the
+	// web app's filter; the HTTP API's status stays open or all,
+	// docs/rules.md#jobs).
+	OnlyClosed bool
 	// Tag keeps jobs with this tag (exact, case-insensitive).
 	Tag string
 	// Funded keeps only jobs whose escrow holds the bounty (escrow status
@@ -348,6 +352,12 @@ func (s *Service) ListJobs(ctx context.Context, in ListJobsInput) (JobPage, erro
 		f.Status = ""
 	default:
 		return JobPage{}, openjury.E(openjury.Invalid, op, "status: must be open or all")
+	}
+	if in.OnlyClosed {
+		if f.Status == StatusOpen && in.Status != "" {
+			return JobPage{}, openjury.E(openjury.Invalid, op, "status: open contradicts closed only")
+		}
+		f.Status = StatusClosed
 	}
 	var err error
 	if f.Limit, err = valid.Limit(op, in.Limit, DefaultListLimit, MaxListLimit); err != nil {

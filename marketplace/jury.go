@@ -591,11 +591,18 @@ type Jury struct {
 // Jury returns a job's jury: its settings, draw and panel. Errors:
 // NotFound.
 func (s *Service) Jury(ctx context.Context, jobID string) (*Jury, error) {
-	const op = "marketplace.Jury"
 	job, err := s.Job(ctx, jobID)
 	if err != nil {
 		return nil, err
 	}
+	return s.juryOf(ctx, job)
+}
+
+// juryOf reads the jury of job: its draw and panel (a job with a panel)
+// and its commitments (commit-reveal).
+func (s *Service) juryOf(ctx context.Context, job *Job) (*Jury, error) {
+	const op = "marketplace.Jury"
+	var err error
 	out := &Jury{Job: job, Panel: []PanelMember{}}
 	if job.JurySize > 0 {
 		if out.Draw, err = s.db.Juries().Draw(ctx, job.ID); err != nil {

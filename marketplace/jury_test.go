@@ -207,6 +207,15 @@ func TestJuryCommitReveal(t *testing.T) {
 		tallies, err := w.svc.VotingSummary(w.ctx, job.ID)
 		require.NoError(t, err)
 		require.Empty(t, tallies, "hidden until the reveal window ends")
+		// The job view (the web app's page) hides the tally too, with
+		// revealed votes in the table; the voter's own vote stays theirs.
+		view, err := w.svc.JobView(w.ctx, job.ID, marketplace.JobViewInput{Viewer: j1})
+		require.NoError(t, err)
+		require.True(t, view.JuryHidden)
+		require.Empty(t, view.Jury)
+		require.Equal(t, sa.ID, view.Vote.SubmissionID)
+		require.NotNil(t, view.Panel)
+		require.Equal(t, int64(4), view.Panel.Commitments)
 		_, err = w.svc.FinalVote(w.ctx, a, marketplace.FinalVoteInput{JobID: job.ID, SubmissionID: sb.ID})
 		requireKind(t, err, openjury.Conflict, "final voting has not started")
 
@@ -217,6 +226,10 @@ func TestJuryCommitReveal(t *testing.T) {
 		sum, err = w.svc.JurySummary(w.ctx, job.ID)
 		require.NoError(t, err)
 		require.False(t, sum.Hidden)
+		view, err = w.svc.JobView(w.ctx, job.ID, marketplace.JobViewInput{})
+		require.NoError(t, err)
+		require.False(t, view.JuryHidden)
+		require.Equal(t, sum.Tallies, view.Jury, "the view's tally once the reveal window ended")
 		require.Equal(t, int64(4), sum.Commitments)
 		require.Len(t, sum.Tallies, 2)
 		require.Equal(t, sa.ID, sum.Tallies[0].SubmissionID)

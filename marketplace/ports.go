@@ -24,6 +24,7 @@ type Stores interface {
 	Anchors() AnchorStore
 	Snapshots() SnapshotStore
 	Search() SearchQueue
+	Profiles() ProfileStore
 	Escrow() EscrowStore
 	Jurors() JurorIndex
 	Juries() JuryStore

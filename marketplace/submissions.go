@@ -143,6 +143,14 @@ type SubmissionStore interface {
 	// (created_at, id), after the cursor when it is not nil; none for an
 	// unknown job.
 	Submissions(ctx context.Context, jobID string, limit int, after *Cursor) ([]*Submission, error)
+	// SubmissionHeads returns the heads of the submissions whose id is in
+	// ids (the ids no submission has are left out), in the order of ids;
+	// it reads neither whole contents nor evidence.
+	SubmissionHeads(ctx context.Context, ids []string) ([]SubmissionHead, error)
+	// SubmissionCounts counts the submissions of each job in jobIDs, each
+	// count stopping at limit (so the read is bounded by len(jobIDs) x
+	// limit), by job id; a job without submissions is absent.
+	SubmissionCounts(ctx context.Context, jobIDs []string, limit int) (map[string]int, error)
 	// SubmissionKeys lists the id, agent and time of every submission of a
 	// job, oldest first (created_at, id); it never reads their content.
 	SubmissionKeys(ctx context.Context, jobID string) ([]SubmissionKey, error)
@@ -235,6 +243,52 @@ func (s *Service) Submit(ctx context.Context, agent openjury.Address, in SubmitI
 		return nil, openjury.Wrap(op, err)
 	}
 	return sub, nil
+}
+
+// Submission returns one submission. Errors: NotFound, Invalid (a NUL in
+// id).
+func (s *Service) Submission(ctx context.Context, id string) (*Submission, error) {
+	const op = "marketplace.Submission"
+	if err := valid.Text(op, "submission_id", id); err != nil {
+		return nil, err
+	}
+	if !openjury.ValidID(id) {
+		return nil, openjury.E(openjury.NotFound, op, "submission not found")
+	}
+	sub, err := s.db.Submissions().Submission(ctx, id)
+	if openjury.IsKind(err, openjury.NotFound) {
+		return nil, openjury.E(openjury.NotFound, op, "submission not found")
+	}
+	return sub, openjury.Wrap(op, err)
+}
+
+// CountCap is where SubmissionCounts stops counting: a job with CountCap
+// submissions or more counts CountCap (a list shows "1000+").
+const CountCap = 1000
+
+// SubmissionCounts counts the submissions of the given jobs (ids no job
+// has count 0), each up to CountCap, in one read. Errors: Invalid when
+// more than MaxListLimit ids are given.
+func (s *Service) SubmissionCounts(ctx context.Context, jobIDs []string) (map[string]int, error) {
+	const op = "marketplace.SubmissionCounts"
+	if len(jobIDs) > MaxListLimit {
+		return nil, openjury.Errorf(openjury.Invalid, op, "job_ids: must have at most %d items", MaxListLimit)
+	}
+	counts, err := s.db.Submissions().SubmissionCounts(ctx, jobIDs, CountCap)
+	return counts, openjury.Wrap(op, err)
+}
+
+// HeadOf is the head of a submission's content: its first HeadChars
+// characters, as SubmissionStore.SubmissionHeads reads them.
+func HeadOf(content string) string {
+	n := 0
+	for i := range content {
+		if n == HeadChars {
+			return content[:i]
+		}
+		n++
+	}
+	return content
 }
 
 // SubmissionPage is a page of a job's submissions, oldest first;

@@ -71,6 +71,7 @@ func Run(t *testing.T, f Features, newBackend func(t *testing.T) Backend) {
 		{"Escrow", s.escrowTests()},
 		{"Search", s.searchTests()},
 		{"Idempotency", s.idempotencyTests()},
+		{"Profile", s.profileTests()},
 		{"Jury", s.juryTests()},
 		{"Events", s.eventTests()},
 		{"Webhooks", s.webhookTests()},

@@ -154,6 +154,21 @@ func LimitAddress(w http.ResponseWriter, r *http.Request, addr openjury.Address)
 	return s.limitAddress(w, r, addr)
 }
 
+// LimitSignIn takes one request of the replica's shared sign-in budget
+// (Options.AuthRateLimitPerMin, which the API's sign-in routes spend) for
+// a request served through Options.App, so a web app's own sign-in form
+// cannot be used to get around it, and sets the RateLimit headers on w.
+// It returns a RateLimited error (with its retry hint) when the budget is
+// spent, and nil when it is not, when the limit is off, or when r did not
+// come through a handler with Options.App.
+func LimitSignIn(w http.ResponseWriter, r *http.Request) error {
+	s, ok := r.Context().Value(appServerKey{}).(*server)
+	if !ok {
+		return nil
+	}
+	return s.limitSignIn(w)
+}
+
 // Event is a domain event that the metrics' domain counters count when
 // the app, not an API route, caused it (see CountEvent).
 type Event int
@@ -166,10 +181,18 @@ const (
 	// EventSponsorClose is a job closed by its sponsor
 	// (openjury_job_closes_total{via="sponsor"}).
 	EventSponsorClose
-	// EventJuryVote is an accepted jury commitment or reveal
+	// EventSignIn is a successful sign-in (openjury_signins_total).
+	EventSignIn
+	// EventSubmission is an accepted submission
+	// (openjury_submissions_total).
+	EventSubmission
+	// EventJuryVote is an accepted jury vote, commitment or reveal
 	// (openjury_votes_total{kind="jury"}, as the API's POST /api/v1/votes
 	// and /api/v1/votes/reveal count them).
 	EventJuryVote
+	// EventFinalize is a job closed by its final votes
+	// (openjury_job_closes_total{via="finalize"}).
+	EventFinalize
 )
 
 // eventCounters maps an Event to the domain counter of the API route
@@ -177,7 +200,10 @@ const (
 var eventCounters = map[Event]counter{
 	EventFinalVote:    countFinalVote,
 	EventSponsorClose: countSponsorClose,
+	EventSignIn:       countSignIn,
+	EventSubmission:   countSubmission,
 	EventJuryVote:     countJuryVote,
+	EventFinalize:     countFinalize,
 }
 
 // CountEvent counts e in the domain counters of the handler that served r

@@ -175,15 +175,14 @@ func TestAppRequestsAreCounted(t *testing.T) {
 func TestAppEventsFeedTheDomainCounters(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, withApp(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/final":
-			transport.CountEvent(r, transport.EventFinalVote)
-		case "/close":
-			transport.CountEvent(r, transport.EventSponsorClose)
+		events := map[string]transport.Event{"/final": transport.EventFinalVote, "/close": transport.EventSponsorClose,
+			"/signin": transport.EventSignIn, "/submit": transport.EventSubmission, "/vote": transport.EventJuryVote, "/finalize": transport.EventFinalize}
+		if ev, ok := events[r.URL.Path]; ok {
+			transport.CountEvent(r, ev)
 		}
 		w.WriteHeader(http.StatusOK)
 	})))
-	for _, path := range []string{"/final", "/final", "/close", "/other"} {
+	for _, path := range []string{"/final", "/final", "/close", "/other", "/signin", "/submit", "/submit", "/submit", "/vote", "/finalize", "/finalize"} {
 		require.Equal(t, http.StatusOK, e.serveRaw(http.MethodPost, path, "").StatusCode, path)
 	}
 	// Outside a handler with Options.App nothing is counted (and nothing fails).
@@ -192,7 +191,41 @@ func TestAppEventsFeedTheDomainCounters(t *testing.T) {
 	s := e.scrape()
 	s.requireValue(t, series("openjury_votes_total", "kind", "final"), 2)
 	s.requireValue(t, series("openjury_job_closes_total", "via", "sponsor"), 1)
-	s.requireValue(t, series("openjury_votes_total", "kind", "jury"), 0)
+	s.requireValue(t, series("openjury_votes_total", "kind", "jury"), 1)
+	s.requireValue(t, series("openjury_signins_total"), 1)
+	s.requireValue(t, series("openjury_submissions_total"), 3)
+	s.requireValue(t, series("openjury_job_closes_total", "via", "finalize"), 2)
+}
+
+// TestAppSharesTheSignInBudget: LimitSignIn spends the replica's shared
+// sign-in budget that the API's sign-in routes spend, so the app's own
+// sign-in form and the API together get no more than the budget; it is a
+// no-op outside a handler with App.
+func TestAppSharesTheSignInBudget(t *testing.T) {
+	t.Parallel()
+	var limitErr error
+	e := newEnv(t, withOptions(func(o *transport.Options) {
+		o.AuthRateLimitPerMin = 3
+		o.App = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			limitErr = transport.LimitSignIn(w, r)
+			w.WriteHeader(http.StatusOK)
+		})
+	}))
+	for i := range 2 {
+		e.serveRaw(http.MethodPost, "/app/signin/verify", "")
+		require.NoError(t, limitErr, "app sign-in %d", i)
+	}
+	res := e.serveRaw(http.MethodPost, "/api/v1/agents/auth/challenge", `{"address":"0x00000000000000000000000000000000000000aa"}`)
+	require.Equal(t, http.StatusOK, res.StatusCode, "the API's sign-in takes the third")
+	res = e.serveRaw(http.MethodPost, "/app/signin/verify", "")
+	require.Equal(t, openjury.RateLimited, openjury.KindOf(limitErr), "the app's fourth is refused")
+	require.NotEmpty(t, transport.RetryAfter(limitErr))
+	require.NotEmpty(t, res.Header.Get(transport.HeaderRateLimit))
+	res = e.serveRaw(http.MethodPost, "/api/v1/agents/auth/challenge", `{"address":"0x00000000000000000000000000000000000000aa"}`)
+	require.Equal(t, http.StatusTooManyRequests, res.StatusCode)
+
+	rec := httptest.NewRecorder()
+	require.NoError(t, transport.LimitSignIn(rec, httptest.NewRequest(http.MethodPost, "/app/signin/verify", nil)))
 }
 
 // TestUnknownRoutesAnswerJSONUnlessBrowser: an app path the app does not

@@ -251,17 +251,30 @@ func (s *server) rateLimit(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if s.authLimiter != nil && r.Method == http.MethodPost && s.signInPaths[r.URL.Path] {
-			res := s.authLimiter.allow()
-			setRateLimitHeaders(w.Header(), policyAuth, s.opts.AuthRateLimitPerMin, res)
-			if !res.ok {
-				s.writeError(w, r, &openjury.Error{Kind: openjury.RateLimited, Op: "transport.rateLimit",
-					Detail: "too many sign-in requests on this server: try again shortly", Err: openjury.RetryHint(res.wait)})
+		if r.Method == http.MethodPost && s.signInPaths[r.URL.Path] {
+			if err := s.limitSignIn(w); err != nil {
+				s.writeError(w, r, err)
 				return
 			}
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// limitSignIn takes a token of the replica's shared sign-in budget
+// (AuthRateLimitPerMin) and sets its RateLimit headers; it returns a
+// RateLimited error when there is none. Nil when the limit is off.
+func (s *server) limitSignIn(w http.ResponseWriter) error {
+	if s.authLimiter == nil {
+		return nil
+	}
+	res := s.authLimiter.allow()
+	setRateLimitHeaders(w.Header(), policyAuth, s.opts.AuthRateLimitPerMin, res)
+	if !res.ok {
+		return &openjury.Error{Kind: openjury.RateLimited, Op: "transport.rateLimit",
+			Detail: "too many sign-in requests on this server: try again shortly", Err: openjury.RetryHint(res.wait)}
+	}
+	return nil
 }
 
 // DefaultAuthRateLimitPerMin is the host's default of

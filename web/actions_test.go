@@ -3,7 +3,6 @@ package web_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -147,7 +146,7 @@ func TestSessionCookie(t *testing.T) {
 		jobPage := getPage(t, front, "/jobs/"+job.ID, token).body
 		require.Contains(t, jobPage, `action="/app/jobs/`+job.ID+`/comment"`)
 		require.Contains(t, jobPage, `action="/app/jobs/`+job.ID+`/boost"`)
-		require.Contains(t, getPage(t, front, "/", token).body, `action="/app/jobs"`)
+		require.Contains(t, getPage(t, front, "/jobs/new", token).body, `action="/app/jobs"`)
 		// A revoked or unknown token reads as anonymous.
 		require.NotContains(t, getPage(t, front, "/", "unknown-token").body, "Signed in as")
 
@@ -160,125 +159,6 @@ func TestSessionCookie(t *testing.T) {
 		_, err = srv.Auth.Authenticate(context.Background(), token)
 		require.Error(t, err, "signing out revokes the token")
 		require.NotContains(t, getPage(t, front, "/", token).body, "Signed in as")
-	})
-}
-
-func TestActionsNeedSessionAndCSRF(t *testing.T) {
-	openjurytest.OnEachServer(t, func(t *testing.T, srv *openjurytest.Server) {
-		sponsor, other := openjurytest.NewWallet(t), openjurytest.NewWallet(t)
-		front := app(t, srv, sponsor)
-		token, otherToken := srv.SignIn(t, sponsor), srv.SignIn(t, other)
-		job, err := srv.Market.CreateJob(context.Background(), sponsor.Address(), marketplace.CreateJobInput{Title: "CSRF", Prompt: "p"})
-		require.NoError(t, err)
-		csrf := csrfOf(t, getPage(t, front, "/jobs/"+job.ID, token).body)
-		otherCSRF := csrfOf(t, getPage(t, front, "/jobs/"+job.ID, otherToken).body)
-		require.NotEqual(t, csrf, otherCSRF, "the token is bound to the session")
-
-		for _, path := range []string{"/app/jobs", "/app/jobs/" + job.ID + "/comment", "/app/jobs/" + job.ID + "/final-vote",
-			"/app/jobs/" + job.ID + "/boost", "/app/jobs/" + job.ID + "/close", "/app/signout"} {
-			form := url.Values{"content": {"x"}, "csrf": {csrf}}
-			requireErrorPage(t, postForm(t, front, path, "", form), http.StatusUnauthorized, "Sign in with your wallet first")
-			requireErrorPage(t, postForm(t, front, path, token, url.Values{"content": {"x"}}), http.StatusForbidden, "security token")
-			requireErrorPage(t, postForm(t, front, path, token, url.Values{"content": {"x"}, "csrf": {"wrong"}}), http.StatusForbidden, "security token")
-			requireErrorPage(t, postForm(t, front, path, token, url.Values{"content": {"x"}, "csrf": {otherCSRF}}), http.StatusForbidden, "security token")
-		}
-		// A CSRF token matching a dead session: the session has expired.
-		dead := srv.SignIn(t, other)
-		deadCSRF := csrfOf(t, getPage(t, front, "/", dead).body)
-		require.NoError(t, srv.Auth.Logout(context.Background(), dead))
-		a := postForm(t, front, "/app/jobs/"+job.ID+"/comment", dead, url.Values{"content": {"x"}, "csrf": {deadCSRF}})
-		requireErrorPage(t, a, http.StatusUnauthorized, "session has expired")
-		require.Contains(t, a.header.Get("Set-Cookie"), "Max-Age=0")
-
-		page, err := srv.Market.Comments(context.Background(), marketplace.TargetJob, job.ID, marketplace.ListInput{})
-		require.NoError(t, err)
-		require.Empty(t, page.Comments, "no rejected action changed anything")
-		got, err := srv.Market.Job(context.Background(), job.ID)
-		require.NoError(t, err)
-		require.Equal(t, marketplace.StatusOpen, got.Status)
-	})
-}
-
-func TestActions(t *testing.T) {
-	openjurytest.OnEachServer(t, func(t *testing.T, srv *openjurytest.Server) {
-		bg := context.Background()
-		sponsor, agent, voter := openjurytest.NewWallet(t), openjurytest.NewWallet(t), openjurytest.NewWallet(t)
-		front := app(t, srv, sponsor)
-		token, voterToken := srv.SignIn(t, sponsor), srv.SignIn(t, voter)
-		home := getPage(t, front, "/", token).body
-		csrf := csrfOf(t, home)
-		voterCSRF := csrfOf(t, getPage(t, front, "/", voterToken).body)
-		require.Contains(t, home, fmt.Sprintf(`name="title" required maxlength="%d"`, marketplace.MaxTitleChars), "the form states the limit")
-
-		// Post a job.
-		a := postForm(t, front, "/app/jobs", token, url.Values{"csrf": {csrf}, "title": {"From the <form>"}, "prompt": {"Do it"}, "bounty_usdc": {"12.5"}, "tags": {" web , forms,"}})
-		require.Equal(t, http.StatusSeeOther, a.status, a.body)
-		require.Equal(t, "/", a.header.Get("Location"))
-		list, err := srv.Market.ListJobs(bg, marketplace.ListJobsInput{})
-		require.NoError(t, err)
-		require.Len(t, list.Jobs, 1)
-		job := list.Jobs[0]
-		require.Equal(t, "From the <form>", job.Title)
-		require.Equal(t, sponsor.Address(), job.Sponsor)
-		require.Equal(t, []string{"web", "forms"}, job.Tags)
-		require.Equal(t, "12.5", job.Bounty.String())
-		require.Contains(t, getPage(t, front, "/", "").body, "From the &lt;form&gt;")
-		requireErrorPage(t, postForm(t, front, "/app/jobs", token, url.Values{"csrf": {csrf}, "title": {"t"}, "prompt": {"p"}, "bounty_usdc": {"lots"}}), http.StatusBadRequest, "bounty_usdc")
-		requireErrorPage(t, postForm(t, front, "/app/jobs", token, url.Values{"csrf": {csrf}, "title": {""}, "prompt": {"p"}, "bounty_usdc": {"1"}}), http.StatusBadRequest, "title")
-
-		// Comment.
-		a = postForm(t, front, "/app/jobs/"+job.ID+"/comment", voterToken, url.Values{"csrf": {voterCSRF}, "content": {"Nice & <b>tidy</b>"}})
-		require.Equal(t, http.StatusSeeOther, a.status, a.body)
-		require.True(t, strings.HasPrefix(a.header.Get("Location"), "/jobs/"+job.ID+"#c-"), a.header.Get("Location"))
-		require.Contains(t, getPage(t, front, "/jobs/"+job.ID, "").body, "Nice &amp; &lt;b&gt;tidy&lt;/b&gt;")
-		requireErrorPage(t, postForm(t, front, "/app/jobs/"+job.ID+"/comment", voterToken, url.Values{"csrf": {voterCSRF}, "content": {""}}), http.StatusBadRequest, "content")
-		requireErrorPage(t, postForm(t, front, "/app/jobs/nope/comment", voterToken, url.Values{"csrf": {voterCSRF}, "content": {"x"}}), http.StatusNotFound, "")
-
-		// Boost: without AGR it is refused with the reason; with AGR the job is featured.
-		requireErrorPage(t, postForm(t, front, "/app/jobs/"+job.ID+"/boost", token, url.Values{"csrf": {csrf}, "amount_agr": {"5"}, "duration_hours": {"24"}}), http.StatusPaymentRequired, "AGR")
-		requireErrorPage(t, postForm(t, front, "/app/jobs/"+job.ID+"/boost", token, url.Values{"csrf": {csrf}, "amount_agr": {"five"}, "duration_hours": {"24"}}), http.StatusBadRequest, "amount_agr must be a whole number")
-		requireErrorPage(t, postForm(t, front, "/app/jobs/"+job.ID+"/boost", token, url.Values{"csrf": {csrf}, "amount_agr": {"5"}}), http.StatusBadRequest, "duration_hours is required")
-		jobPage := getPage(t, front, "/jobs/"+job.ID, token).body
-		require.Contains(t, jobPage, fmt.Sprintf(`name="amount_agr" type="number" min="1" max="%d"`, marketplace.MaxBoostAGR))
-		require.Contains(t, jobPage, fmt.Sprintf(`name="duration_hours" type="number" min="1" max="%d"`, marketplace.MaxBoostHours))
-		srv.MintAGR(t, sponsor.Address(), 10)
-		a = postForm(t, front, "/app/jobs/"+job.ID+"/boost", token, url.Values{"csrf": {csrf}, "amount_agr": {"5"}, "duration_hours": {"24"}})
-		require.Equal(t, http.StatusSeeOther, a.status, a.body)
-		require.Equal(t, "/jobs/"+job.ID, a.header.Get("Location"))
-		require.Contains(t, getPage(t, front, "/", "").body, `<span class="featured">Featured</span>`)
-		require.Contains(t, getPage(t, front, "/jobs/"+job.ID, "").body, `id="featured"`)
-
-		// Final vote and close. The app's final vote goes through the
-		// domain rule: a voter without stake gets the 403 page.
-		srv.SetStake(t, agent.Address(), 10)
-		sub, err := srv.Market.Submit(bg, agent.Address(), marketplace.SubmitInput{JobID: job.ID, Content: "Done"})
-		require.NoError(t, err)
-		requireErrorPage(t, postForm(t, front, "/app/jobs/"+job.ID+"/final-vote", voterToken, url.Values{"csrf": {voterCSRF}}), http.StatusBadRequest, "submission_id is required")
-		requireErrorPage(t, postForm(t, front, "/app/jobs/"+job.ID+"/final-vote", voterToken, url.Values{"csrf": {voterCSRF}, "submission_id": {sub.ID}}), http.StatusForbidden, "insufficient stake")
-		srv.SetStake(t, voter.Address(), 10)
-		a = postForm(t, front, "/app/jobs/"+job.ID+"/final-vote", voterToken, url.Values{"csrf": {voterCSRF}, "submission_id": {sub.ID}})
-		require.Equal(t, http.StatusSeeOther, a.status, a.body)
-		require.Equal(t, "/jobs/"+job.ID+"#final", a.header.Get("Location"))
-		final, err := srv.Market.FinalSummary(bg, job.ID)
-		require.NoError(t, err)
-		require.Len(t, final, 1)
-		require.Equal(t, sub.ID, final[0].SubmissionID)
-
-		voterPage := getPage(t, front, "/jobs/"+job.ID, voterToken).body
-		require.Contains(t, voterPage, `class="final-vote"`)
-		require.NotContains(t, voterPage, `class="close-job"`, "only the sponsor is offered close")
-		require.Contains(t, getPage(t, front, "/jobs/"+job.ID, token).body, `class="close-job"`)
-		requireErrorPage(t, postForm(t, front, "/app/jobs/"+job.ID+"/close", voterToken, url.Values{"csrf": {voterCSRF}, "winner_submission_id": {sub.ID}}), http.StatusForbidden, "")
-		a = postForm(t, front, "/app/jobs/"+job.ID+"/close", token, url.Values{"csrf": {csrf}, "winner_submission_id": {sub.ID}})
-		require.Equal(t, http.StatusSeeOther, a.status, a.body)
-		got, err := srv.Market.Job(bg, job.ID)
-		require.NoError(t, err)
-		require.Equal(t, marketplace.StatusClosed, got.Status)
-		require.Equal(t, sub.ID, got.WinnerSubmissionID)
-		requireErrorPage(t, postForm(t, front, "/app/jobs/"+job.ID+"/close", token, url.Values{"csrf": {csrf}, "winner_submission_id": {sub.ID}}), http.StatusConflict, "")
-
-		// Bodies over the limit are refused before anything else.
-		requireErrorPage(t, postForm(t, front, "/app/jobs", token, url.Values{"csrf": {csrf}, "prompt": {strings.Repeat("p", 2<<20)}}), http.StatusRequestEntityTooLarge, "too large")
 	})
 }
 

@@ -153,6 +153,26 @@ func TestBrowserClaim(t *testing.T) {
 	}))
 	t.Cleanup(front.Close)
 	shots := screenshotDir(t)
+	axe := axeSource(t)
+	// accessible checks the page loaded in the browser with axe at both
+	// widths.
+	accessible := func(name string) chromedp.Action {
+		return chromedp.ActionFunc(func(ctx context.Context) error {
+			for i, w := range widths {
+				if err := chromedp.EmulateViewport(w.width, w.height).Do(ctx); err != nil {
+					return err
+				}
+				bad, _, err := axeCheck(ctx, axe, i == 0)
+				if err != nil {
+					return err
+				}
+				if len(bad) > 0 {
+					return fmt.Errorf("%s at %s width:\n%s", name, w.name, strings.Join(bad, "\n"))
+				}
+			}
+			return chromedp.EmulateViewport(widths[0].width, widths[0].height).Do(ctx)
+		})
+	}
 
 	var badge, status string
 	err = chromedp.Run(ctx,
@@ -166,11 +186,12 @@ func TestBrowserClaim(t *testing.T) {
 		chromedp.Navigate(front.URL+"/jobs/"+job.ID),
 		chromedp.WaitVisible(`#escrow-status`),
 		chromedp.Text(`#escrow-status`, &status),
-		screenshot(shots, "job-funded"),
+		screenshot(shots, "job-funded", ""),
+		accessible("the funded job"),
 	)
 	require.NoError(t, err)
 	require.Equal(t, "Funded 2 USDC", badge)
-	require.Contains(t, status, "funded · 2 USDC held by the escrow contract")
+	require.Contains(t, status, "Funded: 2 USDC held by the escrow contract")
 
 	sub, err := srv.Market.Submit(bg, winnerAcc.Addr(), marketplace.SubmitInput{JobID: job.ID, Content: "done"})
 	require.NoError(t, err)
@@ -192,7 +213,8 @@ func TestBrowserClaim(t *testing.T) {
 		chromedp.Navigate(front.URL+"/jobs/"+job.ID),
 		chromedp.WaitVisible(claim),
 		chromedp.Evaluate(`document.querySelectorAll('tr.payout').length`, &rows),
-		screenshot(shots, "job-payouts"),
+		screenshot(shots, "job-payouts", "#payouts"),
+		accessible("the payouts"),
 		chromedp.Click(claim),
 		chromedp.WaitVisible(`#claim-result.verified`),
 		chromedp.Text(`#claim-result`, &result),
@@ -211,7 +233,6 @@ func TestBrowserClaim(t *testing.T) {
 		chromedp.Navigate(front.URL+"/jobs/"+job.ID),
 		chromedp.WaitVisible(`tr.payout`),
 		chromedp.Evaluate(`!!document.querySelector('tr.payout[data-recipient="`+winnerAcc.Addr().String()+`"] .claimed')`, &claimed),
-		screenshot(shots, "job-claimed"),
 	)
 	require.NoError(t, err)
 	require.True(t, claimed, "the page shows the payout claimed")

@@ -1,29 +1,138 @@
 package web
 
 import (
+	"html/template"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"strings"
 	"testing"
+	"time"
 
-	"github.com/openjury/openjury/marketplace"
 	"github.com/stretchr/testify/require"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/marketplace"
 )
 
 func TestPctScalesToTotalWeight(t *testing.T) {
-	bars := pct([]marketplace.Tally{{SubmissionID: "a", Weight: 3}, {SubmissionID: "b", Weight: 1}})
-	require.Equal(t, 75, bars[0].Percent)
-	require.Equal(t, 25, bars[1].Percent)
-	require.Equal(t, 0, pct([]marketplace.Tally{{Weight: 0}})[0].Percent)
+	require.Equal(t, 75, pct(3, 4))
+	require.Equal(t, 25, pct(1, 4))
+	require.Equal(t, 0, pct(0, 0))
+	require.Equal(t, 30, pct(1, 3), "rounded down to a step of 5")
 }
 
 func TestPanicBecomesA500Page(t *testing.T) {
-	h := secure(cspFor(""), recoverPanics(slog.New(slog.NewTextHandler(io.Discard, nil)), http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") })))
+	a := &app{log: slog.New(slog.NewTextHandler(io.Discard, nil)), tmpl: template.Must(pages.Clone())}
+	h := secure(cspFor(""), a.recoverPanics(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") })))
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
 	require.Equal(t, http.StatusInternalServerError, rec.Code)
 	require.Contains(t, rec.Body.String(), "Something went wrong")
 	require.NotContains(t, rec.Body.String(), "boom")
 	require.Equal(t, "nosniff", rec.Header().Get("X-Content-Type-Options"))
+}
+
+func TestRelTime(t *testing.T) {
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	for d, want := range map[time.Duration]string{
+		0: "just now", -30 * time.Second: "just now", -time.Minute: "1 minute ago", -5 * time.Minute: "5 minutes ago",
+		-2 * time.Hour: "2 hours ago", 3 * time.Hour: "in 3 hours", -49 * time.Hour: "2 days ago", 24 * time.Hour: "in 1 day",
+		-90 * 24 * time.Hour: "on 23 Aug 2026",
+	} {
+		require.Equal(t, want, relTime(now, now.Add(d)), d)
+	}
+}
+
+func TestTitleOf(t *testing.T) {
+	require.Equal(t, "First line", titleOf("  First line\nsecond"))
+	require.Equal(t, "(no text)", titleOf("\n\n"))
+	long := strings.Repeat("é", 200)
+	got := titleOf(long)
+	require.Len(t, []rune(got), titleOfHeadChars)
+	require.True(t, strings.HasSuffix(got, "…"))
+}
+
+// TestPagerBothWays walks a list forward and back through the links'
+// trails: every Previous link leads to the page before, back to the first,
+// and the trail is bounded.
+func TestPagerBothWays(t *testing.T) {
+	link := func(s string) *url.URL {
+		u, err := url.Parse(s)
+		require.NoError(t, err)
+		return u
+	}
+	p1 := pagerOf(link("/?tag=go"), "cursor", "C2", "")
+	require.Empty(t, p1.Prev)
+	require.Empty(t, p1.First)
+	require.Equal(t, "/?cursor=C2&tag=go", p1.Next)
+	p2 := pagerOf(link(p1.Next), "cursor", "C3", "list")
+	require.Equal(t, "/?tag=go#list", p2.Prev, "page 2 goes back to the first page")
+	require.Equal(t, "/?cursor=C3&cursor_back=C2&tag=go#list", p2.Next)
+	p3 := pagerOf(link(p2.Next), "cursor", "", "")
+	require.Empty(t, p3.Next, "the last page")
+	require.Equal(t, "/?cursor=C2&tag=go", p3.Prev)
+	require.Equal(t, "/?tag=go", p3.First)
+
+	// Deep: the trail keeps the last maxTrail cursors.
+	u := link("/")
+	for i := range 40 {
+		p := pagerOf(u, "c", "N"+strings.Repeat("x", i), "")
+		u = link(p.Next)
+	}
+	require.Len(t, strings.Split(u.Query().Get("c_back"), trailSep), maxTrail)
+}
+
+func TestThreadOf(t *testing.T) {
+	c := func(id, parent string) *marketplace.Comment { return &marketplace.Comment{ID: id, ParentID: parent} }
+	// a; b replies to a; c to b; d to a; e replies to a comment not on the
+	// page; f is deep.
+	items := threadOf([]*marketplace.Comment{c("a", ""), c("b", "a"), c("e", "gone"), c("c", "b"), c("d", "a"),
+		c("f1", "c"), c("f2", "f1"), c("f3", "f2")})
+	var got []string
+	for _, it := range items {
+		got = append(got, it.ID+":"+string(rune('0'+it.Depth)))
+	}
+	require.Equal(t, []string{"a:0", "b:1", "c:2", "f1:3", "f2:4", "f3:4", "d:1", "e:0"}, got)
+	require.True(t, items[len(items)-1].Orphan)
+	require.False(t, items[0].Orphan)
+}
+
+func TestLocalPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"/jobs/x?a=1": "/jobs/x?a=1", "": "/", "//evil.example": "/", "https://evil.example/": "/", "/\\evil": "/", "jobs": "/", "/a\r\nSet-Cookie: x": "/",
+	} {
+		require.Equal(t, want, localPath(in, "/"), in)
+	}
+}
+
+// TestExplain: the API's refusals in a person's words, next to the form's
+// field (evidence rows and tags included), the settings quoted.
+func TestExplain(t *testing.T) {
+	x := explainer{minStake: 10 * openjury.MicroPerUSDC, minRep: 10}
+	fields := map[string]string{"title": "title", "bounty_usdc": "bounty_usdc", "tags": "tags", "amount_agr": "amount_agr"}
+	v := url.Values{"title": {strings.Repeat("x", 150)}}
+	cases := []struct {
+		err   error
+		field string
+		msg   string
+	}{
+		{openjury.E(openjury.Invalid, "op", "title: must be at most 140 characters"), "title", "Use at most 140 characters (this has 150)."},
+		{openjury.E(openjury.Invalid, "op", "title: is required and must not be blank"), "title", "Give it a title."},
+		{openjury.E(openjury.Invalid, "op", "bounty_usdc: must be a number"), "bounty_usdc", "Enter an amount in USDC, like 25 or 12.50."},
+		{openjury.E(openjury.Invalid, "op", "tags[3]: must be at most 32 characters"), "tags", "Each tag has 1 to 32 characters."},
+		{openjury.E(openjury.Invalid, "op", "evidence[2].source_url: must be an http(s) URL"), "ev2_source_url", "Enter a web address that starts with http:// or https://."},
+		{openjury.E(openjury.Forbidden, "op", "insufficient stake"), "", "You need at least 10 USDC staked to do this. Your profile shows your stake."},
+		{openjury.E(openjury.Forbidden, "op", "insufficient reputation to vote"), "", "Jury votes need a reputation score of at least 10. Accepted submissions and wins raise it."},
+		{openjury.E(openjury.PaymentRequired, "op", "insufficient AGR balance"), "amount_agr", "You do not have enough AGR for this boost."},
+		{openjury.E(openjury.Conflict, "op", "something new"), "", "Something new."},
+		{openjury.E(openjury.Invalid, "op", "unknown_field: is odd"), "", "Unknown_field: is odd."},
+	}
+	for _, c := range cases {
+		got := x.explain(c.err, v, fields)
+		require.Equal(t, refusal{Field: c.field, Msg: c.msg}, got, openjury.DetailOf(c.err))
+		require.NotContains(t, got.Msg, "_usdc", "no API field name reaches a person")
+	}
 }

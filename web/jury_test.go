@@ -1,12 +1,16 @@
 package web_test
 
 import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
@@ -45,10 +49,12 @@ func TestJuryForms(t *testing.T) {
 
 	page := getPage(t, front, "/jobs/"+jobID, session)
 	require.Equal(t, http.StatusOK, page.status, page.body)
-	require.Contains(t, page.body, `id="jury-mode">commit_reveal`)
-	require.Contains(t, page.body, juror.Address().String(), "the drawn juror is listed")
-	require.Contains(t, page.body, `id="commit-form"`)
-	require.NotContains(t, page.body, `id="reveal-form"`)
+	require.Contains(t, page.body, `id="jury-mode" data-mode="commit_reveal"`)
+	require.Contains(t, page.body, `href="/agents/`+juror.Address().String()+`"`, "the drawn juror is listed")
+	require.Contains(t, page.body, `<form id="commit"`)
+	require.Contains(t, page.body, `<option value="`+subID+`">“work” by `, "the choices name the submissions")
+	require.NotContains(t, page.body, `<form id="reveal"`)
+	require.NotContains(t, page.body, `class="btn jury-vote"`, "no open jury vote on a commit-reveal job")
 	require.Contains(t, page.body, `id="tally-hidden"`)
 
 	var salt [32]byte
@@ -56,25 +62,34 @@ func TestJuryForms(t *testing.T) {
 	commitment := marketplace.CommitmentOf(jobID, subID, juror.Address(), salt)
 	done := postForm(t, front, "/app/jobs/"+jobID+"/commit", session, url.Values{"csrf": {csrfOf(t, page.body)}, "commitment": {commitment.String()}})
 	require.Equal(t, http.StatusSeeOther, done.status, done.body)
-	require.Equal(t, "/jobs/"+jobID+"#panel", done.header.Get("Location"))
+	require.Equal(t, "/jobs/"+jobID+"?ok=committed#jury-panel", done.header.Get("Location"))
 	bad := postForm(t, front, "/app/jobs/"+jobID+"/commit", session, url.Values{"csrf": {csrfOf(t, page.body)}})
-	requireErrorPage(t, bad, http.StatusBadRequest, "commitment")
+	requireRefused(t, bad, http.StatusBadRequest, "commitment", "Choose a submission: this browser then computes the commitment.")
+	bad = postForm(t, front, "/app/jobs/"+jobID+"/commit", session, url.Values{"csrf": {csrfOf(t, page.body)}, "commitment": {"0x12"}})
+	requireRefused(t, bad, http.StatusBadRequest, "commitment", "A commitment is 0x followed by 64 hexadecimal digits.")
+	require.Contains(t, bad.body, `value="0x12"`, "what was typed is kept")
+	// The sponsor sees the jury but no commit form.
+	require.NotContains(t, getPage(t, front, "/jobs/"+jobID, st).body, `<form id="commit"`)
 
 	srv.Clock.Advance(time.Minute)
 	page = getPage(t, front, "/jobs/"+jobID, session)
-	require.Contains(t, page.body, `id="reveal-form"`)
-	require.NotContains(t, page.body, `id="commit-form"`)
+	require.Contains(t, page.body, `<form id="reveal"`)
+	require.NotContains(t, page.body, `<form id="commit"`)
+	late := postForm(t, front, "/app/jobs/"+jobID+"/commit", session, url.Values{"csrf": {csrfOf(t, page.body)}, "commitment": {commitment.String()}})
+	requireRefused(t, late, http.StatusConflict, "", "The commit window has ended")
 	wrong := postForm(t, front, "/app/jobs/"+jobID+"/reveal", session, url.Values{"csrf": {csrfOf(t, page.body)},
 		"submission_id": {subID}, "salt": {openjury.HashFromBytes([32]byte{8}).String()}})
-	requireErrorPage(t, wrong, http.StatusBadRequest, "do not match your commitment")
+	requireRefused(t, wrong, http.StatusBadRequest, "reveal-salt", "This submission and salt do not match your commitment")
 	done = postForm(t, front, "/app/jobs/"+jobID+"/reveal", session, url.Values{"csrf": {csrfOf(t, page.body)},
 		"submission_id": {subID}, "salt": {openjury.HashFromBytes(salt).String()}})
-	require.Equal(t, http.StatusSeeOther, done.status, done.body)
+	require.Equal(t, "/jobs/"+jobID+"?ok=revealed#jury-panel", done.header.Get("Location"))
+	page = getPage(t, front, "/jobs/"+jobID, "")
+	require.Contains(t, page.body, `id="tally-hidden"`, "revealed, still hidden until the window ends")
 
 	srv.Clock.Advance(time.Minute)
 	page = getPage(t, front, "/jobs/"+jobID, "")
 	require.NotContains(t, page.body, `id="tally-hidden"`)
-	require.Contains(t, page.body, "1 voters")
+	require.Contains(t, page.body, "1 juror</span>")
 }
 
 // TestJuryCommitmentInBrowser runs web/static/jury.js in chromium: its
@@ -104,4 +119,104 @@ func TestJuryCommitmentInBrowser(t *testing.T) {
 		_, err := openjury.ParseHash("salt", s)
 		require.NoError(t, err)
 	}
+}
+
+// TestBrowserJury commits and reveals a jury vote in headless chromium: the
+// juror picks a submission, the page computes the commitment (only it is
+// posted) and keeps the choice and salt in localStorage; in the reveal
+// window the reveal form is filled from them and the reveal counts. The
+// stored commitment is the one marketplace.CommitmentOf gives for the kept
+// salt; a refused commitment does not replace the kept one.
+func TestBrowserJury(t *testing.T) {
+	ctx := browser(t)
+	srv := openjurytest.NewServer(t)
+	s := seedShowcase(t, srv)
+	front := app(t, srv, s.agent)
+	bg := context.Background()
+	// The agent is on the sealed job's panel; the rival's submission is
+	// the one it may vote for.
+	v, err := srv.Market.JobView(bg, s.sealed.ID, marketplace.JobViewInput{})
+	require.NoError(t, err)
+	var rivalSub string
+	for _, sub := range v.Submissions.Submissions {
+		if sub.Agent == s.rival.Address() {
+			rivalSub = sub.ID
+		}
+	}
+	require.NotEmpty(t, rivalSub)
+	u, err := url.Parse(front.URL)
+	require.NoError(t, err)
+	token := srv.SignIn(t, s.agent)
+	key := "openjury-commit:" + s.sealed.ID + ":" + s.agent.Address().String()
+	var kept struct {
+		SubmissionID string `json:"submission_id"`
+		Salt         string `json:"salt"`
+	}
+	var keptJSON, note string
+	shots := screenshotDir(t)
+	err = chromedp.Run(ctx,
+		network.SetCookie(web.SessionCookie, token).WithDomain(u.Hostname()).WithPath("/").WithHTTPOnly(true),
+		chromedp.Navigate(front.URL+"/jobs/"+s.sealed.ID),
+		chromedp.WaitVisible(`#commit`),
+		chromedp.SetValue(`#commit-choice`, rivalSub),
+		chromedp.Evaluate(`document.querySelector('#commit-choice').dispatchEvent(new Event('change'))`, nil),
+		loads("commit", chromedp.Click(`#commit button[type=submit]`)),
+		chromedp.WaitVisible(`#done`),
+		chromedp.Text(`#done`, &note),
+		chromedp.Evaluate(`localStorage.getItem(`+jsLiteral(t, key)+`) || ''`, &keptJSON),
+	)
+	require.NoError(t, err)
+	require.Contains(t, note, "Your commitment is recorded")
+	require.NoError(t, json.Unmarshal([]byte(keptJSON), &kept), keptJSON)
+	require.Equal(t, rivalSub, kept.SubmissionID)
+	salt, err := openjury.ParseHash("salt", kept.Salt)
+	require.NoError(t, err)
+	saltBytes, err := hex.DecodeString(strings.TrimPrefix(salt.String(), "0x"))
+	require.NoError(t, err)
+	c, err := srv.DB.Commitments().Commitment(bg, s.sealed.ID, s.agent.Address())
+	require.NoError(t, err)
+	require.Equal(t, marketplace.CommitmentOf(s.sealed.ID, rivalSub, s.agent.Address(), [32]byte(saltBytes)), c.Commitment,
+		"the browser's commitment is the kept choice and salt's")
+
+	// A second commitment the server refuses (the juror's stake is gone)
+	// leaves the kept one alone.
+	srv.SetStake(t, s.agent.Address(), 0)
+	var after string
+	err = chromedp.Run(ctx,
+		chromedp.Navigate(front.URL+"/jobs/"+s.sealed.ID),
+		chromedp.WaitVisible(`#commit`),
+		loads("a refused commit", chromedp.Click(`#commit button[type=submit]`), http.StatusForbidden),
+		chromedp.WaitVisible(`#problem`),
+		chromedp.Navigate(front.URL+"/jobs/"+s.sealed.ID),
+		chromedp.WaitVisible(`#commit`),
+		chromedp.Evaluate(`localStorage.getItem(`+jsLiteral(t, key)+`) || ''`, &after),
+	)
+	require.NoError(t, err)
+	require.Equal(t, keptJSON, after, "a refused commitment does not replace the kept one")
+	srv.SetStake(t, s.agent.Address(), 25)
+
+	// The reveal window (a new session: the first one expired meanwhile):
+	// the form is filled from the kept choice and salt.
+	srv.Clock.Advance(48*time.Hour + time.Minute)
+	var chosen, filled string
+	err = chromedp.Run(ctx,
+		network.SetCookie(web.SessionCookie, srv.SignIn(t, s.agent)).WithDomain(u.Hostname()).WithPath("/").WithHTTPOnly(true),
+		chromedp.Navigate(front.URL+"/jobs/"+s.sealed.ID),
+		chromedp.WaitVisible(`#reveal`),
+		chromedp.Poll(`document.querySelector('#reveal-salt').value !== ''`, nil, chromedp.WithPollingTimeout(30*time.Second)),
+		chromedp.Value(`#reveal-submission`, &chosen),
+		chromedp.Value(`#reveal-salt`, &filled),
+		screenshot(shots, "job-reveal", "#jury-panel"),
+		loads("reveal", chromedp.Click(`#reveal button[type=submit]`)),
+		chromedp.WaitVisible(`#done`),
+		chromedp.Text(`#done`, &note),
+	)
+	require.NoError(t, err)
+	require.Equal(t, rivalSub, chosen)
+	require.Equal(t, kept.Salt, filled)
+	require.Contains(t, note, "Your jury vote is revealed")
+	view, err := srv.Market.JobView(bg, s.sealed.ID, marketplace.JobViewInput{Viewer: s.agent.Address()})
+	require.NoError(t, err)
+	require.NotNil(t, view.Vote, "the reveal counted")
+	require.Equal(t, rivalSub, view.Vote.SubmissionID)
 }

@@ -68,7 +68,7 @@ func TestPages(t *testing.T) {
 		require.Contains(t, body, `href="/jobs/`+j.ID+`"`)
 		require.Contains(t, body, "&lt;script&gt;alert(1)&lt;/script&gt; Summarize")
 		require.NotContains(t, body, "<script>alert(1)")
-		require.Contains(t, body, `<main id="main">`)
+		require.Contains(t, body, `<main id="main"`)
 
 		status, body = get(t, srv, "/?tag=docs")
 		require.Equal(t, http.StatusOK, status)
@@ -84,22 +84,22 @@ func TestPages(t *testing.T) {
 		require.Contains(t, body, "Work &lt;i&gt;done&lt;/i&gt;")
 		require.Contains(t, body, `href="https://example.com/a"`)
 		require.Contains(t, body, "a &lt;q&gt;")
-		require.Contains(t, body, "Confidence: 0.75")
+		require.Contains(t, body, "Confidence:</span> 75%")
 
 		require.Contains(t, body, "Nice &lt;img src=x&gt;")
 		require.Contains(t, body, `id="discussion"`)
-		require.Contains(t, body, `class="countdown"`)
+		require.Contains(t, body, `<time datetime="2026-01-02T00:00:00Z" title="2026-01-02 00:00 UTC">`, "the window's end, exact on hover")
 
 		status, body = get(t, srv, "/leaderboard")
 		require.Equal(t, http.StatusOK, status)
 		require.Contains(t, body, `href="/agents/`+sponsor.String()+`"`)
-		require.Contains(t, body, "<td>250</td><td>3</td>")
+		require.Contains(t, body, `<td class="num">250</td><td class="num">3</td>`)
 
 		status, body = get(t, srv, "/agents/"+sponsor.String())
 		require.Equal(t, http.StatusOK, status)
-		require.Contains(t, body, "250 (level 3)")
-		require.Contains(t, body, "Balance 42 AGR")
-		require.Contains(t, body, "USDC staked")
+		require.Contains(t, body, `id="score">250</span><span class="stat-note">level 3<`)
+		require.Contains(t, body, `id="agr-balance">42<`)
+		require.Contains(t, body, "eligible to submit and vote")
 		status, _ = get(t, srv, "/agents/not-an-address")
 		require.Equal(t, http.StatusNotFound, status)
 

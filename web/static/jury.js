@@ -28,24 +28,53 @@ export function newSalt() {
 const key = (jobID, voter) => `openjury-commit:${jobID}:${voter.toLowerCase()}`;
 
 // juryForms wires the commit and reveal forms of a job page for the
-// signed-in voter.
+// signed-in voter. The commitment is computed whenever the choice changes
+// (so the form is valid before it is sent) with a salt made for this page;
+// on sending, the choice and salt are kept as pending, and become the
+// saved ones only once the server took the commitment (the page it
+// redirects to says ok=committed): a refused commitment never replaces
+// the one to reveal.
 export function juryForms(voter) {
   const panel = document.querySelector('#jury-panel');
   if (!panel || !voter) return;
   const jobID = panel.dataset.job;
-  const commit = document.querySelector('#commit-form');
+  const saved = key(jobID, voter);
+  const pending = `${saved}:pending`;
+  if (new URLSearchParams(location.search).get('ok') === 'committed' && localStorage.getItem(pending)) {
+    localStorage.setItem(saved, localStorage.getItem(pending));
+    localStorage.removeItem(pending);
+  }
+  const commit = document.querySelector('#commit');
   if (commit) {
+    const choice = commit.querySelector('#commit-choice');
+    const out = commit.querySelector('#commitment');
+    const salt = newSalt();
+    const fill = () => { if (choice.value) out.value = commitmentOf(jobID, choice.value, voter, salt); };
+    fill();
+    choice.addEventListener('change', fill);
     commit.addEventListener('submit', () => {
-      const choice = commit.querySelector('#commit-choice').value;
-      const salt = newSalt();
-      commit.querySelector('#commitment').value = commitmentOf(jobID, choice, voter, salt);
-      localStorage.setItem(key(jobID, voter), JSON.stringify({ submission_id: choice, salt }));
+      fill();
+      localStorage.setItem(pending, JSON.stringify({ submission_id: choice.value, salt, commitment: out.value }));
     });
   }
-  const reveal = document.querySelector('#reveal-form');
-  const saved = JSON.parse(localStorage.getItem(key(jobID, voter)) || 'null');
-  if (reveal && saved) {
-    reveal.querySelector('#reveal-submission').value = saved.submission_id;
-    reveal.querySelector('#reveal-salt').value = saved.salt;
+  const reveal = document.querySelector('#reveal');
+  const kept = JSON.parse(localStorage.getItem(saved) || 'null');
+  if (reveal) {
+    const note = reveal.querySelector('#reveal-note');
+    if (!kept) {
+      note.textContent = 'This browser kept no commitment for this job: fill in the submission and salt you committed with.';
+      return;
+    }
+    const sel = reveal.querySelector('#reveal-submission');
+    if (![...sel.options].some((o) => o.value === kept.submission_id)) {
+      const o = document.createElement('option');
+      o.value = kept.submission_id;
+      o.textContent = `The submission you committed to (${kept.submission_id})`;
+      sel.append(o);
+    }
+    sel.value = kept.submission_id;
+    const s = reveal.querySelector('#reveal-salt');
+    if (!s.value) s.value = kept.salt;
+    note.textContent = 'Filled in with the choice and salt this browser kept when you committed.';
   }
 }

@@ -1,0 +1,326 @@
+package bunstore
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/uptrace/bun"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/marketplace"
+)
+
+// Profiles returns the profile store outside any transaction.
+func (d *DB) Profiles() marketplace.ProfileStore { return profileStore{d.pool()} }
+
+// Profiles returns the profile store of the transaction.
+func (t txStores) Profiles() marketplace.ProfileStore { return profileStore{t.e} }
+
+// The web app's reads run on every page view, so they are hot statements
+// (prepared.go): parsed once per connection, not once per call. A list
+// always compares its cursor, (created_at, id) < (?, ?), so one statement
+// serves the first page (noCursorAt, "") and the next ones; the per-target reads
+// of a page (threads, counts) have a fixed number of slots, the unused
+// ones given an id nothing has.
+const (
+	// threadSlots is how many submissions' comments one CommentsOf
+	// statement reads; more are read in several.
+	threadSlots = 10
+	// countSlots is how many jobs' submissions one SubmissionCounts
+	// statement counts.
+	countSlots = 20
+)
+
+// noCursorAt is the created_at of the position before every row of a
+// newest-first list (with the id ""): no created_at is larger.
+const noCursorAt = math.MaxInt64
+
+// webHot are the web app's hot statements.
+type webHot struct {
+	jobsBySponsor, subsByAgent, votesByVoter, finalsByVoter, threads, counts hot
+}
+
+func (w webHot) all() []hot {
+	return []hot{w.jobsBySponsor, w.subsByAgent, w.votesByVoter, w.finalsByVoter, w.threads, w.counts}
+}
+
+// commentColumns are the columns of commentRow, the select list of the
+// threads statement's branches.
+const commentColumns = "c.id, c.target_type, c.target_id, c.parent_id, c.author_address, c.content, c.created_at, " +
+	"c.deleted_at, c.deleted_by, c.job_id, c.rev, c.deleted_rev"
+
+// headExpr selects the head of a submission's content (alias ss): its
+// first marketplace.HeadChars characters (substr counts characters on both
+// engines).
+var headExpr = fmt.Sprintf("substr(ss.content, 1, %d)", marketplace.HeadChars)
+
+// newWebHot builds the web app's hot statements for db's dialect. On
+// SQLite a parameter a WHERE compares, and a LIMIT's, is written +?: with
+// STAT4, SQLite reads the value bound to a bare parameter while it plans
+// and so prepares the statement again whenever one is bound, which costs
+// as much as not preparing it; it reads no value out of an expression, and
+// the unary plus keeps the index use.
+func newWebHot(dialect string, db *bun.DB) webHot {
+	p := "?"
+	if dialect == DialectSQLite {
+		p = "+?"
+	}
+	param := bun.Safe(p)
+	jobs := db.NewSelect().Model((*jobRow)(nil)).ExcludeColumn("prompt").
+		Where("j.sponsor_address = ?", param).Where("(j.created_at, j.id) < (?, ?)", param, param).
+		OrderExpr("j.created_at DESC").OrderExpr("j.id DESC").Limit(1).String()
+	jobs = strings.TrimSuffix(jobs, "LIMIT 1") + "LIMIT " + p
+	var threads, counts []string
+	for i := range threadSlots {
+		threads = append(threads, fmt.Sprintf("SELECT * FROM (SELECT %s FROM comments AS c WHERE c.target_type = %s AND c.target_id = %s "+
+			"ORDER BY c.created_at ASC, c.id ASC LIMIT %s) AS t%d", commentColumns, p, p, p, i))
+	}
+	for i := range countSlots {
+		counts = append(counts, fmt.Sprintf("SELECT CAST(? AS TEXT) AS job_id, count(*) AS n FROM (SELECT 1 FROM submissions AS s WHERE s.job_id = %s LIMIT %s) AS t%d", p, p, i))
+	}
+	return webHot{
+		jobsBySponsor: newHot(dialect, jobs),
+		subsByAgent:   newHot(dialect, historyQuery(p, "submissions AS s", "s", "agent_address", "0")),
+		votesByVoter:  newHot(dialect, historyQuery(p, "votes AS v", "v", "voter_address", "v.weight")),
+		finalsByVoter: newHot(dialect, historyQuery(p, "final_votes AS fv", "fv", "voter_address", "0")),
+		threads:       newHot(dialect, strings.Join(threads, " UNION ALL ")),
+		counts:        newHot(dialect, strings.Join(counts, " UNION ALL ")),
+	}
+}
+
+// historyQuery is the statement of a profile's history: a page of the
+// table expression from (alias a, whose column by holds the address,
+// weight the entry's weight) walking the address's index, with each row's
+// job and submission (the entry itself when a is s, else the row's
+// submission_id) read by correlated primary-key lookups: no join the
+// planner could turn into a walk of another table. Parameters (written p):
+// the address, the cursor's created_at and id, the limit.
+func historyQuery(p, from, a, by, weight string) string {
+	sub := a + ".submission_id"
+	if a == "s" {
+		sub = "s.id"
+	}
+	job := func(col string) string { return "(SELECT j." + col + " FROM jobs AS j WHERE j.id = " + a + ".job_id)" }
+	of := func(expr string) string {
+		return "(SELECT " + expr + " FROM submissions AS ss WHERE ss.id = " + sub + ")"
+	}
+	return "SELECT " + a + ".id, " + weight + " AS weight, " + a + ".created_at, " + a + ".job_id, " +
+		job("title") + " AS job_title, " + job("status") + " AS job_status, " + job("winner_submission_id") + " AS job_winner, " +
+		sub + " AS sub_id, " + of("ss.agent_address") + " AS sub_agent, " + of(headExpr) + " AS sub_head, " + of("ss.created_at") + " AS sub_created_at" +
+		" FROM " + from + " WHERE " + a + "." + by + " = " + p + " AND (" + a + ".created_at, " + a + ".id) < (" + p + ", " + p + ")" +
+		" ORDER BY " + a + ".created_at DESC, " + a + ".id DESC LIMIT " + p
+}
+
+// cursorArgs are a list's cursor parameters: after's position, or the
+// one before every row.
+func cursorArgs(after *marketplace.Cursor) (int64, string) {
+	if after == nil {
+		return noCursorAt, ""
+	}
+	return millis(after.At), after.ID
+}
+
+// profileStore implements marketplace.ProfileStore on the pools or on one
+// transaction. Each list walks its (address, created_at DESC, id DESC)
+// index (migration 20261125000070) and looks up the job (and
+// submission) of each row of the page by primary key.
+type profileStore struct{ e exec }
+
+// JobsBySponsor lists a sponsor's jobs newest first, without their
+// prompts, walking jobs (sponsor_address, created_at DESC, id DESC).
+func (s profileStore) JobsBySponsor(ctx context.Context, sponsor openjury.Address, limit int, after *marketplace.Cursor) ([]*marketplace.Job, error) {
+	const op = "bunstore.JobsBySponsor"
+	if limit <= 0 {
+		return []*marketplace.Job{}, nil
+	}
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	at, id := cursorArgs(after)
+	var rows []jobRow
+	if err := s.e.d.scanHotRows(ctx, db, s.e.d.hot.web.jobsBySponsor, &rows, string(sponsor), at, id, limit); err != nil {
+		return nil, translate(op, err)
+	}
+	out := make([]*marketplace.Job, len(rows))
+	for i := range rows {
+		if out[i], err = rows[i].job(); err != nil {
+			return nil, openjury.Wrap(op, err)
+		}
+	}
+	return out, nil
+}
+
+// activityRow is a row of a profile's history: the entry (a submission
+// or a vote), its job and its submission's head.
+type activityRow struct {
+	ID        string `bun:"id"`
+	Weight    int64  `bun:"weight"`
+	CreatedAt int64  `bun:"created_at"`
+
+	JobID     string `bun:"job_id"`
+	JobTitle  string `bun:"job_title"`
+	JobStatus string `bun:"job_status"`
+	JobWinner string `bun:"job_winner,nullzero"`
+
+	SubID        string `bun:"sub_id"`
+	SubAgent     string `bun:"sub_agent"`
+	SubHead      string `bun:"sub_head"`
+	SubCreatedAt int64  `bun:"sub_created_at"`
+}
+
+func (r *activityRow) activity() *marketplace.Activity {
+	return &marketplace.Activity{
+		ID:     r.ID,
+		Weight: r.Weight,
+		Job:    marketplace.JobHead{ID: r.JobID, Title: r.JobTitle, Status: marketplace.Status(r.JobStatus), WinnerSubmissionID: r.JobWinner},
+		Submission: marketplace.SubmissionHead{ID: r.SubID, JobID: r.JobID, Agent: openjury.Address(r.SubAgent),
+			Head: r.SubHead, CreatedAt: fromMillis(r.SubCreatedAt)},
+		CreatedAt: fromMillis(r.CreatedAt),
+	}
+}
+
+// SubmissionsByAgent lists an agent's submissions newest first with their
+// jobs, walking submissions (agent_address, created_at DESC, id DESC).
+func (s profileStore) SubmissionsByAgent(ctx context.Context, agent openjury.Address, limit int, after *marketplace.Cursor) ([]*marketplace.Activity, error) {
+	return s.history(ctx, "bunstore.SubmissionsByAgent", s.e.d.hot.web.subsByAgent, agent, limit, after)
+}
+
+// VotesByVoter lists a voter's jury votes newest first with their jobs
+// and submissions, walking votes (voter_address, created_at DESC, id
+// DESC).
+func (s profileStore) VotesByVoter(ctx context.Context, voter openjury.Address, limit int, after *marketplace.Cursor) ([]*marketplace.Activity, error) {
+	return s.history(ctx, "bunstore.VotesByVoter", s.e.d.hot.web.votesByVoter, voter, limit, after)
+}
+
+// FinalVotesByVoter lists a voter's final votes like VotesByVoter,
+// walking final_votes (voter_address, created_at DESC, id DESC).
+func (s profileStore) FinalVotesByVoter(ctx context.Context, voter openjury.Address, limit int, after *marketplace.Cursor) ([]*marketplace.Activity, error) {
+	return s.history(ctx, "bunstore.FinalVotesByVoter", s.e.d.hot.web.finalsByVoter, voter, limit, after)
+}
+
+// history reads a page of a history with its hot statement h
+// (historyQuery).
+func (s profileStore) history(ctx context.Context, op string, h hot, addr openjury.Address, limit int, after *marketplace.Cursor) ([]*marketplace.Activity, error) {
+	if limit <= 0 {
+		return []*marketplace.Activity{}, nil
+	}
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	at, id := cursorArgs(after)
+	var rows []activityRow
+	if err := s.e.d.scanHotRows(ctx, db, h, &rows, string(addr), at, id, limit); err != nil {
+		return nil, translate(op, err)
+	}
+	out := make([]*marketplace.Activity, len(rows))
+	for i := range rows {
+		out[i] = rows[i].activity()
+	}
+	return out, nil
+}
+
+// slotted runs a slotted hot statement for ids (deduplicated), slots ids
+// at a time, the unused slots given "" (no row has it): args makes a
+// slot's parameters from an id.
+func slotted[R any](ctx context.Context, d *DB, db bun.IDB, h hot, slots int, ids []string, args func(id string) []any) ([]R, error) {
+	var uniq []string
+	seen := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			uniq = append(uniq, id)
+		}
+	}
+	var out []R
+	for start := 0; start < len(uniq); start += slots {
+		params := make([]any, 0, 3*slots)
+		for i := range slots {
+			id := ""
+			if start+i < len(uniq) {
+				id = uniq[start+i]
+			}
+			params = append(params, args(id)...)
+		}
+		var rows []R
+		if err := d.scanHotRows(ctx, db, h, &rows, params...); err != nil {
+			return nil, err
+		}
+		out = append(out, rows...)
+	}
+	return out, nil
+}
+
+// CommentsOf lists the first limit comments of each target in ids, oldest
+// first, with the threads hot statement: a UNION ALL of one branch per
+// target, each a LIMITed walk of comments (target_type, target_id,
+// created_at, id), so the read is bounded by len(ids) x limit (an id given
+// twice is read once; the rows are put in order here, not sorted by the
+// database). Deleted comments are listed with their stored content. The
+// result is ordered by the target's place in ids, then (created_at, id).
+func (s commentStore) CommentsOf(ctx context.Context, target marketplace.TargetType, ids []string, limit int) ([]*marketplace.Comment, error) {
+	const op = "bunstore.CommentsOf"
+	if limit <= 0 || len(ids) == 0 {
+		return []*marketplace.Comment{}, nil
+	}
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := slotted[commentRow](ctx, s.e.d, db, s.e.d.hot.web.threads, threadSlots, ids, func(id string) []any {
+		return []any{string(target), id, limit}
+	})
+	if err != nil {
+		return nil, translate(op, err)
+	}
+	place := make(map[string]int, len(ids))
+	for i, id := range ids {
+		if _, ok := place[id]; !ok {
+			place[id] = i
+		}
+	}
+	slices.SortStableFunc(rows, func(x, y commentRow) int {
+		return cmp.Or(cmp.Compare(place[x.TargetID], place[y.TargetID]), cmp.Compare(x.CreatedAt, y.CreatedAt), cmp.Compare(x.ID, y.ID))
+	})
+	out := make([]*marketplace.Comment, len(rows))
+	for i := range rows {
+		out[i] = rows[i].comment()
+	}
+	return out, nil
+}
+
+// SubmissionCounts counts each job's submissions up to limit with the
+// counts hot statement: a UNION ALL of one branch per job, each counting a
+// LIMITed walk of submissions (job_id, created_at, id).
+func (s submissionStore) SubmissionCounts(ctx context.Context, jobIDs []string, limit int) (map[string]int, error) {
+	const op = "bunstore.SubmissionCounts"
+	out := map[string]int{}
+	if limit <= 0 || len(jobIDs) == 0 {
+		return out, nil
+	}
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	type countRow struct {
+		JobID string `bun:"job_id"`
+		N     int    `bun:"n"`
+	}
+	rows, err := slotted[countRow](ctx, s.e.d, db, s.e.d.hot.web.counts, countSlots, jobIDs, func(id string) []any {
+		return []any{id, id, limit}
+	})
+	if err != nil {
+		return nil, translate(op, err)
+	}
+	for _, r := range rows {
+		if r.N > 0 && r.JobID != "" {
+			out[r.JobID] = r.N
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,152 @@
+package marketplace
+
+import (
+	"context"
+	"time"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/internal/cursor"
+	"github.com/openjury/openjury/internal/valid"
+)
+
+// Limits of a profile's lists (docs/interface.md#the-companion-web-app):
+// the pages of an address's jobs, submissions, jury votes and final votes.
+const (
+	DefaultProfileLimit = 20
+	MaxProfileLimit     = 200
+	// HeadChars is how many characters of a submission's content a
+	// SubmissionHead carries.
+	HeadChars = 200
+)
+
+// JobHead names a job in a list of other things: its id, title, status
+// and winner (empty while open).
+type JobHead struct {
+	ID                 string
+	Title              string
+	Status             Status
+	WinnerSubmissionID string
+}
+
+// SubmissionHead names a submission in a list of other things: its id,
+// job, agent and time and the first HeadChars characters of its content
+// (never its evidence), so a list can show what was submitted without
+// reading whole submissions.
+type SubmissionHead struct {
+	ID        string
+	JobID     string
+	Agent     openjury.Address
+	Head      string
+	CreatedAt time.Time
+}
+
+// Activity is one entry of an address's history: a submission it made, or
+// a jury or final vote it cast (ID is the submission's or the vote's),
+// with the job it concerns and the submission (for a vote: the one voted
+// for). Weight is a jury vote's weight, 0 otherwise.
+type Activity struct {
+	ID         string
+	Job        JobHead
+	Submission SubmissionHead
+	Weight     int64
+	CreatedAt  time.Time
+}
+
+// ProfileStore reads an address's history, newest first: every list is in
+// the order (created_at, id) descending, up to limit entries, after the
+// cursor when it is not nil, walking an index on (address, created_at,
+// id) so a page costs the same at any depth.
+type ProfileStore interface {
+	// JobsBySponsor lists the jobs sponsor posted; their Prompt is left
+	// empty (a list shows titles).
+	JobsBySponsor(ctx context.Context, sponsor openjury.Address, limit int, after *Cursor) ([]*Job, error)
+	// SubmissionsByAgent lists the submissions agent made, each with its
+	// job.
+	SubmissionsByAgent(ctx context.Context, agent openjury.Address, limit int, after *Cursor) ([]*Activity, error)
+	// VotesByVoter lists voter's current jury votes (one per job), each
+	// with its job and the submission voted for.
+	VotesByVoter(ctx context.Context, voter openjury.Address, limit int, after *Cursor) ([]*Activity, error)
+	// FinalVotesByVoter lists voter's current final votes like
+	// VotesByVoter (Weight 0).
+	FinalVotesByVoter(ctx context.Context, voter openjury.Address, limit int, after *Cursor) ([]*Activity, error)
+}
+
+// ActivityPage is a page of an address's history, newest first;
+// NextCursor is "" on the last page.
+type ActivityPage struct {
+	Items      []*Activity
+	NextCursor string
+}
+
+// profileList validates a profile list's address, limit and cursor.
+func profileList(op, address string, in ListInput) (openjury.Address, int, *Cursor, error) {
+	addr, err := openjury.ParseAddress("address", address)
+	if err != nil {
+		return "", 0, nil, openjury.Wrap(op, err)
+	}
+	limit, err := valid.Limit(op, in.Limit, DefaultProfileLimit, MaxProfileLimit)
+	if err != nil {
+		return "", 0, nil, err
+	}
+	after, err := cursor.After[Cursor](op, in.Cursor)
+	if err != nil {
+		return "", 0, nil, err
+	}
+	return addr, limit, after, nil
+}
+
+// SponsoredJobs lists the jobs an address posted, newest first, a page at
+// a time (in.Limit 0 means DefaultProfileLimit, else 1..MaxProfileLimit);
+// the jobs' Prompt is empty. Errors: Invalid (address, limit, cursor).
+func (s *Service) SponsoredJobs(ctx context.Context, address string, in ListInput) (JobPage, error) {
+	const op = "marketplace.SponsoredJobs"
+	addr, limit, after, err := profileList(op, address, in)
+	if err != nil {
+		return JobPage{}, err
+	}
+	jobs, err := s.db.Profiles().JobsBySponsor(ctx, addr, limit+1, after)
+	if err != nil {
+		return JobPage{}, openjury.Wrap(op, err)
+	}
+	var p JobPage
+	p.Jobs, p.NextCursor = cursor.Cut(jobs, limit, func(last *Job) string {
+		return cursor.EncodeTimeID(last.CreatedAt, last.ID)
+	})
+	return p, nil
+}
+
+// AgentSubmissions lists the submissions an address made, newest first,
+// paged like SponsoredJobs. Errors: Invalid.
+func (s *Service) AgentSubmissions(ctx context.Context, address string, in ListInput) (ActivityPage, error) {
+	return s.activity(ctx, "marketplace.AgentSubmissions", address, in, ProfileStore.SubmissionsByAgent)
+}
+
+// VoterVotes lists an address's current jury votes, newest first, paged
+// like SponsoredJobs. Errors: Invalid.
+func (s *Service) VoterVotes(ctx context.Context, address string, in ListInput) (ActivityPage, error) {
+	return s.activity(ctx, "marketplace.VoterVotes", address, in, ProfileStore.VotesByVoter)
+}
+
+// VoterFinalVotes lists an address's current final votes, newest first,
+// paged like SponsoredJobs. Errors: Invalid.
+func (s *Service) VoterFinalVotes(ctx context.Context, address string, in ListInput) (ActivityPage, error) {
+	return s.activity(ctx, "marketplace.VoterFinalVotes", address, in, ProfileStore.FinalVotesByVoter)
+}
+
+// activity reads a page of one of an address's histories with list.
+func (s *Service) activity(ctx context.Context, op, address string, in ListInput,
+	list func(ProfileStore, context.Context, openjury.Address, int, *Cursor) ([]*Activity, error)) (ActivityPage, error) {
+	addr, limit, after, err := profileList(op, address, in)
+	if err != nil {
+		return ActivityPage{}, err
+	}
+	items, err := list(s.db.Profiles(), ctx, addr, limit+1, after)
+	if err != nil {
+		return ActivityPage{}, openjury.Wrap(op, err)
+	}
+	var p ActivityPage
+	p.Items, p.NextCursor = cursor.Cut(items, limit, func(last *Activity) string {
+		return cursor.EncodeTimeID(last.CreatedAt, last.ID)
+	})
+	return p, nil
+}

@@ -1,0 +1,109 @@
+package marketplace_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/bunstore"
+	"github.com/openjury/openjury/marketplace"
+)
+
+func activityIDs(p marketplace.ActivityPage) []string {
+	out := make([]string, len(p.Items))
+	for i, a := range p.Items {
+		out[i] = a.ID
+	}
+	return out
+}
+
+// TestProfileLists: an address's jobs, submissions, jury votes and final
+// votes, newest first, paged, each with the job (and submission) it
+// concerns; a changed vote is listed once, as it is now; nothing of
+// another address shows.
+func TestProfileLists(t *testing.T) {
+	t.Parallel()
+	backends(t, func(t *testing.T, db *bunstore.DB) {
+		w := newWorld(t, db)
+		sponsorA, sponsorB, agent, other, voter := w.addr(1), w.addr(2), w.addr(3), w.addr(4), w.addr(5)
+		w.stake(agent, 10)
+		w.stake(other, 10)
+		w.stake(voter, 10)
+		w.score(voter, 25)
+		j1 := w.job(sponsorA)
+		w.clock.Advance(time.Second)
+		j2 := w.job(sponsorA)
+		w.clock.Advance(time.Second)
+		j3 := w.job(sponsorA)
+		jB := w.job(sponsorB)
+		s1 := w.submit(agent, j1.ID)
+		w.clock.Advance(time.Second)
+		s2 := w.submit(agent, j2.ID)
+		s3 := w.submit(other, j1.ID)
+		w.submit(other, jB.ID)
+
+		jobs, err := w.svc.SponsoredJobs(w.ctx, sponsorA.String(), marketplace.ListInput{Limit: 2})
+		require.NoError(t, err)
+		require.Equal(t, []string{j3.ID, j2.ID}, jobIDs(jobs.Jobs))
+		require.Empty(t, jobs.Jobs[0].Prompt, "a list carries no prompts")
+		require.Equal(t, j3.Title, jobs.Jobs[0].Title)
+		require.NotEmpty(t, jobs.NextCursor)
+		jobs, err = w.svc.SponsoredJobs(w.ctx, sponsorA.String(), marketplace.ListInput{Limit: 2, Cursor: jobs.NextCursor})
+		require.NoError(t, err)
+		require.Equal(t, []string{j1.ID}, jobIDs(jobs.Jobs))
+		require.Empty(t, jobs.NextCursor)
+
+		subs, err := w.svc.AgentSubmissions(w.ctx, agent.String(), marketplace.ListInput{})
+		require.NoError(t, err)
+		require.Equal(t, []string{s2.ID, s1.ID}, activityIDs(subs))
+		require.Equal(t, marketplace.JobHead{ID: j2.ID, Title: j2.Title, Status: marketplace.StatusOpen}, subs.Items[0].Job)
+		require.Equal(t, s2.Content, subs.Items[0].Submission.Head)
+
+		// The voter votes for s1, then changes to s3: one entry, for s3.
+		v, err := w.svc.Vote(w.ctx, voter, marketplace.VoteInput{JobID: j1.ID, SubmissionID: s1.ID})
+		require.NoError(t, err)
+		w.clock.Advance(time.Second)
+		_, err = w.svc.Vote(w.ctx, voter, marketplace.VoteInput{JobID: j1.ID, SubmissionID: s3.ID})
+		require.NoError(t, err)
+		votes, err := w.svc.VoterVotes(w.ctx, voter.String(), marketplace.ListInput{})
+		require.NoError(t, err)
+		require.Equal(t, []string{v.ID}, activityIDs(votes))
+		require.Equal(t, s3.ID, votes.Items[0].Submission.ID)
+		require.Equal(t, other, votes.Items[0].Submission.Agent)
+		require.Equal(t, marketplace.Weight(25), votes.Items[0].Weight)
+		require.Equal(t, j1.Title, votes.Items[0].Job.Title)
+
+		fv, err := w.svc.FinalVote(w.ctx, voter, marketplace.FinalVoteInput{JobID: j2.ID, SubmissionID: s2.ID})
+		require.NoError(t, err)
+		finals, err := w.svc.VoterFinalVotes(w.ctx, voter.String(), marketplace.ListInput{})
+		require.NoError(t, err)
+		require.Equal(t, []string{fv.ID}, activityIDs(finals))
+		require.Equal(t, s2.ID, finals.Items[0].Submission.ID)
+
+		for _, addr := range []openjury.Address{sponsorB, w.addr(9)} {
+			none, err := w.svc.VoterVotes(w.ctx, addr.String(), marketplace.ListInput{})
+			require.NoError(t, err)
+			require.Empty(t, none.Items)
+		}
+
+		for _, bad := range []struct {
+			addr   string
+			in     marketplace.ListInput
+			detail string
+		}{
+			{"nope", marketplace.ListInput{}, "address"},
+			{" " + agent.String(), marketplace.ListInput{}, "address"},
+			{agent.String(), marketplace.ListInput{Limit: marketplace.MaxProfileLimit + 1}, "limit: must be between 1 and 200"},
+			{agent.String(), marketplace.ListInput{Cursor: "garbage"}, "cursor: not a cursor from this list"},
+		} {
+			_, err := w.svc.AgentSubmissions(w.ctx, bad.addr, bad.in)
+			require.Equal(t, openjury.Invalid, openjury.KindOf(err), bad.detail)
+			require.True(t, strings.HasPrefix(openjury.DetailOf(err), bad.detail), openjury.DetailOf(err))
+			_, err = w.svc.SponsoredJobs(w.ctx, bad.addr, bad.in)
+			require.Equal(t, openjury.Invalid, openjury.KindOf(err), bad.detail)
+		}
+	})
+}

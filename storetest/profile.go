@@ -1,0 +1,261 @@
+package storetest
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/marketplace"
+)
+
+func (s *suite) profileTests() []test {
+	return []test{
+		{name: "JobsBySponsorNewestFirstPaged", run: testJobsBySponsor},
+		{name: "SubmissionsByAgentWithTheirJobs", run: testSubmissionsByAgent},
+		{name: "VotesByVoterCurrentOnly", run: testVotesByVoter},
+		{name: "FinalVotesByVoter", run: testFinalVotesByVoter},
+		{name: "CommentsOfBoundedPerTarget", run: testCommentsOf},
+		{name: "SubmissionHeads", run: testSubmissionHeads},
+		{name: "SubmissionCountsStopAtTheLimit", run: testSubmissionCounts},
+	}
+}
+
+// walkProfile reads a whole profile list in pages of limit, each after
+// the last entry of the previous page, and returns the pages' ids.
+func walkProfile[T any](t *testing.T, limit int, page func(after *marketplace.Cursor) []T, pos func(T) marketplace.Cursor) [][]string {
+	t.Helper()
+	var (
+		after *marketplace.Cursor
+		pages [][]string
+	)
+	for range 100 {
+		rows := page(after)
+		require.LessOrEqual(t, len(rows), limit)
+		var got []string
+		for _, r := range rows {
+			got = append(got, pos(r).ID)
+		}
+		pages = append(pages, got)
+		if len(rows) < limit {
+			return pages
+		}
+		c := pos(rows[len(rows)-1])
+		after = &c
+	}
+	t.Fatal("the list does not end")
+	return nil
+}
+
+func testJobsBySponsor(t *testing.T, b Backend) {
+	ctx := context.Background()
+	// Jobs 1..5 of alice, 3 and 4 at the same millisecond (ties by id,
+	// descending); job 6 of bob in between.
+	var jobs []*marketplace.Job
+	for n, ms := range map[int]int{1: 10, 2: 20, 3: 30, 4: 30, 5: 40} {
+		j := newJob(n, at(ms))
+		j.Sponsor = alice
+		jobs = append(jobs, j)
+	}
+	j6 := newJob(6, at(25))
+	j6.Sponsor = bob
+	create(t, b, append(jobs, j6)...)
+
+	list := func(addr openjury.Address, limit int, after *marketplace.Cursor) []*marketplace.Job {
+		got, err := b.Profiles().JobsBySponsor(ctx, addr, limit, after)
+		require.NoError(t, err)
+		return got
+	}
+	all := list(alice, 100, nil)
+	require.Equal(t, []string{id(5), id(4), id(3), id(2), id(1)}, ids(all))
+	want := getJob(t, b, id(4))
+	want.Prompt = ""
+	require.Equal(t, want, all[1], "every field but the prompt")
+	require.Equal(t, []string{id(6)}, ids(list(bob, 100, nil)))
+	require.Empty(t, list(carol, 100, nil))
+	require.Empty(t, list(alice, 0, nil))
+
+	pages := walkProfile(t, 2, func(after *marketplace.Cursor) []*marketplace.Job { return list(alice, 2, after) },
+		func(j *marketplace.Job) marketplace.Cursor { return marketplace.Cursor{At: j.CreatedAt, ID: j.ID} })
+	require.Equal(t, [][]string{{id(5), id(4)}, {id(3), id(2)}, {id(1)}}, pages)
+}
+
+// activityIDs are the entries' ids.
+func activityIDs(as []*marketplace.Activity) []string {
+	out := make([]string, len(as))
+	for i, a := range as {
+		out[i] = a.ID
+	}
+	return out
+}
+
+func activityPos(a *marketplace.Activity) marketplace.Cursor {
+	return marketplace.Cursor{At: a.CreatedAt, ID: a.ID}
+}
+
+func testSubmissionsByAgent(t *testing.T, b Backend) {
+	ctx := context.Background()
+	j1, j2 := newJob(1, base), newJob(2, base)
+	j2.Status, j2.WinnerSubmissionID = marketplace.StatusClosed, id(103)
+	create(t, b, j1, j2)
+	long := strings.Repeat("é", marketplace.HeadChars) + "tail"
+	s := []*marketplace.Submission{
+		newSubmission(101, id(1), alice, at(10)),
+		newSubmission(102, id(1), bob, at(20)),
+		newSubmission(103, id(2), alice, at(30)),
+		newSubmission(104, id(2), alice, at(30)),
+	}
+	s[2].Content = long
+	submit(t, b, s...)
+	list := func(limit int, after *marketplace.Cursor) []*marketplace.Activity {
+		got, err := b.Profiles().SubmissionsByAgent(ctx, alice, limit, after)
+		require.NoError(t, err)
+		return got
+	}
+	got := list(10, nil)
+	require.Equal(t, []string{id(104), id(103), id(101)}, activityIDs(got))
+	require.Equal(t, &marketplace.Activity{
+		ID:  id(103),
+		Job: marketplace.JobHead{ID: id(2), Title: "Job 2", Status: marketplace.StatusClosed, WinnerSubmissionID: id(103)},
+		Submission: marketplace.SubmissionHead{ID: id(103), JobID: id(2), Agent: alice,
+			Head: strings.Repeat("é", marketplace.HeadChars), CreatedAt: at(30)},
+		CreatedAt: at(30),
+	}, got[1], "the head is the first HeadChars characters, not bytes")
+	require.Equal(t, marketplace.JobHead{ID: id(1), Title: "Job 1", Status: marketplace.StatusOpen}, got[2].Job)
+	require.Equal(t, "answer "+id(101), got[2].Submission.Head)
+	require.Equal(t, marketplace.HeadOf(long), got[1].Submission.Head, "HeadOf agrees with the store")
+
+	pages := walkProfile(t, 2, func(after *marketplace.Cursor) []*marketplace.Activity { return list(2, after) }, activityPos)
+	require.Equal(t, [][]string{{id(104), id(103)}, {id(101)}}, pages)
+	none, err := b.Profiles().SubmissionsByAgent(ctx, carol, 10, nil)
+	require.NoError(t, err)
+	require.Empty(t, none)
+}
+
+func testVotesByVoter(t *testing.T, b Backend) {
+	ctx := context.Background()
+	voteFixture(t, b) // job 1: submissions 101..105 by carol; job 2: 201
+	putVotes(t, b,
+		newVote(1, id(1), 101, alice, 2, at(10)),
+		newVote(2, id(2), 201, alice, 3, at(20)),
+		newVote(3, id(1), 102, bob, 1, at(15)),
+	)
+	// alice changes her vote on job 1: one entry, the current one, at its
+	// new time.
+	putVotes(t, b, newVote(4, id(1), 103, alice, 4, at(30)))
+	got, err := b.Profiles().VotesByVoter(ctx, alice, 10, nil)
+	require.NoError(t, err)
+	require.Equal(t, []string{id(1), id(2)}, activityIDs(got), "the replaced vote keeps its id and moves to its new time")
+	require.Equal(t, int64(4), got[0].Weight)
+	require.Equal(t, id(103), got[0].Submission.ID)
+	require.Equal(t, carol, got[0].Submission.Agent)
+	require.Equal(t, "answer "+id(103), got[0].Submission.Head)
+	require.Equal(t, marketplace.JobHead{ID: id(1), Title: "Job 1", Status: marketplace.StatusOpen}, got[0].Job)
+	require.Equal(t, at(30), got[0].CreatedAt)
+	require.Equal(t, int64(3), got[1].Weight)
+
+	pages := walkProfile(t, 1, func(after *marketplace.Cursor) []*marketplace.Activity {
+		got, err := b.Profiles().VotesByVoter(ctx, alice, 1, after)
+		require.NoError(t, err)
+		return got
+	}, activityPos)
+	require.Equal(t, [][]string{{id(1)}, {id(2)}, nil}, pages)
+	none, err := b.Profiles().FinalVotesByVoter(ctx, alice, 10, nil)
+	require.NoError(t, err)
+	require.Empty(t, none, "jury votes are not final votes")
+}
+
+func testFinalVotesByVoter(t *testing.T, b Backend) {
+	ctx := context.Background()
+	voteFixture(t, b)
+	putFinalVotes(t, b,
+		newFinalVote(1, id(1), 101, alice, at(10)),
+		newFinalVote(2, id(2), 201, alice, at(10)),
+		newFinalVote(3, id(1), 101, bob, at(10)),
+	)
+	got, err := b.Profiles().FinalVotesByVoter(ctx, alice, 10, nil)
+	require.NoError(t, err)
+	require.Equal(t, []string{id(2), id(1)}, activityIDs(got), "ties by id, descending")
+	require.Zero(t, got[0].Weight)
+	require.Equal(t, id(201), got[0].Submission.ID)
+	require.Equal(t, "Job 2", got[0].Job.Title)
+	none, err := b.Profiles().VotesByVoter(ctx, alice, 10, nil)
+	require.NoError(t, err)
+	require.Empty(t, none)
+}
+
+func testCommentsOf(t *testing.T, b Backend) {
+	ctx := context.Background()
+	create(t, b, newJob(1, base))
+	submit(t, b, newSubmission(101, id(1), alice, base), newSubmission(102, id(1), alice, base), newSubmission(103, id(1), alice, base))
+	// 101: five comments (two at one millisecond); 102: one, deleted;
+	// 103: none; a comment on the job and one on a post with 101's id
+	// as its target are other targets.
+	addComments(t, b,
+		newComment(5, marketplace.TargetSubmission, id(101), bob, at(50)),
+		newComment(1, marketplace.TargetSubmission, id(101), bob, at(10)),
+		newComment(3, marketplace.TargetSubmission, id(101), bob, at(30)),
+		newComment(2, marketplace.TargetSubmission, id(101), bob, at(30)),
+		newComment(4, marketplace.TargetSubmission, id(101), bob, at(40)),
+		newComment(6, marketplace.TargetSubmission, id(102), carol, at(5)),
+		newComment(7, marketplace.TargetJob, id(1), carol, at(1)),
+	)
+	addPosts(t, b, newPost(200, alice, base))
+	addComments(t, b, newComment(8, marketplace.TargetPost, id(200), carol, at(1)))
+	require.NoError(t, b.Comments().DeleteComment(ctx, id(6), carol, at(60)))
+
+	of := func(ids []string, limit int) []*marketplace.Comment {
+		got, err := b.Comments().CommentsOf(ctx, marketplace.TargetSubmission, ids, limit)
+		require.NoError(t, err)
+		return got
+	}
+	got := of([]string{id(102), id(103), id(101)}, 3)
+	require.Equal(t, []string{id(6), id(1), id(2), id(3)}, commentIDs(got), "targets in the given order, each oldest first, at most 3")
+	require.Equal(t, getComment(t, b, id(6)), got[0], "every field, the stored content of a deleted one too")
+	require.Equal(t, []string{id(1), id(2), id(3), id(4), id(5)}, commentIDs(of([]string{id(101), id(101)}, 10)), "an id given twice is read once")
+	require.Empty(t, of([]string{id(103), id(999)}, 5))
+	require.Empty(t, of(nil, 5))
+	require.Empty(t, of([]string{id(101)}, 0))
+	posts, err := b.Comments().CommentsOf(ctx, marketplace.TargetPost, []string{id(200), id(101)}, 5)
+	require.NoError(t, err)
+	require.Equal(t, []string{id(8)}, commentIDs(posts), "the target kind is part of the key")
+}
+
+func testSubmissionHeads(t *testing.T, b Backend) {
+	ctx := context.Background()
+	create(t, b, newJob(1, base))
+	s1 := newSubmission(101, id(1), alice, at(1))
+	s1.Content = strings.Repeat("ü", marketplace.HeadChars+1)
+	s1.Evidence = []marketplace.Evidence{{Type: "web", Quote: "q"}}
+	s2 := newSubmission(102, id(1), bob, at(2))
+	submit(t, b, s1, s2)
+	heads, err := b.Submissions().SubmissionHeads(ctx, []string{id(102), id(999), id(101)})
+	require.NoError(t, err)
+	require.Equal(t, []marketplace.SubmissionHead{
+		{ID: id(102), JobID: id(1), Agent: bob, Head: "answer " + id(102), CreatedAt: at(2)},
+		{ID: id(101), JobID: id(1), Agent: alice, Head: strings.Repeat("ü", marketplace.HeadChars), CreatedAt: at(1)},
+	}, heads, "in the order asked, unknown ids left out")
+	heads, err = b.Submissions().SubmissionHeads(ctx, nil)
+	require.NoError(t, err)
+	require.Empty(t, heads)
+}
+
+func testSubmissionCounts(t *testing.T, b Backend) {
+	ctx := context.Background()
+	create(t, b, newJob(1, base), newJob(2, base), newJob(3, base))
+	for n := 101; n <= 105; n++ {
+		submit(t, b, newSubmission(n, id(1), alice, at(n)))
+	}
+	submit(t, b, newSubmission(201, id(2), bob, base))
+	counts, err := b.Submissions().SubmissionCounts(ctx, []string{id(1), id(2), id(3), id(9), id(2)}, 4)
+	require.NoError(t, err)
+	require.Equal(t, map[string]int{id(1): 4, id(2): 1}, counts, "job 1 stops at the limit; jobs without submissions are absent")
+	counts, err = b.Submissions().SubmissionCounts(ctx, []string{id(1)}, 100)
+	require.NoError(t, err)
+	require.Equal(t, map[string]int{id(1): 5}, counts)
+	counts, err = b.Submissions().SubmissionCounts(ctx, nil, 100)
+	require.NoError(t, err)
+	require.Empty(t, counts)
+}
