@@ -109,7 +109,7 @@ func historyQuery(p, from, a, by, weight string) string {
 		return "(SELECT " + expr + " FROM submissions AS ss WHERE ss.id = " + sub + ")"
 	}
 	return "SELECT " + a + ".id, " + weight + " AS weight, " + a + ".created_at, " + a + ".job_id, " +
-		job("title") + " AS job_title, " + job("status") + " AS job_status, " + job("winner_submission_id") + " AS job_winner, " +
+		job("title") + " AS job_title, " + job("status") + " AS job_status, " + job("winner_submission_id") + " AS job_winner, " + job("jury_reveal_ends_at") + " AS job_reveal_ends, " +
 		sub + " AS sub_id, " + of("ss.agent_address") + " AS sub_agent, " + of(headExpr) + " AS sub_head, " + of("ss.created_at") + " AS sub_created_at" +
 		" FROM " + from + " WHERE " + a + "." + by + " = " + p + " AND (" + a + ".created_at, " + a + ".id) < (" + p + ", " + p + ")" +
 		" ORDER BY " + a + ".created_at DESC, " + a + ".id DESC LIMIT " + p
@@ -166,6 +166,8 @@ type activityRow struct {
 	JobTitle  string `bun:"job_title"`
 	JobStatus string `bun:"job_status"`
 	JobWinner string `bun:"job_winner,nullzero"`
+	// JobRevealEnds is the end of a commit-reveal job's reveal window.
+	JobRevealEnds *int64 `bun:"job_reveal_ends"`
 
 	SubID        string `bun:"sub_id"`
 	SubAgent     string `bun:"sub_agent"`
@@ -177,7 +179,8 @@ func (r *activityRow) activity() *marketplace.Activity {
 	return &marketplace.Activity{
 		ID:     r.ID,
 		Weight: r.Weight,
-		Job:    marketplace.JobHead{ID: r.JobID, Title: r.JobTitle, Status: marketplace.Status(r.JobStatus), WinnerSubmissionID: r.JobWinner},
+		Job: marketplace.JobHead{ID: r.JobID, Title: r.JobTitle, Status: marketplace.Status(r.JobStatus), WinnerSubmissionID: r.JobWinner,
+			RevealEndsAt: fromMillisPtr(r.JobRevealEnds)},
 		Submission: marketplace.SubmissionHead{ID: r.SubID, JobID: r.JobID, Agent: openjury.Address(r.SubAgent),
 			Head: r.SubHead, CreatedAt: fromMillis(r.SubCreatedAt)},
 		CreatedAt: fromMillis(r.CreatedAt),

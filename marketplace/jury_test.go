@@ -216,6 +216,12 @@ func TestJuryCommitReveal(t *testing.T) {
 		require.Equal(t, sa.ID, view.Vote.SubmissionID)
 		require.NotNil(t, view.Panel)
 		require.Equal(t, int64(4), view.Panel.Commitments)
+		// A profile's list of votes does not show the choice either.
+		mine, err := w.svc.VoterVotes(w.ctx, j1.String(), marketplace.ListInput{})
+		require.NoError(t, err)
+		require.Len(t, mine.Items, 1)
+		require.Empty(t, mine.Items[0].Submission.ID, "the choice is hidden until the reveal window ends")
+		require.Equal(t, job.ID, mine.Items[0].Job.ID)
 		_, err = w.svc.FinalVote(w.ctx, a, marketplace.FinalVoteInput{JobID: job.ID, SubmissionID: sb.ID})
 		requireKind(t, err, openjury.Conflict, "final voting has not started")
 
@@ -226,6 +232,9 @@ func TestJuryCommitReveal(t *testing.T) {
 		sum, err = w.svc.JurySummary(w.ctx, job.ID)
 		require.NoError(t, err)
 		require.False(t, sum.Hidden)
+		mine, err = w.svc.VoterVotes(w.ctx, j1.String(), marketplace.ListInput{})
+		require.NoError(t, err)
+		require.Equal(t, sa.ID, mine.Items[0].Submission.ID, "shown once the reveal window ended")
 		view, err = w.svc.JobView(w.ctx, job.ID, marketplace.JobViewInput{})
 		require.NoError(t, err)
 		require.False(t, view.JuryHidden)

@@ -26,6 +26,9 @@ type JobHead struct {
 	Title              string
 	Status             Status
 	WinnerSubmissionID string
+	// RevealEndsAt ends a commit-reveal job's reveal window (nil in open
+	// mode): until then a vote's choice is not shown.
+	RevealEndsAt *time.Time
 }
 
 // SubmissionHead names a submission in a list of other things: its id,
@@ -124,7 +127,23 @@ func (s *Service) AgentSubmissions(ctx context.Context, address string, in ListI
 // VoterVotes lists an address's current jury votes, newest first, paged
 // like SponsoredJobs. Errors: Invalid.
 func (s *Service) VoterVotes(ctx context.Context, address string, in ListInput) (ActivityPage, error) {
-	return s.activity(ctx, "marketplace.VoterVotes", address, in, ProfileStore.VotesByVoter)
+	p, err := s.activity(ctx, "marketplace.VoterVotes", address, in, ProfileStore.VotesByVoter)
+	// A revealed vote on a job whose tallies are still hidden keeps its
+	// choice hidden too (docs/rules.md, "Jury integrity").
+	now := s.clock.Now()
+	for _, a := range p.Items {
+		if a.ChoiceHidden(now) {
+			a.Submission = SubmissionHead{JobID: a.Job.ID}
+		}
+	}
+	return p, err
+}
+
+// ChoiceHidden reports whether a's jury vote is on an open commit-reveal
+// job before the end of its reveal window, when no vote names its
+// submission.
+func (a *Activity) ChoiceHidden(now time.Time) bool {
+	return a.Job.Status == StatusOpen && a.Job.RevealEndsAt != nil && now.Before(*a.Job.RevealEndsAt)
 }
 
 // VoterFinalVotes lists an address's current final votes, newest first,
