@@ -18,10 +18,10 @@ import (
 
 // BenchmarkSQLiteDrivers compares the two SQLite drivers in one process:
 // modernc.org/sqlite (pure Go, the default; the baseline) and
-// mattn/go-sqlite3 (cgo, -tags cgosqlite). Both run the production SQL of
+// mattn/go-sqlite3 (cgo, -tags "cgosqlite fts5"). Both run the production SQL of
 // the get and list operations (captured from the store with a query hook)
 // on the same seeded file, with the same pragmas, 4 goroutines at a time,
-// interleaved like compare. Run: go test -tags cgosqlite -run x -bench
+// interleaved like compare. Run: go test -tags "cgosqlite fts5" -run x -bench
 // SQLiteDrivers ./bunstore/
 func BenchmarkSQLiteDrivers(b *testing.B) {
 	dsn := seeded(b, sqliteDSN(b))

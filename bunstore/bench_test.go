@@ -127,7 +127,7 @@ func BenchmarkPostgresExecMode(b *testing.B) {
 // BenchmarkSQLiteReads compares, for parallel reads (4 goroutines) on a
 // SQLite file through the reader pool, SQLite's default page cache (2 MB:
 // the baseline), bunstore's (sqliteCacheSize), and bunstore's with a
-// 256 MiB mmap_size (modernc.org/sqlite only). Run it with -tags cgosqlite
+// 256 MiB mmap_size (modernc.org/sqlite only). Run it with -tags "cgosqlite fts5"
 // for mattn/go-sqlite3 (cgo) instead of modernc.org/sqlite.
 func BenchmarkSQLiteReads(b *testing.B) {
 	dsn := seeded(b, sqliteDSN(b))

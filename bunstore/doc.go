@@ -50,7 +50,7 @@
 // cleanup loop) to keep the planner's statistics fresh. The DSN is written for the
 // driver sqliteshim picked (modernc.org/sqlite's _pragma=... form, or
 // mattn/go-sqlite3's _busy_timeout=... form when built with cgo and the
-// cgosqlite tag).
+// cgosqlite tag, with fts5 for search: -tags "cgosqlite fts5").
 //
 // A single writer pool was the simpler alternative, but reads would then
 // wait behind every write transaction; two pools keep reads parallel at the
