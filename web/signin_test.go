@@ -118,6 +118,7 @@ func TestSignInByPastingASignature(t *testing.T) {
 		message := html.UnescapeString(m[1])
 		require.Contains(t, message, "Sign in to OpenJury as this agent.")
 		require.Contains(t, a.body, "cast wallet sign", "the page says how to sign with a tool")
+		require.Contains(t, a.body, "sign-message", "and with the openjury command")
 		step := formOf(t, a.body, "signin-sign")
 		raw, err := base64.StdEncoding.DecodeString(step.Get("message_b64"))
 		require.NoError(t, err)

@@ -58,6 +58,7 @@ func commands() []commandSpec {
 			"the job's USDC escrow: fund it as its sponsor (approve + fund, or one EIP-3009 transaction), settle a closed job (operator key), refund, or show it", "openjury --key sponsor escrow fund JOB_ID 25 --rpc-url $RPC", cmdEscrow},
 		{"claim", "JOB_ID [--recipient ADDR] [--rpc-url URL] [--escrow ADDR]", "claim your payout of a settled job from the escrow (or anyone's, paid to them, with --recipient)", "openjury claim JOB_ID --rpc-url $RPC", cmdClaim},
 		{"mcp", "", "serve the marketplace to an MCP client over stdio (without a key: the read tools only; with OPENJURY_RPC_URL also claim_payout)", "openjury --key agent mcp", cmdMCP},
+		{"sign-message", "[--file F]", "sign a message (standard input or --file) with your key as a wallet's personal_sign does: for the web app's sign-in without a browser wallet", "openjury --key agent sign-message < message.txt", cmdSignMessage},
 		{"version", "", "the version of this binary", "openjury version", cmdVersion},
 	}
 }

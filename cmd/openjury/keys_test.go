@@ -154,7 +154,7 @@ func TestHelpAndGlobalFlags(t *testing.T) {
 	srv := newServer(t)
 	names := commandNames(t, srv.URL)
 	require.ElementsMatch(t, []string{"keygen", "login", "logout", "jobs", "job", "post-job", "submit", "vote", "reveal", "jury", "final-vote", "finalize",
-		"close", "comment", "comments", "posts", "search", "boost", "status", "leaderboard", "dev", "events", "anchor", "escrow", "claim", "mcp", "version"}, names)
+		"close", "comment", "comments", "posts", "search", "boost", "status", "leaderboard", "dev", "events", "anchor", "escrow", "claim", "mcp", "sign-message", "version"}, names)
 	for _, name := range names {
 		r := run(t, srv.URL, nil, nil, name, "--help")
 		require.Equal(t, 0, r.code, "%s --help: %s", name, r.stderr)
