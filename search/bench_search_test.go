@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -105,7 +106,9 @@ func fillSearch(b *testing.B, db *bunstore.DB, n int) *search.Index {
 // changes it), on SQLite and on PostgreSQL, cycling through the labelled
 // queries of the quality test. It reports p50 and p99 latency and CPU
 // time per query (the machine is shared: wall time includes waiting for
-// a CPU; on PostgreSQL the server's CPU is not counted).
+// a CPU; on PostgreSQL the server's CPU is not counted), and the process's
+// Go heap and RSS once the documents are stored and their vectors loaded
+// (the index, the Go runtime and, on SQLite, its page cache).
 // Run: go test -run '^$' -bench BenchmarkSearch -benchtime 400x -timeout 30m ./search/
 func BenchmarkSearch(b *testing.B) {
 	n := 100_000
@@ -125,6 +128,10 @@ func BenchmarkSearch(b *testing.B) {
 				db = openjurytest.NewDB(b)
 			}
 			x := fillSearch(b, db, n)
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			rss := rssKiB()
 			svc := search.NewService(x, search.NewLocal(), db.SearchTexts(), openjury.SystemClock{}, nil, search.Config{})
 			var ds []time.Duration
 			i, results := 0, 0
@@ -141,6 +148,10 @@ func BenchmarkSearch(b *testing.B) {
 			}
 			reportCPU(b, cpu, i)
 			reportLatency(b, ds)
+			b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "heap-MiB")
+			if rss > 0 {
+				b.ReportMetric(float64(rss)/1024, "RSS-MiB")
+			}
 			b.ReportMetric(float64(results)/float64(i), "results/op")
 		})
 	}
