@@ -112,6 +112,8 @@ func fillSearch(b *testing.B, db *bunstore.DB, n int) *search.Index {
 // (the index, the Go runtime and, on SQLite, its page cache); and the
 // latency of the second pages of those queries (read from the cursor).
 // Run: go test -run '^$' -bench BenchmarkSearch -benchtime 400x -timeout 30m ./search/
+// At 1,000,000 documents, one engine at a time: SEARCH_BENCH_DOCS=1000000 go test -run '^$'
+// -bench 'BenchmarkSearch/sqlite' -benchtime 100x -timeout 90m ./search/ (then postgres).
 func BenchmarkSearch(b *testing.B) {
 	n := 100_000
 	if v, err := strconv.Atoi(os.Getenv("SEARCH_BENCH_DOCS")); err == nil && v > 0 {
