@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -105,8 +107,13 @@ func fillSearch(b *testing.B, db *bunstore.DB, n int) *search.Index {
 // changes it), on SQLite and on PostgreSQL, cycling through the labelled
 // queries of the quality test. It reports p50 and p99 latency and CPU
 // time per query (the machine is shared: wall time includes waiting for
-// a CPU; on PostgreSQL the server's CPU is not counted).
+// a CPU; on PostgreSQL the server's CPU is not counted), and the process's
+// Go heap and RSS once the documents are stored and their vectors loaded
+// (the index, the Go runtime and, on SQLite, its page cache); and the
+// latency of the second pages of those queries (read from the cursor).
 // Run: go test -run '^$' -bench BenchmarkSearch -benchtime 400x -timeout 30m ./search/
+// At 1,000,000 documents, one engine at a time: SEARCH_BENCH_DOCS=1000000 go test -run '^$'
+// -bench 'BenchmarkSearch/sqlite' -benchtime 100x -timeout 90m ./search/ (then postgres).
 func BenchmarkSearch(b *testing.B) {
 	n := 100_000
 	if v, err := strconv.Atoi(os.Getenv("SEARCH_BENCH_DOCS")); err == nil && v > 0 {
@@ -125,22 +132,51 @@ func BenchmarkSearch(b *testing.B) {
 				db = openjurytest.NewDB(b)
 			}
 			x := fillSearch(b, db, n)
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			rss := rssKiB()
 			svc := search.NewService(x, search.NewLocal(), db.SearchTexts(), openjury.SystemClock{}, nil, search.Config{})
 			var ds []time.Duration
+			var next []search.Request
 			i, results := 0, 0
 			cpu := cpuTime()
 			for b.Loop() {
 				start := time.Now()
-				res, err := svc.Search(context.Background(), search.Request{Q: qualityQueries[i%len(qualityQueries)].q, Limit: search.DefaultLimit})
+				req := search.Request{Q: qualityQueries[i%len(qualityQueries)].q, Limit: search.DefaultLimit}
+				res, err := svc.Search(context.Background(), req)
 				if err != nil {
 					b.Fatal(err)
 				}
 				ds = append(ds, time.Since(start))
 				results += len(res.Results)
+				if res.NextCursor != "" {
+					req.Cursor = res.NextCursor
+					next = append(next, req)
+				}
 				i++
 			}
 			reportCPU(b, cpu, i)
 			reportLatency(b, ds)
+			// The second pages, from the first pages' cursors (after the
+			// timed loop: they read their documents and rank nothing).
+			ds = ds[:0]
+			for _, req := range next {
+				start := time.Now()
+				if _, err := svc.Search(context.Background(), req); err != nil {
+					b.Fatal(err)
+				}
+				ds = append(ds, time.Since(start))
+			}
+			if len(ds) > 0 {
+				slices.Sort(ds)
+				b.ReportMetric(float64(ds[len(ds)/2])/float64(time.Millisecond), "page2-p50-ms")
+				b.ReportMetric(float64(ds[(len(ds)-1)*99/100])/float64(time.Millisecond), "page2-p99-ms")
+			}
+			b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "heap-MiB")
+			if rss > 0 {
+				b.ReportMetric(float64(rss)/1024, "RSS-MiB")
+			}
 			b.ReportMetric(float64(results)/float64(i), "results/op")
 		})
 	}

@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -270,6 +271,74 @@ func TestCorpus(t *testing.T) {
 		require.Len(t, fresh.Results, 1)
 		require.Equal(t, p.ID, fresh.Results[0].ID)
 		require.Nil(t, fresh.Results[0].JobID)
+	})
+}
+
+// TestPagesIgnoreLaterWrites: on both engines, the pages of a query are
+// the ranking of its first page, each document once, while documents
+// that match better are written between pages and a comment still to
+// come is deleted (it is left out).
+func TestPagesIgnoreLaterWrites(t *testing.T) {
+	t.Parallel()
+	onEachBackend(t, func(t *testing.T, srv *openjurytest.Server) {
+		ctx := context.Background()
+		m := srv.Market
+		post := func(content string) string {
+			p, err := m.CreatePost(ctx, openjurytest.NewWallet(t).Address(), marketplace.PostInput{Title: "Harbor log", Content: content})
+			require.NoError(t, err)
+			return p.ID
+		}
+		host := post("harbor pilots")
+		comments := map[string]openjury.Address{}
+		for i := range 10 {
+			post(fmt.Sprintf("saffron lighthouse keeper notes, entry %d", i))
+			author := openjurytest.NewWallet(t).Address()
+			c, err := m.AddComment(ctx, author, marketplace.TargetPost, host, marketplace.CommentInput{Content: fmt.Sprintf("saffron lighthouse comment %d", i)})
+			require.NoError(t, err)
+			comments[c.ID] = author
+		}
+		srv.FlushSearch(t)
+		params := url.Values{"q": {"saffron lighthouse keeper"}, "limit": {"50"}}
+		whole := query(t, srv, params)
+		require.Len(t, whole.Results, 20)
+
+		params.Set("limit", "3")
+		res := query(t, srv, params)
+		got := []string{}
+		deleted := ""
+		for page := 0; ; page++ {
+			for _, r := range res.Results {
+				got = append(got, r.ID)
+			}
+			if res.NextCursor == nil {
+				break
+			}
+			post("saffron lighthouse keeper saffron lighthouse keeper") // ranks first now
+			if deleted == "" {
+				// A comment after the next page leaves the results.
+				for _, r := range whole.Results[len(got)+3:] {
+					if author, ok := comments[r.ID]; ok {
+						_, err := m.DeleteComment(ctx, author, r.ID)
+						require.NoError(t, err)
+						deleted = r.ID
+						break
+					}
+				}
+			}
+			srv.FlushSearch(t)
+			params.Set("cursor", *res.NextCursor)
+			res = query(t, srv, params)
+		}
+		require.NotEmpty(t, deleted)
+		want := []string{}
+		for _, r := range whole.Results {
+			if r.ID != deleted {
+				want = append(want, r.ID)
+			}
+		}
+		require.Equal(t, want, got)
+		params.Del("cursor")
+		require.NotEqual(t, whole.Results[0].ID, query(t, srv, params).Results[0].ID, "a new query ranks the new posts")
 	})
 }
 

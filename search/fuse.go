@@ -15,9 +15,16 @@ type Fusion struct {
 	Lexical, Vector float64
 }
 
+// The ranks of a document fit a byte (a cursor stores them so).
+const _ = uint8(MaxResults)
+
 // ranked is a document of the fused ranking.
 type ranked struct {
 	Key
+	// Lex and Vec are the document's ranks (from 1) in the lexical and
+	// the vector ranking, 0 when it is not in one.
+	Lex, Vec uint8
+	// Similarity is the fused relevance of those ranks (Fusion.similarity).
 	Similarity float64
 }
 
@@ -33,36 +40,69 @@ func (r ranked) less(o ranked) bool {
 	return r.ID < o.ID
 }
 
-// after reports whether r ranks after the position (similarity, kind, id).
-func (r ranked) after(similarity float64, kind Kind, id string) bool {
-	return ranked{Key{kind, id}, similarity}.less(r)
-}
+// rankings tells which rankings a query consulted: the lexical one when
+// the query had words to look for, the vector one when the embedder
+// answered.
+type rankings struct{ lex, vec bool }
 
-// fuse ranks the documents of lex (the lexical ranking, best first;
-// lexOK false when the query had no words to look for) and vec (the
-// vector ranking, best first; vecOK false when it could not be
-// consulted).
-func (f Fusion) fuse(lex []Match, lexOK bool, vec []Hit, vecOK bool) []ranked {
-	best := 0.0
-	if lexOK {
+// similarity is the fused relevance of a document at lexical rank lex and
+// vector rank vec (0: not in that ranking), in 0..1. Page 1 and the
+// cursor of the following pages compute it with this one function, so a
+// document shows the same similarity on every page.
+func (f Fusion) similarity(used rankings, lex, vec uint8) float64 {
+	best, s := 0.0, 0.0
+	if used.lex {
 		best += f.Lexical / (f.K + 1)
-	}
-	if vecOK {
-		best += f.Vector / (f.K + 1)
-	}
-	scores := make(map[Key]float64, len(lex)+len(vec))
-	for i, m := range lex {
-		scores[m.Key] += f.Lexical / (f.K + float64(i+1))
-	}
-	for i, h := range vec {
-		scores[Key{h.Kind, h.ID}] += f.Vector / (f.K + float64(i+1))
-	}
-	out := make([]ranked, 0, len(scores))
-	for k, s := range scores {
-		if s > 0 && best > 0 {
-			out = append(out, ranked{Key: k, Similarity: min(1, s/best)})
+		if lex > 0 {
+			s += f.Lexical / (f.K + float64(lex))
 		}
 	}
+	if used.vec {
+		best += f.Vector / (f.K + 1)
+		if vec > 0 {
+			s += f.Vector / (f.K + float64(vec))
+		}
+	}
+	if s <= 0 || best <= 0 {
+		return 0
+	}
+	return min(1, s/best)
+}
+
+// fuse ranks the documents of lex (the lexical ranking, best first) and
+// vec (the vector ranking, best first), each holding at most MaxResults
+// documents, of the rankings used: the best MaxResults documents of a
+// positive fused relevance.
+func (f Fusion) fuse(lex []Match, vec []Hit, used rankings) []ranked {
+	at := make(map[Key]int, len(lex)+len(vec))
+	out := make([]ranked, 0, len(lex)+len(vec))
+	add := func(k Key) *ranked {
+		i, ok := at[k]
+		if !ok {
+			i = len(out)
+			at[k] = i
+			out = append(out, ranked{Key: k})
+		}
+		return &out[i]
+	}
+	if used.lex {
+		for i, m := range lex[:min(len(lex), MaxResults)] {
+			add(m.Key).Lex = uint8(i + 1)
+		}
+	}
+	if used.vec {
+		for i, h := range vec[:min(len(vec), MaxResults)] {
+			add(Key{h.Kind, h.ID}).Vec = uint8(i + 1)
+		}
+	}
+	n := 0
+	for _, r := range out {
+		if r.Similarity = f.similarity(used, r.Lex, r.Vec); r.Similarity > 0 {
+			out[n] = r
+			n++
+		}
+	}
+	out = out[:n]
 	slices.SortFunc(out, func(a, b ranked) int {
 		if a.less(b) {
 			return -1

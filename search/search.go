@@ -2,14 +2,11 @@ package search
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/openjury/openjury"
-	"github.com/openjury/openjury/internal/cursor"
 	"github.com/openjury/openjury/internal/valid"
 )
 
@@ -157,7 +154,8 @@ type Request struct {
 	// Limit is the page size, 1..MaxLimit.
 	Limit int
 	// Cursor is the NextCursor of the previous page of the same query
-	// ("" for the first page).
+	// and kind ("" for the first page): it carries the rest of the first
+	// page's ranking (docs/rules.md#search).
 	Cursor string
 }
 
@@ -167,7 +165,8 @@ type Request struct {
 type Response struct {
 	Query   string
 	Results []Result
-	// NextCursor continues with the next page; "" when there is none.
+	// NextCursor continues with the next page of the same ranking; ""
+	// when there is none.
 	NextCursor string
 }
 
@@ -248,21 +247,6 @@ func NewService(index *Index, embedder Embedder, texts Texts, clock openjury.Clo
 // Config returns the configuration the service ranks with.
 func (s *Service) Config() Config { return s.cfg }
 
-// searchCursor is the position after the last result of a page.
-type searchCursor struct {
-	Similarity float64 `json:"s"`
-	Kind       uint8   `json:"k"`
-	ID         string  `json:"i"`
-	// Query is the fingerprint of the query and type it belongs to.
-	Query string `json:"q"`
-}
-
-// fingerprint identifies a query and type in its cursors.
-func fingerprint(q string, kind Kind) string {
-	h := sha256.Sum256([]byte(string(kind) + "\x00" + q))
-	return hex.EncodeToString(h[:8])
-}
-
 // Search runs a query. Errors: Invalid naming the parameter (q, limit,
 // type, cursor; a NUL character in q); Unavailable when the database
 // cannot be reached. A failing embedder does not fail the query: the
@@ -288,77 +272,87 @@ func (s *Service) Search(ctx context.Context, in Request) (*Response, error) {
 		return nil, openjury.Errorf(openjury.Invalid, op, "limit: must be between 1 and %d", MaxLimit)
 	}
 	fp := fingerprint(q, in.Kind)
-	var after *searchCursor
+	terms := QueryTerms(q)
+	var used rankings
+	var ranking []ranked
 	if in.Cursor != "" {
-		after = new(searchCursor)
-		if err := cursor.Decode(op, in.Cursor, after); err != nil {
+		// The following pages continue the first page's ranking.
+		var err error
+		if used, ranking, err = decodeCursor(op, in.Cursor, fp, in.Kind, s.cfg.Fusion); err != nil {
 			return nil, err
 		}
-		if after.Query != fp || after.Kind < 1 || int(after.Kind) > len(Kinds) || after.ID == "" {
-			return nil, openjury.E(openjury.Invalid, op, cursor.Invalid)
-		}
-	}
-
-	terms := QueryTerms(q)
-	var lex []Match
-	if len(terms) > 0 {
-		var err error
-		if lex, err = s.texts.Match(ctx, terms, in.Kind, MaxResults); err != nil {
-			return nil, openjury.Wrap(op, err)
-		}
-	}
-	vec, vecOK := s.vectorHits(ctx, q, in.Kind)
-	ranked := s.cfg.Fusion.fuse(lex, len(terms) > 0, vec, vecOK)
-
-	// The page: the ranked documents after the cursor's, one more than
-	// the limit to know whether a next page exists.
-	from := 0
-	if after != nil {
-		from = len(ranked)
-		for i, r := range ranked {
-			if r.after(after.Similarity, kindOfRank(after.Kind), after.ID) {
-				from = i
-				break
+	} else {
+		var lex []Match
+		if used.lex = len(terms) > 0; used.lex {
+			var err error
+			if lex, err = s.texts.Match(ctx, terms, in.Kind, MaxResults); err != nil {
+				return nil, openjury.Wrap(op, err)
 			}
 		}
+		var vec []Hit
+		vec, used.vec = s.vectorHits(ctx, q, in.Kind)
+		ranking = s.cfg.Fusion.fuse(lex, vec, used)
 	}
-	page := ranked[from:min(len(ranked), from+in.Limit)]
-	more := from+in.Limit < len(ranked)
-	out := &Response{Query: q, Results: make([]Result, 0, len(page))}
-	if len(page) > 0 {
-		keys := make([]Key, len(page))
-		for i, r := range page {
+	results, rest, err := s.page(ctx, terms, ranking, in.Limit)
+	if err != nil {
+		return nil, openjury.Wrap(op, err)
+	}
+	out := &Response{Query: q, Results: results}
+	if len(rest) > 0 {
+		out.NextCursor = encodeCursor(fp, used, rest)
+	}
+	s.rec.Query(s.clock.Now().Sub(start))
+	return out, nil
+}
+
+// page reads the documents of the first limit entries of ranking that
+// still exist and returns their results and the rest of the ranking. A
+// document deleted since it was ranked is left out and the next one takes
+// its place: one more read looks ahead up to MaxLimit entries, so a page
+// costs at most two reads and is short only when most of them were
+// deleted.
+func (s *Service) page(ctx context.Context, terms []string, ranking []ranked, limit int) ([]Result, []ranked, error) {
+	out := make([]Result, 0, min(limit, len(ranking)))
+	hl := newHighlighter(terms)
+	next := 0
+	for round := 0; round < 2 && len(out) < limit && next < len(ranking); round++ {
+		n := limit - len(out)
+		if round > 0 {
+			n = MaxLimit
+		}
+		chunk := ranking[next:min(len(ranking), next+n)]
+		keys := make([]Key, len(chunk))
+		for i, r := range chunk {
 			keys[i] = r.Key
 		}
 		docs, err := s.texts.Documents(ctx, keys)
 		if err != nil {
-			return nil, openjury.Wrap(op, err)
+			return nil, nil, err
 		}
 		byKey := make(map[Key]*Document, len(docs))
 		for i := range docs {
 			byKey[docs[i].Key] = &docs[i]
 		}
-		hl := newHighlighter(terms)
-		for _, r := range page {
+		for _, r := range chunk {
+			if len(out) == limit {
+				break
+			}
+			next++
 			d, ok := byKey[r.Key]
 			if !ok {
-				continue // deleted since the vector index was last synced
+				continue // deleted since it was ranked
 			}
 			text := d.Body
 			if d.Extra != "" {
 				text += "\n" + d.Extra
 			}
-			out.Results = append(out.Results, Result{
+			out = append(out, Result{
 				Kind: r.Kind, ID: r.ID, JobID: d.JobID, Similarity: r.Similarity,
 				Title: d.Title, Content: TruncateChars(d.Body, SnippetChars), Snippet: hl.snippet(text, SnippetChars),
 			})
 		}
-		if last := page[len(page)-1]; more {
-			out.NextCursor = cursor.Encode(searchCursor{Similarity: last.Similarity, Kind: last.Kind.rank(), ID: last.ID, Query: fp})
-		}
 	}
-	s.rec.Query(s.clock.Now().Sub(start))
-	return out, nil
+	return out, ranking[next:], nil
 }
 
 // vectorHits embeds q and returns the index's best MaxResults documents
