@@ -89,3 +89,41 @@ func TestSearchUpgrade(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchLexicalUpgrade: a document written and queued while triggers
+// kept search_text (before migration 20261126000080) keeps its text, and
+// its pending row counts as done lexically: the vector step claims it
+// without a lexical step.
+func TestSearchLexicalUpgrade(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			dsn := be.dsn(t)
+			old := open(t, dsn, bunstore.WithMigrationsUntil("20261125000070"))
+			j := job(openjury.NewID())
+			j.Title, j.Prompt = "Audit the bridge", "Review withdrawals."
+			require.NoError(t, old.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+				return tx.Jobs().CreateJob(ctx, j)
+			}))
+			for range 2 { // queued twice: gen 2
+				_, err := old.Bun().NewRaw("INSERT INTO search_pending (kind, doc_id, queued_at) VALUES ('job', ?, 0) "+
+					"ON CONFLICT (kind, doc_id) DO UPDATE SET gen = search_pending.gen + 1", j.ID).Exec(ctx)
+				require.NoError(t, err)
+			}
+			require.NoError(t, old.Close())
+
+			db := open(t, dsn)
+			matches, err := db.SearchTexts().Match(ctx, []string{"withdrawal"}, "", 10)
+			require.NoError(t, err)
+			require.Len(t, matches, 1, "the trigger's text stays")
+			got, err := db.SearchIndex().ClaimPending(ctx, time.Now(), time.Minute, 10)
+			require.NoError(t, err)
+			require.Equal(t, []search.Pending{{Kind: search.KindJob, ID: j.ID, Gen: 2}}, got)
+			n, err := db.SearchIndex().IndexTexts(ctx, 10)
+			require.NoError(t, err)
+			require.Zero(t, n)
+		})
+	}
+}
