@@ -332,3 +332,35 @@ func joinNonEmpty(parts []string) string {
 	}
 	return strings.Join(kept, "\n")
 }
+
+// RebuildSearchTexts replaces the lexical index (search_text) with the
+// text of every searchable document, in one transaction: for a database
+// filled without the marketplace's writes queueing its documents (the
+// load tool's seed), or to repair one. Run it while no indexer runs: a
+// lexical step racing it may leave a document's older text until the
+// document is written again.
+func (d *DB) RebuildSearchTexts(ctx context.Context) error {
+	const op = "bunstore.RebuildSearchTexts"
+	stmts := []string{
+		"DELETE FROM search_text",
+		// The view of migration 20261125000030.
+		"INSERT INTO search_text (kind, doc_id, job_id, title, body, extra) SELECT kind, doc_id, job_id, title, body, extra FROM search_text_source",
+	}
+	if d.dialect == DialectPostgres {
+		stmts = []string{
+			"DELETE FROM search_text",
+			"INSERT INTO search_text (kind, doc_id, job_id, title, body, extra) SELECT 'job', id, id, title, prompt, '' FROM jobs",
+			"INSERT INTO search_text (kind, doc_id, job_id, title, body, extra) SELECT 'submission', id, job_id, '', content, search_evidence_text(evidence) FROM submissions",
+			"INSERT INTO search_text (kind, doc_id, job_id, title, body, extra) SELECT 'comment', id, job_id, '', content, '' FROM comments WHERE deleted_at IS NULL",
+			"INSERT INTO search_text (kind, doc_id, job_id, title, body, extra) SELECT 'post', id, NULL, title, content, '' FROM posts WHERE deleted_at IS NULL",
+		}
+	}
+	return d.pool().inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		for _, q := range stmts {
+			if _, err := db.ExecContext(ctx, q); err != nil {
+				return translate(op, err)
+			}
+		}
+		return nil
+	})
+}

@@ -127,3 +127,63 @@ func TestSearchLexicalUpgrade(t *testing.T) {
 		})
 	}
 }
+
+// TestRebuildSearchTexts: a rebuild stores the text of every searchable
+// document written without its queue row, as the lexical step would
+// (evidence lines, job ids; a deleted comment none), and drops text of
+// documents that are gone.
+func TestRebuildSearchTexts(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			db := open(t, be.dsn(t))
+			j := job(openjury.NewID())
+			j.Title, j.Prompt = "Audit the bridge", "Review withdrawals."
+			s := &marketplace.Submission{ID: openjury.NewID(), JobID: j.ID, Agent: j.Sponsor, Content: "Reentrant.", CreatedAt: j.CreatedAt,
+				Evidence: []marketplace.Evidence{{Claim: "c1", Quote: "q1"}, {Quote: "q2"}}}
+			kept := &marketplace.Comment{ID: openjury.NewID(), Target: marketplace.TargetSubmission, TargetID: s.ID, Author: j.Sponsor, Content: "Good catch", CreatedAt: j.CreatedAt}
+			gone := &marketplace.Comment{ID: openjury.NewID(), Target: marketplace.TargetJob, TargetID: j.ID, Author: j.Sponsor, Content: "Oops", CreatedAt: j.CreatedAt}
+			p := &marketplace.Post{ID: openjury.NewID(), Title: "Digest", Content: "Weekly news", Author: j.Sponsor, Tags: []string{}, CreatedAt: j.CreatedAt}
+			require.NoError(t, db.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+				for _, err := range []func() error{
+					func() error { return tx.Jobs().CreateJob(ctx, j) },
+					func() error { return tx.Submissions().CreateSubmission(ctx, s) },
+					func() error { return tx.Comments().CreateComment(ctx, kept) },
+					func() error { return tx.Comments().CreateComment(ctx, gone) },
+					func() error { return tx.Posts().CreatePost(ctx, p) },
+				} {
+					if err := err(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}))
+			require.NoError(t, db.Comments().DeleteComment(ctx, gone.ID, j.Sponsor, j.CreatedAt))
+			// A stale row of a document that no longer exists.
+			_, err := db.Bun().NewRaw("INSERT INTO search_text (kind, doc_id, title, body, extra) VALUES ('post', 'nope', 't', 'stale', '')").Exec(ctx)
+			require.NoError(t, err)
+
+			require.NoError(t, db.RebuildSearchTexts(ctx))
+			keys := []search.Key{{Kind: search.KindJob, ID: j.ID}, {Kind: search.KindSubmission, ID: s.ID},
+				{Kind: search.KindComment, ID: kept.ID}, {Kind: search.KindComment, ID: gone.ID}, {Kind: search.KindPost, ID: p.ID},
+				{Kind: search.KindPost, ID: "nope"}}
+			docs, err := db.SearchTexts().Documents(ctx, keys)
+			require.NoError(t, err)
+			slices.SortFunc(docs, func(a, b search.Document) int { return strings.Compare(string(a.Kind), string(b.Kind)) })
+			require.Equal(t, []search.Document{
+				{Key: keys[2], JobID: j.ID, Body: kept.Content},
+				{Key: keys[0], JobID: j.ID, Title: j.Title, Body: j.Prompt},
+				{Key: keys[4], Title: p.Title, Body: p.Content},
+				{Key: keys[1], JobID: j.ID, Body: s.Content, Extra: "c1\nq1\nq2"},
+			}, docs)
+			matches, err := db.SearchTexts().Match(ctx, []string{"stale"}, "", 10)
+			require.NoError(t, err)
+			require.Empty(t, matches)
+			matches, err = db.SearchTexts().Match(ctx, []string{"withdrawal"}, "", 10)
+			require.NoError(t, err)
+			require.Len(t, matches, 1)
+		})
+	}
+}
