@@ -218,14 +218,22 @@ func readSources(ctx context.Context, db bun.IDB, kind search.Kind, ids []string
 // pendingKeys renders items as a row-value list "(?, ?, ?), ..." of
 // (kind, doc_id, gen) with its arguments.
 func pendingKeys(items []search.Pending) (string, []any) {
+	return rowValues(items, func(it search.Pending) []any { return []any{string(it.Kind), it.ID, it.Gen} })
+}
+
+// rowValues renders rows as a row-value list "(?, ?), (?, ?), ..." with
+// one placeholder per value that fields gives for a row (the same number
+// for every row), and returns the list with the values in order.
+func rowValues[T any](rows []T, fields func(T) []any) (string, []any) {
 	var b strings.Builder
-	args := make([]any, 0, 3*len(items))
-	for i, it := range items {
+	var args []any
+	for i, r := range rows {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("(?, ?, ?)")
-		args = append(args, string(it.Kind), it.ID, it.Gen)
+		vals := fields(r)
+		b.WriteString("(?" + strings.Repeat(", ?", len(vals)-1) + ")")
+		args = append(args, vals...)
 	}
 	return b.String(), args
 }

@@ -289,16 +289,8 @@ func (s searchStore) putTexts(ctx context.Context, db bun.IDB, rows []searchText
 	if len(rows) == 0 {
 		return nil
 	}
-	var b strings.Builder
-	args := make([]any, 0, 6*len(rows))
-	for i, r := range rows {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString("(?, ?, ?, ?, ?, ?)")
-		args = append(args, r.Kind, r.DocID, r.JobID, r.Title, r.Body, r.Extra)
-	}
-	_, err := db.NewRaw(`INSERT INTO search_text (kind, doc_id, job_id, title, body, extra) VALUES `+b.String()+`
+	list, args := rowValues(rows, func(r searchTextRow) []any { return []any{r.Kind, r.DocID, r.JobID, r.Title, r.Body, r.Extra} })
+	_, err := db.NewRaw(`INSERT INTO search_text (kind, doc_id, job_id, title, body, extra) VALUES `+list+`
 ON CONFLICT (kind, doc_id) DO UPDATE SET job_id = excluded.job_id, title = excluded.title, body = excluded.body, extra = excluded.extra
 WHERE search_text.job_id IS DISTINCT FROM excluded.job_id OR search_text.title <> excluded.title
     OR search_text.body <> excluded.body OR search_text.extra <> excluded.extra`, args...).Exec(ctx)
@@ -308,16 +300,7 @@ WHERE search_text.job_id IS DISTINCT FROM excluded.job_id OR search_text.title <
 // keyList renders keys as a row-value list "(?, ?), ..." of (kind,
 // doc_id) with its arguments.
 func keyList(keys []search.Key) (string, []any) {
-	var b strings.Builder
-	args := make([]any, 0, 2*len(keys))
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString("(?, ?)")
-		args = append(args, string(k.Kind), k.ID)
-	}
-	return b.String(), args
+	return rowValues(keys, func(k search.Key) []any { return []any{string(k.Kind), k.ID} })
 }
 
 // joinNonEmpty joins the non-empty parts with newlines: a submission's

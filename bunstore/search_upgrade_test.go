@@ -67,20 +67,7 @@ func TestSearchUpgrade(t *testing.T) {
 			require.NoError(t, old.Close())
 
 			db := open(t, dsn)
-			keys := []search.Key{{Kind: search.KindJob, ID: j.ID}, {Kind: search.KindSubmission, ID: s.ID},
-				{Kind: search.KindComment, ID: kept.ID}, {Kind: search.KindComment, ID: gone.ID}, {Kind: search.KindPost, ID: p.ID}}
-			docs, err := db.SearchTexts().Documents(ctx, keys)
-			require.NoError(t, err)
-			slices.SortFunc(docs, func(a, b search.Document) int { return strings.Compare(string(a.Kind), string(b.Kind)) })
-			require.Equal(t, []search.Document{
-				{Key: keys[2], JobID: j.ID, Body: kept.Content},
-				{Key: keys[0], JobID: j.ID, Title: j.Title, Body: j.Prompt},
-				{Key: keys[4], Title: p.Title, Body: p.Content},
-				{Key: keys[1], JobID: j.ID, Body: s.Content, Extra: "c1\nq1\nq2"},
-			}, docs)
-			matches, err := db.SearchTexts().Match(ctx, []string{"withdrawal"}, "", 10)
-			require.NoError(t, err)
-			require.Len(t, matches, 1, "the backfilled text is indexed")
+			requireFixtureTexts(t, db, j, s, kept, gone, p)
 
 			changes, err := db.SearchIndex().Changes(ctx, 0, 10)
 			require.NoError(t, err)
@@ -166,24 +153,32 @@ func TestRebuildSearchTexts(t *testing.T) {
 			require.NoError(t, err)
 
 			require.NoError(t, db.RebuildSearchTexts(ctx))
-			keys := []search.Key{{Kind: search.KindJob, ID: j.ID}, {Kind: search.KindSubmission, ID: s.ID},
-				{Kind: search.KindComment, ID: kept.ID}, {Kind: search.KindComment, ID: gone.ID}, {Kind: search.KindPost, ID: p.ID},
-				{Kind: search.KindPost, ID: "nope"}}
-			docs, err := db.SearchTexts().Documents(ctx, keys)
-			require.NoError(t, err)
-			slices.SortFunc(docs, func(a, b search.Document) int { return strings.Compare(string(a.Kind), string(b.Kind)) })
-			require.Equal(t, []search.Document{
-				{Key: keys[2], JobID: j.ID, Body: kept.Content},
-				{Key: keys[0], JobID: j.ID, Title: j.Title, Body: j.Prompt},
-				{Key: keys[4], Title: p.Title, Body: p.Content},
-				{Key: keys[1], JobID: j.ID, Body: s.Content, Extra: "c1\nq1\nq2"},
-			}, docs)
+			requireFixtureTexts(t, db, j, s, kept, gone, p)
 			matches, err := db.SearchTexts().Match(ctx, []string{"stale"}, "", 10)
 			require.NoError(t, err)
-			require.Empty(t, matches)
-			matches, err = db.SearchTexts().Match(ctx, []string{"withdrawal"}, "", 10)
-			require.NoError(t, err)
-			require.Len(t, matches, 1)
+			require.Empty(t, matches, "the stale row is gone")
 		})
 	}
+}
+
+// requireFixtureTexts requires the lexical index to hold the text of the
+// upgrade tests' documents (evidence claims and quotes one per line, job
+// ids; none for the deleted comment) and to find the job by a stemmed word.
+func requireFixtureTexts(t *testing.T, db *bunstore.DB, j *marketplace.Job, s *marketplace.Submission, kept, gone *marketplace.Comment, p *marketplace.Post) {
+	t.Helper()
+	ctx := context.Background()
+	keys := []search.Key{{Kind: search.KindJob, ID: j.ID}, {Kind: search.KindSubmission, ID: s.ID},
+		{Kind: search.KindComment, ID: kept.ID}, {Kind: search.KindComment, ID: gone.ID}, {Kind: search.KindPost, ID: p.ID}}
+	docs, err := db.SearchTexts().Documents(ctx, keys)
+	require.NoError(t, err)
+	slices.SortFunc(docs, func(a, b search.Document) int { return strings.Compare(string(a.Kind), string(b.Kind)) })
+	require.Equal(t, []search.Document{
+		{Key: keys[2], JobID: j.ID, Body: kept.Content},
+		{Key: keys[0], JobID: j.ID, Title: j.Title, Body: j.Prompt},
+		{Key: keys[4], Title: p.Title, Body: p.Content},
+		{Key: keys[1], JobID: j.ID, Body: s.Content, Extra: "c1\nq1\nq2"},
+	}, docs)
+	matches, err := db.SearchTexts().Match(ctx, []string{"withdrawal"}, "", 10)
+	require.NoError(t, err)
+	require.Len(t, matches, 1, "the text is indexed")
 }
