@@ -92,7 +92,9 @@ func (s searchStore) Enqueue(ctx context.Context, kind, id string, now time.Time
 
 // ClaimPending implements search.Store with one conditional UPDATE: a
 // row another worker leased meanwhile fails the lease_until condition
-// (PostgreSQL checks it again after waiting for the row) and is skipped.
+// (PostgreSQL checks it again after waiting for the row) and is skipped,
+// as is a row whose lexical step is not done (lex_gen below gen: see
+// IndexTexts).
 func (s searchStore) ClaimPending(ctx context.Context, now time.Time, lease time.Duration, n int) ([]search.Pending, error) {
 	const op = "bunstore.ClaimPending"
 	at := millis(now)
@@ -102,7 +104,7 @@ func (s searchStore) ClaimPending(ctx context.Context, now time.Time, lease time
 	if err != nil {
 		return nil, err
 	}
-	some, err := rdb.NewSelect().Table("search_pending").Where("lease_until <= ?", at).Limit(1).Exists(ctx)
+	some, err := rdb.NewSelect().Table("search_pending").Where("lease_until <= ?", at).Where("lex_gen = gen").Limit(1).Exists(ctx)
 	if err != nil || !some {
 		return nil, translate(op, err)
 	}
@@ -116,8 +118,8 @@ func (s searchStore) ClaimPending(ctx context.Context, now time.Time, lease time
 		Gen   int64  `bun:"gen"`
 	}
 	err = db.NewRaw(`UPDATE search_pending SET lease_until = ?
-WHERE lease_until <= ? AND (kind, doc_id) IN (
-    SELECT kind, doc_id FROM search_pending WHERE lease_until <= ? ORDER BY lease_until, queued_at LIMIT ?)
+WHERE lease_until <= ? AND lex_gen = gen AND (kind, doc_id) IN (
+    SELECT kind, doc_id FROM search_pending WHERE lease_until <= ? AND lex_gen = gen ORDER BY lease_until, queued_at LIMIT ?)
 RETURNING kind, doc_id, gen`, millis(now.Add(lease)), at, at, n).Scan(ctx, &rows)
 	if err != nil {
 		return nil, translate(op, err)
@@ -140,7 +142,7 @@ func (s searchStore) Sources(ctx context.Context, items []search.Pending) ([]sea
 	for _, it := range items {
 		ids[it.Kind] = append(ids[it.Kind], it.ID)
 	}
-	found := map[search.Kind]map[string]search.Source{}
+	found := map[search.Kind]map[string]sourceRow{}
 	for kind, list := range ids {
 		m, err := readSources(ctx, db, kind, list)
 		if err != nil {
@@ -152,16 +154,24 @@ func (s searchStore) Sources(ctx context.Context, items []search.Pending) ([]sea
 	for i, it := range items {
 		src, ok := found[it.Kind][it.ID]
 		if !ok {
-			src = search.Source{Kind: it.Kind, ID: it.ID, Gone: true}
+			src.Source = search.Source{Kind: it.Kind, ID: it.ID, Gone: true}
 		}
-		out[i] = src
+		out[i] = src.Source
 	}
 	return out, nil
 }
 
-// readSources reads the documents of one kind by id.
-func readSources(ctx context.Context, db bun.IDB, kind search.Kind, ids []string) (map[string]search.Source, error) {
-	out := make(map[string]search.Source, len(ids))
+// sourceRow is a document as readSources reads it: its Source and the
+// job it belongs to (search.Document.JobID; NULL for none).
+type sourceRow struct {
+	search.Source
+	JobID *string
+}
+
+// readSources reads the documents of one kind by id; a missing one is
+// left out, a deleted comment or post is Gone.
+func readSources(ctx context.Context, db bun.IDB, kind search.Kind, ids []string) (map[string]sourceRow, error) {
+	out := make(map[string]sourceRow, len(ids))
 	switch kind {
 	case search.KindJob:
 		var rows []jobRow
@@ -169,11 +179,11 @@ func readSources(ctx context.Context, db bun.IDB, kind search.Kind, ids []string
 			return nil, err
 		}
 		for _, r := range rows {
-			out[r.ID] = search.Source{Kind: kind, ID: r.ID, Title: r.Title, Body: r.Prompt}
+			out[r.ID] = sourceRow{search.Source{Kind: kind, ID: r.ID, Title: r.Title, Body: r.Prompt}, &r.ID}
 		}
 	case search.KindSubmission:
 		var rows []submissionRow
-		if err := db.NewSelect().Model(&rows).Column("id", "content", "evidence").Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+		if err := db.NewSelect().Model(&rows).Column("id", "job_id", "content", "evidence").Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
 			return nil, err
 		}
 		for _, r := range rows {
@@ -183,15 +193,15 @@ func readSources(ctx context.Context, db bun.IDB, kind search.Kind, ids []string
 			for _, e := range ev {
 				src.Extra = append(src.Extra, e.Claim, e.Quote)
 			}
-			out[r.ID] = src
+			out[r.ID] = sourceRow{src, &r.JobID}
 		}
 	case search.KindComment:
 		var rows []commentRow
-		if err := db.NewSelect().Model(&rows).Column("id", "content", "deleted_at").Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+		if err := db.NewSelect().Model(&rows).Column("id", "job_id", "content", "deleted_at").Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
 			return nil, err
 		}
 		for _, r := range rows {
-			out[r.ID] = search.Source{Kind: kind, ID: r.ID, Body: r.Content, Gone: r.DeletedAt != nil}
+			out[r.ID] = sourceRow{search.Source{Kind: kind, ID: r.ID, Body: r.Content, Gone: r.DeletedAt != nil}, nullString(r.JobID)}
 		}
 	case search.KindPost:
 		var rows []postRow
@@ -199,7 +209,7 @@ func readSources(ctx context.Context, db bun.IDB, kind search.Kind, ids []string
 			return nil, err
 		}
 		for _, r := range rows {
-			out[r.ID] = search.Source{Kind: kind, ID: r.ID, Title: r.Title, Body: r.Content, Gone: r.DeletedAt != nil}
+			out[r.ID] = sourceRow{Source: search.Source{Kind: kind, ID: r.ID, Title: r.Title, Body: r.Content, Gone: r.DeletedAt != nil}}
 		}
 	}
 	return out, nil
@@ -208,14 +218,22 @@ func readSources(ctx context.Context, db bun.IDB, kind search.Kind, ids []string
 // pendingKeys renders items as a row-value list "(?, ?, ?), ..." of
 // (kind, doc_id, gen) with its arguments.
 func pendingKeys(items []search.Pending) (string, []any) {
+	return rowValues(items, func(it search.Pending) []any { return []any{string(it.Kind), it.ID, it.Gen} })
+}
+
+// rowValues renders rows as a row-value list "(?, ?), (?, ?), ..." with
+// one placeholder per value that fields gives for a row (the same number
+// for every row), and returns the list with the values in order.
+func rowValues[T any](rows []T, fields func(T) []any) (string, []any) {
 	var b strings.Builder
-	args := make([]any, 0, 3*len(items))
-	for i, it := range items {
+	var args []any
+	for i, r := range rows {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("(?, ?, ?)")
-		args = append(args, string(it.Kind), it.ID, it.Gen)
+		vals := fields(r)
+		b.WriteString("(?" + strings.Repeat(", ?", len(vals)-1) + ")")
+		args = append(args, vals...)
 	}
 	return b.String(), args
 }
@@ -237,7 +255,9 @@ func (s searchStore) SaveEntries(ctx context.Context, items []search.Pending, en
 			Kind  string `bun:"kind"`
 			DocID string `bun:"doc_id"`
 		}
-		if err := db.NewRaw("DELETE FROM search_pending WHERE (kind, doc_id, gen) IN (VALUES "+list+") RETURNING kind, doc_id", args...).Scan(ctx, &done); err != nil {
+		// A row whose lexical step is not done stays (IndexTexts removes
+		// nothing: the row is the lexical step's queue too).
+		if err := db.NewRaw("DELETE FROM search_pending WHERE (kind, doc_id, gen) IN (VALUES "+list+") AND lex_gen = gen RETURNING kind, doc_id", args...).Scan(ctx, &done); err != nil {
 			return translate(op, err)
 		}
 		if len(done) == 0 {
@@ -328,15 +348,17 @@ func (s searchStore) PendingCount(ctx context.Context) (int64, error) {
 	return n, translate(op, err)
 }
 
-// RequeueOtherModels implements search.Store in one statement.
+// RequeueOtherModels implements search.Store in one statement. The rows
+// it queues are done lexically (lex_gen = gen = 1): a document without a
+// pending row has its current text in search_text.
 func (s searchStore) RequeueOtherModels(ctx context.Context, model string, now time.Time) (int64, error) {
 	const op = "bunstore.RequeueOtherModels"
 	db, err := s.e.writer(ctx, op)
 	if err != nil {
 		return 0, err
 	}
-	res, err := db.NewRaw(`INSERT INTO search_pending (kind, doc_id, queued_at)
-SELECT kind, doc_id, ? FROM search_documents WHERE deleted = 0 AND model <> ?
+	res, err := db.NewRaw(`INSERT INTO search_pending (kind, doc_id, queued_at, lex_gen)
+SELECT kind, doc_id, ?, 1 FROM search_documents WHERE deleted = 0 AND model <> ?
 ON CONFLICT (kind, doc_id) DO NOTHING`, millis(now), model).Exec(ctx)
 	return affected(op, res, err)
 }

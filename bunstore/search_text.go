@@ -13,11 +13,11 @@ import (
 
 var _ search.Texts = searchTexts{}
 
-// searchTexts implements search.Texts on search_text, which triggers on
-// the documents' tables keep in step in each write's transaction
-// (migration 20261125000030): PostgreSQL ranks its tsvector column (GIN
-// index, 'english' configuration), SQLite its FTS5 table search_fts
-// (porter tokenizer, bm25).
+// searchTexts implements search.Texts on search_text, which the search
+// indexer keeps in step with the documents' tables from the pending queue
+// (IndexTexts), in transactions of its own: PostgreSQL ranks its tsvector
+// column (GIN index, 'english' configuration), SQLite its FTS5 table
+// search_fts (porter tokenizer, bm25).
 type searchTexts struct{ e exec }
 
 // SearchTexts returns the lexical side of search.
@@ -112,7 +112,10 @@ func safeTerms(terms []string) []string {
 	return out
 }
 
-// Documents implements search.Texts with one query by primary key.
+// Documents implements search.Texts with one query by primary key. A
+// comment or post deleted since the indexer last stored its text is left
+// out (a primary-key probe of its table each), so a delete takes it out of
+// every answer the moment it commits.
 func (s searchTexts) Documents(ctx context.Context, keys []search.Key) ([]search.Document, error) {
 	const op = "bunstore.SearchDocuments"
 	out := []search.Document{}
@@ -123,15 +126,7 @@ func (s searchTexts) Documents(ctx context.Context, keys []search.Key) ([]search
 	if err != nil {
 		return nil, err
 	}
-	var list strings.Builder
-	args := make([]any, 0, 2*len(keys))
-	for i, k := range keys {
-		if i > 0 {
-			list.WriteString(", ")
-		}
-		list.WriteString("(?, ?)")
-		args = append(args, string(k.Kind), k.ID)
-	}
+	list, args := keyList(keys)
 	var rows []struct {
 		Kind  string         `bun:"kind"`
 		DocID string         `bun:"doc_id"`
@@ -140,7 +135,10 @@ func (s searchTexts) Documents(ctx context.Context, keys []search.Key) ([]search
 		Body  string         `bun:"body"`
 		Extra string         `bun:"extra"`
 	}
-	if err := db.NewRaw("SELECT kind, doc_id, job_id, title, body, extra FROM search_text WHERE (kind, doc_id) IN (VALUES "+list.String()+")", args...).
+	if err := db.NewRaw(`SELECT st.kind, st.doc_id, st.job_id, st.title, st.body, st.extra FROM search_text AS st
+WHERE (st.kind, st.doc_id) IN (VALUES `+list+`)
+AND NOT EXISTS (SELECT 1 FROM comments AS c WHERE st.kind = 'comment' AND c.id = st.doc_id AND c.deleted_at IS NOT NULL)
+AND NOT EXISTS (SELECT 1 FROM posts AS p WHERE st.kind = 'post' AND p.id = st.doc_id AND p.deleted_at IS NOT NULL)`, args...).
 		Scan(ctx, &rows); err != nil {
 		return nil, translate(op, err)
 	}
@@ -191,3 +189,161 @@ WHERE st.tsv @@ anyq ` + filter + `ORDER BY r.score DESC, st.kind, st.doc_id LIM
 // SearchTexts returns the lexical side of search inside the transaction
 // (what its writes stored is visible to it).
 func (t txStores) SearchTexts() search.Texts { return searchTexts{t.e} }
+
+// IndexTexts implements search.Store in one transaction: it marks up to n
+// pending rows whose lexical step is not done (lex_gen below gen) done at
+// their gen, the oldest first, then reads those documents and upserts
+// their text into search_text, or removes a gone one's. Reading after the
+// mark, in the same transaction, makes it safe against writes: on SQLite
+// nothing else writes meanwhile; on PostgreSQL the rows stay locked until
+// commit, each later statement sees every write committed before it, and a
+// write not committed yet either holds its pending row (skipped: SKIP
+// LOCKED) or queues it after this commit, raising gen above lex_gen. The
+// text of a document written again therefore never goes back to an older
+// one, and rows another indexer holds are left to it. An idle queue costs
+// one indexed read, not a write.
+func (s searchStore) IndexTexts(ctx context.Context, n int) (int, error) {
+	const op = "bunstore.IndexTexts"
+	if n < 1 {
+		return 0, nil
+	}
+	rdb, err := s.e.reader(ctx, op)
+	if err != nil {
+		return 0, err
+	}
+	some, err := rdb.NewSelect().Table("search_pending").Where("lex_gen < gen").Limit(1).Exists(ctx)
+	if err != nil || !some {
+		return 0, translate(op, err)
+	}
+	done := 0
+	err = s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		var rows []struct {
+			Kind  string `bun:"kind"`
+			DocID string `bun:"doc_id"`
+		}
+		q := `UPDATE search_pending SET lex_gen = gen
+WHERE lex_gen < gen AND (kind, doc_id) IN (
+    SELECT kind, doc_id FROM search_pending WHERE lex_gen < gen ORDER BY queued_at LIMIT ?)
+RETURNING kind, doc_id`
+		if s.e.d.dialect == DialectPostgres {
+			q = `WITH c AS (
+    SELECT kind, doc_id FROM search_pending WHERE lex_gen < gen ORDER BY queued_at LIMIT ? FOR UPDATE SKIP LOCKED)
+UPDATE search_pending AS p SET lex_gen = p.gen FROM c WHERE p.kind = c.kind AND p.doc_id = c.doc_id
+RETURNING p.kind, p.doc_id`
+		}
+		if err := db.NewRaw(q, n).Scan(ctx, &rows); err != nil {
+			return translate(op, err)
+		}
+		ids := map[search.Kind][]string{}
+		for _, r := range rows {
+			ids[search.Kind(r.Kind)] = append(ids[search.Kind(r.Kind)], r.DocID)
+		}
+		var put []searchTextRow
+		var gone []search.Key
+		for _, kind := range search.Kinds {
+			if len(ids[kind]) == 0 {
+				continue
+			}
+			found, err := readSources(ctx, db, kind, ids[kind])
+			if err != nil {
+				return translate(op, err)
+			}
+			for _, id := range ids[kind] {
+				src, ok := found[id]
+				if !ok || src.Gone {
+					gone = append(gone, search.Key{Kind: kind, ID: id})
+					continue
+				}
+				put = append(put, searchTextRow{Kind: string(kind), DocID: id, JobID: src.JobID,
+					Title: src.Title, Body: src.Body, Extra: joinNonEmpty(src.Extra)})
+			}
+		}
+		if err := s.putTexts(ctx, db, put); err != nil {
+			return translate(op, err)
+		}
+		if len(gone) > 0 {
+			list, args := keyList(gone)
+			if _, err := db.NewRaw("DELETE FROM search_text WHERE (kind, doc_id) IN (VALUES "+list+")", args...).Exec(ctx); err != nil {
+				return translate(op, err)
+			}
+		}
+		done = len(rows)
+		return nil
+	})
+	return done, err
+}
+
+// searchTextRow is a row of search_text as IndexTexts writes it.
+type searchTextRow struct {
+	Kind  string
+	DocID string
+	JobID *string
+	Title string
+	Body  string
+	Extra string
+}
+
+// putTexts upserts rows into search_text in one statement; a row whose
+// text is unchanged is left as it is (no full-text index write).
+func (s searchStore) putTexts(ctx context.Context, db bun.IDB, rows []searchTextRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	list, args := rowValues(rows, func(r searchTextRow) []any { return []any{r.Kind, r.DocID, r.JobID, r.Title, r.Body, r.Extra} })
+	_, err := db.NewRaw(`INSERT INTO search_text (kind, doc_id, job_id, title, body, extra) VALUES `+list+`
+ON CONFLICT (kind, doc_id) DO UPDATE SET job_id = excluded.job_id, title = excluded.title, body = excluded.body, extra = excluded.extra
+WHERE search_text.job_id IS DISTINCT FROM excluded.job_id OR search_text.title <> excluded.title
+    OR search_text.body <> excluded.body OR search_text.extra <> excluded.extra`, args...).Exec(ctx)
+	return err
+}
+
+// keyList renders keys as a row-value list "(?, ?), ..." of (kind,
+// doc_id) with its arguments.
+func keyList(keys []search.Key) (string, []any) {
+	return rowValues(keys, func(k search.Key) []any { return []any{string(k.Kind), k.ID} })
+}
+
+// joinNonEmpty joins the non-empty parts with newlines: a submission's
+// evidence claims and quotes as search_text.extra holds them (and as
+// search.Source.Text joins them).
+func joinNonEmpty(parts []string) string {
+	kept := make([]string, 0, len(parts))
+	for _, p := range parts {
+		if p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, "\n")
+}
+
+// RebuildSearchTexts replaces the lexical index (search_text) with the
+// text of every searchable document, in one transaction: for a database
+// filled without the marketplace's writes queueing its documents (the
+// load tool's seed), or to repair one. Run it while no indexer runs: a
+// lexical step racing it may leave a document's older text until the
+// document is written again.
+func (d *DB) RebuildSearchTexts(ctx context.Context) error {
+	const op = "bunstore.RebuildSearchTexts"
+	stmts := []string{
+		"DELETE FROM search_text",
+		// The view of migration 20261125000030.
+		"INSERT INTO search_text (kind, doc_id, job_id, title, body, extra) SELECT kind, doc_id, job_id, title, body, extra FROM search_text_source",
+	}
+	if d.dialect == DialectPostgres {
+		stmts = []string{
+			"DELETE FROM search_text",
+			"INSERT INTO search_text (kind, doc_id, job_id, title, body, extra) SELECT 'job', id, id, title, prompt, '' FROM jobs",
+			"INSERT INTO search_text (kind, doc_id, job_id, title, body, extra) SELECT 'submission', id, job_id, '', content, search_evidence_text(evidence) FROM submissions",
+			"INSERT INTO search_text (kind, doc_id, job_id, title, body, extra) SELECT 'comment', id, job_id, '', content, '' FROM comments WHERE deleted_at IS NULL",
+			"INSERT INTO search_text (kind, doc_id, job_id, title, body, extra) SELECT 'post', id, NULL, title, content, '' FROM posts WHERE deleted_at IS NULL",
+		}
+	}
+	return d.pool().inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		for _, q := range stmts {
+			if _, err := db.ExecContext(ctx, q); err != nil {
+				return translate(op, err)
+			}
+		}
+		return nil
+	})
+}

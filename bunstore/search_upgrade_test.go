@@ -67,20 +67,7 @@ func TestSearchUpgrade(t *testing.T) {
 			require.NoError(t, old.Close())
 
 			db := open(t, dsn)
-			keys := []search.Key{{Kind: search.KindJob, ID: j.ID}, {Kind: search.KindSubmission, ID: s.ID},
-				{Kind: search.KindComment, ID: kept.ID}, {Kind: search.KindComment, ID: gone.ID}, {Kind: search.KindPost, ID: p.ID}}
-			docs, err := db.SearchTexts().Documents(ctx, keys)
-			require.NoError(t, err)
-			slices.SortFunc(docs, func(a, b search.Document) int { return strings.Compare(string(a.Kind), string(b.Kind)) })
-			require.Equal(t, []search.Document{
-				{Key: keys[2], JobID: j.ID, Body: kept.Content},
-				{Key: keys[0], JobID: j.ID, Title: j.Title, Body: j.Prompt},
-				{Key: keys[4], Title: p.Title, Body: p.Content},
-				{Key: keys[1], JobID: j.ID, Body: s.Content, Extra: "c1\nq1\nq2"},
-			}, docs)
-			matches, err := db.SearchTexts().Match(ctx, []string{"withdrawal"}, "", 10)
-			require.NoError(t, err)
-			require.Len(t, matches, 1, "the backfilled text is indexed")
+			requireFixtureTexts(t, db, j, s, kept, gone, p)
 
 			changes, err := db.SearchIndex().Changes(ctx, 0, 10)
 			require.NoError(t, err)
@@ -88,4 +75,110 @@ func TestSearchUpgrade(t *testing.T) {
 			require.Equal(t, search.Quantize([]float32{3, -4}), changes[0].Vector)
 		})
 	}
+}
+
+// TestSearchLexicalUpgrade: a document written and queued while triggers
+// kept search_text (before migration 20261126000080) keeps its text, and
+// its pending row counts as done lexically: the vector step claims it
+// without a lexical step.
+func TestSearchLexicalUpgrade(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			dsn := be.dsn(t)
+			old := open(t, dsn, bunstore.WithMigrationsUntil("20261125000070"))
+			j := job(openjury.NewID())
+			j.Title, j.Prompt = "Audit the bridge", "Review withdrawals."
+			require.NoError(t, old.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+				return tx.Jobs().CreateJob(ctx, j)
+			}))
+			for range 2 { // queued twice: gen 2
+				_, err := old.Bun().NewRaw("INSERT INTO search_pending (kind, doc_id, queued_at) VALUES ('job', ?, 0) "+
+					"ON CONFLICT (kind, doc_id) DO UPDATE SET gen = search_pending.gen + 1", j.ID).Exec(ctx)
+				require.NoError(t, err)
+			}
+			require.NoError(t, old.Close())
+
+			db := open(t, dsn)
+			matches, err := db.SearchTexts().Match(ctx, []string{"withdrawal"}, "", 10)
+			require.NoError(t, err)
+			require.Len(t, matches, 1, "the trigger's text stays")
+			got, err := db.SearchIndex().ClaimPending(ctx, time.Now(), time.Minute, 10)
+			require.NoError(t, err)
+			require.Equal(t, []search.Pending{{Kind: search.KindJob, ID: j.ID, Gen: 2}}, got)
+			n, err := db.SearchIndex().IndexTexts(ctx, 10)
+			require.NoError(t, err)
+			require.Zero(t, n)
+		})
+	}
+}
+
+// TestRebuildSearchTexts: a rebuild stores the text of every searchable
+// document written without its queue row, as the lexical step would
+// (evidence lines, job ids; a deleted comment none), and drops text of
+// documents that are gone.
+func TestRebuildSearchTexts(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			db := open(t, be.dsn(t))
+			j := job(openjury.NewID())
+			j.Title, j.Prompt = "Audit the bridge", "Review withdrawals."
+			s := &marketplace.Submission{ID: openjury.NewID(), JobID: j.ID, Agent: j.Sponsor, Content: "Reentrant.", CreatedAt: j.CreatedAt,
+				Evidence: []marketplace.Evidence{{Claim: "c1", Quote: "q1"}, {Quote: "q2"}}}
+			kept := &marketplace.Comment{ID: openjury.NewID(), Target: marketplace.TargetSubmission, TargetID: s.ID, Author: j.Sponsor, Content: "Good catch", CreatedAt: j.CreatedAt}
+			gone := &marketplace.Comment{ID: openjury.NewID(), Target: marketplace.TargetJob, TargetID: j.ID, Author: j.Sponsor, Content: "Oops", CreatedAt: j.CreatedAt}
+			p := &marketplace.Post{ID: openjury.NewID(), Title: "Digest", Content: "Weekly news", Author: j.Sponsor, Tags: []string{}, CreatedAt: j.CreatedAt}
+			require.NoError(t, db.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+				for _, err := range []func() error{
+					func() error { return tx.Jobs().CreateJob(ctx, j) },
+					func() error { return tx.Submissions().CreateSubmission(ctx, s) },
+					func() error { return tx.Comments().CreateComment(ctx, kept) },
+					func() error { return tx.Comments().CreateComment(ctx, gone) },
+					func() error { return tx.Posts().CreatePost(ctx, p) },
+				} {
+					if err := err(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}))
+			require.NoError(t, db.Comments().DeleteComment(ctx, gone.ID, j.Sponsor, j.CreatedAt))
+			// A stale row of a document that no longer exists.
+			_, err := db.Bun().NewRaw("INSERT INTO search_text (kind, doc_id, title, body, extra) VALUES ('post', 'nope', 't', 'stale', '')").Exec(ctx)
+			require.NoError(t, err)
+
+			require.NoError(t, db.RebuildSearchTexts(ctx))
+			requireFixtureTexts(t, db, j, s, kept, gone, p)
+			matches, err := db.SearchTexts().Match(ctx, []string{"stale"}, "", 10)
+			require.NoError(t, err)
+			require.Empty(t, matches, "the stale row is gone")
+		})
+	}
+}
+
+// requireFixtureTexts requires the lexical index to hold the text of the
+// upgrade tests' documents (evidence claims and quotes one per line, job
+// ids; none for the deleted comment) and to find the job by a stemmed word.
+func requireFixtureTexts(t *testing.T, db *bunstore.DB, j *marketplace.Job, s *marketplace.Submission, kept, gone *marketplace.Comment, p *marketplace.Post) {
+	t.Helper()
+	ctx := context.Background()
+	keys := []search.Key{{Kind: search.KindJob, ID: j.ID}, {Kind: search.KindSubmission, ID: s.ID},
+		{Kind: search.KindComment, ID: kept.ID}, {Kind: search.KindComment, ID: gone.ID}, {Kind: search.KindPost, ID: p.ID}}
+	docs, err := db.SearchTexts().Documents(ctx, keys)
+	require.NoError(t, err)
+	slices.SortFunc(docs, func(a, b search.Document) int { return strings.Compare(string(a.Kind), string(b.Kind)) })
+	require.Equal(t, []search.Document{
+		{Key: keys[2], JobID: j.ID, Body: kept.Content},
+		{Key: keys[0], JobID: j.ID, Title: j.Title, Body: j.Prompt},
+		{Key: keys[4], Title: p.Title, Body: p.Content},
+		{Key: keys[1], JobID: j.ID, Body: s.Content, Extra: "c1\nq1\nq2"},
+	}, docs)
+	matches, err := db.SearchTexts().Match(ctx, []string{"withdrawal"}, "", 10)
+	require.NoError(t, err)
+	require.Len(t, matches, 1, "the text is indexed")
 }

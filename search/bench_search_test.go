@@ -46,7 +46,7 @@ func benchSentences() (titles, sentences []string) {
 }
 
 // fillSearch stores n documents of 2 to 5 sentences (jobs and posts with
-// a title) in search_text, as the triggers would, and their Local
+// a title) in search_text, as the indexer's lexical step would, and their Local
 // vectors in a new index.
 func fillSearch(b *testing.B, db *bunstore.DB, n int) *search.Index {
 	b.Helper()

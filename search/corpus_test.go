@@ -264,10 +264,15 @@ func TestCorpus(t *testing.T) {
 		for _, r := range query(t, srv, url.Values{"q": {"nonce and expiration"}, "limit": {"50"}}).Results {
 			require.NotEqual(t, ids["comment-nonce"], r.ID)
 		}
-		// And a new document is found by its words at once.
+		// And a new document is found by its words once the indexer's
+		// lexical step ran (within its poll interval).
 		p, err := srv.Market.CreatePost(context.Background(), openjurytest.NewWallet(t).Address(), marketplace.PostInput{Title: "Heliotrope", Content: "marmalade recipes"})
 		require.NoError(t, err)
-		fresh := query(t, srv, url.Values{"q": {"heliotrope marmalade"}})
+		var fresh searchResponse
+		require.Eventually(t, func() bool {
+			fresh = query(t, srv, url.Values{"q": {"heliotrope marmalade"}})
+			return len(fresh.Results) > 0
+		}, 20*time.Second, 10*time.Millisecond)
 		require.Len(t, fresh.Results, 1)
 		require.Equal(t, p.ID, fresh.Results[0].ID)
 		require.Nil(t, fresh.Results[0].JobID)

@@ -35,11 +35,21 @@ type Entry struct {
 // implements it). Every method takes ctx first; errors are Unavailable
 // when the database cannot be reached, Internal otherwise.
 type Store interface {
-	// ClaimPending leases up to n pending documents whose lease has
-	// expired (or never was taken) until now+lease, the oldest first (by
-	// lease end, then by when they were last queued), so no other worker
-	// takes them meanwhile; it returns them in no particular order. It is
-	// safe to call from several processes at once.
+	// IndexTexts is the lexical step (docs/rules.md#search): in one
+	// transaction of its own, it takes up to n pending documents whose
+	// text is not indexed at their current Gen yet, the oldest first,
+	// stores their current text in the lexical index (Texts) or removes a
+	// gone document from it, and marks them done at that Gen; a document
+	// queued again meanwhile is done again by a later call. It returns how
+	// many documents it indexed. It is safe to call from several processes
+	// at once: a document another call is indexing is left to it.
+	IndexTexts(ctx context.Context, n int) (int, error)
+	// ClaimPending leases up to n pending documents whose lexical step is
+	// done at their current Gen and whose lease has expired (or never was
+	// taken) until now+lease, the oldest first (by lease end, then by when
+	// they were last queued), so no other worker takes them meanwhile; it
+	// returns them in no particular order. It is safe to call from several
+	// processes at once.
 	ClaimPending(ctx context.Context, now time.Time, lease time.Duration, n int) ([]Pending, error)
 	// Sources reads the current state of the documents (one Source per
 	// item, in order; Gone for a missing or deleted one).
@@ -47,8 +57,8 @@ type Store interface {
 	// SaveEntries stores entries in one transaction, each with a new
 	// change sequence, and removes their pending rows; an entry whose
 	// pending row has another Gen by now (the document changed while it
-	// was embedded) is skipped and stays pending. It returns how many were
-	// stored.
+	// was embedded) or whose lexical step is not done is skipped and stays
+	// pending. It returns how many were stored.
 	SaveEntries(ctx context.Context, items []Pending, entries []Entry, now time.Time) (int, error)
 	// RetryPending moves the leases of items to `at`, when they may be
 	// claimed again.
@@ -58,7 +68,8 @@ type Store interface {
 	// PendingCount counts the pending documents.
 	PendingCount(ctx context.Context) (int64, error)
 	// RequeueOtherModels queues every stored, not deleted entry embedded
-	// by another model than model, and returns how many it queued.
+	// by another model than model for the vector step only (its text is
+	// indexed already), and returns how many it queued.
 	RequeueOtherModels(ctx context.Context, model string, now time.Time) (int64, error)
 }
 
@@ -66,6 +77,10 @@ type Store interface {
 type IndexerConfig struct {
 	// Batch is how many documents one step embeds at most (default 64).
 	Batch int
+	// TextBatch is how many documents one lexical step indexes at most
+	// (default 256): one transaction, and one full-text index flush, for
+	// all of them.
+	TextBatch int
 	// Lease is how long a claimed batch is reserved (default 1 minute).
 	Lease time.Duration
 	// Interval is the pause between polls of an empty queue (default
@@ -79,6 +94,9 @@ type IndexerConfig struct {
 func (c *IndexerConfig) defaults() {
 	if c.Batch <= 0 {
 		c.Batch = 64
+	}
+	if c.TextBatch <= 0 {
+		c.TextBatch = 256
 	}
 	if c.Lease <= 0 {
 		c.Lease = time.Minute
@@ -94,7 +112,11 @@ func (c *IndexerConfig) defaults() {
 // pendingCountEvery is how often Run counts the pending queue.
 const pendingCountEvery = 5 * time.Second
 
-// Indexer embeds pending documents and stores their entries. Several
+// Indexer indexes pending documents in two steps: the lexical step
+// stores their text in the database's full-text index, the vector step
+// then embeds them and stores their entries. The lexical step never waits
+// on the embedder, its failures or its backoff, so a document is found by
+// its words while the embedder is down (docs/rules.md#search). Several
 // Indexers (one per replica) may run on one database.
 type Indexer struct {
 	store    Store
@@ -103,6 +125,9 @@ type Indexer struct {
 	cfg      IndexerConfig
 	rec      Recorder
 	log      *slog.Logger
+	// texted wakes Run's vector loop when the lexical loop has indexed
+	// documents (capacity 1: a wake-up is never lost, never queued twice).
+	texted chan struct{}
 }
 
 // NewIndexer returns an Indexer. rec and log may be nil.
@@ -114,13 +139,30 @@ func NewIndexer(store Store, embedder Embedder, clock openjury.Clock, cfg Indexe
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Indexer{store: store, embedder: embedder, clock: clock, cfg: cfg, rec: rec, log: log}
+	return &Indexer{store: store, embedder: embedder, clock: clock, cfg: cfg, rec: rec, log: log, texted: make(chan struct{}, 1)}
 }
 
-// Step claims one batch, embeds it and stores the entries. It returns how
-// many documents it claimed (0: the queue had nothing to take). When the
-// embedder fails the batch is retried after the lease.
+// Step runs the lexical step on one batch, then claims one batch for the
+// vector step, embeds it and stores the entries. It returns how many
+// documents it claimed for the vector step (0: the queue had nothing to
+// take). When the embedder fails the batch is retried after the pause;
+// the lexical step's work is kept.
 func (w *Indexer) Step(ctx context.Context) (int, error) {
+	if _, err := w.IndexTexts(ctx); err != nil {
+		return 0, err
+	}
+	return w.embedStep(ctx)
+}
+
+// IndexTexts runs the lexical step on one batch (Store.IndexTexts) and
+// returns how many documents it indexed.
+func (w *Indexer) IndexTexts(ctx context.Context) (int, error) {
+	n, err := w.store.IndexTexts(ctx, w.cfg.TextBatch)
+	return n, openjury.Wrap("search.Indexer.IndexTexts", err)
+}
+
+// embedStep is the vector step of Step.
+func (w *Indexer) embedStep(ctx context.Context) (int, error) {
 	const op = "search.Indexer.Step"
 	now := w.clock.Now()
 	items, err := w.store.ClaimPending(ctx, now, w.cfg.Lease, w.cfg.Batch)
@@ -167,34 +209,35 @@ func (w *Indexer) Step(ctx context.Context) (int, error) {
 	return len(items), nil
 }
 
-// Run requeues the entries of other models, then runs Step until ctx
-// ends: at once again after a full batch, after Interval when the queue
-// was empty, with a doubling pause (up to MaxBackoff) after failures.
+// Run requeues the entries of other models, then runs the two steps in
+// loops of their own until ctx ends: the lexical step, and the vector
+// step, which the lexical loop wakes when it has indexed documents. Each
+// loop runs again at once after a full batch, after Interval when its
+// queue was empty, and with its own doubling pause (up to MaxBackoff)
+// after failures: an embedder that fails or is slow holds back only the
+// vector step.
 func (w *Indexer) Run(ctx context.Context) {
 	if n, err := w.store.RequeueOtherModels(ctx, w.embedder.Model(), w.clock.Now()); err != nil {
 		w.log.Warn("search: requeueing entries of other models", slog.String("error", err.Error()))
 	} else if n > 0 {
 		w.log.Info("search: embedding again the entries of another model", slog.Int64("documents", n))
 	}
-	pause := w.cfg.Interval
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		w.loop(ctx, "search: indexing texts failed", w.cfg.TextBatch, nil, func(ctx context.Context) (int, error) {
+			n, err := w.IndexTexts(ctx)
+			if n > 0 {
+				select {
+				case w.texted <- struct{}{}:
+				default:
+				}
+			}
+			return n, err
+		})
+	})
 	var counted time.Time
-	for {
-		n, err := w.Step(ctx)
-		if ctx.Err() != nil {
-			return
-		}
-		wait := w.cfg.Interval
-		switch {
-		case err != nil:
-			w.log.Warn("search: indexing failed", slog.String("error", err.Error()), slog.Duration("retry_in", pause))
-			wait = pause
-			pause = min(2*pause, w.cfg.MaxBackoff)
-		case n == w.cfg.Batch:
-			wait = 0
-			pause = w.cfg.Interval
-		default:
-			pause = w.cfg.Interval
-		}
+	w.loop(ctx, "search: indexing failed", w.cfg.Batch, w.texted, func(ctx context.Context) (int, error) {
+		n, err := w.embedStep(ctx)
 		// The queue length is counted for the metric at most every
 		// pendingCountEvery (a count reads the whole queue).
 		if now := w.clock.Now(); now.Sub(counted) >= pendingCountEvery {
@@ -203,7 +246,35 @@ func (w *Indexer) Run(ctx context.Context) {
 				w.rec.Pending(c)
 			}
 		}
-		if !sleep(ctx, wait) {
+		return n, err
+	})
+	wg.Wait()
+}
+
+// loop runs step until ctx ends: at once again after a full batch
+// (batch documents), after Interval (or a receive from wake) otherwise,
+// and after a doubling pause (up to MaxBackoff, wake ignored) after a
+// failure, logged with msg.
+func (w *Indexer) loop(ctx context.Context, msg string, batch int, wake <-chan struct{}, step func(context.Context) (int, error)) {
+	pause := w.cfg.Interval
+	for {
+		n, err := step(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		wait, wakeUp := w.cfg.Interval, wake
+		switch {
+		case err != nil:
+			w.log.Warn(msg, slog.String("error", err.Error()), slog.Duration("retry_in", pause))
+			wait, wakeUp = pause, nil
+			pause = min(2*pause, w.cfg.MaxBackoff)
+		case n == batch:
+			wait = 0
+			pause = w.cfg.Interval
+		default:
+			pause = w.cfg.Interval
+		}
+		if !sleep(ctx, wait, wakeUp) {
 			return
 		}
 	}
@@ -283,14 +354,15 @@ func (f *Follower) Run(ctx context.Context, interval time.Duration) {
 		if err := f.Sync(ctx); err != nil && ctx.Err() == nil {
 			f.log.Warn("search: following the index failed", slog.String("error", err.Error()))
 		}
-		if !sleep(ctx, interval) {
+		if !sleep(ctx, interval, nil) {
 			return
 		}
 	}
 }
 
-// sleep waits d or until ctx ends; it reports whether ctx is still live.
-func sleep(ctx context.Context, d time.Duration) bool {
+// sleep waits d, or until a receive from wake (nil: none) or the end of
+// ctx; it reports whether ctx is still live.
+func sleep(ctx context.Context, d time.Duration, wake <-chan struct{}) bool {
 	if d <= 0 {
 		return ctx.Err() == nil
 	}
@@ -299,6 +371,8 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	select {
 	case <-ctx.Done():
 		return false
+	case <-wake:
+		return ctx.Err() == nil
 	case <-t.C:
 		return true
 	}

@@ -94,8 +94,8 @@ var (
 )
 
 // writeQualityCorpus stores the topics and the background documents
-// through the marketplace stores (the triggers fill search_text) and
-// queues each for the indexer, and returns them.
+// through the marketplace stores and queues each for the indexer (whose
+// lexical step fills search_text), and returns them.
 func writeQualityCorpus(t *testing.T, db *bunstore.DB) []qualityDoc {
 	t.Helper()
 	ctx := context.Background()

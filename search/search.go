@@ -104,8 +104,8 @@ type Document struct {
 	Extra string
 }
 
-// Texts is the lexical side of search, kept by the database in the
-// transaction of every write (bunstore implements it with PostgreSQL's
+// Texts is the lexical side of search, which the Indexer's lexical step
+// fills from the pending queue (bunstore implements it with PostgreSQL's
 // full-text search and SQLite's FTS5, both with English stemming). Every
 // method takes ctx first; errors are Unavailable when the database cannot
 // be reached, Internal otherwise.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -56,9 +57,17 @@ func TestIndexingPipeline(t *testing.T) {
 		post, err := m.CreatePost(ctx, author, marketplace.PostInput{Title: "Falcon", Content: "peregrine speed"})
 		require.NoError(t, err)
 
+		// The vector step claims a document once its lexical step is done.
+		items, err := store.ClaimPending(ctx, clock.Now(), time.Minute, 10)
+		require.NoError(t, err)
+		require.Empty(t, items)
+		texted, err := store.IndexTexts(ctx, 10)
+		require.NoError(t, err)
+		require.Equal(t, 1, texted)
+
 		// A claim leases the row: a second claim gets nothing until the
 		// lease ends.
-		items, err := store.ClaimPending(ctx, clock.Now(), time.Minute, 10)
+		items, err = store.ClaimPending(ctx, clock.Now(), time.Minute, 10)
 		require.NoError(t, err)
 		require.Equal(t, []search.Pending{{Kind: search.KindPost, ID: post.ID, Gen: 1}}, items)
 		again, err := store.ClaimPending(ctx, clock.Now(), time.Minute, 10)
@@ -209,4 +218,105 @@ func TestConcurrentIndexers(t *testing.T) {
 			require.Len(t, c.Vector.Values, search.LocalDim)
 		}
 	})
+}
+
+// hanging is an embedder whose every call blocks until its context ends.
+type hanging struct{ search.Embedder }
+
+func (hanging) Embed(ctx context.Context, _ []string) ([][]float32, error) {
+	<-ctx.Done()
+	return nil, openjury.E(openjury.Unavailable, "test", "hung up")
+}
+
+// TestLexicalStepWithoutTheEmbedder: with an embedder that fails every
+// call, the indexer's steps still index documents by their words and take
+// a deleted comment out of the lexical ranking; the documents stay queued
+// for the vector step and are embedded once the embedder is back.
+func TestLexicalStepWithoutTheEmbedder(t *testing.T) {
+	t.Parallel()
+	onEachDB(t, func(t *testing.T, db *bunstore.DB) {
+		ctx := context.Background()
+		clock := openjurytest.NewClock()
+		emb := &failing{Embedder: search.NewLocal(), fail: true}
+		m := marketplace.NewService(db, clock, marketplace.Config{})
+		author := openjurytest.NewWallet(t).Address()
+		post, err := m.CreatePost(ctx, author, marketplace.PostInput{Title: "Heliotrope", Content: "marmalade recipes"})
+		require.NoError(t, err)
+		c, err := m.AddComment(ctx, author, marketplace.TargetPost, post.ID, marketplace.CommentInput{Content: "saffron lighthouse"})
+		require.NoError(t, err)
+		index := search.NewIndex(search.LocalDim)
+		svc := search.NewService(index, emb, db.SearchTexts(), clock, nil, search.Config{})
+		ids := func(q string) []string {
+			res, err := svc.Search(ctx, search.Request{Q: q, Limit: 10})
+			require.NoError(t, err, "a failing embedder does not fail a query")
+			out := []string{}
+			for _, r := range res.Results {
+				out = append(out, r.ID)
+			}
+			return out
+		}
+		require.Empty(t, ids("marmalade saffron"), "not indexed yet")
+
+		w := search.NewIndexer(db.SearchIndex(), emb, clock, search.IndexerConfig{}, nil, nil)
+		_, err = w.Step(ctx)
+		require.Equal(t, openjury.Unavailable, openjury.KindOf(err), "the vector step fails")
+		require.Equal(t, []string{post.ID}, ids("marmalade"), "found by its words all the same")
+		require.Equal(t, []string{c.ID}, ids("lighthouses"))
+
+		_, err = m.DeleteComment(ctx, author, c.ID)
+		require.NoError(t, err)
+		require.Empty(t, ids("lighthouses"), "a deleted comment leaves the answers with its delete")
+		n, err := w.IndexTexts(ctx)
+		require.NoError(t, err)
+		require.Equal(t, 1, n)
+		matches, err := db.SearchTexts().Match(ctx, []string{"lighthouse"}, "", 10)
+		require.NoError(t, err)
+		require.Empty(t, matches, "and the lexical ranking with the next lexical step")
+
+		pending, err := db.SearchIndex().PendingCount(ctx)
+		require.NoError(t, err)
+		require.Equal(t, int64(2), pending, "both wait for the vector step")
+		emb.fail = false
+		clock.Advance(time.Minute)
+		claimed, err := w.Step(ctx)
+		require.NoError(t, err)
+		require.Equal(t, 2, claimed)
+		require.NoError(t, search.NewFollower(db.SearchIndex(), index, emb.Model(), nil, nil).Sync(ctx))
+		require.Equal(t, 1, index.Len(), "the post embedded; the deleted comment not")
+	})
+}
+
+// TestRunIndexesTextsWhileEmbeddingHangs: Run's lexical step does not
+// wait behind an embedder call that never returns: a new document is
+// found by its words, and a deleted comment leaves the lexical ranking.
+func TestRunIndexesTextsWhileEmbeddingHangs(t *testing.T) {
+	t.Parallel()
+	db := openjurytest.NewDB(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	m := marketplace.NewService(db, openjurytest.NewClock(), marketplace.Config{})
+	author := openjurytest.NewWallet(t).Address()
+	first, err := m.CreatePost(ctx, author, marketplace.PostInput{Title: "First", Content: "embedding hangs on this one"})
+	require.NoError(t, err)
+	w := search.NewIndexer(db.SearchIndex(), hanging{search.NewLocal()}, openjury.SystemClock{}, search.IndexerConfig{Interval: 5 * time.Millisecond}, nil, nil)
+	done := make(chan struct{})
+	go func() { defer close(done); w.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+
+	match := func(term string) []string {
+		ms, err := db.SearchTexts().Match(context.Background(), []string{term}, "", 10)
+		require.NoError(t, err)
+		out := []string{}
+		for _, x := range ms {
+			out = append(out, x.ID)
+		}
+		return out
+	}
+	require.Eventually(t, func() bool { return len(match("hangs")) == 1 }, 20*time.Second, 5*time.Millisecond)
+	// The vector loop is now stuck in Embed with the first post.
+	c, err := m.AddComment(ctx, author, marketplace.TargetPost, first.ID, marketplace.CommentInput{Content: "saffron lighthouse"})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return slices.Equal(match("lighthouse"), []string{c.ID}) }, 20*time.Second, 5*time.Millisecond)
+	_, err = m.DeleteComment(ctx, author, c.ID)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return len(match("lighthouse")) == 0 }, 20*time.Second, 5*time.Millisecond)
 }

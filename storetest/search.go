@@ -33,15 +33,17 @@ func (s *suite) searchTests() []test {
 		{name: "RetryPendingMovesTheLease", run: testSearchRetry},
 		{name: "RequeueOtherModels", run: testSearchRequeue},
 		{name: "ConcurrentSavesSeenInSeqOrder", run: testSearchConcurrentSaves},
-		{name: "TextsFollowWritesInTheirTransaction", run: testSearchTextsFollowWrites},
+		{name: "ClaimWaitsForTheLexicalStep", run: testSearchClaimAfterTexts},
+		{name: "TextsIndexedByTheLexicalStep", run: testSearchTextsFollowWrites},
+		{name: "ConcurrentTextIndexersKeepTheNewestText", run: testSearchTextsRace},
 		{name: "TextsMatchStemsAndRanks", run: testSearchTextsMatch},
 		{name: "TextsRefuseQuerySyntax", run: testSearchTextsSyntax},
 	}
 }
 
 // SearchTextsBackend is a Backend that also keeps the lexical side of
-// search (search.Texts) in step with its writes. The Texts tests skip
-// backends without it.
+// search (search.Texts), which its search index store's IndexTexts fills
+// from the pending queue. The Texts tests skip backends without it.
 type SearchTextsBackend interface {
 	SearchTexts() search.Texts
 }
@@ -85,28 +87,61 @@ func matchIDs(t *testing.T, x search.Texts, kind search.Kind, limit int, terms .
 	return out
 }
 
-// testSearchTextsFollowWrites: every searchable document has its text
-// stored by the write that creates it, in its transaction (a rolled back
-// write leaves none), with the job it belongs to; a deleted comment's
-// text goes with its delete.
+// indexTexts runs the lexical step until nothing is left to do and
+// returns how many documents it indexed.
+func indexTexts(t *testing.T, b Backend) int {
+	t.Helper()
+	s := searchStoreOf(t, b)
+	total := 0
+	for range 1000 {
+		n, err := s.IndexTexts(context.Background(), 100)
+		require.NoError(t, err)
+		if n == 0 {
+			return total
+		}
+		total += n
+	}
+	t.Fatal("the lexical step does not end")
+	return 0
+}
+
+// indexed queues keys as the marketplace's writes do, then runs the
+// lexical step.
+func indexed(t *testing.T, b Backend, keys ...search.Key) {
+	t.Helper()
+	for _, k := range keys {
+		enqueue(t, b, k.Kind, k.ID, base)
+	}
+	indexTexts(t, b)
+}
+
+// testSearchTextsFollowWrites: the lexical step (IndexTexts) stores the
+// text of every queued document, with the job it belongs to, outside the
+// writes' transactions (a write stores none; a rolled back one queues
+// nothing); a deleted comment leaves Documents with its delete and the
+// lexical ranking with the next lexical step; the pending rows stay for
+// the vector step.
 func testSearchTextsFollowWrites(t *testing.T, b Backend) {
 	x := searchTextsOf(t, b)
+	s := searchStoreOf(t, b)
 	ctx := context.Background()
 	job := newJob(1, base)
 	job.Title, job.Prompt = "Audit the bridge", "Review the withdrawal path."
 	require.Equal(t, errBoom, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
 		require.NoError(t, tx.Jobs().CreateJob(ctx, job))
-		require.Len(t, documents(t, txTexts(t, b, tx), search.Key{Kind: search.KindJob, ID: job.ID}), 1, "visible inside its transaction")
+		require.NoError(t, tx.Search().Enqueue(ctx, marketplace.DocJob, job.ID, base))
 		return errBoom
 	}))
-	require.Empty(t, documents(t, x, search.Key{Kind: search.KindJob, ID: job.ID}), "rolled back with its write")
+	require.Zero(t, indexTexts(t, b), "rolled back with its write: nothing queued")
 	create(t, b, job)
+	require.Empty(t, documents(t, x, search.Key{Kind: search.KindJob, ID: job.ID}), "a write stores no text itself")
 	sub := newSubmission(2, job.ID, alice, base)
 	sub.Content = "The withdraw function is reentrant."
 	sub.Evidence = []marketplace.Evidence{{Claim: "claim one", Quote: "quote one"}, {Quote: "quote two"}, {Claim: "claim three"}}
 	submit(t, b, sub)
 	onJob := newComment(3, marketplace.TargetJob, job.ID, bob, base)
 	onSub := newComment(4, marketplace.TargetSubmission, sub.ID, bob, base)
+	onSub.Content = "A peregrine falcon dives."
 	post := newPost(5, carol, base)
 	addPosts(t, b, post)
 	onPost := newComment(6, marketplace.TargetPost, post.ID, bob, base)
@@ -117,6 +152,8 @@ func testSearchTextsFollowWrites(t *testing.T, b Backend) {
 		{Kind: search.KindComment, ID: onSub.ID}, {Kind: search.KindComment, ID: onPost.ID}, {Kind: search.KindPost, ID: post.ID},
 		{Kind: search.KindJob, ID: id(99)}, {Kind: search.KindPost, ID: job.ID},
 	}
+	require.Empty(t, matchIDs(t, x, "", 10, "peregrine"), "not indexed before the lexical step")
+	indexed(t, b, keys...)
 	require.Equal(t, []search.Document{
 		{Key: keys[2], JobID: job.ID, Body: onJob.Content},
 		{Key: keys[3], JobID: job.ID, Body: onSub.Content},
@@ -125,14 +162,133 @@ func testSearchTextsFollowWrites(t *testing.T, b Backend) {
 		{Key: keys[5], Title: post.Title, Body: post.Content},
 		{Key: keys[1], JobID: job.ID, Body: sub.Content, Extra: "claim one\nquote one\nquote two\nclaim three"},
 	}, documents(t, x, keys...), "unknown keys are left out")
+	require.Equal(t, []string{onSub.ID}, matchIDs(t, x, "", 10, "falcons"))
+	require.Equal(t, int64(len(keys)), pendingCount(t, s), "the lexical step leaves the rows to the vector step")
+	require.Len(t, claimPending(t, s, at(1), 100), len(keys))
 
 	require.NoError(t, b.Comments().DeleteComment(ctx, onSub.ID, bob, at(5)))
-	require.Empty(t, documents(t, x, keys[3]), "a deleted comment leaves with its delete")
-	require.Empty(t, matchIDs(t, x, search.KindComment, 10, "comment"+strings.TrimLeft(onSub.ID, "0-")), "and leaves the lexical ranking")
+	require.Empty(t, documents(t, x, keys[3]), "a deleted comment leaves Documents with its delete")
+	require.Equal(t, []string{onSub.ID}, matchIDs(t, x, "", 10, "falcons"), "the ranking keeps it until the lexical step")
+	enqueue(t, b, search.KindComment, onSub.ID, at(5))
+	require.Equal(t, 1, indexTexts(t, b))
+	require.Empty(t, matchIDs(t, x, "", 10, "falcons"), "which takes it out of the lexical ranking")
 	require.Len(t, documents(t, x, keys...), 5)
 	none, err := x.Documents(ctx, nil)
 	require.NoError(t, err)
 	require.Empty(t, none)
+	n, err := s.IndexTexts(ctx, 0)
+	require.NoError(t, err)
+	require.Zero(t, n)
+}
+
+// testSearchTextsRace: lexical steps racing each other (replicas) on the
+// same pending rows while writes delete comments and queue them again
+// leave, once nothing is left to do, exactly the live comments' text: a
+// step that read a comment before its delete never stores that text over
+// the delete's, and none marks a document done that it did not index.
+func testSearchTextsRace(t *testing.T, b Backend) {
+	x := searchTextsOf(t, b)
+	s := searchStoreOf(t, b)
+	ctx := context.Background()
+	job := newJob(1, base)
+	create(t, b, job)
+	const docs = 60
+	cs := make([]*marketplace.Comment, docs)
+	keys := make([]search.Key, docs)
+	for i := range cs {
+		cs[i] = newComment(i+2, marketplace.TargetJob, job.ID, bob, base)
+		keys[i] = search.Key{Kind: search.KindComment, ID: cs[i].ID}
+	}
+	addComments(t, b, cs...)
+	for _, k := range keys {
+		enqueue(t, b, k.Kind, k.ID, base)
+	}
+	var deleted sync.Map
+	errs := raceN(4, func(w int) error {
+		if w == 0 {
+			// The writer: every third comment deleted and queued, each in
+			// one transaction, while the others index.
+			for i := 0; i < docs; i += 3 {
+				err := b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+					if err := tx.Comments().DeleteComment(ctx, cs[i].ID, bob, at(i)); err != nil {
+						return err
+					}
+					return tx.Search().Enqueue(ctx, marketplace.DocComment, cs[i].ID, at(i))
+				})
+				if err != nil {
+					return err
+				}
+				deleted.Store(cs[i].ID, true)
+			}
+			return nil
+		}
+		for range 200 {
+			if _, err := s.IndexTexts(ctx, 5); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for i, err := range errs {
+		require.NoError(t, err, "worker %d", i)
+	}
+	indexTexts(t, b)
+	got := map[string]bool{}
+	for _, d := range documents(t, x, keys...) {
+		got[d.ID] = true
+	}
+	raw := 0
+	for _, c := range cs {
+		_, gone := deleted.Load(c.ID)
+		require.Equal(t, !gone, got[c.ID], "comment %s (deleted: %v)", c.ID, gone)
+		if !gone {
+			raw++
+		}
+	}
+	require.Equal(t, raw, len(matchIDs(t, x, search.KindComment, 200, "comment")), "the ranking holds the live comments only")
+	require.Len(t, claimPending(t, s, at(1000), 200), docs, "every document done lexically, none left out")
+}
+
+// testSearchClaimAfterTexts: the vector step claims a document only once
+// its lexical step is done at its current gen, and SaveEntries never
+// removes a row whose lexical step is not done; documents queued again by
+// RequeueOtherModels (another model) need no lexical step.
+func testSearchClaimAfterTexts(t *testing.T, b Backend) {
+	s := searchStoreOf(t, b)
+	ctx := context.Background()
+	enqueue(t, b, search.KindJob, id(1), at(1))
+	items := []search.Pending{{Kind: search.KindJob, ID: id(1), Gen: 1}}
+	got, err := s.ClaimPending(ctx, at(2), searchLease, 10)
+	require.NoError(t, err)
+	require.Empty(t, got, "not indexed lexically yet")
+	saved, err := s.SaveEntries(ctx, items, entriesOf(items, "m"), at(2))
+	require.NoError(t, err)
+	require.Zero(t, saved, "an entry for a row not done lexically is not stored")
+	require.Equal(t, int64(1), pendingCount(t, s))
+	require.Equal(t, 1, indexTexts(t, b))
+	got, err = s.ClaimPending(ctx, at(3), searchLease, 10)
+	require.NoError(t, err)
+	require.Equal(t, items, got)
+
+	enqueue(t, b, search.KindJob, id(1), at(4)) // queued again: gen 2
+	got, err = s.ClaimPending(ctx, at(5), searchLease, 10)
+	require.NoError(t, err)
+	require.Empty(t, got, "gen 2 is not indexed lexically yet")
+	require.Equal(t, 1, indexTexts(t, b))
+	items = claimPending(t, s, at(6), 10)
+	require.Equal(t, []search.Pending{{Kind: search.KindJob, ID: id(1), Gen: 2}}, items)
+	saved, err = s.SaveEntries(ctx, items, entriesOf(items, "old"), at(7))
+	require.NoError(t, err)
+	require.Equal(t, 1, saved)
+	require.Zero(t, pendingCount(t, s))
+
+	n, err := s.RequeueOtherModels(ctx, "new", at(8))
+	require.NoError(t, err)
+	require.Equal(t, int64(1), n)
+	got, err = s.ClaimPending(ctx, at(9), searchLease, 10)
+	require.NoError(t, err)
+	require.Equal(t, []search.Pending{{Kind: search.KindJob, ID: id(1), Gen: 1}}, got, "requeued: claimable at once")
+	require.Zero(t, indexTexts(t, b), "and nothing to do lexically")
 }
 
 // txTexts returns the text store of tx when the backend offers one.
@@ -161,6 +317,8 @@ func testSearchTextsMatch(t *testing.T, b Backend) {
 	post := newPost(4, carol, base)
 	post.Title, post.Content = "Translators wanted", "We translate guides."
 	addPosts(t, b, post)
+	indexed(t, b, search.Key{Kind: search.KindJob, ID: titled.ID}, search.Key{Kind: search.KindJob, ID: inBody.ID},
+		search.Key{Kind: search.KindJob, ID: other.ID}, search.Key{Kind: search.KindPost, ID: post.ID})
 
 	require.Equal(t, []string{titled.ID, inBody.ID}, matchIDs(t, x, search.KindJob, 10, "translation"), "stemmed; the title counts more")
 	require.ElementsMatch(t, []string{titled.ID, inBody.ID, post.ID}, matchIDs(t, x, "", 10, "translating"))
@@ -180,6 +338,7 @@ func testSearchTextsSyntax(t *testing.T, b Backend) {
 	j := newJob(1, base)
 	j.Title, j.Prompt = "Audit the bridge", "Review the withdrawal path."
 	create(t, b, j)
+	indexed(t, b, search.Key{Kind: search.KindJob, ID: j.ID})
 	for _, hostile := range []string{`"`, `bridge"`, `'bridge`, `bridge:*`, `title:bridge`, `bridge OR audit`, `(bridge)`, `bridge&audit`, `!bridge`, `NEAR(a b)`, `*`, `-bridge`, `bri\dge`} {
 		require.Empty(t, matchIDs(t, x, "", 10, hostile), "%q", hostile)
 	}
@@ -199,8 +358,17 @@ func searchStoreOf(t *testing.T, b Backend) search.Store {
 // searchLease is the lease of the Search tests' claims.
 const searchLease = time.Minute
 
+// claimPending runs the lexical step on everything queued (the vector
+// step claims only documents it has done), then claims.
 func claimPending(t *testing.T, s search.Store, now time.Time, n int) []search.Pending {
 	t.Helper()
+	for {
+		k, err := s.IndexTexts(context.Background(), 100)
+		require.NoError(t, err)
+		if k == 0 {
+			break
+		}
+	}
 	items, err := s.ClaimPending(context.Background(), now, searchLease, n)
 	require.NoError(t, err)
 	return items
@@ -314,6 +482,7 @@ func testSearchClaimRace(t *testing.T, b Backend) {
 	for i := range docs {
 		enqueue(t, b, search.KindJob, id(i+1), at(i))
 	}
+	require.Equal(t, docs, indexTexts(t, b))
 	var mu sync.Mutex
 	seen := map[string]int{}
 	errs := race(func(int) error {
@@ -471,6 +640,7 @@ func testSearchRequeue(t *testing.T, b Backend) {
 		enqueue(t, b, search.KindSubmission, id(n), at(n))
 	}
 	items := claimPending(t, s, at(10), 10)
+	slices.SortFunc(items, func(a, b search.Pending) int { return strings.Compare(a.ID, b.ID) })
 	entries := entriesOf(items, "old")
 	entries[1].Model = "new"
 	entries[2] = search.Entry{Kind: items[2].Kind, ID: items[2].ID, Deleted: true, Model: "old"}
@@ -502,6 +672,7 @@ func testSearchConcurrentSaves(t *testing.T, b Backend) {
 	for i := range docs {
 		enqueue(t, b, search.KindJob, id(i+1), at(i))
 	}
+	require.Equal(t, docs, indexTexts(t, b))
 	ctx := context.Background()
 	done := make(chan struct{})
 	var follower []search.Entry

@@ -317,7 +317,8 @@ func newDatabase(tb *runTB, kind string) string {
 	return "sqlite:" + tb.TempDir() + "/openjury.db"
 }
 
-// seedDatabase opens dsn (migrating it) and seeds c.seed jobs; it returns
+// seedDatabase opens dsn (migrating it) and seeds c.seed jobs, all of them
+// in the lexical index of search; it returns
 // the id of the newest job queued for the search index ("" for none).
 func seedDatabase(ctx context.Context, dsn string, c config, out io.Writer) (string, error) {
 	db, err := bunstore.Open(ctx, dsn)
@@ -333,8 +334,16 @@ func seedDatabase(ctx context.Context, dsn string, c config, out io.Writer) (str
 		}
 	}
 	s := &seeder{db: db, now: time.Now(), total: c.seed, writers: writers, out: out, every: c.progress, searchDocs: c.searchDocs}
-	_, err = s.seed(ctx)
-	return s.newestIndexed, err
+	if _, err = s.seed(ctx); err != nil {
+		return "", err
+	}
+	// Every seeded document is found by its words, as if each write had
+	// queued it for the indexer's lexical step; only the newest
+	// -search-docs jobs wait for their vectors.
+	if err := db.RebuildSearchTexts(ctx); err != nil {
+		return "", fmt.Errorf("seed: the lexical index: %w", err)
+	}
+	return s.newestIndexed, nil
 }
 
 // loopbackOnly refuses targets off this machine.
