@@ -115,8 +115,10 @@ func (a *app) jobsPage(w http.ResponseWriter, r *http.Request) {
 // newJobPage serves the form that posts a job, with st when it was
 // refused.
 func (a *app) newJobPage(w http.ResponseWriter, r *http.Request, status int, st *formState, me *viewer) {
+	cfg := a.s.Market.Config()
 	a.page(w, r, status, "newjob.html", "Post a job", map[string]any{"Me": me, "F": st,
-		"DefaultWindowHours": int64(a.s.Market.Config().DefaultFinalVoteWindow / time.Hour)})
+		"DefaultWindowHours": int64(cfg.DefaultFinalVoteWindow / time.Hour),
+		"DefaultCommitHours": int64(cfg.JuryCommitWindow / time.Hour), "DefaultRevealHours": int64(cfg.JuryRevealWindow / time.Hour)})
 }
 
 // subView is a submission as a page shows it.
