@@ -49,9 +49,11 @@ var statusFilters = map[string]marketplace.ListJobsInput{
 	"all":    {Status: "all"},
 }
 
-// jobRow is a job of the list with its submission count.
+// jobRow is a job of the list with its submission count. The job is a
+// named field, not embedded: a template reaching a promoted field pays a
+// reflective search of the embedded structs on every row.
 type jobRow struct {
-	*marketplace.Job
+	Job         *marketplace.Job
 	Submissions int
 	Capped      bool
 }
