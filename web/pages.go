@@ -125,7 +125,8 @@ func (a *app) newJobPage(w http.ResponseWriter, r *http.Request, status int, st 
 
 // subView is a submission as a page shows it.
 type subView struct {
-	*marketplace.Submission
+	// Submission is named, not embedded (see jobRow).
+	Submission *marketplace.Submission
 	Title      string
 	Thread     []threadItem
 	ThreadNext string

@@ -122,7 +122,8 @@ func titleOf(head string) string {
 // by its first line and author, its bar, and whether it is the viewer's
 // vote or the winner.
 type tallyRow struct {
-	marketplace.Tally
+	// Tally is named, not embedded (see jobRow).
+	Tally   marketplace.Tally
 	Percent int
 	Head    marketplace.SubmissionHead
 	Known   bool
@@ -167,10 +168,11 @@ func tallyOf(ts []marketplace.Tally, heads map[string]marketplace.SubmissionHead
 	return v
 }
 
-// threadItem is a comment in a thread's reading order with its indent.
+// threadItem is a comment in a thread's reading order with its indent
+// (the comment is named, not embedded: see jobRow).
 type threadItem struct {
-	*marketplace.Comment
-	Depth int
+	Comment *marketplace.Comment
+	Depth   int
 	// Orphan is a reply whose parent is not on this page.
 	Orphan bool
 }
