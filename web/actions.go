@@ -293,7 +293,7 @@ func (a *app) routeActions(mux *http.ServeMux) {
 		return func(r *http.Request) string { return prefix + r.PostForm.Get("submission_id") }
 	}
 	mux.HandleFunc("POST /app/jobs", a.handle(act{
-		form:   fixed("create-job"),
+		form: fixed("create-job"),
 		fields: map[string]string{"title": "title", "prompt": "prompt", "bounty_usdc": "bounty_usdc", "tags": "tags", "final_vote_window_seconds": "window",
 			"jury_mode": "jury_mode", "jury_size": "jury_size", "jury_commit_seconds": "jury_commit", "jury_reveal_seconds": "jury_reveal"},
 		back: func(w http.ResponseWriter, r *http.Request, me *viewer, status int, st *formState) {
