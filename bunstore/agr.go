@@ -2,6 +2,8 @@ package bunstore
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 
 	"github.com/uptrace/bun"
 
@@ -59,18 +61,20 @@ func (s agrStore) Status(ctx context.Context, addr openjury.Address) (agr.Status
 	if err != nil {
 		return agr.Status{}, err
 	}
-	return getAGRStatus(ctx, op, db, addr)
+	return getAGRStatus(ctx, op, s.e.d, db, addr)
 }
 
-func getAGRStatus(ctx context.Context, op string, db bun.IDB, addr openjury.Address) (agr.Status, error) {
-	var rows []agrBalanceRow
-	if err := db.NewSelect().Model(&rows).Where("b.address = ?", string(addr)).Limit(1).Scan(ctx); err != nil {
-		return agr.Status{}, translate(op, err)
-	}
-	if len(rows) == 0 {
+// getAGRStatus reads the AGR balance row of addr through db (a pool of d
+// or a transaction) with its hot statement.
+func getAGRStatus(ctx context.Context, op string, d *DB, db bun.IDB, addr openjury.Address) (agr.Status, error) {
+	var r agrBalanceRow
+	err := d.scanHot(ctx, db, d.hot.web.agrOf, []any{&r}, string(addr))
+	if errors.Is(err, sql.ErrNoRows) {
 		return agr.Status{Address: addr}, nil
 	}
-	r := rows[0]
+	if err != nil {
+		return agr.Status{}, translate(op, err)
+	}
 	return agr.Status{Address: addr, Balance: r.Balance, Earned: r.Earned, Spent: r.Spent}, nil
 }
 
@@ -116,7 +120,7 @@ func (s agrStore) Apply(ctx context.Context, e agr.Entry) (agr.Status, error) {
 			}
 		}
 		var err error
-		after, err = getAGRStatus(ctx, op, db, e.Address)
+		after, err = getAGRStatus(ctx, op, s.e.d, db, e.Address)
 		return err
 	})
 	if err != nil {
@@ -177,12 +181,12 @@ func (s agrStore) Ledger(ctx context.Context, addr openjury.Address, limit int, 
 	if err != nil {
 		return nil, err
 	}
-	var rows []agrLedgerRow
-	q := db.NewSelect().Model(&rows).Where("l.address = ?", string(addr))
+	at, id := int64(noCursorAt), ""
 	if after != nil {
-		q = q.Where("(l.created_at, l.id) < (?, ?)", millis(after.At), after.ID)
+		at, id = millis(after.At), after.ID
 	}
-	if err := q.OrderExpr("l.created_at DESC").OrderExpr("l.id DESC").Limit(int64(limit)).Scan(ctx); err != nil {
+	var rows []agrLedgerRow
+	if err := s.e.d.scanHotRows(ctx, db, s.e.d.hot.web.ledger, &rows, string(addr), at, id, limit); err != nil {
 		return nil, translate(op, err)
 	}
 	out := make([]agr.Entry, len(rows))

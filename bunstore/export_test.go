@@ -60,11 +60,13 @@ func DropBuildSQL() []string { return dropBuildQueries }
 // parameters, by name, for plan tests: jobs by sponsor, submissions by
 // agent, jury and final votes by voter (address, created_at, id, limit);
 // threads (target type, id, limit per slot) and counts (id, id, limit per
-// slot).
+// slot); the AGR ledger (address, created_at, id, limit), reputation and
+// AGR balance (address).
 func WebSQL(d *DB) map[string]string {
 	w := d.hot.web
 	return map[string]string{"jobsBySponsor": w.jobsBySponsor.generic, "subsByAgent": w.subsByAgent.generic,
-		"votesByVoter": w.votesByVoter.generic, "finalsByVoter": w.finalsByVoter.generic, "threads": w.threads.generic, "counts": w.counts.generic}
+		"votesByVoter": w.votesByVoter.generic, "finalsByVoter": w.finalsByVoter.generic, "threads": w.threads.generic, "counts": w.counts.generic,
+		"ledger": w.ledger.generic, "reputationOf": w.reputationOf.generic, "agrOf": w.agrOf.generic}
 }
 
 // WebSlots are how many targets the threads and counts statements take.

@@ -16,7 +16,6 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/openjury/openjury"
-	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/events"
@@ -341,13 +340,15 @@ func planCases() []planCase {
 			}})
 	}
 	return append(append(cases,
-		planCase{name: "ledger", index: "agr_ledger_address_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
-			_, err := db.AGR().Ledger(ctx, "addr7", limit, nil)
-			return err
+		planCase{name: "ledger", index: "agr_ledger_address_created_at_id_idx", hot: func(db *bunstore.DB) (string, []any) {
+			return bunstore.WebSQL(db)["ledger"], []any{"addr7", int64(math.MaxInt64), "", limit}
 		}},
-		planCase{name: "ledger deep", index: "agr_ledger_address_created_at_id_idx", call: func(ctx context.Context, db *bunstore.DB) error {
-			_, err := db.AGR().Ledger(ctx, "addr7", limit, &agr.Cursor{At: planAt(5000), ID: "l105000"})
-			return err
+		planCase{name: "ledger deep", index: "agr_ledger_address_created_at_id_idx", hot: func(db *bunstore.DB) (string, []any) {
+			return bunstore.WebSQL(db)["ledger"], []any{"addr7", planAt(5000).UnixMilli(), "l105000", limit}
+		}},
+		// A profile's reputation: a primary-key probe.
+		planCase{name: "reputation of", index: "reputation_pkey|sqlite_autoindex_reputation_1", hot: func(db *bunstore.DB) (string, []any) {
+			return bunstore.WebSQL(db)["reputationOf"], []any{"addr7"}
 		}},
 		// Heads of a tally's submissions: primary-key probes.
 		planCase{name: "submission heads", index: "submissions_pkey|sqlite_autoindex_submissions_1", whole: true, call: func(ctx context.Context, db *bunstore.DB) error {

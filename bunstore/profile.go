@@ -42,10 +42,13 @@ const noCursorAt = math.MaxInt64
 // webHot are the web app's hot statements.
 type webHot struct {
 	jobsBySponsor, subsByAgent, votesByVoter, finalsByVoter, threads, counts hot
+	// reputationOf, agrOf and ledger are a profile's reputation, AGR
+	// balance and page of AGR ledger (reputation.go, agr.go).
+	reputationOf, agrOf, ledger hot
 }
 
 func (w webHot) all() []hot {
-	return []hot{w.jobsBySponsor, w.subsByAgent, w.votesByVoter, w.finalsByVoter, w.threads, w.counts}
+	return []hot{w.jobsBySponsor, w.subsByAgent, w.votesByVoter, w.finalsByVoter, w.threads, w.counts, w.reputationOf, w.agrOf, w.ledger}
 }
 
 // commentColumns are the columns of commentRow, the select list of the
@@ -57,6 +60,13 @@ const commentColumns = "c.id, c.target_type, c.target_id, c.parent_id, c.author_
 // first marketplace.HeadChars characters (substr counts characters on both
 // engines).
 var headExpr = fmt.Sprintf("substr(ss.content, 1, %d)", marketplace.HeadChars)
+
+// listedJobColumns are the columns of jobRow that JobsBySponsor reads
+// (marketplace.ListedJob): each column costs the driver a conversion per
+// row, and a list needs a third of them.
+var listedJobColumns = []string{"id", "title", "bounty_micro", "tags", "status", "sponsor_address", "created_at",
+	"winner_submission_id", "closed_at", "featured_score", "featured_until", "final_vote_starts_at", "final_vote_ends_at",
+	"escrow_status", "escrow_amount_micro", "payout_total_micro", "jury_mode", "jury_size", "jury_commit_ends_at", "jury_reveal_ends_at"}
 
 // newWebHot builds the web app's hot statements for db's dialect. On
 // SQLite a parameter a WHERE compares, and a LIMIT's, is written +?: with
@@ -70,7 +80,7 @@ func newWebHot(dialect string, db *bun.DB) webHot {
 		p = "+?"
 	}
 	param := bun.Safe(p)
-	jobs := db.NewSelect().Model((*jobRow)(nil)).ExcludeColumn("prompt").
+	jobs := db.NewSelect().Model((*jobRow)(nil)).Column(listedJobColumns...).
 		Where("j.sponsor_address = ?", param).Where("(j.created_at, j.id) < (?, ?)", param, param).
 		OrderExpr("j.created_at DESC").OrderExpr("j.id DESC").Limit(1).String()
 	jobs = strings.TrimSuffix(jobs, "LIMIT 1") + "LIMIT " + p
@@ -82,7 +92,14 @@ func newWebHot(dialect string, db *bun.DB) webHot {
 	for i := range countSlots {
 		counts = append(counts, fmt.Sprintf("SELECT CAST(? AS TEXT) AS job_id, count(*) AS n FROM (SELECT 1 FROM submissions AS s WHERE s.job_id = %s LIMIT %s) AS t%d", p, p, i))
 	}
+	ledger := db.NewSelect().Model((*agrLedgerRow)(nil)).
+		Where("l.address = ?", param).Where("(l.created_at, l.id) < (?, ?)", param, param).
+		OrderExpr("l.created_at DESC").OrderExpr("l.id DESC").Limit(1).String()
+	ledger = strings.TrimSuffix(ledger, "LIMIT 1") + "LIMIT " + p
 	return webHot{
+		reputationOf:  newHot(dialect, db.NewSelect().Model((*reputationRow)(nil)).Where("r.address = ?", param).String()),
+		agrOf:         newHot(dialect, db.NewSelect().Model((*agrBalanceRow)(nil)).Where("b.address = ?", param).String()),
+		ledger:        newHot(dialect, ledger),
 		jobsBySponsor: newHot(dialect, jobs),
 		subsByAgent:   newHot(dialect, historyQuery(p, "submissions AS s", "s", "agent_address", "0")),
 		votesByVoter:  newHot(dialect, historyQuery(p, "votes AS v", "v", "voter_address", "v.weight")),
@@ -130,8 +147,9 @@ func cursorArgs(after *marketplace.Cursor) (int64, string) {
 // submission) of each row of the page by primary key.
 type profileStore struct{ e exec }
 
-// JobsBySponsor lists a sponsor's jobs newest first, without their
-// prompts, walking jobs (sponsor_address, created_at DESC, id DESC).
+// JobsBySponsor lists a sponsor's jobs newest first with their
+// listedJobColumns, walking jobs (sponsor_address, created_at DESC, id
+// DESC).
 func (s profileStore) JobsBySponsor(ctx context.Context, sponsor openjury.Address, limit int, after *marketplace.Cursor) ([]*marketplace.Job, error) {
 	const op = "bunstore.JobsBySponsor"
 	if limit <= 0 {

@@ -2,6 +2,8 @@ package bunstore
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -49,14 +51,15 @@ func (s reputationStore) Reputation(ctx context.Context, addr openjury.Address) 
 	if err != nil {
 		return marketplace.Reputation{}, err
 	}
-	var rows []reputationRow
-	if err := db.NewSelect().Model(&rows).Where("r.address = ?", string(addr)).Limit(1).Scan(ctx); err != nil {
-		return marketplace.Reputation{}, translate(op, err)
-	}
-	if len(rows) == 0 {
+	var row reputationRow
+	err = s.e.d.scanHot(ctx, db, s.e.d.hot.web.reputationOf, []any{&row}, string(addr))
+	if errors.Is(err, sql.ErrNoRows) {
 		return marketplace.Reputation{Address: addr}, nil
 	}
-	return rows[0].reputation(), nil
+	if err != nil {
+		return marketplace.Reputation{}, translate(op, err)
+	}
+	return row.reputation(), nil
 }
 
 // AddReputation adds d to the record of addr in one statement (INSERT ...

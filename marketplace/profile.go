@@ -60,8 +60,9 @@ type Activity struct {
 // cursor when it is not nil, walking an index on (address, created_at,
 // id) so a page costs the same at any depth.
 type ProfileStore interface {
-	// JobsBySponsor lists the jobs sponsor posted; their Prompt is left
-	// empty (a list shows titles).
+	// JobsBySponsor lists the jobs sponsor posted with the fields a list
+	// of jobs shows (ListedJob): a page reads a few columns of each row,
+	// not the prompt, anchor, close and escrow references.
 	JobsBySponsor(ctx context.Context, sponsor openjury.Address, limit int, after *Cursor) ([]*Job, error)
 	// SubmissionsByAgent lists the submissions agent made, each with its
 	// job.
@@ -96,6 +97,22 @@ func profileList(op, address string, in ListInput) (openjury.Address, int, *Curs
 		return "", 0, nil, err
 	}
 	return addr, limit, after, nil
+}
+
+// ListedJob is j as ProfileStore.JobsBySponsor returns it: its id, title,
+// bounty, tags, status, sponsor, times, winner, boost, final vote window,
+// payout total, jury settings and escrow status and amount; the other
+// fields (prompt, anchor, close reference, closing lease, records
+// revision, the escrow's refund time, reference and settle) are zero.
+func ListedJob(j *Job) *Job {
+	out := &Job{ID: j.ID, Title: j.Title, Bounty: j.Bounty, Tags: j.Tags, Status: j.Status, Sponsor: j.Sponsor, CreatedAt: j.CreatedAt,
+		WinnerSubmissionID: j.WinnerSubmissionID, ClosedAt: j.ClosedAt, FeaturedScore: j.FeaturedScore, FeaturedUntil: j.FeaturedUntil,
+		FinalVoteStartsAt: j.FinalVoteStartsAt, FinalVoteEndsAt: j.FinalVoteEndsAt, PayoutTotal: j.PayoutTotal,
+		JuryMode: j.JuryMode, JurySize: j.JurySize, JuryCommitEndsAt: j.JuryCommitEndsAt, JuryRevealEndsAt: j.JuryRevealEndsAt}
+	if j.Escrow != nil {
+		out.Escrow = &JobEscrow{Status: j.Escrow.Status, Amount: j.Escrow.Amount}
+	}
+	return out
 }
 
 // SponsoredJobs lists the jobs an address posted, newest first, a page at

@@ -229,21 +229,52 @@ func splitTags(s string) []string {
 // windowUnits are the units of the final-vote window field.
 var windowUnits = map[string]time.Duration{"minutes": time.Minute, "hours": time.Hour, "days": 24 * time.Hour}
 
-// windowSeconds reads the optional final-vote window (a number and a
-// unit); nil means the server's default.
-func windowSeconds(r *http.Request) (*int64, error) {
-	v := strings.TrimSpace(r.PostForm.Get("window"))
+// windowSeconds reads an optional window: the number typed in field and
+// the unit chosen in field+"_unit", between lo and hi; nil means the
+// server's default.
+func windowSeconds(r *http.Request, field string, lo, hi time.Duration) (*int64, error) {
+	v := strings.TrimSpace(r.PostForm.Get(field))
 	if v == "" {
 		return nil, nil
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
-	unit, ok := windowUnits[r.PostForm.Get("window_unit")]
-	if err != nil || n < 1 || !ok || n > int64(marketplace.MaxFinalVoteWindow/time.Minute) {
-		return nil, refuse("window", fmt.Sprintf("Enter a whole number from 1 minute to %d days, or leave it empty for the default.", marketplace.MaxFinalVoteWindow/(24*time.Hour)))
+	unit, ok := windowUnits[r.PostForm.Get(field+"_unit")]
+	if err != nil || !ok || n < 1 || n > int64(hi/unit) || time.Duration(n)*unit < lo {
+		return nil, refuse(field, fmt.Sprintf("Enter a whole number from %s to %d days, or leave it empty for the default.", spell(lo), hi/(24*time.Hour)))
 	}
 	secs := n * int64(unit/time.Second)
 	return &secs, nil
 }
+
+// spell says a window's bound in words: "1 minute", "2 hours".
+func spell(d time.Duration) string {
+	n, unit := int64(d/time.Minute), "minute"
+	if d >= time.Hour && d%time.Hour == 0 {
+		n, unit = int64(d/time.Hour), "hour"
+	}
+	if n != 1 {
+		unit += "s"
+	}
+	return fmt.Sprintf("%d %s", n, unit)
+}
+
+// jurySize reads the optional panel size; nil means no panel (every
+// eligible juror may vote).
+func jurySize(r *http.Request) (*int64, error) {
+	v := strings.TrimSpace(r.PostForm.Get("jury_size"))
+	if v == "" {
+		return nil, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return nil, refuse("jury_size", jurySizeWords)
+	}
+	return &n, nil
+}
+
+// juryMode reads the jury mode: the radio's value, "" when none is
+// chosen (open, the default).
+func juryMode(r *http.Request) string { return strings.TrimSpace(r.PostForm.Get("jury_mode")) }
 
 // routeActions registers the session and the signed-in actions.
 func (a *app) routeActions(mux *http.ServeMux) {
@@ -262,8 +293,9 @@ func (a *app) routeActions(mux *http.ServeMux) {
 		return func(r *http.Request) string { return prefix + r.PostForm.Get("submission_id") }
 	}
 	mux.HandleFunc("POST /app/jobs", a.handle(act{
-		form:   fixed("create-job"),
-		fields: map[string]string{"title": "title", "prompt": "prompt", "bounty_usdc": "bounty_usdc", "tags": "tags", "final_vote_window_seconds": "window"},
+		form: fixed("create-job"),
+		fields: map[string]string{"title": "title", "prompt": "prompt", "bounty_usdc": "bounty_usdc", "tags": "tags", "final_vote_window_seconds": "window",
+			"jury_mode": "jury_mode", "jury_size": "jury_size", "jury_commit_seconds": "jury_commit", "jury_reveal_seconds": "jury_reveal"},
 		back: func(w http.ResponseWriter, r *http.Request, me *viewer, status int, st *formState) {
 			a.newJobPage(w, r, status, st, me)
 		},
@@ -387,13 +419,20 @@ func (a *app) postJob(_ http.ResponseWriter, r *http.Request, me *viewer) (strin
 	if err != nil {
 		return "", err
 	}
-	win, err := windowSeconds(r)
-	if err != nil {
+	in := marketplace.CreateJobInput{Title: f.Get("title"), Prompt: f.Get("prompt"), Bounty: bounty, Tags: splitTags(f.Get("tags")), JuryMode: juryMode(r)}
+	if in.FinalVoteWindowSeconds, err = windowSeconds(r, "window", marketplace.MinFinalVoteWindow, marketplace.MaxFinalVoteWindow); err != nil {
 		return "", err
 	}
-	j, err := a.s.Market.CreateJob(r.Context(), me.Address, marketplace.CreateJobInput{
-		Title: f.Get("title"), Prompt: f.Get("prompt"), Bounty: bounty, Tags: splitTags(f.Get("tags")), FinalVoteWindowSeconds: win,
-	})
+	if in.JurySize, err = jurySize(r); err != nil {
+		return "", err
+	}
+	if in.JuryCommitSeconds, err = windowSeconds(r, "jury_commit", marketplace.MinJuryWindow, marketplace.MaxJuryWindow); err != nil {
+		return "", err
+	}
+	if in.JuryRevealSeconds, err = windowSeconds(r, "jury_reveal", marketplace.MinJuryWindow, marketplace.MaxJuryWindow); err != nil {
+		return "", err
+	}
+	j, err := a.s.Market.CreateJob(r.Context(), me.Address, in)
 	if err != nil {
 		return "", err
 	}

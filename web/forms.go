@@ -249,6 +249,14 @@ func (x explainer) rule(api, rule, typed string) string {
 		return "USDC amounts have at most 6 decimals."
 	case rule == "out of range" || strings.HasPrefix(rule, "must be between 0 and"):
 		return fmt.Sprintf("Enter an amount from 0 to %s USDC.", marketplace.MaxBounty)
+	case api == "jury_mode":
+		return "Choose open votes or commit-reveal."
+	case api == "jury_size":
+		return jurySizeWords
+	case (api == "jury_commit_seconds" || api == "jury_reveal_seconds") && strings.HasPrefix(rule, "only with"):
+		return "This window is for a commit-reveal jury only: choose commit-reveal above, or leave it empty."
+	case api == "jury_commit_seconds" || api == "jury_reveal_seconds":
+		return fmt.Sprintf("Choose a window from %d minute to %d days.", marketplace.MinJuryWindow/time.Minute, marketplace.MaxJuryWindow/(24*time.Hour))
 	case api == "final_vote_window_seconds":
 		return fmt.Sprintf("Choose a window from %d minute to %d days.", marketplace.MinFinalVoteWindow/time.Minute, marketplace.MaxFinalVoteWindow/(24*time.Hour))
 	case strings.HasSuffix(api, "confidence"):
@@ -272,6 +280,10 @@ func (x explainer) rule(api, rule, typed string) string {
 	}
 	return sentence(rule)
 }
+
+// jurySizeWords is the rule of the panel size in words.
+var jurySizeWords = fmt.Sprintf("Enter an odd whole number from %d to %d for a drawn panel, or leave it empty so every eligible juror may vote.",
+	marketplace.MinJurySize, marketplace.MaxJurySize)
 
 // sentence makes a rule's text a sentence: capitalised, with a full stop.
 func sentence(s string) string {

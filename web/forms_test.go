@@ -157,6 +157,66 @@ func TestPostJobForm(t *testing.T) {
 	})
 }
 
+// TestPostJobJuryForm: the jury fields of the new-job form reach the job
+// (commit-reveal, panel size, both windows), and each refusal of them is
+// shown next to its field in words, with what was chosen kept.
+func TestPostJobJuryForm(t *testing.T) {
+	openjurytest.OnEachServer(t, func(t *testing.T, srv *openjurytest.Server) {
+		sponsor, juror := openjurytest.NewWallet(t), openjurytest.NewWallet(t)
+		srv.SetStake(t, juror.Address(), 20)
+		srv.SetReputation(t, juror.Address(), 10)
+		front := app(t, srv, sponsor)
+		s := signedIn(t, srv, front, sponsor)
+		form := getPage(t, front, "/jobs/new", s.token).body
+		for _, field := range []string{`name="jury_mode" value="open" checked`, `name="jury_mode" value="commit_reveal"`, `name="jury_size"`,
+			`name="jury_commit"`, `name="jury_commit_unit"`, `name="jury_reveal"`, `name="jury_reveal_unit"`} {
+			require.Contains(t, form, field)
+		}
+		valid := func() url.Values {
+			return url.Values{"title": {"Judged in secret"}, "prompt": {"p"}, "bounty_usdc": {"0"}, "jury_mode": {"commit_reveal"}, "jury_size": {"1"},
+				"jury_commit": {"90"}, "jury_commit_unit": {"minutes"}, "jury_reveal": {"2"}, "jury_reveal_unit": {"days"}}
+		}
+		for _, c := range []struct{ field, value, id, msg string }{
+			{"jury_size", "4", "nj-size", "Enter an odd whole number from 1 to 101 for a drawn panel"},
+			{"jury_size", "many", "nj-size", "Enter an odd whole number from 1 to 101 for a drawn panel"},
+			{"jury_commit", "0", "nj-commit", "Enter a whole number from 1 minute to 30 days"},
+			{"jury_reveal", "31", "nj-reveal", "Enter a whole number from 1 minute to 30 days"},
+		} {
+			bad := valid()
+			bad.Set(c.field, c.value)
+			a := s.post(t, front, "/app/jobs", bad)
+			requireRefused(t, a, http.StatusBadRequest, c.id, c.msg)
+			require.Contains(t, a.body, `value="commit_reveal" checked`, "the mode chosen is kept")
+			require.Contains(t, a.body, `name="jury_size" inputmode="numeric" size="4" value="`+bad.Get("jury_size")+`"`, "the size typed is kept")
+			require.Contains(t, a.body, `name="jury_commit" inputmode="numeric" size="6" value="`+bad.Get("jury_commit")+`"`)
+		}
+		// Windows without commit-reveal, and a mode the form does not offer.
+		bad := valid()
+		bad.Set("jury_mode", "open")
+		a := s.post(t, front, "/app/jobs", bad)
+		requireRefused(t, a, http.StatusBadRequest, "nj-commit", "This window is for a commit-reveal jury only: choose commit-reveal above, or leave it empty.")
+		require.Contains(t, a.body, `value="open" checked`)
+		bad.Set("jury_mode", "secret")
+		a = s.post(t, front, "/app/jobs", bad)
+		require.Equal(t, http.StatusBadRequest, a.status, a.body)
+		require.Contains(t, a.body, `<p class="field-error" id="nj-mode-err">Choose open votes or commit-reveal.`)
+		list, err := srv.Market.ListJobs(context.Background(), marketplace.ListJobsInput{})
+		require.NoError(t, err)
+		require.Empty(t, list.Jobs, "no refused form posted anything")
+
+		a = s.post(t, front, "/app/jobs", valid())
+		job, err := srv.Market.Job(context.Background(), strings.TrimPrefix(location(t, a), "/jobs/"))
+		require.NoError(t, err)
+		require.Equal(t, marketplace.JuryCommitReveal, job.JuryMode)
+		require.Equal(t, 1, job.JurySize)
+		require.Equal(t, 90*time.Minute, job.JuryCommitEndsAt.Sub(job.CreatedAt))
+		require.Equal(t, 48*time.Hour, job.JuryRevealEndsAt.Sub(*job.JuryCommitEndsAt))
+		page := getPage(t, front, a.header.Get("Location"), s.token).body
+		require.Contains(t, page, `id="jury-mode" data-mode="commit_reveal"`)
+		require.Contains(t, page, `href="/agents/`+juror.Address().String()+`"`, "the panel of one is drawn")
+	})
+}
+
 // TestSubmitForm: work with evidence rows (empty rows skipped, a bad one
 // shown on its own row), "add an evidence item" without JavaScript, and
 // the refusals of the stake and sponsor rules in words.

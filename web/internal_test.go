@@ -93,7 +93,7 @@ func TestThreadOf(t *testing.T) {
 		c("f1", "c"), c("f2", "f1"), c("f3", "f2")})
 	var got []string
 	for _, it := range items {
-		got = append(got, it.ID+":"+string(rune('0'+it.Depth)))
+		got = append(got, it.Comment.ID+":"+string(rune('0'+it.Depth)))
 	}
 	require.Equal(t, []string{"a:0", "b:1", "c:2", "f1:3", "f2:4", "f3:4", "d:1", "e:0"}, got)
 	require.True(t, items[len(items)-1].Orphan)

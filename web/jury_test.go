@@ -220,3 +220,63 @@ func TestBrowserJury(t *testing.T) {
 	require.NotNil(t, view.Vote, "the reveal counted")
 	require.Equal(t, rivalSub, view.Vote.SubmissionID)
 }
+
+// TestBrowserJuryFields posts a job with its jury settings from the
+// new-job form in chromium, signed in with a pasted signature: an even
+// panel size is refused next to its field with every choice kept, then
+// the corrected form posts a commit-reveal job with a panel of one and
+// its windows, which its page shows (mode, commit and reveal ends, the
+// drawn juror).
+func TestBrowserJuryFields(t *testing.T) {
+	ctx := browser(t)
+	srv := openjurytest.NewServer(t, openjurytest.WithConfig(func(c *openjurytest.ServerConfig) { c.SemanticSearchEnabled = false }))
+	sponsor, juror := openjurytest.NewWallet(t), openjurytest.NewWallet(t)
+	srv.SetStake(t, juror.Address(), 20)
+	srv.SetReputation(t, juror.Address(), 10)
+	front := app(t, srv, sponsor).URL
+	var sizeErr, keptSize, keptCommit, keptUnit, mode, commitEnds, revealEnds, draw string
+	var crChecked bool
+	err := chromedp.Run(ctx,
+		signInByPasting(t, front, sponsor),
+		chromedp.Navigate(front+"/jobs/new"),
+		chromedp.WaitVisible(`#nj-jury`),
+		chromedp.SendKeys(`#nj-title`, "Judged in secret"),
+		chromedp.SendKeys(`#nj-prompt`, "Which source is right?"),
+		chromedp.SendKeys(`#nj-bounty`, "0"),
+		chromedp.Click(`label[for="nj-mode-cr"]`),
+		chromedp.SendKeys(`#nj-size`, "2"),
+		chromedp.SendKeys(`#nj-commit`, "60"),
+		chromedp.SetValue(`#nj-commit-unit`, "minutes"),
+		chromedp.SendKeys(`#nj-reveal`, "2"),
+		loads("post a job (refused)", chromedp.Click(`#create-job button.primary`), http.StatusBadRequest),
+		chromedp.Text(`#nj-size-err`, &sizeErr),
+		chromedp.Value(`#nj-size`, &keptSize),
+		chromedp.Value(`#nj-commit`, &keptCommit),
+		chromedp.Value(`#nj-commit-unit`, &keptUnit),
+		chromedp.Evaluate(`document.querySelector('#nj-mode-cr').checked`, &crChecked),
+		chromedp.SetValue(`#nj-size`, "1"),
+		loads("post a job", chromedp.Click(`#create-job button.primary`)),
+		chromedp.WaitVisible(`#jury-panel`),
+		chromedp.AttributeValue(`#jury-mode`, "data-mode", &mode, nil),
+		chromedp.Text(`#jury-panel dd:nth-of-type(2)`, &commitEnds),
+		chromedp.Text(`#jury-panel dd:nth-of-type(3)`, &revealEnds),
+		chromedp.Text(`#jury-draw`, &draw),
+	)
+	require.NoError(t, err)
+	require.Contains(t, sizeErr, "Enter an odd whole number from 1 to 101 for a drawn panel")
+	require.Equal(t, "2", keptSize, "what was typed is kept")
+	require.Equal(t, "60", keptCommit)
+	require.Equal(t, "minutes", keptUnit)
+	require.True(t, crChecked, "the mode chosen is kept")
+	require.Equal(t, "commit_reveal", mode)
+	require.Equal(t, "open, ends in 60 minutes", commitEnds)
+	require.Equal(t, "from the commit's end to in 3 hours", revealEnds)
+	require.Contains(t, draw, "1 juror drawn from 1 eligible")
+	list, err := srv.Market.SponsoredJobs(context.Background(), sponsor.Address().String(), marketplace.ListInput{})
+	require.NoError(t, err)
+	require.Len(t, list.Jobs, 1, "only the corrected form posted a job")
+	j := list.Jobs[0]
+	require.Equal(t, 1, j.JurySize)
+	require.Equal(t, time.Hour, j.JuryCommitEndsAt.Sub(j.CreatedAt))
+	require.Equal(t, 2*time.Hour, j.JuryRevealEndsAt.Sub(*j.JuryCommitEndsAt))
+}

@@ -49,9 +49,11 @@ var statusFilters = map[string]marketplace.ListJobsInput{
 	"all":    {Status: "all"},
 }
 
-// jobRow is a job of the list with its submission count.
+// jobRow is a job of the list with its submission count. The job is a
+// named field, not embedded: a template reaching a promoted field pays a
+// reflective search of the embedded structs on every row.
 type jobRow struct {
-	*marketplace.Job
+	Job         *marketplace.Job
 	Submissions int
 	Capped      bool
 }
@@ -115,13 +117,16 @@ func (a *app) jobsPage(w http.ResponseWriter, r *http.Request) {
 // newJobPage serves the form that posts a job, with st when it was
 // refused.
 func (a *app) newJobPage(w http.ResponseWriter, r *http.Request, status int, st *formState, me *viewer) {
+	cfg := a.s.Market.Config()
 	a.page(w, r, status, "newjob.html", "Post a job", map[string]any{"Me": me, "F": st,
-		"DefaultWindowHours": int64(a.s.Market.Config().DefaultFinalVoteWindow / time.Hour)})
+		"DefaultWindowHours": int64(cfg.DefaultFinalVoteWindow / time.Hour),
+		"DefaultCommitHours": int64(cfg.JuryCommitWindow / time.Hour), "DefaultRevealHours": int64(cfg.JuryRevealWindow / time.Hour)})
 }
 
 // subView is a submission as a page shows it.
 type subView struct {
-	*marketplace.Submission
+	// Submission is named, not embedded (see jobRow).
+	Submission *marketplace.Submission
 	Title      string
 	Thread     []threadItem
 	ThreadNext string

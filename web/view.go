@@ -122,7 +122,8 @@ func titleOf(head string) string {
 // by its first line and author, its bar, and whether it is the viewer's
 // vote or the winner.
 type tallyRow struct {
-	marketplace.Tally
+	// Tally is named, not embedded (see jobRow).
+	Tally   marketplace.Tally
 	Percent int
 	Head    marketplace.SubmissionHead
 	Known   bool
@@ -167,10 +168,11 @@ func tallyOf(ts []marketplace.Tally, heads map[string]marketplace.SubmissionHead
 	return v
 }
 
-// threadItem is a comment in a thread's reading order with its indent.
+// threadItem is a comment in a thread's reading order with its indent
+// (the comment is named, not embedded: see jobRow).
 type threadItem struct {
-	*marketplace.Comment
-	Depth int
+	Comment *marketplace.Comment
+	Depth   int
 	// Orphan is a reply whose parent is not on this page.
 	Orphan bool
 }
@@ -283,7 +285,8 @@ func funcs() template.FuncMap {
 			return formLimits{TitleChars: marketplace.MaxTitleChars, PromptChars: marketplace.MaxPromptChars, ContentChars: marketplace.MaxContentChars,
 				BoostAGR: marketplace.MaxBoostAGR, BoostHours: marketplace.MaxBoostHours, Tags: marketplace.MaxTags, TagChars: marketplace.MaxTagChars,
 				Evidence: marketplace.MaxEvidence, URLChars: marketplace.MaxSourceURLChars, QuoteChars: marketplace.MaxQuoteChars, ClaimChars: marketplace.MaxClaimChars,
-				WindowMinutesMin: int(marketplace.MinFinalVoteWindow / time.Minute), WindowDaysMax: int(marketplace.MaxFinalVoteWindow / (24 * time.Hour))}
+				WindowMinutesMin: int(marketplace.MinFinalVoteWindow / time.Minute), WindowDaysMax: int(marketplace.MaxFinalVoteWindow / (24 * time.Hour)),
+				JurySizeMin: marketplace.MinJurySize, JurySizeMax: marketplace.MaxJurySize}
 		},
 		"short":     shortAddr,
 		"exact":     exactTime,
@@ -316,6 +319,9 @@ func funcs() template.FuncMap {
 			return fieldError{ID: id + "-err", Msg: f.Err(form, field)}
 		},
 		"evKey": evidenceKey,
+		"windowField": func(f *formState, name, id, legend, hint string) windowField {
+			return windowField{F: f, Name: name, ID: id, Legend: legend, Hint: hint}
+		},
 		"seq": func(n int) []int {
 			s := make([]int, n)
 			for i := range s {
@@ -335,6 +341,15 @@ func funcs() template.FuncMap {
 type formLimits struct {
 	TitleChars, PromptChars, ContentChars, BoostAGR, BoostHours, Tags, TagChars int
 	Evidence, URLChars, QuoteChars, ClaimChars, WindowMinutesMin, WindowDaysMax int
+	JurySizeMin, JurySizeMax                                                    int
+}
+
+// windowField is what the window-field template needs: a window's
+// number field (name, with its unit in name+"_unit"), its element id,
+// legend and hint, and the form state.
+type windowField struct {
+	F                      *formState
+	Name, ID, Legend, Hint string
 }
 
 // fieldError is the message shown under a field, with its element id

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/openjury/openjury"
@@ -281,11 +282,25 @@ func (a *app) failPage(w http.ResponseWriter, r *http.Request, err error) {
 	}
 }
 
+// buffers are the pages' render buffers, reused: a page is tens of
+// kilobytes, which a fresh buffer would grow to by repeated copies.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledBuffer is the largest buffer put back in the pool (a rare huge
+// page's buffer is left to the collector).
+const maxPooledBuffer = 1 << 20
+
 // render executes a page into a buffer first, so a template error never
 // sends half a page.
 func (a *app) render(w http.ResponseWriter, status int, name string, data any) {
-	var buf bytes.Buffer
-	if err := a.tmpl.ExecuteTemplate(&buf, name, data); err != nil {
+	buf := buffers.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer func() {
+		if buf.Cap() <= maxPooledBuffer {
+			buffers.Put(buf)
+		}
+	}()
+	if err := a.tmpl.ExecuteTemplate(buf, name, data); err != nil {
 		a.log.Error("web: template", "template", name, "error", err.Error())
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
