@@ -248,6 +248,9 @@ func outputSchema[T any]() *jsonschema.Schema {
 	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
 		// Raw JSON (an event's data) is any value, not an array of bytes.
 		reflect.TypeFor[json.RawMessage](): {},
+		// The wire's instants are strings, its amounts exact numbers.
+		reflect.TypeFor[client.Time](): {Type: "string"},
+		reflect.TypeFor[json.Number](): {Type: "number"},
 	}})
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: the output schema of %T: %v", *new(T), err))

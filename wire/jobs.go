@@ -59,7 +59,7 @@ type Job struct {
 type CreateJobRequest struct {
 	Title                  string   `json:"title"`
 	Prompt                 string   `json:"prompt"`
-	BountyUSDC             Number   `json:"bounty_usdc"`
+	BountyUSDC             Number   `json:"bounty_usdc,omitempty"`
 	Tags                   []string `json:"tags,omitempty"`
 	FinalVoteWindowSeconds *int64   `json:"final_vote_window_seconds,omitempty"`
 	JuryMode               string   `json:"jury_mode,omitempty"`

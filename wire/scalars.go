@@ -21,10 +21,12 @@ func NewTime(t time.Time) Time { return Time{t} }
 
 // MarshalJSON writes t as a JSON string in TimeLayout.
 func (t Time) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, len(TimeLayout)+2)
-	b = append(b, '"')
+	// Formatted on the stack, so that the answer is the one allocation.
+	var a [64]byte
+	b := append(a[:0], '"')
 	b = t.UTC().AppendFormat(b, TimeLayout)
-	return append(b, '"'), nil
+	b = append(b, '"')
+	return append(make([]byte, 0, len(b)), b...), nil
 }
 
 // UnmarshalJSON reads an RFC 3339 JSON string; null leaves t unchanged.

@@ -31,7 +31,7 @@ type StakeStatus struct {
 // DevSetStakeRequest sets an address's stake (dev endpoint).
 type DevSetStakeRequest struct {
 	Address              string  `json:"address"`
-	StakedAmount         Number  `json:"staked_amount"`
+	StakedAmount         Number  `json:"staked_amount,omitempty"`
 	StakeTxHash          *string `json:"stake_tx_hash,omitempty"`
 	StakeChainID         *int64  `json:"stake_chain_id,omitempty"`
 	StakeContractAddress *string `json:"stake_contract_address,omitempty"`
@@ -57,7 +57,7 @@ type SlashingEvent struct {
 // DevRecordSlashRequest records a slash (dev endpoint).
 type DevRecordSlashRequest struct {
 	AgentAddress     string  `json:"agent_address"`
-	AmountUSDC       Number  `json:"amount_usdc"`
+	AmountUSDC       Number  `json:"amount_usdc,omitempty"`
 	RecipientAddress *string `json:"recipient_address,omitempty"`
 	JobID            *string `json:"job_id,omitempty"`
 	TxHash           *string `json:"tx_hash,omitempty"`
