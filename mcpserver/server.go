@@ -227,7 +227,9 @@ func toolError(err error) error {
 // limits' constants. A property desc names that T lacks is a programming
 // error: it panics.
 func inputSchema[T any](desc map[string]string) *jsonschema.Schema {
-	s, err := jsonschema.For[T](nil)
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[client.Evidence](): evidenceInput,
+	}})
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: the input schema of %T: %v", *new(T), err))
 	}
@@ -240,6 +242,18 @@ func inputSchema[T any](desc map[string]string) *jsonschema.Schema {
 	}
 	return s
 }
+
+// evidenceInput is the input schema of a piece of evidence: every member
+// optional (an answer writes the absent ones as null, a request may leave
+// them out).
+var evidenceInput = func() *jsonschema.Schema {
+	s, err := jsonschema.For[client.Evidence](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: the input schema of client.Evidence: %v", err))
+	}
+	s.Required = nil
+	return s
+}()
 
 // outputSchema is the output schema of T: inferred from its fields, with
 // every nullable property (a pointer, slice or map) made optional and
