@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -59,7 +60,7 @@ func FloatNumber(f float64) Number { return Number(strconv.FormatFloat(f, 'f', -
 
 // MarshalJSON writes n as a JSON number; text that is not one is an error.
 func (n Number) MarshalJSON() ([]byte, error) {
-	if !json.Valid([]byte(n)) || !isNumberStart(string(n)) {
+	if !isNumberStart(string(n)) || !json.Valid([]byte(n)) || strings.TrimSpace(string(n)) != string(n) {
 		return nil, &json.UnsupportedValueError{Str: strconv.Quote(string(n))}
 	}
 	return []byte(n), nil
