@@ -31,3 +31,16 @@ type DevMintRequest struct {
 	Address string `json:"address"`
 	Amount  int64  `json:"amount"`
 }
+
+// BoostJobRequest spends AGR to feature a job.
+type BoostJobRequest struct {
+	AmountAGR     int64 `json:"amount_agr"`
+	DurationHours int64 `json:"duration_hours"`
+}
+
+// BoostJobResponse is a job's featuring after a boost.
+type BoostJobResponse struct {
+	JobID         string `json:"job_id"`
+	FeaturedScore int64  `json:"featured_score"`
+	FeaturedUntil *Time  `json:"featured_until"`
+}

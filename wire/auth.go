@@ -31,13 +31,3 @@ type AuthVerifyResponse struct {
 type LogoutResponse struct {
 	Revoked bool `json:"revoked"`
 }
-
-// HealthStatus is the answer of /healthz and /readyz.
-type HealthStatus struct {
-	Status string `json:"status"`
-}
-
-// Error is the body of every failure: {"detail": "..."}.
-type Error struct {
-	Detail string `json:"detail"`
-}

@@ -74,34 +74,3 @@ type ListJobsResponse struct {
 	Jobs       []Job   `json:"jobs"`
 	NextCursor *string `json:"next_cursor"`
 }
-
-// BoostJobRequest spends AGR to feature a job.
-type BoostJobRequest struct {
-	AmountAGR     int64 `json:"amount_agr"`
-	DurationHours int64 `json:"duration_hours"`
-}
-
-// BoostJobResponse is a job's featuring after a boost.
-type BoostJobResponse struct {
-	JobID         string `json:"job_id"`
-	FeaturedScore int64  `json:"featured_score"`
-	FeaturedUntil *Time  `json:"featured_until"`
-}
-
-// CloseJobRequest closes a job as its sponsor, with the optional receipt
-// of the onchain close.
-type CloseJobRequest struct {
-	WinnerSubmissionID   string  `json:"winner_submission_id"`
-	CloseTxHash          *string `json:"close_tx_hash,omitempty"`
-	CloseChainID         *int64  `json:"close_chain_id,omitempty"`
-	CloseContractAddress *string `json:"close_contract_address,omitempty"`
-	CloseBlockNumber     *int64  `json:"close_block_number,omitempty"`
-	CloseLogIndex        *int64  `json:"close_log_index,omitempty"`
-}
-
-// CloseJobResponse is a closed job with its winner and jury tallies.
-type CloseJobResponse struct {
-	Job                Job              `json:"job"`
-	WinnerSubmissionID string           `json:"winner_submission_id"`
-	VotingSummary      JobVotingSummary `json:"voting_summary"`
-}
