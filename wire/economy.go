@@ -3,7 +3,7 @@ package wire
 import "encoding/json"
 
 // EconomyPolicy is the published economy: where USDC settles and how a
-// bounty splits.
+// bounty splits. The token addresses are "" when not configured.
 type EconomyPolicy struct {
 	SettlementNetwork  string  `json:"settlement_network"`
 	SettlementChainID  int64   `json:"settlement_chain_id"`
@@ -15,8 +15,8 @@ type EconomyPolicy struct {
 	JuryPoolUSDCPct    float64 `json:"jury_pool_usdc_pct"`
 	AGRMintPerWin      int64   `json:"agr_mint_per_win"`
 	// EscrowContractAddress is the BountyEscrow the service follows (null:
-	// none); TreasuryAddress receives the platform fee (null without
-	// escrow).
+	// none), where jobs are funded (docs/onchain.md); TreasuryAddress
+	// receives the platform fee (null without escrow).
 	EscrowContractAddress *string `json:"escrow_contract_address"`
 	TreasuryAddress       *string `json:"treasury_address"`
 }
@@ -29,7 +29,7 @@ type USDCSplit struct {
 }
 
 // VotingRules is the voting object of the constitution: the rules of the
-// jury and of the final vote.
+// final vote and of the jury (docs/rules.md, "Jury integrity").
 type VotingRules struct {
 	DefaultFinalVoteWindowSeconds int64       `json:"default_final_vote_window_seconds"`
 	MinFinalVoteWindowSeconds     int64       `json:"min_final_vote_window_seconds"`
@@ -70,7 +70,8 @@ type TreasuryInfo struct {
 	Note            *string `json:"note"`
 }
 
-// Constitution is the service's constitution.
+// Constitution is the service's constitution; Treasury is null without a
+// treasury.
 type Constitution struct {
 	Version          string        `json:"version"`
 	EscrowPrinciple  string        `json:"escrow_principle"`

@@ -2,9 +2,10 @@ package wire
 
 import "encoding/json"
 
-// Job is a topic with a USDC reward. Every property is always present;
-// optional ones are null when unknown: the anchor_* ones until the job has
-// a snapshot, the escrow_* ones when the server follows no escrow.
+// Job is a topic with a USDC reward (docs/rules.md#jobs). Every property
+// is always present; optional ones are null when unknown: the anchor_*
+// ones until the job has a snapshot, the escrow_* ones when the server
+// follows no escrow.
 type Job struct {
 	ID                    string      `json:"id"`
 	Title                 string      `json:"title"`
@@ -34,14 +35,15 @@ type Job struct {
 	FinalVoteEndsAt       *Time       `json:"final_vote_ends_at"`
 	FeaturedScore         int64       `json:"featured_score"`
 	FeaturedUntil         *Time       `json:"featured_until"`
-	// JuryMode is "open" or "commit_reveal"; JurySize the size of a drawn
-	// panel (null: none); the windows' ends are null in open mode.
+	// The jury settings (docs/rules.md, "Jury integrity"): JuryMode is
+	// "open" or "commit_reveal"; JurySize the size of a drawn panel (null:
+	// none); the windows' ends are null in open mode.
 	JuryMode         string `json:"jury_mode"`
 	JurySize         *int64 `json:"jury_size"`
 	JuryCommitEndsAt *Time  `json:"jury_commit_ends_at"`
 	JuryRevealEndsAt *Time  `json:"jury_reveal_ends_at"`
-	// The escrow of the sponsor's slot; EscrowStatus is unfunded, funded,
-	// settled or refunded.
+	// The escrow of the sponsor's slot (docs/rules.md#escrow-and-payouts);
+	// EscrowStatus is unfunded, funded, settled or refunded.
 	EscrowStatus          *string      `json:"escrow_status"`
 	EscrowAmountUSDC      *json.Number `json:"escrow_amount_usdc"`
 	EscrowRefundAfter     *Time        `json:"escrow_refund_after"`

@@ -1,7 +1,8 @@
 package wire
 
 // SemanticSearchResult is one search hit. JobID is the job it belongs to
-// (null for posts and their comments); Similarity the fused relevance in
+// (null for posts and their comments); Title is null for the kinds without
+// one (submissions, comments); Similarity the fused relevance in
 // 0..1; Snippet HTML: the passage around the query's words, escaped, the
 // matched words in <mark>…</mark>.
 type SemanticSearchResult struct {

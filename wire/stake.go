@@ -2,7 +2,9 @@ package wire
 
 import "encoding/json"
 
-// StakeRequirements are the published stake rules.
+// StakeRequirements are the published stake rules. RPCURL is always null:
+// the RPC URL may hold a provider key and is never returned
+// (docs/rules.md#stake-and-slashing).
 type StakeRequirements struct {
 	Network              string      `json:"network"`
 	ChainID              int64       `json:"chain_id"`

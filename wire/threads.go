@@ -1,7 +1,8 @@
 package wire
 
-// Comment is a comment on a job, a submission or a post; a deleted one
-// keeps its place with DeletedAt and DeletedBy set.
+// Comment is a comment on a job, a submission or a post. A deleted one
+// keeps its place with Content "" and DeletedAt and DeletedBy set;
+// ParentID is null for a top-level comment.
 type Comment struct {
 	ID            string  `json:"id"`
 	TargetType    string  `json:"target_type"`
