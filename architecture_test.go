@@ -101,6 +101,9 @@ var (
 		"search":      eventRing,
 		"stake":       eventRing,
 		"marketplace": {"", "internal/", "agr", "anchor", "events", "stake"},
+		// The wire shapes of the HTTP interface, shared by transport and
+		// client: the standard library only, nothing of the module.
+		"wire": nil,
 		// Ports of edges: the Idempotency-Key store's types.
 		"idempotency": kernelOnly,
 		"a2atask":     kernelOnly,
@@ -229,5 +232,33 @@ func TestNoAdapterImportsTransport(t *testing.T) {
 			require.Falsef(t, d == "transport" || d == "web" || d == "server" || d == "host" || strings.HasPrefix(d, "transport/"),
 				"package %q depends on the edge %q", pkg, d)
 		}
+	}
+}
+
+// TestWireIsShared: wire, the one definition of the interface's JSON
+// shapes, depends on nothing of the module and on no HTTP, database or
+// chain code (directly or not), so the server and the client can both
+// import it; client speaks HTTP only and never depends on the server's
+// side (transport, web, server, host), nor does anything below the edges
+// depend on client.
+func TestWireIsShared(t *testing.T) {
+	t.Parallel()
+	g := moduleGraph(t)
+	w, ok := g["wire"]
+	require.True(t, ok, "package wire is missing")
+	for _, dep := range w.deps {
+		require.Falsef(t, inModule(dep), "wire depends on the module package %q", rel(dep))
+		require.Truef(t, isStd(dep), "wire depends on %s, outside the standard library", dep)
+		require.NotEqualf(t, "net/http", dep, "wire depends on net/http")
+	}
+	for _, pkg := range []string{"transport", "client"} {
+		require.Containsf(t, g[pkg].imports, module+"/wire", "%s does not use the wire types", pkg)
+	}
+	c, ok := g["client"]
+	require.True(t, ok, "package client is missing")
+	for _, dep := range c.deps {
+		d := rel(dep)
+		require.Falsef(t, d == "transport" || strings.HasPrefix(d, "transport/") || d == "web" || d == "server" || d == "host",
+			"client depends on the server side %q", d)
 	}
 }

@@ -66,7 +66,7 @@ func TestRetryKeepsIdempotencyKey(t *testing.T) {
 		ctx := context.Background()
 		f := &flaky{suffix: "/api/v1/jobs", status: http.StatusServiceUnavailable, fail: 1, forward: true}
 		c := newClient(t, srv, &recorder{tb: t}, newKeyT(t).hex, client.WithHTTPClient(&http.Client{Transport: f}))
-		job, err := c.CreateJob(ctx, client.CreateJobRequest{Title: "Once", Prompt: "Only once.", BountyUSDC: 1})
+		job, err := c.CreateJob(ctx, client.CreateJobRequest{Title: "Once", Prompt: "Only once.", BountyUSDC: "1"})
 		require.NoError(t, err)
 		require.Len(t, f.keys, 2)
 		require.NotEmpty(t, f.keys[0])
@@ -77,7 +77,7 @@ func TestRetryKeepsIdempotencyKey(t *testing.T) {
 		require.Equal(t, job.ID, list.Jobs[0].ID)
 
 		// A second call gets a new key.
-		_, err = c.CreateJob(ctx, client.CreateJobRequest{Title: "Twice", Prompt: "Again.", BountyUSDC: 1})
+		_, err = c.CreateJob(ctx, client.CreateJobRequest{Title: "Twice", Prompt: "Again.", BountyUSDC: "1"})
 		require.NoError(t, err)
 		require.Len(t, f.keys, 3)
 		require.NotEqual(t, f.keys[0], f.keys[2])
@@ -162,7 +162,7 @@ func TestIterators(t *testing.T) {
 		c := newClient(t, srv, &recorder{tb: t}, newKeyT(t).hex)
 		var want []string
 		for i := range 5 {
-			j, err := c.CreateJob(ctx, client.CreateJobRequest{Title: "Job " + string(rune('a'+i)), Prompt: "p", BountyUSDC: 1})
+			j, err := c.CreateJob(ctx, client.CreateJobRequest{Title: "Job " + string(rune('a'+i)), Prompt: "p", BountyUSDC: "1"})
 			require.NoError(t, err)
 			want = append([]string{j.ID}, want...) // newest first
 			srv.Clock.Advance(time.Second)

@@ -136,33 +136,33 @@ func TestEveryEndpoint(t *testing.T) {
 		}
 		req, err := sponsor.GetStakeRequirements(ctx)
 		require.NoError(t, err)
-		require.InDelta(t, 10, req.MinStake, 1e-9)
+		require.Equal(t, "10", req.MinStake.String())
 		pol, err := sponsor.GetEconomyPolicy(ctx)
 		require.NoError(t, err)
-		require.InDelta(t, openjurytest.DefaultAGRMintPerWin, pol.AGRMintPerWin, 1e-9)
+		require.EqualValues(t, openjurytest.DefaultAGRMintPerWin, pol.AGRMintPerWin)
 		con, err := sponsor.GetConstitution(ctx)
 		require.NoError(t, err)
 		require.NotEmpty(t, con.Version)
 
 		// Dev setup: stake, reputation, AGR, a slash.
 		for _, c := range []*client.Client{agent, juror} {
-			st, err := c.DevSetStake(ctx, client.DevSetStakeRequest{Address: c.Address(), StakedAmount: 20})
+			st, err := c.DevSetStake(ctx, client.DevSetStakeRequest{Address: c.Address(), StakedAmount: "20"})
 			require.NoError(t, err)
 			require.True(t, st.IsEligible)
 		}
 		rep, err := juror.DevSetReputation(ctx, client.DevSetReputationRequest{Address: juror.Address(), Score: 25})
 		require.NoError(t, err)
-		require.InDelta(t, 25, rep.Score, 1e-9)
+		require.EqualValues(t, 25, rep.Score)
 		bal, err := sponsor.DevMintAgr(ctx, client.DevMintRequest{Address: sponsor.Address(), Amount: 30})
 		require.NoError(t, err)
 		require.EqualValues(t, 30, bal.Balance)
-		slash, err := agent.DevRecordSlash(ctx, client.DevRecordSlashRequest{AgentAddress: juror.Address(), AmountUSDC: 1})
+		slash, err := agent.DevRecordSlash(ctx, client.DevRecordSlashRequest{AgentAddress: juror.Address(), AmountUSDC: "1"})
 		require.NoError(t, err)
 		require.Equal(t, juror.Address(), slash.AgentAddress)
 
 		// Sign-in happens by itself on the first bearer call.
 		window := int64(60)
-		job, err := sponsor.CreateJob(ctx, client.CreateJobRequest{Title: "Summarise", Prompt: "Summarise the paper.", BountyUSDC: 5, Tags: []string{"Research"}, FinalVoteWindowSeconds: &window})
+		job, err := sponsor.CreateJob(ctx, client.CreateJobRequest{Title: "Summarise", Prompt: "Summarise the paper.", BountyUSDC: "5", Tags: []string{"Research"}, FinalVoteWindowSeconds: &window})
 		require.NoError(t, err)
 		require.Equal(t, sponsor.Address(), *job.SponsorAddress)
 		require.NotEmpty(t, sponsor.Token())
@@ -188,7 +188,7 @@ func TestEveryEndpoint(t *testing.T) {
 
 		vote, err := juror.CreateVote(ctx, client.CreateVoteRequest{JobID: job.ID, SubmissionID: sub.Submission.ID, Review: map[string]any{"score": 9}})
 		require.NoError(t, err)
-		require.InDelta(t, 6-1, vote.Vote.Weight, 1e-9) // 1 + floor(sqrt(25))
+		require.EqualValues(t, 6-1, vote.Vote.Weight) // 1 + floor(sqrt(25))
 		tal, err := juror.GetJobVotingSummary(ctx, job.ID)
 		require.NoError(t, err)
 		require.Len(t, tal.Tallies, 1)
@@ -249,7 +249,7 @@ func TestEveryEndpoint(t *testing.T) {
 		require.Equal(t, "closed", fin.Job.Status)
 
 		// Close on another job by its sponsor.
-		job2, err := sponsor.CreateJob(ctx, client.CreateJobRequest{Title: "Second", Prompt: "Again.", BountyUSDC: 1})
+		job2, err := sponsor.CreateJob(ctx, client.CreateJobRequest{Title: "Second", Prompt: "Again.", BountyUSDC: "1"})
 		require.NoError(t, err)
 		sub2, err := agent.CreateSubmission(ctx, client.CreateSubmissionRequest{JobID: job2.ID, Content: "Again, done."})
 		require.NoError(t, err)
@@ -290,7 +290,7 @@ func TestEveryEndpoint(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, stream.Close())
 		require.Equal(t, snap.Raw, streamed)
-		open, err := agent.CreateJob(ctx, client.CreateJobRequest{Title: "Open", Prompt: "Still open.", BountyUSDC: 1})
+		open, err := agent.CreateJob(ctx, client.CreateJobRequest{Title: "Open", Prompt: "Still open.", BountyUSDC: "1"})
 		require.NoError(t, err)
 		_, err = agent.OpenJobAnchorSnapshot(ctx, open.ID)
 		var notFound *client.Error
@@ -318,7 +318,7 @@ func TestEveryEndpoint(t *testing.T) {
 		require.Len(t, sl.Events, 1)
 		stk, err := agent.GetStakeStatus(ctx, juror.Address())
 		require.NoError(t, err)
-		require.InDelta(t, 19, stk.StakedAmount, 1e-9)
+		require.Equal(t, "19", stk.StakedAmount.String())
 		srv.FlushSearch(t)
 		found, err := agent.SemanticSearch(ctx, "summarise the paper", "job", 5)
 		require.NoError(t, err)
@@ -361,10 +361,10 @@ func TestEveryEndpoint(t *testing.T) {
 
 		// A commit-reveal job with a drawn panel of one: commit, hidden
 		// tally, reveal, the jury, its eligible set, the juror's duties.
-		_, err = op.DevSetStake(ctx, client.DevSetStakeRequest{Address: op.Address(), StakedAmount: 20})
+		_, err = op.DevSetStake(ctx, client.DevSetStakeRequest{Address: op.Address(), StakedAmount: "20"})
 		require.NoError(t, err)
 		one, secs := int64(1), int64(60)
-		job3, err := sponsor.CreateJob(ctx, client.CreateJobRequest{Title: "Jury", Prompt: "Judge it.", BountyUSDC: 1,
+		job3, err := sponsor.CreateJob(ctx, client.CreateJobRequest{Title: "Jury", Prompt: "Judge it.", BountyUSDC: "1",
 			JuryMode: "commit_reveal", JurySize: &one, JuryCommitSeconds: &secs, JuryRevealSeconds: &secs})
 		require.NoError(t, err)
 		require.Equal(t, "commit_reveal", job3.JuryMode)

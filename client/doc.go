@@ -2,7 +2,8 @@
 //
 // A Client speaks only HTTP: every operation of the served OpenAPI document
 // has a method named after its operationId (createJob -> CreateJob) whose
-// request and response types are named after the document's schemas. The
+// request and response types are named after the document's schemas: they
+// are the types of package wire, which the server encodes and decodes too. The
 // client signs in by itself with a Signer (a private key, a go-ethereum
 // keystore file, or any remote or hardware signer implementing Signer),
 // and signs only what it should: an EIP-4361 message for the server it

@@ -16,26 +16,29 @@ import (
 	"time"
 
 	"github.com/openjury/openjury/internal/whsig"
+	"github.com/openjury/openjury/wire"
 )
 
-// Event is one entry of the event log (GET /api/v1/events, the stream, a
-// webhook delivery's body).
-type Event struct {
-	ID        string          `json:"id"`
-	Type      string          `json:"type"`
-	CreatedAt string          `json:"created_at"`
-	JobID     *string         `json:"job_id"`
-	Address   *string         `json:"address"`
-	Subjects  []string        `json:"subjects"`
-	Tags      []string        `json:"tags"`
-	Data      json.RawMessage `json:"data"`
-}
-
-// ListEventsResponse is a page of the event log.
-type ListEventsResponse struct {
-	Events     []Event `json:"events"`
-	NextCursor *string `json:"next_cursor"`
-}
+// The event log's and the webhooks' wire types under the names of the
+// document's schemas.
+type (
+	// Event is wire.Event.
+	Event = wire.Event
+	// ListEventsResponse is wire.ListEventsResponse.
+	ListEventsResponse = wire.ListEventsResponse
+	// CreateWebhookRequest is wire.CreateWebhookRequest.
+	CreateWebhookRequest = wire.CreateWebhookRequest
+	// Webhook is wire.Webhook.
+	Webhook = wire.Webhook
+	// WebhookWithSecret is wire.WebhookWithSecret.
+	WebhookWithSecret = wire.WebhookWithSecret
+	// ListWebhooksResponse is wire.ListWebhooksResponse.
+	ListWebhooksResponse = wire.ListWebhooksResponse
+	// WebhookDelivery is wire.WebhookDelivery.
+	WebhookDelivery = wire.WebhookDelivery
+	// ListWebhookDeliveriesResponse is wire.ListWebhookDeliveriesResponse.
+	ListWebhookDeliveriesResponse = wire.ListWebhookDeliveriesResponse
+)
 
 // EventFilter selects events; its zero value selects every event.
 type EventFilter struct {
@@ -235,74 +238,6 @@ func (c *Client) streamOnce(ctx context.Context, f EventFilter, after string, go
 		return fmt.Errorf("client: event stream: %w", err)
 	}
 	return errors.New("client: event stream: the server closed it")
-}
-
-// Webhook is a registered webhook.
-type Webhook struct {
-	ID             string   `json:"id"`
-	URL            string   `json:"url"`
-	Types          []string `json:"types"`
-	JobID          *string  `json:"job_id"`
-	Tag            *string  `json:"tag"`
-	CreatedAt      string   `json:"created_at"`
-	FailingSince   *string  `json:"failing_since"`
-	Disabled       bool     `json:"disabled"`
-	DisabledAt     *string  `json:"disabled_at"`
-	DisabledReason *string  `json:"disabled_reason"`
-}
-
-// WebhookWithSecret is a webhook with its secret: the answer of
-// CreateWebhook and RotateWebhookSecret, the only times it is shown.
-type WebhookWithSecret struct {
-	ID             string   `json:"id"`
-	URL            string   `json:"url"`
-	Types          []string `json:"types"`
-	JobID          *string  `json:"job_id"`
-	Tag            *string  `json:"tag"`
-	CreatedAt      string   `json:"created_at"`
-	FailingSince   *string  `json:"failing_since"`
-	Disabled       bool     `json:"disabled"`
-	DisabledAt     *string  `json:"disabled_at"`
-	DisabledReason *string  `json:"disabled_reason"`
-	// Secret verifies the webhook's deliveries (VerifyWebhook).
-	Secret string `json:"secret"`
-}
-
-// CreateWebhookRequest registers a webhook.
-type CreateWebhookRequest struct {
-	URL   string   `json:"url"`
-	Types []string `json:"types,omitempty"`
-	JobID *string  `json:"job_id,omitempty"`
-	Tag   *string  `json:"tag,omitempty"`
-}
-
-// ListWebhooksResponse lists the caller's webhooks.
-type ListWebhooksResponse struct {
-	Webhooks   []Webhook `json:"webhooks"`
-	NextCursor *string   `json:"next_cursor"`
-}
-
-// WebhookDelivery is one event sent (or to send) to a webhook.
-type WebhookDelivery struct {
-	ID             string  `json:"id"`
-	WebhookID      string  `json:"webhook_id"`
-	EventID        string  `json:"event_id"`
-	EventType      string  `json:"event_type"`
-	Status         string  `json:"status"`
-	Attempts       int     `json:"attempts"`
-	NextAttemptAt  *string `json:"next_attempt_at"`
-	LastAttemptAt  *string `json:"last_attempt_at"`
-	ResponseStatus *int    `json:"response_status"`
-	Error          *string `json:"error"`
-	CreatedAt      string  `json:"created_at"`
-	DeliveredAt    *string `json:"delivered_at"`
-	Redelivery     bool    `json:"redelivery"`
-}
-
-// ListWebhookDeliveriesResponse is a page of deliveries, newest first.
-type ListWebhookDeliveriesResponse struct {
-	Deliveries []WebhookDelivery `json:"deliveries"`
-	NextCursor *string           `json:"next_cursor"`
 }
 
 // CreateWebhook registers a webhook; the answer holds its secret, shown

@@ -89,7 +89,7 @@ func TestInFlightKeyIsRetried(t *testing.T) {
 		key := newKeyT(t)
 		f := &inFlight{t: t, srv: srv, caller: key.addr, path: "/api/v1/jobs", holdFor: 2}
 		c := newClient(t, srv, &recorder{tb: t}, key.hex, client.WithHTTPClient(&http.Client{Transport: f}), client.WithRetries(3, 20*time.Millisecond))
-		job, err := c.CreateJob(ctx, client.CreateJobRequest{Title: "Once", Prompt: "Only once.", BountyUSDC: 1})
+		job, err := c.CreateJob(ctx, client.CreateJobRequest{Title: "Once", Prompt: "Only once.", BountyUSDC: "1"})
 		require.NoError(t, err)
 		require.Equal(t, []int{http.StatusConflict, http.StatusConflict, http.StatusOK}, f.statuses)
 		require.Len(t, f.keys, 3)
@@ -102,7 +102,7 @@ func TestInFlightKeyIsRetried(t *testing.T) {
 		// Held for longer than 1 + 2 attempts: the 409 is the answer.
 		held := &inFlight{t: t, srv: srv, caller: key.addr, path: "/api/v1/jobs", holdFor: 100}
 		c2 := newClient(t, srv, &recorder{tb: t}, key.hex, client.WithHTTPClient(&http.Client{Transport: held}), client.WithRetries(2, 20*time.Millisecond))
-		_, err = c2.CreateJob(ctx, client.CreateJobRequest{Title: "Held", Prompt: "Held.", BountyUSDC: 1})
+		_, err = c2.CreateJob(ctx, client.CreateJobRequest{Title: "Held", Prompt: "Held.", BountyUSDC: "1"})
 		var e *client.Error
 		require.ErrorAs(t, err, &e)
 		require.Equal(t, http.StatusConflict, e.Status)
@@ -112,14 +112,14 @@ func TestInFlightKeyIsRetried(t *testing.T) {
 		// The same with WithoutRetries: one attempt.
 		once := &inFlight{t: t, srv: srv, caller: key.addr, path: "/api/v1/jobs", holdFor: 100}
 		c3 := newClient(t, srv, &recorder{tb: t}, key.hex, client.WithHTTPClient(&http.Client{Transport: once}), client.WithoutRetries())
-		_, err = c3.CreateJob(client.ContextWithIdempotencyKey(ctx, "my-key-1"), client.CreateJobRequest{Title: "Held", Prompt: "Held.", BountyUSDC: 1})
+		_, err = c3.CreateJob(client.ContextWithIdempotencyKey(ctx, "my-key-1"), client.CreateJobRequest{Title: "Held", Prompt: "Held.", BountyUSDC: "1"})
 		require.ErrorAs(t, err, &e)
 		require.Equal(t, http.StatusConflict, e.Status)
 		require.Equal(t, []string{"my-key-1"}, once.keys)
 
 		// A state conflict (closing a closed job) is not retried.
 		agent := newClient(t, srv, &recorder{tb: t}, newKeyT(t).hex)
-		_, err = agent.DevSetStake(ctx, client.DevSetStakeRequest{Address: agent.Address(), StakedAmount: 20})
+		_, err = agent.DevSetStake(ctx, client.DevSetStakeRequest{Address: agent.Address(), StakedAmount: "20"})
 		require.NoError(t, err)
 		sub, err := agent.CreateSubmission(ctx, client.CreateSubmissionRequest{JobID: job.ID, Content: "Done."})
 		require.NoError(t, err)
@@ -161,7 +161,7 @@ func TestInFlightHonoursRetryAfter(t *testing.T) {
 	t.Cleanup(srv.Close)
 	c, err := client.New(srv.URL, client.WithToken("tok"), client.WithRetries(3, 5*time.Second))
 	require.NoError(t, err)
-	job, err := c.CreateJob(context.Background(), client.CreateJobRequest{Title: "t", Prompt: "p", BountyUSDC: 1})
+	job, err := c.CreateJob(context.Background(), client.CreateJobRequest{Title: "t", Prompt: "p", BountyUSDC: "1"})
 	require.NoError(t, err)
 	require.Equal(t, "j1", job.ID)
 	require.Len(t, at, 2)

@@ -167,8 +167,11 @@ func TestSchemasMatchTypes(t *testing.T) {
 		require.True(t, ok, "schema %s has no Go type in package client", name)
 		fields := map[string]bool{}
 		typ := reflect.TypeOf(v)
-		for i := range typ.NumField() {
-			tag, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		for _, f := range reflect.VisibleFields(typ) {
+			if f.Anonymous {
+				continue // its fields are promoted, as encoding/json does
+			}
+			tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 			if tag != "" && tag != "-" {
 				fields[tag] = true
 			}

@@ -197,7 +197,7 @@ func TestSignInRefusedOnAuthenticatedCall(t *testing.T) {
 	signer := newCountingSigner(t)
 	c, err := client.New(srv.URL, client.WithSigner(signer))
 	require.NoError(t, err)
-	_, err = c.CreateJob(t.Context(), client.CreateJobRequest{Title: "t", Prompt: "p", BountyUSDC: 1})
+	_, err = c.CreateJob(t.Context(), client.CreateJobRequest{Title: "t", Prompt: "p", BountyUSDC: "1"})
 	require.ErrorIs(t, err, client.ErrSignInRefused)
 	require.Zero(t, signer.calls.Load())
 }
@@ -294,7 +294,7 @@ func TestSignInHook(t *testing.T) {
 	c, err := client.New(srv.URL, client.WithSigner(signer), client.WithToken("stale"),
 		client.WithSignInHook(func(v client.AuthVerifyResponse) { seen = append(seen, v) }))
 	require.NoError(t, err)
-	_, err = c.CreateJob(context.Background(), client.CreateJobRequest{Title: "t", Prompt: "p", BountyUSDC: 1})
+	_, err = c.CreateJob(context.Background(), client.CreateJobRequest{Title: "t", Prompt: "p", BountyUSDC: "1"})
 	require.NoError(t, err)
 	require.Len(t, seen, 1, "the stale token's 401 made one sign-in")
 	require.Equal(t, c.Token(), seen[0].AccessToken)
@@ -303,7 +303,7 @@ func TestSignInHook(t *testing.T) {
 	again, err := client.New(srv.URL, client.WithSigner(newCountingSigner(t)), client.WithToken(c.Token()),
 		client.WithSignInHook(func(client.AuthVerifyResponse) { t.Error("no sign-in expected") }))
 	require.NoError(t, err)
-	_, err = again.CreateJob(context.Background(), client.CreateJobRequest{Title: "t", Prompt: "p", BountyUSDC: 1})
+	_, err = again.CreateJob(context.Background(), client.CreateJobRequest{Title: "t", Prompt: "p", BountyUSDC: "1"})
 	require.NoError(t, err, "a valid starting token is used as it is")
 	_, err = c.Login(context.Background())
 	require.NoError(t, err)

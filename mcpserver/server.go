@@ -227,7 +227,9 @@ func toolError(err error) error {
 // limits' constants. A property desc names that T lacks is a programming
 // error: it panics.
 func inputSchema[T any](desc map[string]string) *jsonschema.Schema {
-	s, err := jsonschema.For[T](nil)
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[client.Evidence](): evidenceInput,
+	}})
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: the input schema of %T: %v", *new(T), err))
 	}
@@ -241,6 +243,18 @@ func inputSchema[T any](desc map[string]string) *jsonschema.Schema {
 	return s
 }
 
+// evidenceInput is the input schema of a piece of evidence: every member
+// optional (an answer writes the absent ones as null, a request may leave
+// them out).
+var evidenceInput = func() *jsonschema.Schema {
+	s, err := jsonschema.For[client.Evidence](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: the input schema of client.Evidence: %v", err))
+	}
+	s.Required = nil
+	return s
+}()
+
 // outputSchema is the output schema of T: inferred from its fields, with
 // every nullable property (a pointer, slice or map) made optional and
 // non-null, as compact leaves nulls out.
@@ -248,6 +262,9 @@ func outputSchema[T any]() *jsonschema.Schema {
 	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
 		// Raw JSON (an event's data) is any value, not an array of bytes.
 		reflect.TypeFor[json.RawMessage](): {},
+		// The wire's instants are strings, its amounts exact numbers.
+		reflect.TypeFor[client.Time](): {Type: "string"},
+		reflect.TypeFor[json.Number](): {Type: "number"},
 	}})
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: the output schema of %T: %v", *new(T), err))

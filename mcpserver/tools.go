@@ -375,7 +375,7 @@ func (b *builder) addWriteTools() {
 			"jury_reveal_seconds":       juryWindow("reveal"),
 		}},
 		func(ctx context.Context, cl caller, in postJobInput) (client.Job, error) {
-			req := client.CreateJobRequest{Title: in.Title, Prompt: in.Prompt, BountyUSDC: in.BountyUSDC, Tags: in.Tags, JuryMode: in.JuryMode,
+			req := client.CreateJobRequest{Title: in.Title, Prompt: in.Prompt, BountyUSDC: client.FloatNumber(in.BountyUSDC), Tags: in.Tags, JuryMode: in.JuryMode,
 				FinalVoteWindowSeconds: nonZero(in.FinalVoteWindowSeconds), JurySize: nonZero(in.JurySize),
 				JuryCommitSeconds: nonZero(in.JuryCommitSeconds), JuryRevealSeconds: nonZero(in.JuryRevealSeconds)}
 			return cl.c.CreateJob(ctx, req)

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -72,15 +73,15 @@ type EscrowView struct {
 	JobID string `json:"job_id"`
 	// EscrowStatus is unfunded, funded, settled or refunded; nil when the
 	// server follows no escrow.
-	EscrowStatus      *string    `json:"escrow_status"`
-	EscrowAmountUSDC  *float64   `json:"escrow_amount_usdc"`
-	EscrowRefundAfter *time.Time `json:"escrow_refund_after"`
+	EscrowStatus      *string      `json:"escrow_status"`
+	EscrowAmountUSDC  *json.Number `json:"escrow_amount_usdc"`
+	EscrowRefundAfter *client.Time `json:"escrow_refund_after"`
 	// EscrowMismatch is true when the settle posted another root or total
 	// than the job's.
 	EscrowMismatch *bool           `json:"escrow_mismatch"`
 	EscrowTxHash   *string         `json:"escrow_tx_hash"`
 	AnchorRoot     *string         `json:"anchor_root"`
-	TotalUSDC      *float64        `json:"total_usdc"`
+	TotalUSDC      *json.Number    `json:"total_usdc"`
 	Payouts        []client.Payout `json:"payouts"`
 	// MorePayouts is the cursor of the payouts after the first page (the
 	// get_payouts tool's cursor), nil when there are no more.

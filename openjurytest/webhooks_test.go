@@ -218,7 +218,7 @@ func TestWebhooks(t *testing.T) {
 			require.Equal(t, "pending", d.Status)
 			require.Equal(t, http.StatusInternalServerError, *d.ResponseStatus)
 			require.Equal(t, "HTTP 500", *d.Error)
-			last, next := parseTime(t, *d.LastAttemptAt), parseTime(t, *d.NextAttemptAt)
+			last, next := d.LastAttemptAt.Time, d.NextAttemptAt.Time
 			require.InDelta(t, wait.Seconds(), next.Sub(last).Seconds(), 0.2*wait.Seconds()+0.002, "retry %d after about %s", i+1, wait)
 			srv.Clock.Set(next)
 		}

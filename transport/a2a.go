@@ -17,6 +17,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/wire"
 )
 
 // A2A binding: POST /a2a speaks JSON-RPC 2.0 in both A2A 0.3 (message/send,
@@ -645,7 +646,7 @@ func (s *server) a2aInvoke(r *http.Request, skill a2aSkill, args map[string]json
 	if rec.Code >= 200 && rec.Code < 300 {
 		return json.RawMessage(out), nil
 	}
-	var eb errorBody
+	var eb wire.Error
 	_ = json.Unmarshal(out, &eb)
 	if eb.Detail == "" {
 		eb.Detail = strings.ToLower(http.StatusText(rec.Code))

@@ -12,6 +12,7 @@ import (
 	"github.com/openjury/openjury/a2atask"
 	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/wire"
 )
 
 // A2A tasks. A job posted (post_job) or work submitted (submit_work)
@@ -108,9 +109,9 @@ func (s *server) a2aTaskView(ctx context.Context, v1 bool, t *a2atask.Task, resu
 			won = &w
 		}
 		data = struct {
-			SubmissionID string  `json:"submission_id"`
-			Won          *bool   `json:"won"`
-			Job          jobJSON `json:"job"`
+			SubmissionID string   `json:"submission_id"`
+			Won          *bool    `json:"won"`
+			Job          wire.Job `json:"job"`
 		}{t.SubmissionID, won, newJobJSON(job)}
 	}
 	raw, err := json.Marshal(data)

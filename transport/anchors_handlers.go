@@ -7,6 +7,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/anchor"
+	"github.com/openjury/openjury/wire"
 )
 
 func (s *server) anchorRoutes() []route {
@@ -21,55 +22,22 @@ func (s *server) anchorRoutes() []route {
 	}
 }
 
-// anchorBatchJSON is AnchorBatch.
-type anchorBatchJSON struct {
-	ID                    string  `json:"id"`
-	JobID                 string  `json:"job_id"`
-	SchemaVersion         int     `json:"schema_version"`
-	Salt                  string  `json:"salt"`
-	AnchorRoot            string  `json:"anchor_root"`
-	AnchorURI             string  `json:"anchor_uri"`
-	CreatedAt             string  `json:"created_at"`
-	AnchorTxHash          *string `json:"anchor_tx_hash"`
-	AnchorChainID         *int64  `json:"anchor_chain_id"`
-	AnchorContractAddress *string `json:"anchor_contract_address"`
-	AnchorBlockNumber     *int64  `json:"anchor_block_number"`
-	AnchorLogIndex        *int64  `json:"anchor_log_index"`
-}
-
-func newAnchorBatchJSON(b *anchor.Batch) anchorBatchJSON {
+func newAnchorBatchJSON(b *anchor.Batch) wire.AnchorBatch {
 	ref := newChainRefFields(b.Receipt)
-	return anchorBatchJSON{
+	return wire.AnchorBatch{
 		ID:                    b.ID,
 		JobID:                 b.JobID,
-		SchemaVersion:         b.SchemaVersion,
+		SchemaVersion:         int64(b.SchemaVersion),
 		Salt:                  b.Salt.String(),
 		AnchorRoot:            b.Root.String(),
 		AnchorURI:             b.URI,
-		CreatedAt:             openjury.FormatTime(b.CreatedAt),
+		CreatedAt:             wire.NewTime(b.CreatedAt),
 		AnchorTxHash:          ref.TxHash,
 		AnchorChainID:         ref.ChainID,
 		AnchorContractAddress: ref.Contract,
 		AnchorBlockNumber:     ref.BlockNumber,
 		AnchorLogIndex:        ref.LogIndex,
 	}
-}
-
-// anchorProofJSON is AnchorProof.
-type anchorProofJSON struct {
-	Record string   `json:"record"`
-	Leaf   string   `json:"leaf"`
-	Proof  []string `json:"proof"`
-	Root   string   `json:"root"`
-}
-
-// recordAnchorReceiptRequest is RecordAnchorReceiptRequest.
-type recordAnchorReceiptRequest struct {
-	AnchorTxHash          *string `json:"anchor_tx_hash"`
-	AnchorChainID         *int64  `json:"anchor_chain_id"`
-	AnchorContractAddress *string `json:"anchor_contract_address"`
-	AnchorBlockNumber     *int64  `json:"anchor_block_number"`
-	AnchorLogIndex        *int64  `json:"anchor_log_index"`
 }
 
 func (s *server) getAnchor(w http.ResponseWriter, r *http.Request) error {
@@ -139,7 +107,7 @@ func (s *server) getAnchorProof(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := anchorProofJSON{Record: p.Record, Leaf: p.Leaf.String(), Proof: mapEach(p.Proof, openjury.Hash.String), Root: p.Root.String()}
+	out := wire.AnchorProof{Record: p.Record, Leaf: p.Leaf.String(), Proof: mapEach(p.Proof, openjury.Hash.String), Root: p.Root.String()}
 	return respond(w, out)
 }
 
@@ -150,14 +118,16 @@ func (s *server) recordAnchorReceipt(w http.ResponseWriter, r *http.Request) err
 	if err := s.svc.Anchor.CheckOperator(caller); err != nil {
 		return err
 	}
-	var req recordAnchorReceiptRequest
-	if err := decodeJSON(r, &req); err != nil {
+	var req wire.RecordAnchorReceiptRequest
+	m, err := decodeRequest(r, &req)
+	if err != nil {
 		return err
 	}
 	// A missing part is named by the domain (anchor.ValidateReceipt).
 	ref, err := chainRefFields{
-		TxHash: req.AnchorTxHash, ChainID: req.AnchorChainID, Contract: req.AnchorContractAddress,
-		BlockNumber: req.AnchorBlockNumber, LogIndex: req.AnchorLogIndex,
+		TxHash: given(m, "anchor_tx_hash", &req.AnchorTxHash), ChainID: given(m, "anchor_chain_id", &req.AnchorChainID),
+		Contract:    given(m, "anchor_contract_address", &req.AnchorContractAddress),
+		BlockNumber: given(m, "anchor_block_number", &req.AnchorBlockNumber), LogIndex: given(m, "anchor_log_index", &req.AnchorLogIndex),
 	}.parse("anchor_")
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/openjury/openjury/auth"
+	"github.com/openjury/openjury/wire"
 )
 
 func (s *server) authRoutes() []route {
@@ -15,54 +16,21 @@ func (s *server) authRoutes() []route {
 	}
 }
 
-// challengeRequest is AuthChallengeRequest.
-type challengeRequest struct {
-	Address *string `json:"address"`
-}
-
-// challengeResponse is AuthChallengeResponse.
-type challengeResponse struct {
-	Address          string `json:"address"`
-	Nonce            string `json:"nonce"`
-	MessageToSign    string `json:"message_to_sign"`
-	ExpiresInSeconds int64  `json:"expires_in_seconds"`
-}
-
-// verifyRequest is AuthVerifyRequest plus the optional nonce
-// (docs/rules.md#sign-in).
-type verifyRequest struct {
-	Address   *string `json:"address"`
-	Signature *string `json:"signature"`
-	Nonce     *string `json:"nonce"`
-}
-
-// verifyResponse is AuthVerifyResponse plus the additive
-// expires_in_seconds.
-type verifyResponse struct {
-	AccessToken      string `json:"access_token"`
-	TokenType        string `json:"token_type"`
-	ExpiresInSeconds int64  `json:"expires_in_seconds"`
-}
-
-// logoutResponse answers a logout.
-type logoutResponse struct {
-	Revoked bool `json:"revoked"`
-}
-
 func (s *server) authChallenge(w http.ResponseWriter, r *http.Request) error {
-	var req challengeRequest
-	if err := decodeJSON(r, &req); err != nil {
+	var req wire.AuthChallengeRequest
+	m, err := decodeRequest(r, &req)
+	if err != nil {
 		return err
 	}
-	if req.Address == nil {
-		return required("address")
+	if err := m.require("address"); err != nil {
+		return err
 	}
-	c, err := s.svc.Auth.Challenge(r.Context(), *req.Address)
+	c, err := s.svc.Auth.Challenge(r.Context(), req.Address)
 	if err != nil {
 		return err
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	return respond(w, challengeResponse{
+	return respond(w, wire.AuthChallengeResponse{
 		Address:       c.Address.String(),
 		Nonce:         c.Nonce,
 		MessageToSign: c.Message,
@@ -72,22 +40,21 @@ func (s *server) authChallenge(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *server) authVerify(w http.ResponseWriter, r *http.Request) error {
-	var req verifyRequest
-	if err := decodeJSON(r, &req); err != nil {
+	// The nonce is optional (docs/rules.md#sign-in).
+	var req wire.AuthVerifyRequest
+	m, err := decodeRequest(r, &req)
+	if err != nil {
 		return err
 	}
-	if req.Address == nil {
-		return required("address")
+	if err := m.require("address", "signature"); err != nil {
+		return err
 	}
-	if req.Signature == nil {
-		return required("signature")
-	}
-	token, err := s.svc.Auth.Verify(r.Context(), auth.VerifyInput{Address: *req.Address, Signature: *req.Signature, Nonce: deref(req.Nonce)})
+	token, err := s.svc.Auth.Verify(r.Context(), auth.VerifyInput{Address: req.Address, Signature: req.Signature, Nonce: deref(req.Nonce)})
 	if err != nil {
 		return err
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	return respond(w, verifyResponse{
+	return respond(w, wire.AuthVerifyResponse{
 		AccessToken:      token,
 		TokenType:        "bearer",
 		ExpiresInSeconds: int64(s.svc.Auth.Config().TokenTTL.Seconds()),
@@ -100,5 +67,5 @@ func (s *server) authLogout(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.tokens.forget(token)
-	return respond(w, logoutResponse{Revoked: true})
+	return respond(w, wire.LogoutResponse{Revoked: true})
 }

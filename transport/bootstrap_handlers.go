@@ -3,7 +3,7 @@ package transport
 import (
 	"net/http"
 
-	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/wire"
 )
 
 // Bootstrap list limits (spec: default 20, 1..200).
@@ -16,27 +16,6 @@ func (s *server) bootstrapRoutes() []route {
 	return []route{
 		{pattern: "GET /api/v1/agent/bootstrap", op: "getAgentBootstrap", service: "bootstrap", h: s.bootstrap},
 	}
-}
-
-// agentSpecLinksJSON is AgentSpecLinks: absolute URLs.
-type agentSpecLinksJSON struct {
-	LLMsTxt       string `json:"llms_txt"`
-	OpenAPIYAML   string `json:"openapi_yaml"`
-	OpenAPIJSON   string `json:"openapi_json"`
-	AgentManifest string `json:"agent_manifest"`
-	Docs          string `json:"docs"`
-}
-
-// bootstrapResponse is AgentBootstrapResponse plus the cursor of the next
-// page of jobs.
-type bootstrapResponse struct {
-	ServerTime        string                `json:"server_time"`
-	Specs             agentSpecLinksJSON    `json:"specs"`
-	Constitution      constitutionJSON      `json:"constitution"`
-	EconomyPolicy     economyPolicyJSON     `json:"economy_policy"`
-	StakeRequirements stakeRequirementsJSON `json:"stake_requirements"`
-	Jobs              []jobJSON             `json:"jobs"`
-	NextCursor        *string               `json:"next_cursor"`
 }
 
 // baseURL is Options.BaseURL or, when it is not set, the scheme and host
@@ -58,9 +37,9 @@ func (s *server) bootstrap(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	links := newDiscoveryLinks(s.baseURL(r))
-	return respond(w, bootstrapResponse{
-		ServerTime: openjury.FormatTime(s.clock.Now()),
-		Specs: agentSpecLinksJSON{
+	return respond(w, wire.AgentBootstrapResponse{
+		ServerTime: wire.NewTime(s.clock.Now()),
+		Specs: wire.AgentSpecLinks{
 			LLMsTxt:       links.LLMsTxt,
 			OpenAPIYAML:   links.OpenAPIYAML,
 			OpenAPIJSON:   links.OpenAPIJSON,

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/wire"
 )
 
 func (s *server) closingRoutes() []route {
@@ -25,25 +26,8 @@ func allowLongWrite(w http.ResponseWriter, d time.Duration) {
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(d))
 }
 
-// closeJobRequest is CloseJobRequest.
-type closeJobRequest struct {
-	WinnerSubmissionID   *string `json:"winner_submission_id"`
-	CloseTxHash          *string `json:"close_tx_hash"`
-	CloseChainID         *int64  `json:"close_chain_id"`
-	CloseContractAddress *string `json:"close_contract_address"`
-	CloseBlockNumber     *int64  `json:"close_block_number"`
-	CloseLogIndex        *int64  `json:"close_log_index"`
-}
-
-// closeJobResponse is CloseJobResponse.
-type closeJobResponse struct {
-	Job                jobJSON           `json:"job"`
-	WinnerSubmissionID string            `json:"winner_submission_id"`
-	VotingSummary      votingSummaryJSON `json:"voting_summary"`
-}
-
-func (s *server) newCloseJobResponse(res *marketplace.CloseResult) closeJobResponse {
-	return closeJobResponse{
+func (s *server) newCloseJobResponse(res *marketplace.CloseResult) wire.CloseJobResponse {
+	return wire.CloseJobResponse{
 		Job:                s.jobJSON(res.Job),
 		WinnerSubmissionID: res.WinnerSubmissionID,
 		VotingSummary:      newVotingSummaryJSON(res.Job.ID, res.Tally),
@@ -51,12 +35,13 @@ func (s *server) newCloseJobResponse(res *marketplace.CloseResult) closeJobRespo
 }
 
 func (s *server) closeJob(w http.ResponseWriter, r *http.Request) error {
-	var req closeJobRequest
-	if err := decodeJSON(r, &req); err != nil {
+	var req wire.CloseJobRequest
+	m, err := decodeRequest(r, &req)
+	if err != nil {
 		return err
 	}
-	if req.WinnerSubmissionID == nil {
-		return required("winner_submission_id")
+	if err := m.require("winner_submission_id"); err != nil {
+		return err
 	}
 	ref, err := chainRefFields{
 		TxHash: req.CloseTxHash, ChainID: req.CloseChainID, Contract: req.CloseContractAddress,
@@ -67,7 +52,7 @@ func (s *server) closeJob(w http.ResponseWriter, r *http.Request) error {
 	}
 	allowLongWrite(w, closeWriteTimeout)
 	res, err := s.svc.Market.CloseJob(r.Context(), callerFrom(r.Context()).addr, r.PathValue("job_id"), marketplace.CloseInput{
-		WinnerSubmissionID: *req.WinnerSubmissionID,
+		WinnerSubmissionID: req.WinnerSubmissionID,
 		Ref:                ref,
 	})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/wire"
 )
 
 const opDecode = "transport.decode"
@@ -29,35 +30,97 @@ var (
 // malformed JSON (with the byte offset), a value of the wrong type (naming
 // the field) or data after the object.
 func decodeJSON(r *http.Request, dst any) error {
+	_, err := decodeBody(r, dst)
+	return err
+}
+
+// decodeRequest decodes the body like decodeJSON into dst, a wire request
+// type, and returns the members the body holds (present and not null), so
+// that a handler tells an absent required field ("title: is required")
+// from an empty one, which the domain's rules judge.
+func decodeRequest(r *http.Request, dst any) (members, error) {
+	raw, err := decodeBody(r, dst)
+	if err != nil {
+		return nil, err
+	}
+	var m members
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, errBodyNotObject // dst decoded, so raw is one JSON value
+	}
+	return m, nil
+}
+
+// members are the members of a request body's object by name.
+type members map[string]json.RawMessage
+
+// has reports whether the body holds name with a value other than null.
+// Like encoding/json, it matches a name that differs only in case when
+// no member has the exact name.
+func (m members) has(name string) bool {
+	v, ok := m[name]
+	if !ok {
+		for k, kv := range m {
+			if strings.EqualFold(k, name) {
+				v, ok = kv, true
+				break
+			}
+		}
+	}
+	return ok && string(v) != "null"
+}
+
+// require is the Invalid error of the first of names the body lacks
+// (absent or null), or nil.
+func (m members) require(names ...string) error {
+	for _, n := range names {
+		if !m.has(n) {
+			return required(n)
+		}
+	}
+	return nil
+}
+
+// given is v when the body holds name, else nil: the optional value of a
+// member whose zero value is meaningful (block 0, log index 0).
+func given[T any](m members, name string, v *T) *T {
+	if !m.has(name) {
+		return nil
+	}
+	return v
+}
+
+// decodeBody reads the body, a required JSON object, decodes it into dst
+// and returns it.
+func decodeBody(r *http.Request, dst any) ([]byte, error) {
 	if r.Body == nil || r.Body == http.NoBody {
-		return errBodyRequired
+		return nil, errBodyRequired
 	}
 	raw, err := io.ReadAll(r.Body)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return errBodyTooLarge
+			return nil, errBodyTooLarge
 		}
-		return openjury.E(openjury.Invalid, opDecode, "request body could not be read")
+		return nil, openjury.E(openjury.Invalid, opDecode, "request body could not be read")
 	}
 	if hasEscapedNUL(raw) {
 		// PostgreSQL text cannot hold NUL; refuse it on every backend alike.
-		return errNULText
+		return nil, errNULText
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(dst); err != nil {
 		if errors.Is(err, io.EOF) {
-			return errBodyRequired
+			return nil, errBodyRequired
 		}
-		return decodeError(err, dst)
+		return nil, decodeError(err, dst)
 	}
 	// Exactly one value: what follows may only be white space.
 	var extra json.RawMessage
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return errTrailingData
+		return nil, errTrailingData
 	}
-	return nil
+	return raw, nil
 }
 
 // errNULText refuses JSON strings holding a NUL character.
@@ -96,12 +159,31 @@ func decodeError(err error, dst any) error {
 		if te.Field == "" {
 			return errBodyNotObject
 		}
+		te.Field = jsonPath(te.Field, dst)
 		return openjury.Errorf(openjury.Invalid, opDecode, "%s: must be %s", te.Field, expectedType(te, dst))
 	default:
 		// Other decoder errors (a string that is not a valid json.Number,
 		// for instance) carry no field; report them as malformed input.
 		return openjury.Errorf(openjury.Invalid, opDecode, "malformed JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
 	}
+}
+
+// jsonPath is the JSON path of a type error's field in dst: encoding/json
+// starts it with the Go name of an embedded struct (a server-side view
+// embedding a wire request type), which is no member of the body.
+func jsonPath(field string, dst any) string {
+	t := elemStruct(reflect.TypeOf(dst))
+	if t == nil {
+		return field
+	}
+	for i := range t.NumField() {
+		if f := t.Field(i); f.Anonymous {
+			if rest, ok := strings.CutPrefix(field, f.Name+"."); ok {
+				return rest
+			}
+		}
+	}
+	return field
 }
 
 // expectedType names the JSON shape the field of a type error expects: that
@@ -125,8 +207,10 @@ func fieldType(t reflect.Type, path string) reflect.Type {
 			return nil
 		}
 		found := false
-		for i := range t.NumField() {
-			f := t.Field(i)
+		for _, f := range reflect.VisibleFields(t) {
+			if f.Anonymous {
+				continue
+			}
 			tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 			if tag == name || (tag == "" && strings.EqualFold(f.Name, name)) {
 				t, found = f.Type, true
@@ -157,7 +241,7 @@ func elemStruct(t reflect.Type) reflect.Type {
 
 var (
 	jsonNumberType = reflect.TypeFor[json.Number]()
-	numberType     = reflect.TypeFor[number]()
+	numberType     = reflect.TypeFor[wire.Number]()
 )
 
 // describeType names the JSON shape a Go type expects, e.g. "a string",
@@ -197,39 +281,6 @@ func plural(noun string) string {
 		return noun
 	}
 	return noun + "s"
-}
-
-// number is a JSON number field kept as its exact decimal text. Unlike
-// json.Number it refuses JSON strings ("5"), reporting a type error that
-// names the field.
-type number string
-
-// UnmarshalJSON accepts a JSON number only.
-func (n *number) UnmarshalJSON(b []byte) error {
-	if len(b) > 0 && (b[0] == '-' || (b[0] >= '0' && b[0] <= '9')) {
-		*n = number(b)
-		return nil
-	}
-	return &json.UnmarshalTypeError{Value: jsonKind(b), Type: numberType}
-}
-
-// jsonKind names the kind of a raw JSON value for error messages.
-func jsonKind(b []byte) string {
-	if len(b) == 0 {
-		return "value"
-	}
-	switch b[0] {
-	case '"':
-		return "string"
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case 't', 'f':
-		return "bool"
-	default:
-		return "value"
-	}
 }
 
 // required returns an Invalid error naming a missing required field.

@@ -10,24 +10,28 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/wire"
 )
 
 // requestTypes makes one of each JSON request DTO the handlers decode.
 var requestTypes = []func() any{
-	func() any { return new(challengeRequest) },
-	func() any { return new(verifyRequest) },
-	func() any { return new(createJobRequest) },
-	func() any { return new(createSubmissionRequest) },
-	func() any { return new(createVoteRequest) },
-	func() any { return new(createFinalVoteRequest) },
-	func() any { return new(closeJobRequest) },
-	func() any { return new(createCommentRequest) },
-	func() any { return new(createPostRequest) },
-	func() any { return new(boostJobRequest) },
-	func() any { return new(devMintRequest) },
-	func() any { return new(devSetReputationRequest) },
-	func() any { return new(devSetStakeRequest) },
-	func() any { return new(devRecordSlashRequest) },
+	func() any { return new(wire.AuthChallengeRequest) },
+	func() any { return new(wire.AuthVerifyRequest) },
+	func() any { return new(wire.CreateJobRequest) },
+	func() any { return new(submissionBody) },
+	func() any { return new(wire.CreateVoteRequest) },
+	func() any { return new(wire.RevealVoteRequest) },
+	func() any { return new(wire.CreateFinalVoteRequest) },
+	func() any { return new(wire.CloseJobRequest) },
+	func() any { return new(wire.CreateCommentRequest) },
+	func() any { return new(wire.CreatePostRequest) },
+	func() any { return new(wire.BoostJobRequest) },
+	func() any { return new(wire.DevMintRequest) },
+	func() any { return new(wire.DevSetReputationRequest) },
+	func() any { return new(wire.DevSetStakeRequest) },
+	func() any { return new(wire.DevRecordSlashRequest) },
+	func() any { return new(wire.RecordAnchorReceiptRequest) },
+	func() any { return new(wire.CreateWebhookRequest) },
 }
 
 // FuzzDecodeJSON feeds arbitrary bodies to decodeJSON for every request
@@ -50,9 +54,9 @@ func FuzzDecodeJSON(f *testing.F) {
 		dst := requestTypes[int(which)%len(requestTypes)]()
 		r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(string(body)))
 		r.Body = http.MaxBytesReader(httptest.NewRecorder(), r.Body, 1<<16)
-		err := decodeJSON(r, dst)
+		_, err := decodeRequest(r, dst)
 		if err == nil {
-			if sub, ok := dst.(*createSubmissionRequest); ok {
+			if sub, ok := dst.(*submissionBody); ok {
 				_, err = decodeEvidence(sub.Evidence)
 			}
 		}

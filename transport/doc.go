@@ -10,9 +10,10 @@
 //
 // Around the routes sit, outermost first: panic recovery, request ids
 // (X-Request-Id), a JSON access log through log/slog and a request body
-// limit. Request and response bodies are DTOs with json tags defined here;
-// domain types carry no tags. Optional response fields are always present,
-// null when unknown.
+// limit. Request and response bodies are the types of package wire, the one
+// definition the Go client uses too; this package converts the domain's
+// values into them (domain types carry no tags). Optional response fields
+// are always present, null when unknown.
 //
 // The dev endpoints (POST /api/v1/stake/dev_set, /api/v1/slashing/dev_record,
 // /api/v1/reputation/dev_set and /api/v1/agr/dev_mint) take the

@@ -1,12 +1,12 @@
 package transport
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"time"
 
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/wire"
 )
 
 // ConstitutionVersion is the version of the published constitution, the
@@ -48,25 +48,6 @@ func (s *server) economyRoutes() []route {
 	}
 }
 
-// economyPolicyJSON is EconomyPolicy. The addresses are "" when not
-// configured (the spec makes them required strings).
-type economyPolicyJSON struct {
-	SettlementNetwork  string  `json:"settlement_network"`
-	SettlementChainID  int64   `json:"settlement_chain_id"`
-	SettlementAsset    string  `json:"settlement_asset"`
-	USDCAddress        string  `json:"usdc_address"`
-	AGRTokenAddress    string  `json:"agr_token_address"`
-	AgentPayoutUSDCPct float64 `json:"agent_payout_usdc_pct"`
-	PlatformFeeUSDCPct float64 `json:"platform_fee_usdc_pct"`
-	JuryPoolUSDCPct    float64 `json:"jury_pool_usdc_pct"`
-	AGRMintPerWin      int64   `json:"agr_mint_per_win"`
-	// EscrowContractAddress is the BountyEscrow the service follows (null:
-	// none); jobs are funded there (docs/onchain.md).
-	EscrowContractAddress *string `json:"escrow_contract_address"`
-	// TreasuryAddress receives the platform fee (null without escrow).
-	TreasuryAddress *string `json:"treasury_address"`
-}
-
 // escrowPrinciple is the constitution's escrow_principle: what the
 // service really does with bounties.
 func escrowPrinciple(m marketplace.Config) string {
@@ -87,72 +68,13 @@ func escrowPrinciple(m marketplace.Config) string {
 		e.Contract, e.ChainID, pct(m.Economy.AgentPayoutPct), pct(m.Economy.JuryPoolPct), pct(m.Economy.PlatformFeePct), e.Treasury)
 }
 
-// usdcSplitJSON is the usdc_split of the constitution, fractions of 1.
-type usdcSplitJSON struct {
-	AgentPayout float64 `json:"agent_payout"`
-	PlatformFee float64 `json:"platform_fee"`
-	JuryPool    float64 `json:"jury_pool"`
-}
-
-// votingRulesJSON is the voting object of the constitution.
-type votingRulesJSON struct {
-	DefaultFinalVoteWindowSeconds int64       `json:"default_final_vote_window_seconds"`
-	MinFinalVoteWindowSeconds     int64       `json:"min_final_vote_window_seconds"`
-	MaxFinalVoteWindowSeconds     int64       `json:"max_final_vote_window_seconds"`
-	MinStakeUSDC                  json.Number `json:"min_stake_usdc"`
-	MinRepScoreToVote             int64       `json:"min_rep_score_to_vote"`
-	JuryWeightRule                string      `json:"jury_weight_rule"`
-	MaxJuryWeight                 int64       `json:"max_jury_weight"`
-	FinalizeTieBreak              []string    `json:"finalize_tie_break"`
-	OneVotePerVoterPerJob         bool        `json:"one_vote_per_voter_per_job"`
-	MaxSubmissionsPerAgentPerJob  int64       `json:"max_submissions_per_agent_per_job"`
-	SponsorMayClose               bool        `json:"sponsor_may_close"`
-	FinalizeRequiresFinalVote     bool        `json:"finalize_requires_final_vote"`
-	FinalVoteEligibility          string      `json:"final_vote_eligibility"`
-	FinalVoteRequiresStake        bool        `json:"final_vote_requires_stake"`
-	WinnerReputationScore         int64       `json:"winner_reputation_score"`
-	// The jury's rules (docs/rules.md, "Jury integrity").
-	JuryModes                []string `json:"jury_modes"`
-	DefaultJuryCommitSeconds int64    `json:"default_jury_commit_seconds"`
-	DefaultJuryRevealSeconds int64    `json:"default_jury_reveal_seconds"`
-	MinJuryWindowSeconds     int64    `json:"min_jury_window_seconds"`
-	MaxJuryWindowSeconds     int64    `json:"max_jury_window_seconds"`
-	MaxJurySize              int64    `json:"max_jury_size"`
-	JuryCommitmentRule       string   `json:"jury_commitment_rule"`
-	JuryDrawAlgorithm        string   `json:"jury_draw_algorithm"`
-	JuryDrawRule             string   `json:"jury_draw_rule"`
-	JuryDrawSeed             string   `json:"jury_draw_seed"`
-	AGRPerCoherentVote       int64    `json:"agr_per_coherent_vote"`
-	JuryNoShowPenalty        int64    `json:"jury_no_show_penalty"`
-}
-
 // juryCommitmentRule is how a juror computes a commitment.
 const juryCommitmentRule = "keccak256(abi.encode(bytes32 keccak256(job_id), bytes32 keccak256(submission_id), address voter, bytes32 salt))"
 
-// treasuryJSON is TreasuryInfo.
-type treasuryJSON struct {
-	Network         string  `json:"network"`
-	ChainID         int64   `json:"chain_id"`
-	ContractAddress string  `json:"contract_address"`
-	USDCAddress     string  `json:"usdc_address"`
-	Note            *string `json:"note"`
-}
-
-// constitutionJSON is Constitution. treasury is null without a treasury
-// (SERVICE_TREASURY_ADDRESS).
-type constitutionJSON struct {
-	Version          string          `json:"version"`
-	EscrowPrinciple  string          `json:"escrow_principle"`
-	USDCSplit        usdcSplitJSON   `json:"usdc_split"`
-	AGRPolicySummary string          `json:"agr_policy_summary"`
-	Voting           votingRulesJSON `json:"voting"`
-	Treasury         *treasuryJSON   `json:"treasury"`
-}
-
-func (s *server) economyPolicyJSON() economyPolicyJSON {
+func (s *server) economyPolicyJSON() wire.EconomyPolicy {
 	st := s.svc.Stake.Requirements()
 	m := s.svc.Market.Config()
-	return economyPolicyJSON{
+	return wire.EconomyPolicy{
 		SettlementNetwork:  st.Network,
 		SettlementChainID:  st.ChainID,
 		SettlementAsset:    settlementAsset,
@@ -168,22 +90,22 @@ func (s *server) economyPolicyJSON() economyPolicyJSON {
 	}
 }
 
-func (s *server) constitutionJSON() constitutionJSON {
+func (s *server) constitutionJSON() wire.Constitution {
 	m := s.svc.Market.Config()
 	eligibility := finalVoteByStake
 	if m.FinalVoteOpen {
 		eligibility = finalVoteOpen
 	}
-	return constitutionJSON{
+	return wire.Constitution{
 		Version:         ConstitutionVersion,
 		EscrowPrinciple: escrowPrinciple(m),
-		USDCSplit: usdcSplitJSON{
+		USDCSplit: wire.USDCSplit{
 			AgentPayout: m.Economy.AgentPayoutPct,
 			PlatformFee: m.Economy.PlatformFeePct,
 			JuryPool:    m.Economy.JuryPoolPct,
 		},
 		AGRPolicySummary: agrPolicySummary,
-		Voting: votingRulesJSON{
+		Voting: wire.VotingRules{
 			DefaultFinalVoteWindowSeconds: int64(m.DefaultFinalVoteWindow / time.Second),
 			MinFinalVoteWindowSeconds:     int64(marketplace.MinFinalVoteWindow / time.Second),
 			MaxFinalVoteWindowSeconds:     int64(marketplace.MaxFinalVoteWindow / time.Second),
@@ -218,14 +140,14 @@ func (s *server) constitutionJSON() constitutionJSON {
 
 // treasuryJSON is the constitution's treasury: the fee's recipient, null
 // when none is configured.
-func (s *server) treasuryJSON() *treasuryJSON {
+func (s *server) treasuryJSON() *wire.TreasuryInfo {
 	m := s.svc.Market.Config()
 	if m.Escrow.Treasury.IsZero() {
 		return nil
 	}
 	st := s.svc.Stake.Requirements()
 	note := "Receives the platform fee of funded jobs; it claims its payout from the escrow like any recipient."
-	return &treasuryJSON{Network: st.Network, ChainID: st.ChainID, ContractAddress: m.Escrow.Treasury.String(),
+	return &wire.TreasuryInfo{Network: st.Network, ChainID: st.ChainID, ContractAddress: m.Escrow.Treasury.String(),
 		USDCAddress: st.USDCAddress.String(), Note: &note}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/wire"
 )
 
 // DefaultRetryAfter is the Retry-After of a 429 whose error does not say
@@ -56,11 +57,6 @@ func defaultDetail(k openjury.Kind) string {
 	return internalDetail
 }
 
-// errorBody is the body of every error response.
-type errorBody struct {
-	Detail string `json:"detail"`
-}
-
 // statusError is a transport-level answer with no domain Kind (405).
 type statusError struct {
 	status int
@@ -99,7 +95,7 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	var se *statusError
 	if errors.As(err, &se) {
-		writeJSON(w, se.status, errorBody{Detail: se.detail})
+		writeJSON(w, se.status, wire.Error{Detail: se.detail})
 		return
 	}
 	kind := openjury.KindOf(err)
@@ -125,7 +121,7 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	case openjury.RateLimited:
 		w.Header().Set("Retry-After", RetryAfter(err))
 	}
-	writeJSON(w, status, errorBody{Detail: detail})
+	writeJSON(w, status, wire.Error{Detail: detail})
 }
 
 // logCause logs the cause of an error answer with the request it answers.

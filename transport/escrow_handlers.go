@@ -1,13 +1,13 @@
 package transport
 
 import (
-	"encoding/json"
 	"net/http"
 	"strconv"
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/anchor"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/wire"
 )
 
 func (s *server) escrowRoutes() []route {
@@ -17,37 +17,6 @@ func (s *server) escrowRoutes() []route {
 	return []route{
 		{pattern: "GET /api/v1/jobs/{job_id}/payouts", op: "getJobPayouts", service: "job_payouts", cached: true, h: s.getPayouts},
 	}
-}
-
-// payoutJSON is one payout of GET /api/v1/jobs/{job_id}/payouts: what
-// BountyEscrow.claim(job_key, sponsor, recipient, amount_micro_usdc, proof)
-// takes, and whether it was claimed.
-type payoutJSON struct {
-	Recipient       string      `json:"recipient"`
-	AmountUSDC      json.Number `json:"amount_usdc"`
-	AmountMicroUSDC string      `json:"amount_micro_usdc"`
-	Roles           []string    `json:"roles"`
-	Leaf            string      `json:"leaf"`
-	Proof           []string    `json:"proof"`
-	Claimed         bool        `json:"claimed"`
-	ClaimTxHash     *string     `json:"claim_tx_hash"`
-}
-
-// payoutsResponse is the answer of GET /api/v1/jobs/{job_id}/payouts:
-// CONTRACT's {job_id, escrow_status, payouts} plus what a claim or a settle
-// needs (additive).
-type payoutsResponse struct {
-	JobID                 string       `json:"job_id"`
-	EscrowStatus          *string      `json:"escrow_status"`
-	Payouts               []payoutJSON `json:"payouts"`
-	NextCursor            *string      `json:"next_cursor"`
-	JobKey                string       `json:"job_key"`
-	SponsorAddress        string       `json:"sponsor_address"`
-	AnchorRoot            *string      `json:"anchor_root"`
-	TotalUSDC             *json.Number `json:"total_usdc"`
-	TotalMicroUSDC        *string      `json:"total_micro_usdc"`
-	EscrowContractAddress *string      `json:"escrow_contract_address"`
-	ChainID               *int64       `json:"chain_id"`
 }
 
 func (s *server) getPayouts(w http.ResponseWriter, r *http.Request) error {
@@ -63,9 +32,9 @@ func (s *server) getPayouts(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	job := page.Job
-	out := payoutsResponse{
+	out := wire.JobPayouts{
 		JobID:          job.ID,
-		Payouts:        make([]payoutJSON, 0, len(page.Payouts)),
+		Payouts:        make([]wire.Payout, 0, len(page.Payouts)),
 		NextCursor:     optString(page.NextCursor),
 		JobKey:         openjury.HashFromBytes(anchor.JobKey(job.ID)).String(),
 		SponsorAddress: job.Sponsor.String(),
@@ -91,7 +60,7 @@ func (s *server) getPayouts(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		pj := payoutJSON{
+		pj := wire.Payout{
 			Recipient:       p.Recipient.String(),
 			AmountUSDC:      usdcJSON(openjury.MicroUSDC(p.Amount)),
 			AmountMicroUSDC: strconv.FormatUint(p.Amount, 10),

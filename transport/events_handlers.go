@@ -12,6 +12,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/events"
+	"github.com/openjury/openjury/wire"
 )
 
 // DefaultEventHeartbeat is how often an idle event stream sends a comment
@@ -56,32 +57,32 @@ func (s *server) eventRoutes() []route {
 	}
 }
 
-// eventJSON is Event.
-type eventJSON struct {
-	ID        string         `json:"id"`
-	Type      string         `json:"type"`
-	CreatedAt string         `json:"created_at"`
-	JobID     *string        `json:"job_id"`
-	Address   *string        `json:"address"`
-	Subjects  []string       `json:"subjects"`
-	Tags      []string       `json:"tags"`
-	Data      map[string]any `json:"data"`
-}
-
-func newEventJSON(e *events.Event) eventJSON {
-	out := eventJSON{ID: e.ID(), Type: string(e.Type), CreatedAt: openjury.FormatTime(e.CreatedAt),
+func newEventJSON(e *events.Event) wire.Event {
+	out := wire.Event{ID: e.ID(), Type: string(e.Type), CreatedAt: wire.NewTime(e.CreatedAt),
 		JobID: optString(e.JobID), Address: optAddress(e.Actor), Subjects: make([]string, len(e.Subjects)),
-		Tags: e.Tags, Data: e.Data}
+		Tags: e.Tags, Data: eventData(e.Data)}
 	for i, a := range e.Subjects {
 		out.Subjects[i] = a.String()
 	}
 	if out.Tags == nil {
 		out.Tags = []string{}
 	}
-	if out.Data == nil {
-		out.Data = map[string]any{}
-	}
 	return out
+}
+
+// eventData is an event's data as JSON, {} when it has none (or, never
+// expected, when it holds a value JSON cannot encode).
+func eventData(d events.Data) json.RawMessage {
+	if d == nil {
+		return json.RawMessage(`{}`)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(d); err != nil {
+		return json.RawMessage(`{}`)
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n")
 }
 
 // EventJSON renders an event as the API serves it (GET /api/v1/events,
@@ -91,13 +92,7 @@ func EventJSON(e *events.Event) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(newEventJSON(e)); err != nil {
-		// Data holds only plain values; keep the envelope if not.
-		ej := newEventJSON(e)
-		ej.Data = map[string]any{}
-		buf.Reset()
-		_ = enc.Encode(ej)
-	}
+	_ = enc.Encode(newEventJSON(e)) // every part is plain JSON
 	return bytes.TrimRight(buf.Bytes(), "\n")
 }
 
@@ -215,7 +210,7 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request) error {
 		switch {
 		case openjury.IsKind(err, openjury.Gone):
 			// Too late for a status: the stream says why it ends.
-			msg, _ := json.Marshal(errorBody{Detail: openjury.DetailOf(err)})
+			msg, _ := json.Marshal(wire.Error{Detail: openjury.DetailOf(err)})
 			_ = write([]byte("event: error\ndata: "), msg, []byte("\n\n"))
 			return nil
 		case err != nil:

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/wire"
 )
 
 // readyTimeout bounds one readiness check.
@@ -18,13 +19,9 @@ func (s *server) healthRoutes() []route {
 	}
 }
 
-type statusResponse struct {
-	Status string `json:"status"`
-}
-
 // healthz answers 200 while the process serves requests.
 func (s *server) healthz(w http.ResponseWriter, r *http.Request) error {
-	return respond(w, statusResponse{Status: "ok"})
+	return respond(w, wire.HealthStatus{Status: "ok"})
 }
 
 // readyz answers 200 when Services.Ready succeeds, else 503.
@@ -36,5 +33,5 @@ func (s *server) readyz(w http.ResponseWriter, r *http.Request) error {
 			return &openjury.Error{Kind: openjury.Unavailable, Op: "transport.readyz", Detail: "database unavailable", Err: err}
 		}
 	}
-	return respond(w, statusResponse{Status: "ready"})
+	return respond(w, wire.HealthStatus{Status: "ready"})
 }

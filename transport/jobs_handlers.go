@@ -5,6 +5,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/wire"
 )
 
 func (s *server) jobRoutes() []route {
@@ -15,49 +16,26 @@ func (s *server) jobRoutes() []route {
 	}
 }
 
-// createJobRequest is CreateJobRequest. Pointers tell absent fields apart.
-type createJobRequest struct {
-	Title                  *string  `json:"title"`
-	Prompt                 *string  `json:"prompt"`
-	BountyUSDC             *number  `json:"bounty_usdc"`
-	Tags                   []string `json:"tags"`
-	FinalVoteWindowSeconds *int64   `json:"final_vote_window_seconds"`
-	JuryMode               *string  `json:"jury_mode"`
-	JurySize               *int64   `json:"jury_size"`
-	JuryCommitSeconds      *int64   `json:"jury_commit_seconds"`
-	JuryRevealSeconds      *int64   `json:"jury_reveal_seconds"`
-}
-
-// listJobsResponse is ListJobsResponse plus the cursor of the next page.
-type listJobsResponse struct {
-	Jobs       []jobJSON `json:"jobs"`
-	NextCursor *string   `json:"next_cursor"`
-}
-
 func (s *server) createJob(w http.ResponseWriter, r *http.Request) error {
-	var req createJobRequest
-	if err := decodeJSON(r, &req); err != nil {
+	var req wire.CreateJobRequest
+	m, err := decodeRequest(r, &req)
+	if err != nil {
 		return err
 	}
-	switch {
-	case req.Title == nil:
-		return required("title")
-	case req.Prompt == nil:
-		return required("prompt")
-	case req.BountyUSDC == nil:
-		return required("bounty_usdc")
+	if err := m.require("title", "prompt", "bounty_usdc"); err != nil {
+		return err
 	}
-	bounty, err := openjury.ParseUSDC("bounty_usdc", string(*req.BountyUSDC))
+	bounty, err := openjury.ParseUSDC("bounty_usdc", string(req.BountyUSDC))
 	if err != nil {
 		return err
 	}
 	job, err := s.svc.Market.CreateJob(r.Context(), callerFrom(r.Context()).addr, marketplace.CreateJobInput{
-		Title:                  *req.Title,
-		Prompt:                 *req.Prompt,
+		Title:                  req.Title,
+		Prompt:                 req.Prompt,
 		Bounty:                 bounty,
 		Tags:                   req.Tags,
 		FinalVoteWindowSeconds: req.FinalVoteWindowSeconds,
-		JuryMode:               deref(req.JuryMode),
+		JuryMode:               req.JuryMode,
 		JurySize:               req.JurySize,
 		JuryCommitSeconds:      req.JuryCommitSeconds,
 		JuryRevealSeconds:      req.JuryRevealSeconds,
@@ -81,7 +59,7 @@ func (s *server) listJobs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return respond(w, listJobsResponse{Jobs: mapEach(page.Jobs, s.jobJSON), NextCursor: optString(page.NextCursor)})
+	return respond(w, wire.ListJobsResponse{Jobs: mapEach(page.Jobs, s.jobJSON), NextCursor: optString(page.NextCursor)})
 }
 
 // queryJobs lists the jobs a request's status, tag, funded, limit

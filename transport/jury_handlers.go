@@ -1,12 +1,12 @@
 package transport
 
 import (
-	"encoding/json"
 	"net/http"
 	"strconv"
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/wire"
 )
 
 func (s *server) juryRoutes() []route {
@@ -17,61 +17,24 @@ func (s *server) juryRoutes() []route {
 	}
 }
 
-// juryDrawJSON is JuryDraw: the inputs of a panel's draw, for anyone to
-// re-derive it.
-type juryDrawJSON struct {
-	Status               string       `json:"status"`
-	Algorithm            string       `json:"algorithm"`
-	AlgorithmDescription string       `json:"algorithm_description"`
-	Seed                 *string      `json:"seed"`
-	SeedSource           string       `json:"seed_source"`
-	SeedBlock            *int64       `json:"seed_block"`
-	EligibleVersion      int64        `json:"eligible_version"`
-	EligibleCount        *int64       `json:"eligible_count"`
-	EligibleStakeUSDC    *json.Number `json:"eligible_stake_usdc"`
-	EligibleSetHash      *string      `json:"eligible_set_hash"`
-	EligibleSetURL       string       `json:"eligible_set_url"`
-	DrawnAt              *string      `json:"drawn_at"`
-}
-
-// panelMemberJSON is JuryPanelMember.
-type panelMemberJSON struct {
-	Address   string      `json:"address"`
-	StakeUSDC json.Number `json:"stake_usdc"`
-	Committed bool        `json:"committed"`
-	Revealed  bool        `json:"revealed"`
-}
-
-// juryJSON is JobJury.
-type juryJSON struct {
-	JobID            string            `json:"job_id"`
-	JuryMode         string            `json:"jury_mode"`
-	JurySize         *int64            `json:"jury_size"`
-	JuryCommitEndsAt *string           `json:"jury_commit_ends_at"`
-	JuryRevealEndsAt *string           `json:"jury_reveal_ends_at"`
-	Commitments      *int64            `json:"commitments"`
-	Draw             *juryDrawJSON     `json:"draw"`
-	Panel            []panelMemberJSON `json:"panel"`
-}
-
 func (s *server) getJury(w http.ResponseWriter, r *http.Request) error {
 	jury, err := s.svc.Market.Jury(r.Context(), r.PathValue("job_id"))
 	if err != nil {
 		return err
 	}
 	j := jury.Job
-	out := juryJSON{
+	out := wire.JobJury{
 		JobID: j.ID, JuryMode: j.JuryMode.Name(), JurySize: optSize(j.JurySize),
 		JuryCommitEndsAt: optTimePtr(j.JuryCommitEndsAt), JuryRevealEndsAt: optTimePtr(j.JuryRevealEndsAt),
-		Panel: mapEach(jury.Panel, func(m marketplace.PanelMember) panelMemberJSON {
-			return panelMemberJSON{Address: m.Address.String(), StakeUSDC: usdcJSON(m.Stake), Committed: m.Committed, Revealed: m.Revealed}
+		Panel: mapEach(jury.Panel, func(m marketplace.PanelMember) wire.JuryPanelMember {
+			return wire.JuryPanelMember{Address: m.Address.String(), StakeUSDC: usdcJSON(m.Stake), Committed: m.Committed, Revealed: m.Revealed}
 		}),
 	}
 	if j.JuryMode == marketplace.JuryCommitReveal {
 		out.Commitments = &jury.Commitments
 	}
 	if d := jury.Draw; d != nil {
-		dj := &juryDrawJSON{
+		dj := &wire.JuryDraw{
 			Status: "pending", Algorithm: marketplace.DrawAlgorithm, AlgorithmDescription: marketplace.DrawAlgorithmText,
 			SeedSource: d.SeedSource, EligibleVersion: d.Version,
 			EligibleSetURL: s.opts.BaseURL + "/api/v1/jobs/" + j.ID + "/jury/eligible",
@@ -89,21 +52,6 @@ func (s *server) getJury(w http.ResponseWriter, r *http.Request) error {
 	return respond(w, out)
 }
 
-// eligibleJurorJSON is JuryEligibleJuror.
-type eligibleJurorJSON struct {
-	Address        string      `json:"address"`
-	StakeUSDC      json.Number `json:"stake_usdc"`
-	StakeMicroUSDC string      `json:"stake_micro_usdc"`
-}
-
-// juryEligibleJSON is ListJuryEligibleResponse.
-type juryEligibleJSON struct {
-	JobID           string              `json:"job_id"`
-	EligibleVersion int64               `json:"eligible_version"`
-	Jurors          []eligibleJurorJSON `json:"jurors"`
-	NextCursor      *string             `json:"next_cursor"`
-}
-
 func (s *server) listJuryEligible(w http.ResponseWriter, r *http.Request) error {
 	limit, err := queryInt(r, "limit", marketplace.DefaultEligibleLimit, 1, marketplace.MaxEligibleLimit)
 	if err != nil {
@@ -113,32 +61,12 @@ func (s *server) listJuryEligible(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	return respond(w, juryEligibleJSON{
+	return respond(w, wire.ListJuryEligibleResponse{
 		JobID: page.Draw.JobID, EligibleVersion: page.Draw.Version, NextCursor: optString(page.NextCursor),
-		Jurors: mapEach(page.Jurors, func(j marketplace.Juror) eligibleJurorJSON {
-			return eligibleJurorJSON{Address: j.Address.String(), StakeUSDC: usdcJSON(j.Stake), StakeMicroUSDC: strconv.FormatInt(int64(j.Stake), 10)}
+		Jurors: mapEach(page.Jurors, func(j marketplace.Juror) wire.JuryEligibleJuror {
+			return wire.JuryEligibleJuror{Address: j.Address.String(), StakeUSDC: usdcJSON(j.Stake), StakeMicroUSDC: strconv.FormatInt(int64(j.Stake), 10)}
 		}),
 	})
-}
-
-// dutyJSON is JuryDuty.
-type dutyJSON struct {
-	JobID            string  `json:"job_id"`
-	Title            string  `json:"title"`
-	JuryMode         string  `json:"jury_mode"`
-	JuryCommitEndsAt *string `json:"jury_commit_ends_at"`
-	JuryRevealEndsAt *string `json:"jury_reveal_ends_at"`
-	FinalVoteEndsAt  *string `json:"final_vote_ends_at"`
-	Committed        bool    `json:"committed"`
-	Revealed         bool    `json:"revealed"`
-	NextAction       string  `json:"next_action"`
-}
-
-// dutiesJSON is ListJuryDutiesResponse.
-type dutiesJSON struct {
-	Address    string     `json:"address"`
-	Duties     []dutyJSON `json:"duties"`
-	NextCursor *string    `json:"next_cursor"`
 }
 
 func (s *server) listJuryDuties(w http.ResponseWriter, r *http.Request) error {
@@ -156,9 +84,9 @@ func (s *server) listJuryDuties(w http.ResponseWriter, r *http.Request) error {
 	}
 	addr, _ := openjury.ParseAddress("address", q.Get("address")) // Duties checked it
 	now := openjury.Truncate(s.clock.Now())
-	return respond(w, dutiesJSON{Address: addr.String(), NextCursor: optString(page.NextCursor),
-		Duties: mapEach(page.Duties, func(d marketplace.Duty) dutyJSON {
-			return dutyJSON{
+	return respond(w, wire.ListJuryDutiesResponse{Address: addr.String(), NextCursor: optString(page.NextCursor),
+		Duties: mapEach(page.Duties, func(d marketplace.Duty) wire.JuryDuty {
+			return wire.JuryDuty{
 				JobID: d.Job.ID, Title: d.Job.Title, JuryMode: d.Job.JuryMode.Name(),
 				JuryCommitEndsAt: optTimePtr(d.Job.JuryCommitEndsAt), JuryRevealEndsAt: optTimePtr(d.Job.JuryRevealEndsAt),
 				FinalVoteEndsAt: optTime(d.Job.FinalVoteEndsAt), Committed: d.Member.Committed, Revealed: d.Member.Revealed,

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/wire"
 )
 
 // HeaderRequestID is the request id header, read from callers and set on
@@ -110,7 +111,7 @@ func (s *server) recoverPanics(next http.Handler) http.Handler {
 				// the client does not take a truncated body for a whole one.
 				panic(http.ErrAbortHandler)
 			}
-			writeJSON(rec, http.StatusInternalServerError, errorBody{Detail: internalDetail})
+			writeJSON(rec, http.StatusInternalServerError, wire.Error{Detail: internalDetail})
 		}()
 		next.ServeHTTP(rec, r)
 	})

@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/wire"
 )
 
 func (s *server) reputationRoutes() []route {
@@ -18,56 +18,24 @@ func (s *server) reputationRoutes() []route {
 	}
 }
 
-// reputationJSON is the Reputation resource. badges is [] when there are
-// none.
-type reputationJSON struct {
-	Address       string   `json:"address"`
-	Score         int64    `json:"score"`
-	Level         int64    `json:"level"`
-	Wins          int64    `json:"wins"`
-	Losses        int64    `json:"losses"`
-	LastUpdatedAt string   `json:"last_updated_at"`
-	Badges        []string `json:"badges"`
-}
-
 // newReputationJSON converts a record. last_updated_at is required by the
 // spec, but an address with no record (the zero record of
 // docs/rules.md#reputation) has never been updated: it then carries now,
 // the time of the answer.
-func newReputationJSON(r marketplace.Reputation, now time.Time) reputationJSON {
+func newReputationJSON(r marketplace.Reputation, now time.Time) wire.Reputation {
 	updated := r.UpdatedAt
 	if updated.IsZero() {
 		updated = now
 	}
-	return reputationJSON{
+	return wire.Reputation{
 		Address:       r.Address.String(),
 		Score:         r.Score,
 		Level:         marketplace.Level(r.Score),
 		Wins:          r.Wins,
 		Losses:        r.Losses,
-		LastUpdatedAt: openjury.FormatTime(updated),
+		LastUpdatedAt: wire.NewTime(updated),
 		Badges:        marketplace.Badges(r),
 	}
-}
-
-// leaderboardEntryJSON is LeaderboardEntry.
-type leaderboardEntryJSON struct {
-	Address string `json:"address"`
-	Score   int64  `json:"score"`
-	Level   int64  `json:"level"`
-}
-
-// leaderboardResponse is LeaderboardResponse plus the cursor of the next
-// page.
-type leaderboardResponse struct {
-	Entries    []leaderboardEntryJSON `json:"entries"`
-	NextCursor *string                `json:"next_cursor"`
-}
-
-// devSetReputationRequest is the body of POST /api/v1/reputation/dev_set.
-type devSetReputationRequest struct {
-	Address *string `json:"address"`
-	Score   *int64  `json:"score"`
 }
 
 func (s *server) reputation(w http.ResponseWriter, r *http.Request) error {
@@ -93,28 +61,26 @@ func (s *server) leaderboard(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	entries := mapEach(page.Entries, func(e marketplace.Reputation) leaderboardEntryJSON {
-		return leaderboardEntryJSON{Address: e.Address.String(), Score: e.Score, Level: marketplace.Level(e.Score)}
+	entries := mapEach(page.Entries, func(e marketplace.Reputation) wire.LeaderboardEntry {
+		return wire.LeaderboardEntry{Address: e.Address.String(), Score: e.Score, Level: marketplace.Level(e.Score)}
 	})
-	return respond(w, leaderboardResponse{Entries: entries, NextCursor: optString(page.NextCursor)})
+	return respond(w, wire.LeaderboardResponse{Entries: entries, NextCursor: optString(page.NextCursor)})
 }
 
 func (s *server) reputationDevSet(w http.ResponseWriter, r *http.Request) error {
-	var req devSetReputationRequest
-	if err := decodeJSON(r, &req); err != nil {
-		return err
-	}
-	switch {
-	case req.Address == nil:
-		return required("address")
-	case req.Score == nil:
-		return required("score")
-	}
-	addr, err := parseAddress("address", *req.Address)
+	var req wire.DevSetReputationRequest
+	m, err := decodeRequest(r, &req)
 	if err != nil {
 		return err
 	}
-	rep, err := s.svc.Market.DevSetReputation(r.Context(), addr, *req.Score)
+	if err := m.require("address", "score"); err != nil {
+		return err
+	}
+	addr, err := parseAddress("address", req.Address)
+	if err != nil {
+		return err
+	}
+	rep, err := s.svc.Market.DevSetReputation(r.Context(), addr, req.Score)
 	if err != nil {
 		return err
 	}

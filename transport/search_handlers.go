@@ -8,6 +8,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/search"
+	"github.com/openjury/openjury/wire"
 )
 
 func (s *server) searchRoutes() []route {
@@ -19,27 +20,6 @@ func (s *server) searchRoutes() []route {
 // errSearchDisabled answers the search route of a server without search.
 var errSearchDisabled = openjury.E(openjury.NotImplemented, "transport.search",
 	"semantic search is disabled on this server (SERVICE_SEMANTIC_SEARCH_ENABLED=0)")
-
-// semanticSearchResultJSON is SemanticSearchResult. title is null for
-// kinds without one (submissions, comments), job_id for documents that
-// belong to no job (posts and their comments).
-type semanticSearchResultJSON struct {
-	Type       string  `json:"type"`
-	ID         string  `json:"id"`
-	JobID      *string `json:"job_id"`
-	Similarity float64 `json:"similarity"`
-	Title      *string `json:"title"`
-	Content    *string `json:"content"`
-	Snippet    string  `json:"snippet"`
-}
-
-// semanticSearchResponse is SemanticSearchResponse.
-type semanticSearchResponse struct {
-	Query      string                     `json:"query"`
-	Results    []semanticSearchResultJSON `json:"results"`
-	Count      int                        `json:"count"`
-	NextCursor *string                    `json:"next_cursor"`
-}
 
 func (s *server) semanticSearch(w http.ResponseWriter, r *http.Request) error {
 	if s.svc.Search == nil {
@@ -61,9 +41,9 @@ func (s *server) semanticSearch(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := semanticSearchResponse{Query: res.Query, Results: make([]semanticSearchResultJSON, len(res.Results)), Count: len(res.Results)}
+	out := wire.SemanticSearchResponse{Query: res.Query, Results: make([]wire.SemanticSearchResult, len(res.Results)), Count: int64(len(res.Results))}
 	for i, x := range res.Results {
-		item := semanticSearchResultJSON{Type: string(x.Kind), ID: x.ID, Similarity: x.Similarity, Content: &x.Content, Snippet: x.Snippet.HTML()}
+		item := wire.SemanticSearchResult{Type: string(x.Kind), ID: x.ID, Similarity: x.Similarity, Content: &x.Content, Snippet: x.Snippet.HTML()}
 		if x.Kind.HasTitle() {
 			item.Title = &x.Title
 		}

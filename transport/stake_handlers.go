@@ -1,12 +1,12 @@
 package transport
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/stake"
+	"github.com/openjury/openjury/wire"
 )
 
 // settlementAsset is the asset of bounties and stakes.
@@ -22,23 +22,8 @@ func (s *server) stakeRoutes() []route {
 	}
 }
 
-// stakeRequirementsJSON is StakeRequirements. rpc_url is always null: the
-// RPC URL may hold a provider key and is never returned
-// (docs/rules.md#stake-and-slashing).
-type stakeRequirementsJSON struct {
-	Network              string      `json:"network"`
-	ChainID              int64       `json:"chain_id"`
-	SettlementAsset      string      `json:"settlement_asset"`
-	USDCAddress          *string     `json:"usdc_address"`
-	MinStake             json.Number `json:"min_stake"`
-	SlashingPolicy       string      `json:"slashing_policy"`
-	OnchainStakeEnabled  bool        `json:"onchain_stake_enabled"`
-	RPCURL               *string     `json:"rpc_url"`
-	StakeContractAddress *string     `json:"stake_contract_address"`
-}
-
-func newStakeRequirementsJSON(c stake.Config) stakeRequirementsJSON {
-	return stakeRequirementsJSON{
+func newStakeRequirementsJSON(c stake.Config) wire.StakeRequirements {
+	return wire.StakeRequirements{
 		Network:              c.Network,
 		ChainID:              c.ChainID,
 		SettlementAsset:      settlementAsset,
@@ -51,21 +36,9 @@ func newStakeRequirementsJSON(c stake.Config) stakeRequirementsJSON {
 	}
 }
 
-// stakeStatusJSON is StakeStatus.
-type stakeStatusJSON struct {
-	Address              string      `json:"address"`
-	IsEligible           bool        `json:"is_eligible"`
-	StakedAmount         json.Number `json:"staked_amount"`
-	StakeTxHash          *string     `json:"stake_tx_hash"`
-	StakeChainID         *int64      `json:"stake_chain_id"`
-	StakeContractAddress *string     `json:"stake_contract_address"`
-	StakeBlockNumber     *int64      `json:"stake_block_number"`
-	StakeLogIndex        *int64      `json:"stake_log_index"`
-}
-
-func newStakeStatusJSON(st stake.Status) stakeStatusJSON {
+func newStakeStatusJSON(st stake.Status) wire.StakeStatus {
 	ref := newChainRefFields(st.Ref)
-	return stakeStatusJSON{
+	return wire.StakeStatus{
 		Address:              st.Address.String(),
 		IsEligible:           st.Eligible,
 		StakedAmount:         usdcJSON(st.Staked),
@@ -77,39 +50,13 @@ func newStakeStatusJSON(st stake.Status) stakeStatusJSON {
 	}
 }
 
-// devSetStakeRequest is the body of POST /api/v1/stake/dev_set.
-type devSetStakeRequest struct {
-	Address              *string `json:"address"`
-	StakedAmount         *number `json:"staked_amount"`
-	StakeTxHash          *string `json:"stake_tx_hash"`
-	StakeChainID         *int64  `json:"stake_chain_id"`
-	StakeContractAddress *string `json:"stake_contract_address"`
-	StakeBlockNumber     *int64  `json:"stake_block_number"`
-	StakeLogIndex        *int64  `json:"stake_log_index"`
-}
-
-// slashingEventJSON is SlashingEvent.
-type slashingEventJSON struct {
-	ID               string      `json:"id"`
-	AgentAddress     string      `json:"agent_address"`
-	AmountUSDC       json.Number `json:"amount_usdc"`
-	CreatedAt        string      `json:"created_at"`
-	RecipientAddress *string     `json:"recipient_address"`
-	JobID            *string     `json:"job_id"`
-	TxHash           *string     `json:"tx_hash"`
-	ContractAddress  *string     `json:"contract_address"`
-	ChainID          *int64      `json:"chain_id"`
-	BlockNumber      *int64      `json:"block_number"`
-	LogIndex         *int64      `json:"log_index"`
-}
-
-func newSlashingEventJSON(e stake.SlashEvent) slashingEventJSON {
+func newSlashingEventJSON(e stake.SlashEvent) wire.SlashingEvent {
 	ref := newChainRefFields(e.Ref)
-	return slashingEventJSON{
+	return wire.SlashingEvent{
 		ID:               e.ID,
 		AgentAddress:     e.Agent.String(),
 		AmountUSDC:       usdcJSON(e.Amount),
-		CreatedAt:        openjury.FormatTime(e.CreatedAt),
+		CreatedAt:        wire.NewTime(e.CreatedAt),
 		RecipientAddress: optAddress(e.Recipient),
 		JobID:            optString(e.JobID),
 		TxHash:           ref.TxHash,
@@ -118,26 +65,6 @@ func newSlashingEventJSON(e stake.SlashEvent) slashingEventJSON {
 		BlockNumber:      ref.BlockNumber,
 		LogIndex:         ref.LogIndex,
 	}
-}
-
-// devRecordSlashRequest is DevRecordSlashRequest.
-type devRecordSlashRequest struct {
-	AgentAddress     *string `json:"agent_address"`
-	AmountUSDC       *number `json:"amount_usdc"`
-	RecipientAddress *string `json:"recipient_address"`
-	JobID            *string `json:"job_id"`
-	TxHash           *string `json:"tx_hash"`
-	ContractAddress  *string `json:"contract_address"`
-	ChainID          *int64  `json:"chain_id"`
-	BlockNumber      *int64  `json:"block_number"`
-	LogIndex         *int64  `json:"log_index"`
-}
-
-// listSlashingEventsResponse is ListSlashingEventsResponse plus the cursor
-// of the next page.
-type listSlashingEventsResponse struct {
-	Events     []slashingEventJSON `json:"events"`
-	NextCursor *string             `json:"next_cursor"`
 }
 
 func (s *server) stakeRequirements(w http.ResponseWriter, r *http.Request) error {
@@ -157,21 +84,19 @@ func (s *server) stakeStatus(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *server) stakeDevSet(w http.ResponseWriter, r *http.Request) error {
-	var req devSetStakeRequest
-	if err := decodeJSON(r, &req); err != nil {
-		return err
-	}
-	switch {
-	case req.Address == nil:
-		return required("address")
-	case req.StakedAmount == nil:
-		return required("staked_amount")
-	}
-	addr, err := parseAddress("address", *req.Address)
+	var req wire.DevSetStakeRequest
+	m, err := decodeRequest(r, &req)
 	if err != nil {
 		return err
 	}
-	amount, err := openjury.ParseUSDC("staked_amount", string(*req.StakedAmount))
+	if err := m.require("address", "staked_amount"); err != nil {
+		return err
+	}
+	addr, err := parseAddress("address", req.Address)
+	if err != nil {
+		return err
+	}
+	amount, err := openjury.ParseUSDC("staked_amount", string(req.StakedAmount))
 	if err != nil {
 		return err
 	}
@@ -190,22 +115,19 @@ func (s *server) stakeDevSet(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *server) slashingDevRecord(w http.ResponseWriter, r *http.Request) error {
-	var req devRecordSlashRequest
-	if err := decodeJSON(r, &req); err != nil {
+	var req wire.DevRecordSlashRequest
+	m, err := decodeRequest(r, &req)
+	if err != nil {
 		return err
 	}
-	switch {
-	case req.AgentAddress == nil:
-		return required("agent_address")
-	case req.AmountUSDC == nil:
-		return required("amount_usdc")
+	if err := m.require("agent_address", "amount_usdc"); err != nil {
+		return err
 	}
 	in := stake.SlashInput{}
-	var err error
-	if in.Agent, err = parseAddress("agent_address", *req.AgentAddress); err != nil {
+	if in.Agent, err = parseAddress("agent_address", req.AgentAddress); err != nil {
 		return err
 	}
-	if in.Amount, err = openjury.ParseUSDC("amount_usdc", string(*req.AmountUSDC)); err != nil {
+	if in.Amount, err = openjury.ParseUSDC("amount_usdc", string(req.AmountUSDC)); err != nil {
 		return err
 	}
 	if req.RecipientAddress != nil {
@@ -248,5 +170,5 @@ func (s *server) slashingEvents(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return respond(w, listSlashingEventsResponse{Events: mapEach(page.Events, newSlashingEventJSON), NextCursor: optString(page.NextCursor)})
+	return respond(w, wire.ListSlashingEventsResponse{Events: mapEach(page.Events, newSlashingEventJSON), NextCursor: optString(page.NextCursor)})
 }

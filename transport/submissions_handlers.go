@@ -8,6 +8,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/wire"
 )
 
 func (s *server) submissionRoutes() []route {
@@ -17,58 +18,19 @@ func (s *server) submissionRoutes() []route {
 	}
 }
 
-// createSubmissionRequest is CreateSubmissionRequest. evidence is kept raw
-// and decoded item by item, so errors name the item ("evidence[2].quote").
-type createSubmissionRequest struct {
-	JobID    *string         `json:"job_id"`
-	Content  *string         `json:"content"`
-	Evidence json.RawMessage `json:"evidence"`
-}
-
-// evidenceJSON is the Evidence resource, in requests and responses. Every
-// field is optional in a request (null or absent: not given) and present
-// in a response (null when not given).
-type evidenceJSON struct {
-	Type         *string        `json:"type"`
-	SourceURL    *string        `json:"source_url"`
-	RetrievedAt  *string        `json:"retrieved_at"`
-	SnapshotURI  *string        `json:"snapshot_uri"`
-	SnapshotHash *string        `json:"snapshot_hash"`
-	Quote        *string        `json:"quote"`
-	Claim        *string        `json:"claim"`
-	Confidence   *float64       `json:"confidence"`
-	Metadata     map[string]any `json:"metadata"`
-}
-
-// submissionJSON is the Submission resource; evidence is [] when there is
-// none.
-type submissionJSON struct {
-	ID           string         `json:"id"`
-	JobID        string         `json:"job_id"`
-	AgentAddress string         `json:"agent_address"`
-	Content      string         `json:"content"`
-	CreatedAt    string         `json:"created_at"`
-	Evidence     []evidenceJSON `json:"evidence"`
-}
-
-// createSubmissionResponse is CreateSubmissionResponse.
-type createSubmissionResponse struct {
-	Submission submissionJSON `json:"submission"`
-}
-
-func newSubmissionJSON(sub *marketplace.Submission) submissionJSON {
-	return submissionJSON{
+func newSubmissionJSON(sub *marketplace.Submission) wire.Submission {
+	return wire.Submission{
 		ID:           sub.ID,
 		JobID:        sub.JobID,
 		AgentAddress: sub.Agent.String(),
 		Content:      sub.Content,
-		CreatedAt:    openjury.FormatTime(sub.CreatedAt),
+		CreatedAt:    wire.NewTime(sub.CreatedAt),
 		Evidence:     mapEach(sub.Evidence, newEvidenceJSON),
 	}
 }
 
-func newEvidenceJSON(e marketplace.Evidence) evidenceJSON {
-	return evidenceJSON{
+func newEvidenceJSON(e marketplace.Evidence) wire.Evidence {
+	return wire.Evidence{
 		Type:         optString(e.Type),
 		SourceURL:    optString(e.SourceURL),
 		RetrievedAt:  optString(e.RetrievedAt),
@@ -96,7 +58,7 @@ func decodeEvidence(raw json.RawMessage) ([]marketplace.EvidenceInput, error) {
 	}
 	out := make([]marketplace.EvidenceInput, len(items))
 	for i, item := range items {
-		var e evidenceJSON
+		var e wire.Evidence
 		if err := decodeAt(fmt.Sprintf("evidence[%d]", i), item, &e); err != nil {
 			return nil, err
 		}
@@ -115,30 +77,36 @@ func decodeEvidence(raw json.RawMessage) ([]marketplace.EvidenceInput, error) {
 	return out, nil
 }
 
+// submissionBody is CreateSubmissionRequest as the server reads it: the
+// evidence items are decoded one by one, so that an error names the item
+// ("evidence[2].confidence: must be a number").
+type submissionBody struct {
+	wire.CreateSubmissionRequest
+	Evidence json.RawMessage `json:"evidence"`
+}
+
 func (s *server) createSubmission(w http.ResponseWriter, r *http.Request) error {
-	var req createSubmissionRequest
-	if err := decodeJSON(r, &req); err != nil {
+	var req submissionBody
+	m, err := decodeRequest(r, &req)
+	if err != nil {
 		return err
 	}
-	switch {
-	case req.JobID == nil:
-		return required("job_id")
-	case req.Content == nil:
-		return required("content")
+	if err := m.require("job_id", "content"); err != nil {
+		return err
 	}
 	evidence, err := decodeEvidence(req.Evidence)
 	if err != nil {
 		return err
 	}
 	sub, err := s.svc.Market.Submit(r.Context(), callerFrom(r.Context()).addr, marketplace.SubmitInput{
-		JobID:    *req.JobID,
-		Content:  *req.Content,
+		JobID:    req.JobID,
+		Content:  req.Content,
 		Evidence: evidence,
 	})
 	if err != nil {
 		return err
 	}
-	return respond(w, createSubmissionResponse{Submission: newSubmissionJSON(sub)})
+	return respond(w, wire.CreateSubmissionResponse{Submission: newSubmissionJSON(sub)})
 }
 
 // listSubmissions serves a page of a job's submissions, oldest first: a

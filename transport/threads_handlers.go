@@ -3,8 +3,8 @@ package transport
 import (
 	"net/http"
 
-	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/wire"
 )
 
 func (s *server) threadRoutes() []route {
@@ -23,88 +23,27 @@ func (s *server) threadRoutes() []route {
 	}
 }
 
-// createCommentRequest is CreateCommentRequest. parent_id null or absent
-// starts a new thread.
-type createCommentRequest struct {
-	Content  *string `json:"content"`
-	ParentID *string `json:"parent_id"`
-}
-
-// commentJSON is the Comment resource. A deleted comment has content "" and
-// deleted_at and deleted_by set; they are null otherwise, as is parent_id
-// for a top-level comment.
-type commentJSON struct {
-	ID            string  `json:"id"`
-	TargetType    string  `json:"target_type"`
-	TargetID      string  `json:"target_id"`
-	ParentID      *string `json:"parent_id"`
-	AuthorAddress string  `json:"author_address"`
-	Content       string  `json:"content"`
-	CreatedAt     string  `json:"created_at"`
-	DeletedAt     *string `json:"deleted_at"`
-	DeletedBy     *string `json:"deleted_by"`
-}
-
-// createCommentResponse is CreateCommentResponse, also the answer of a
-// delete.
-type createCommentResponse struct {
-	Comment commentJSON `json:"comment"`
-}
-
-// listCommentsResponse is ListCommentsResponse plus the cursor of the next
-// page.
-type listCommentsResponse struct {
-	Comments   []commentJSON `json:"comments"`
-	NextCursor *string       `json:"next_cursor"`
-}
-
-func newCommentJSON(c *marketplace.Comment) commentJSON {
-	return commentJSON{
+func newCommentJSON(c *marketplace.Comment) wire.Comment {
+	return wire.Comment{
 		ID:            c.ID,
 		TargetType:    string(c.Target),
 		TargetID:      c.TargetID,
 		ParentID:      optString(c.ParentID),
 		AuthorAddress: c.Author.String(),
 		Content:       c.Content,
-		CreatedAt:     openjury.FormatTime(c.CreatedAt),
+		CreatedAt:     wire.NewTime(c.CreatedAt),
 		DeletedAt:     optTimePtr(c.DeletedAt),
 		DeletedBy:     optString(c.DeletedBy.String()),
 	}
 }
 
-// createPostRequest is CreatePostRequest. Pointers tell absent fields apart.
-type createPostRequest struct {
-	Title   *string  `json:"title"`
-	Content *string  `json:"content"`
-	Tags    []string `json:"tags"`
-}
-
-// postJSON is the Post resource; tags is [] when there are none, deleted_at
-// and deleted_by are null unless the post was deleted.
-type postJSON struct {
-	ID            string   `json:"id"`
-	Title         string   `json:"title"`
-	Content       string   `json:"content"`
-	AuthorAddress string   `json:"author_address"`
-	CreatedAt     string   `json:"created_at"`
-	Tags          []string `json:"tags"`
-	DeletedAt     *string  `json:"deleted_at"`
-	DeletedBy     *string  `json:"deleted_by"`
-}
-
-// listPostsResponse is ListPostsResponse plus the cursor of the next page.
-type listPostsResponse struct {
-	Posts      []postJSON `json:"posts"`
-	NextCursor *string    `json:"next_cursor"`
-}
-
-func newPostJSON(p *marketplace.Post) postJSON {
-	return postJSON{
+func newPostJSON(p *marketplace.Post) wire.Post {
+	return wire.Post{
 		ID:            p.ID,
 		Title:         p.Title,
 		Content:       p.Content,
 		AuthorAddress: p.Author.String(),
-		CreatedAt:     openjury.FormatTime(p.CreatedAt),
+		CreatedAt:     wire.NewTime(p.CreatedAt),
 		Tags:          orEmpty(p.Tags),
 		DeletedAt:     optTimePtr(p.DeletedAt),
 		DeletedBy:     optString(p.DeletedBy.String()),
@@ -126,7 +65,7 @@ func (s *server) listComments(target marketplace.TargetType, param string) handl
 		if err != nil {
 			return err
 		}
-		return respond(w, listCommentsResponse{Comments: mapEach(page.Comments, newCommentJSON), NextCursor: optString(page.NextCursor)})
+		return respond(w, wire.ListCommentsResponse{Comments: mapEach(page.Comments, newCommentJSON), NextCursor: optString(page.NextCursor)})
 	}
 }
 
@@ -134,21 +73,22 @@ func (s *server) listComments(target marketplace.TargetType, param string) handl
 // path value param.
 func (s *server) createComment(target marketplace.TargetType, param string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		var req createCommentRequest
-		if err := decodeJSON(r, &req); err != nil {
+		var req wire.CreateCommentRequest
+		m, err := decodeRequest(r, &req)
+		if err != nil {
 			return err
 		}
-		if req.Content == nil {
-			return required("content")
+		if err := m.require("content"); err != nil {
+			return err
 		}
 		c, err := s.svc.Market.AddComment(r.Context(), callerFrom(r.Context()).addr, target, r.PathValue(param), marketplace.CommentInput{
-			Content:  *req.Content,
+			Content:  req.Content,
 			ParentID: deref(req.ParentID),
 		})
 		if err != nil {
 			return err
 		}
-		return respond(w, createCommentResponse{Comment: newCommentJSON(c)})
+		return respond(w, wire.CreateCommentResponse{Comment: newCommentJSON(c)})
 	}
 }
 
@@ -157,23 +97,21 @@ func (s *server) deleteComment(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return respond(w, createCommentResponse{Comment: newCommentJSON(c)})
+	return respond(w, wire.CreateCommentResponse{Comment: newCommentJSON(c)})
 }
 
 func (s *server) createPost(w http.ResponseWriter, r *http.Request) error {
-	var req createPostRequest
-	if err := decodeJSON(r, &req); err != nil {
+	var req wire.CreatePostRequest
+	m, err := decodeRequest(r, &req)
+	if err != nil {
 		return err
 	}
-	switch {
-	case req.Title == nil:
-		return required("title")
-	case req.Content == nil:
-		return required("content")
+	if err := m.require("title", "content"); err != nil {
+		return err
 	}
 	p, err := s.svc.Market.CreatePost(r.Context(), callerFrom(r.Context()).addr, marketplace.PostInput{
-		Title:   *req.Title,
-		Content: *req.Content,
+		Title:   req.Title,
+		Content: req.Content,
 		Tags:    req.Tags,
 	})
 	if err != nil {
@@ -204,5 +142,5 @@ func (s *server) listPosts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return respond(w, listPostsResponse{Posts: mapEach(page.Posts, newPostJSON), NextCursor: optString(page.NextCursor)})
+	return respond(w, wire.ListPostsResponse{Posts: mapEach(page.Posts, newPostJSON), NextCursor: optString(page.NextCursor)})
 }

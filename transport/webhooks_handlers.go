@@ -5,6 +5,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/events"
+	"github.com/openjury/openjury/wire"
 )
 
 func (s *server) webhookRoutes() []route {
@@ -18,37 +19,9 @@ func (s *server) webhookRoutes() []route {
 	}
 }
 
-// createWebhookRequest is CreateWebhookRequest.
-type createWebhookRequest struct {
-	URL   *string  `json:"url"`
-	Types []string `json:"types"`
-	JobID *string  `json:"job_id"`
-	Tag   *string  `json:"tag"`
-}
-
-// webhookJSON is Webhook; Secret is set only on create and rotate.
-type webhookJSON struct {
-	ID             string   `json:"id"`
-	URL            string   `json:"url"`
-	Types          []string `json:"types"`
-	JobID          *string  `json:"job_id"`
-	Tag            *string  `json:"tag"`
-	CreatedAt      string   `json:"created_at"`
-	FailingSince   *string  `json:"failing_since"`
-	Disabled       bool     `json:"disabled"`
-	DisabledAt     *string  `json:"disabled_at"`
-	DisabledReason *string  `json:"disabled_reason"`
-}
-
-// webhookWithSecretJSON is WebhookWithSecret.
-type webhookWithSecretJSON struct {
-	webhookJSON
-	Secret string `json:"secret"`
-}
-
-func newWebhookJSON(w *events.Webhook) webhookJSON {
-	out := webhookJSON{ID: w.ID, URL: w.URL, Types: make([]string, len(w.Types)), JobID: optString(w.JobID), Tag: optString(w.Tag),
-		CreatedAt: openjury.FormatTime(w.CreatedAt), FailingSince: optTimePtr(w.FailingSince), Disabled: w.DisabledAt != nil,
+func newWebhookJSON(w *events.Webhook) wire.Webhook {
+	out := wire.Webhook{ID: w.ID, URL: w.URL, Types: make([]string, len(w.Types)), JobID: optString(w.JobID), Tag: optString(w.Tag),
+		CreatedAt: wire.NewTime(w.CreatedAt), FailingSince: optTimePtr(w.FailingSince), Disabled: w.DisabledAt != nil,
 		DisabledAt: optTimePtr(w.DisabledAt), DisabledReason: optString(w.DisabledReason)}
 	for i, t := range w.Types {
 		out.Types[i] = string(t)
@@ -56,43 +29,14 @@ func newWebhookJSON(w *events.Webhook) webhookJSON {
 	return out
 }
 
-// deliveryJSON is WebhookDelivery.
-type deliveryJSON struct {
-	ID             string  `json:"id"`
-	WebhookID      string  `json:"webhook_id"`
-	EventID        string  `json:"event_id"`
-	EventType      string  `json:"event_type"`
-	Status         string  `json:"status"`
-	Attempts       int     `json:"attempts"`
-	NextAttemptAt  *string `json:"next_attempt_at"`
-	LastAttemptAt  *string `json:"last_attempt_at"`
-	ResponseStatus *int    `json:"response_status"`
-	Error          *string `json:"error"`
-	CreatedAt      string  `json:"created_at"`
-	DeliveredAt    *string `json:"delivered_at"`
-	Redelivery     bool    `json:"redelivery"`
-}
-
-func newDeliveryJSON(d *events.Delivery) deliveryJSON {
-	out := deliveryJSON{ID: d.ID, WebhookID: d.WebhookID, EventID: events.FormatID(d.EventSeq), EventType: string(d.EventType),
+func newDeliveryJSON(d *events.Delivery) wire.WebhookDelivery {
+	out := wire.WebhookDelivery{ID: d.ID, WebhookID: d.WebhookID, EventID: events.FormatID(d.EventSeq), EventType: string(d.EventType),
 		Status: string(d.Status), Attempts: d.Attempts, NextAttemptAt: optTimePtr(d.NextAttemptAt), LastAttemptAt: optTimePtr(d.LastAttemptAt),
-		Error: optString(d.Error), CreatedAt: openjury.FormatTime(d.CreatedAt), DeliveredAt: optTimePtr(d.DeliveredAt), Redelivery: d.Redelivery}
+		Error: optString(d.Error), CreatedAt: wire.NewTime(d.CreatedAt), DeliveredAt: optTimePtr(d.DeliveredAt), Redelivery: d.Redelivery}
 	if d.ResponseStatus != 0 {
 		out.ResponseStatus = &d.ResponseStatus
 	}
 	return out
-}
-
-// listWebhooksResponse is ListWebhooksResponse.
-type listWebhooksResponse struct {
-	Webhooks   []webhookJSON `json:"webhooks"`
-	NextCursor *string       `json:"next_cursor"`
-}
-
-// listDeliveriesResponse is ListWebhookDeliveriesResponse.
-type listDeliveriesResponse struct {
-	Deliveries []deliveryJSON `json:"deliveries"`
-	NextCursor *string        `json:"next_cursor"`
 }
 
 // errWebhooksOff answers the webhook routes of a handler without
@@ -103,14 +47,15 @@ func (s *server) createWebhook(w http.ResponseWriter, r *http.Request) error {
 	if s.svc.Webhooks == nil {
 		return errWebhooksOff
 	}
-	var req createWebhookRequest
-	if err := decodeJSON(r, &req); err != nil {
+	var req wire.CreateWebhookRequest
+	m, err := decodeRequest(r, &req)
+	if err != nil {
 		return err
 	}
-	if req.URL == nil {
-		return required("url")
+	if err := m.require("url"); err != nil {
+		return err
 	}
-	in := events.CreateWebhookInput{URL: *req.URL, Types: req.Types}
+	in := events.CreateWebhookInput{URL: req.URL, Types: req.Types}
 	if req.JobID != nil {
 		in.JobID = *req.JobID
 	}
@@ -121,7 +66,7 @@ func (s *server) createWebhook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return respond(w, webhookWithSecretJSON{webhookJSON: newWebhookJSON(hook), Secret: hook.Secret})
+	return respond(w, wire.WebhookWithSecret{Webhook: newWebhookJSON(hook), Secret: hook.Secret})
 }
 
 func (s *server) listWebhooks(w http.ResponseWriter, r *http.Request) error {
@@ -132,7 +77,7 @@ func (s *server) listWebhooks(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return respond(w, listWebhooksResponse{Webhooks: mapEach(hooks, newWebhookJSON)})
+	return respond(w, wire.ListWebhooksResponse{Webhooks: mapEach(hooks, newWebhookJSON)})
 }
 
 func (s *server) deleteWebhook(w http.ResponseWriter, r *http.Request) error {
@@ -154,7 +99,7 @@ func (s *server) rotateWebhook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return respond(w, webhookWithSecretJSON{webhookJSON: newWebhookJSON(hook), Secret: hook.Secret})
+	return respond(w, wire.WebhookWithSecret{Webhook: newWebhookJSON(hook), Secret: hook.Secret})
 }
 
 func (s *server) listDeliveries(w http.ResponseWriter, r *http.Request) error {
@@ -169,7 +114,7 @@ func (s *server) listDeliveries(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return respond(w, listDeliveriesResponse{Deliveries: mapEach(page.Deliveries, newDeliveryJSON), NextCursor: optString(page.NextCursor)})
+	return respond(w, wire.ListWebhookDeliveriesResponse{Deliveries: mapEach(page.Deliveries, newDeliveryJSON), NextCursor: optString(page.NextCursor)})
 }
 
 func (s *server) redeliver(w http.ResponseWriter, r *http.Request) error {

@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
 	"io"
 	"net/http"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -137,7 +137,7 @@ func cmdJobs(ctx context.Context, e *env, args []string) error {
 	}
 	return e.print(jobs, func(w io.Writer) {
 		for _, j := range jobs {
-			fmt.Fprintf(w, "%s  %-6s  %8.2f USDC  %s\n", j.ID, j.Status, j.BountyUSDC, j.Title)
+			fmt.Fprintf(w, "%s  %-6s  %8.2f USDC  %s\n", j.ID, j.Status, usdcFloat(j.BountyUSDC), j.Title)
 		}
 		if len(jobs) == 0 {
 			fmt.Fprintln(w, "no jobs")
@@ -160,7 +160,7 @@ func cmdJob(ctx context.Context, e *env, args []string) error {
 	}
 	return e.print(v, func(w io.Writer) {
 		j := v.Job
-		fmt.Fprintf(w, "%s  [%s]  %.2f USDC", j.ID, j.Status, j.BountyUSDC)
+		fmt.Fprintf(w, "%s  [%s]  %.2f USDC", j.ID, j.Status, usdcFloat(j.BountyUSDC))
 		if len(j.Tags) > 0 {
 			fmt.Fprintf(w, "  tags %s", strings.Join(j.Tags, ", "))
 		}
@@ -185,7 +185,7 @@ func cmdJob(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintln(w, "jury tally:")
 		}
 		for _, t := range v.Votes.Tallies {
-			fmt.Fprintf(w, "  %s  weight %.0f from %s\n", t.SubmissionID, t.WeightedVotes, plural(t.Voters, "voter"))
+			fmt.Fprintf(w, "  %s  weight %d from %s\n", t.SubmissionID, t.WeightedVotes, plural(t.Voters, "voter"))
 		}
 		if len(v.FinalVotes.Tallies) == 0 {
 			fmt.Fprintln(w, "final votes: none yet")
@@ -235,7 +235,7 @@ func cmdPostJob(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	req := client.CreateJobRequest{Title: *title, Prompt: text, BountyUSDC: *bounty, Tags: tags}
+	req := client.CreateJobRequest{Title: *title, Prompt: text, BountyUSDC: client.FloatNumber(*bounty), Tags: tags}
 	if *window > 0 {
 		req.FinalVoteWindowSeconds = window
 	}
@@ -343,7 +343,7 @@ func cmdVote(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	return e.print(v.Vote, func(w io.Writer) {
-		fmt.Fprintf(w, "jury vote %s for %s (weight %.0f)\n", v.Vote.ID, v.Vote.SubmissionID, v.Vote.Weight)
+		fmt.Fprintf(w, "jury vote %s for %s (weight %d)\n", v.Vote.ID, v.Vote.SubmissionID, v.Vote.Weight)
 	})
 }
 
@@ -386,7 +386,7 @@ func cmdFinalize(ctx context.Context, e *env, args []string) error {
 	r, err := c.FinalizeJob(ctx, pos[0])
 	var ce *client.Error
 	if errors.As(err, &ce) && ce.Status == http.StatusConflict {
-		if j, jerr := c.GetJob(ctx, pos[0]); jerr == nil && j.Status == "open" && j.FinalVoteEndsAt != nil && time.Now().Before(*j.FinalVoteEndsAt) {
+		if j, jerr := c.GetJob(ctx, pos[0]); jerr == nil && j.Status == "open" && j.FinalVoteEndsAt != nil && time.Now().Before(j.FinalVoteEndsAt.Time) {
 			return hintError{err: err, hint: "final votes are open until " + j.FinalVoteEndsAt.Format(time.RFC3339) + ": finalize after that"}
 		}
 	}
@@ -505,8 +505,8 @@ func cmdStatus(ctx context.Context, e *env, args []string) error {
 		if !v.Stake.IsEligible {
 			eligible = "below the minimum stake: may not submit or vote"
 		}
-		fmt.Fprintf(w, "address     %s\nstake       %s USDC (%s)\nAGR         %d (earned %d, spent %d)\nreputation  score %.0f, level %d, %s, %s, %s\n",
-			v.Address, strconv.FormatFloat(v.Stake.StakedAmount, 'f', -1, 64), eligible, v.AGR.Balance, v.AGR.Earned, v.AGR.Spent,
+		fmt.Fprintf(w, "address     %s\nstake       %s USDC (%s)\nAGR         %d (earned %d, spent %d)\nreputation  score %d, level %d, %s, %s, %s\n",
+			v.Address, v.Stake.StakedAmount.String(), eligible, v.AGR.Balance, v.AGR.Earned, v.AGR.Spent,
 			v.Reputation.Score, v.Reputation.Level, plural(v.Reputation.Wins, "win"), plural(v.Reputation.Losses, "loss"), badges)
 	})
 }
@@ -559,4 +559,11 @@ func cmdSearch(ctx context.Context, e *env, args []string) error {
 func plainSnippet(s string) string {
 	s = strings.NewReplacer("<mark>", "*", "</mark>", "*").Replace(s)
 	return html.UnescapeString(s)
+}
+
+// usdcFloat is an amount of an answer as a float64, for a fixed-width
+// column (0 for text that is not a number, which the server never sends).
+func usdcFloat(n json.Number) float64 {
+	f, _ := n.Float64()
+	return f
 }

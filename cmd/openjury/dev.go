@@ -54,12 +54,12 @@ func cmdDev(ctx context.Context, e *env, args []string) error {
 		if err != nil || amount < 0 {
 			return usageError(fmt.Sprintf("stake: want an amount of USDC, got %q", value))
 		}
-		st, err := dev.DevSetStake(ctx, client.DevSetStakeRequest{Address: addr, StakedAmount: amount})
+		st, err := dev.DevSetStake(ctx, client.DevSetStakeRequest{Address: addr, StakedAmount: client.FloatNumber(amount)})
 		if err != nil {
 			return err
 		}
 		return e.print(st, func(w io.Writer) {
-			fmt.Fprintf(w, "stake of %s is now %s USDC (may submit and vote: %v)\n", st.Address, strconv.FormatFloat(st.StakedAmount, 'f', -1, 64), st.IsEligible)
+			fmt.Fprintf(w, "stake of %s is now %s USDC (may submit and vote: %v)\n", st.Address, st.StakedAmount.String(), st.IsEligible)
 		})
 	case "reputation":
 		score, err := strconv.ParseInt(value, 10, 64)
@@ -71,7 +71,7 @@ func cmdDev(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		return e.print(r, func(w io.Writer) {
-			fmt.Fprintf(w, "reputation of %s is now %s (level %d)\n", r.Address, strconv.FormatFloat(r.Score, 'f', -1, 64), r.Level)
+			fmt.Fprintf(w, "reputation of %s is now %s (level %d)\n", r.Address, strconv.FormatInt(r.Score, 10), r.Level)
 		})
 	default:
 		amount, err := strconv.ParseInt(value, 10, 64)

@@ -541,7 +541,7 @@ func escrowStatus(ctx context.Context, e *env, args []string) error {
 		}
 		fmt.Fprintf(w, "job %s: escrow %s", jobID, *rep.EscrowStatus)
 		if rep.EscrowAmountUSDC != nil {
-			fmt.Fprintf(w, ", %s USDC funded", strconv.FormatFloat(*rep.EscrowAmountUSDC, 'f', -1, 64))
+			fmt.Fprintf(w, ", %s USDC funded", rep.EscrowAmountUSDC.String())
 		}
 		if rep.EscrowRefundAfter != nil {
 			fmt.Fprintf(w, ", refundable after %s if never settled", rep.EscrowRefundAfter.UTC().Format(time.RFC3339))
@@ -555,7 +555,7 @@ func escrowStatus(ctx context.Context, e *env, args []string) error {
 			if po.Claimed {
 				state = "claimed in " + deref(po.ClaimTxHash)
 			}
-			fmt.Fprintf(w, "  %s  %s USDC  %s  %s\n", po.Recipient, strconv.FormatFloat(po.AmountUSDC, 'f', -1, 64), strings.Join(po.Roles, ","), state)
+			fmt.Fprintf(w, "  %s  %s USDC  %s  %s\n", po.Recipient, po.AmountUSDC.String(), strings.Join(po.Roles, ","), state)
 		}
 		if s := rep.OnChain; s != nil {
 			fmt.Fprintf(w, "on chain: %s, funded %s, settled total %s, claimed %s, root %s\n", s.Status, s.Funded, s.Total, s.Claimed, s.Root)

@@ -134,7 +134,7 @@ func TestEscrowEndToEnd(t *testing.T) {
 		a, b := job(funded.ID), job(idle.ID)
 		return a.EscrowStatus != nil && *a.EscrowStatus == "funded" && b.EscrowStatus != nil && *b.EscrowStatus == "funded"
 	})
-	require.Equal(t, 100.000001, *job(funded.ID).EscrowAmountUSDC, "only the sponsor's slot counts")
+	require.Equal(t, "100.000001", job(funded.ID).EscrowAmountUSDC.String(), "only the sponsor's slot counts: exactly")
 	listed, err := api.ListJobs(ctx, client.JobFilter{Funded: true})
 	require.NoError(t, err)
 	require.Len(t, listed.Jobs, 2)

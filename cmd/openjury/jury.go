@@ -158,7 +158,7 @@ func cmdReveal(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	return e.print(res.Vote, func(w io.Writer) {
-		fmt.Fprintf(w, "revealed jury vote %s for %s (weight %.0f)\n", res.Vote.ID, res.Vote.SubmissionID, res.Vote.Weight)
+		fmt.Fprintf(w, "revealed jury vote %s for %s (weight %d)\n", res.Vote.ID, res.Vote.SubmissionID, res.Vote.Weight)
 	})
 }
 

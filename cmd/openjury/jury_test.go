@@ -26,7 +26,7 @@ func TestJuryCommands(t *testing.T) {
 	dev, err := client.New(srv.URL, client.WithDevSecret(openjurytest.DevSecret))
 	require.NoError(t, err)
 	for _, a := range []agent{worker, juror} {
-		_, err := dev.DevSetStake(ctx, client.DevSetStakeRequest{Address: a.addr, StakedAmount: 20})
+		_, err := dev.DevSetStake(ctx, client.DevSetStakeRequest{Address: a.addr, StakedAmount: "20"})
 		require.NoError(t, err)
 	}
 	_, err = dev.DevSetReputation(ctx, client.DevSetReputationRequest{Address: juror.addr, Score: 16})

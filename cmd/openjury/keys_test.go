@@ -230,7 +230,7 @@ func TestDevCommand(t *testing.T) {
 		Reputation client.Reputation  `json:"reputation"`
 	}
 	runJSON(t, srv.URL, nil, &st, "status", other.addr)
-	require.InDelta(t, 16, st.Reputation.Score, 1e-9)
+	require.EqualValues(t, 16, st.Reputation.Score)
 
 	for _, args := range [][]string{{"dev"}, {"dev", "stake"}, {"dev", "fly", "1"}, {"dev", "stake", "ten"}, {"dev", "mint", "0"}, {"dev", "stake", "a", "b", "c"}} {
 		r := run(t, srv.URL, &a, nil, args...)

@@ -70,7 +70,7 @@ func newCast(t *testing.T, srv *openjurytest.Server) (sponsor, worker, juror age
 	dev, err := client.New(srv.URL, client.WithDevSecret(openjurytest.DevSecret))
 	require.NoError(t, err)
 	for _, a := range []agent{worker, juror} {
-		_, err := dev.DevSetStake(ctx, client.DevSetStakeRequest{Address: a.addr, StakedAmount: 20})
+		_, err := dev.DevSetStake(ctx, client.DevSetStakeRequest{Address: a.addr, StakedAmount: "20"})
 		require.NoError(t, err)
 	}
 	_, err = dev.DevSetReputation(ctx, client.DevSetReputationRequest{Address: juror.addr, Score: 16})
@@ -152,7 +152,7 @@ func TestJobStory(t *testing.T) {
 
 	var vote client.Vote
 	runJSON(t, srv.URL, &juror, &vote, "vote", job.ID, sub.ID)
-	require.InDelta(t, 5, vote.Weight, 1e-9) // 1 + floor(sqrt(16))
+	require.EqualValues(t, 5, vote.Weight) // 1 + floor(sqrt(16))
 	var fv client.FinalVote
 	runJSON(t, srv.URL, &juror, &fv, "final-vote", job.ID, sub.ID)
 	require.Equal(t, sub.ID, fv.SubmissionID)

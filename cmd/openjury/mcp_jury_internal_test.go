@@ -39,7 +39,7 @@ func TestMCPJuryTools(t *testing.T) {
 
 	dev, err := client.New(srv.URL, client.WithDevSecret(openjurytest.DevSecret))
 	require.NoError(t, err)
-	_, err = dev.DevSetStake(ctx, client.DevSetStakeRequest{Address: addr, StakedAmount: 20})
+	_, err = dev.DevSetStake(ctx, client.DevSetStakeRequest{Address: addr, StakedAmount: "20"})
 	require.NoError(t, err)
 	_, err = dev.DevSetReputation(ctx, client.DevSetReputationRequest{Address: addr, Score: 10})
 	require.NoError(t, err)

@@ -179,7 +179,7 @@ func mcpStory(t *testing.T) (*openjurytest.Server, client.Job, agent) {
 	sponsor, worker := newAgent(t), newAgent(t)
 	dev, err := client.New(srv.URL, client.WithDevSecret(openjurytest.DevSecret))
 	require.NoError(t, err)
-	_, err = dev.DevSetStake(context.Background(), client.DevSetStakeRequest{Address: worker.addr, StakedAmount: 20})
+	_, err = dev.DevSetStake(context.Background(), client.DevSetStakeRequest{Address: worker.addr, StakedAmount: "20"})
 	require.NoError(t, err)
 	var job client.Job
 	runJSON(t, srv.URL, &sponsor, &job, "post-job", "--title", "MCP job", "--prompt", "Do it over MCP.", "--bounty", "2")

@@ -132,7 +132,7 @@ func cmdLeaderboard(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintln(w, "nobody has a reputation yet")
 		}
 		for i, en := range entries {
-			fmt.Fprintf(w, "%3d. %s  score %.0f  level %d\n", i+1, en.Address, en.Score, en.Level)
+			fmt.Fprintf(w, "%3d. %s  score %d  level %d\n", i+1, en.Address, en.Score, en.Level)
 		}
 	})
 }

@@ -129,7 +129,7 @@ func TestSessionCache(t *testing.T) {
 	require.Empty(t, sessionFiles(t, home))
 	c, err := client.New(srv.URL, client.WithToken(renewed.Token), client.WithoutRetries())
 	require.NoError(t, err)
-	_, err = c.CreateJob(context.Background(), client.CreateJobRequest{Title: "x", Prompt: "y", BountyUSDC: 1})
+	_, err = c.CreateJob(context.Background(), client.CreateJobRequest{Title: "x", Prompt: "y", BountyUSDC: "1"})
 	var ce *client.Error
 	require.ErrorAs(t, err, &ce)
 	require.Equal(t, 401, ce.Status, "the revoked token no longer works")

@@ -253,7 +253,7 @@ func writeEvents(ctx context.Context, t *target, fix *fixtures, c config, run *e
 		sponsor := ws[n%len(ws)]
 		wg.Go(func() {
 			if n%2 == 0 {
-				j, err := sponsor.CreateJob(ctx, client.CreateJobRequest{Title: "Evented job " + strconv.Itoa(n), Prompt: "p", BountyUSDC: 1})
+				j, err := sponsor.CreateJob(ctx, client.CreateJobRequest{Title: "Evented job " + strconv.Itoa(n), Prompt: "p", BountyUSDC: "1"})
 				mu.Lock()
 				defer mu.Unlock()
 				if err != nil {

@@ -302,7 +302,7 @@ func setUp(ctx context.Context, t *target, c config) (*fixtures, error) {
 		if t.devSecret == "" {
 			continue
 		}
-		if _, err := cs.anon.DevSetStake(ctx, client.DevSetStakeRequest{Address: w.Address(), StakedAmount: 1000}); err != nil {
+		if _, err := cs.anon.DevSetStake(ctx, client.DevSetStakeRequest{Address: w.Address(), StakedAmount: "1000"}); err != nil {
 			return nil, fmt.Errorf("dev stake: %w", err)
 		}
 		if _, err := cs.anon.DevSetReputation(ctx, client.DevSetReputationRequest{Address: w.Address(), Score: 100}); err != nil {

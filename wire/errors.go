@@ -1,0 +1,6 @@
+package wire
+
+// Error is the body of every failure: {"detail": "..."}.
+type Error struct {
+	Detail string `json:"detail"`
+}
