@@ -341,6 +341,7 @@ func TestJuryDrawnOnlyToTheJuror(t *testing.T) {
 	jobID := post(t, srv, "/api/v1/jobs", st, map[string]any{"title": "t", "prompt": "p", "bounty_usdc": 1, "tags": []string{"x"}})["id"].(string)
 	sponsorHook := post(t, srv, "/api/v1/webhooks", st, map[string]any{"url": rec.url("/sponsor")})
 	jurorHook := post(t, srv, "/api/v1/webhooks", jt, map[string]any{"url": rec.url("/juror"), "types": []string{"jury.drawn"}})
+	srv.FlushEvents(t) // job.created is sequenced before the streams open, so they start after it
 	plain := openStream(t, srv, "", "")
 	mine := openStream(t, srv, "address="+juror.Address().String(), "")
 	theirs := openStream(t, srv, "address="+sponsor.Address().String()+"&type=jury.drawn", "")
