@@ -92,6 +92,13 @@ func run(t *testing.T, url string, a *agent, env []string, args ...string) resul
 	if a != nil {
 		cmd.Env = append(cmd.Env, "OPENJURY_PRIVATE_KEY="+a.key)
 	}
+	return runCmd(t, cmd)
+}
+
+// runCmd runs cmd and returns its exit code and output; a binary that
+// cannot be started fails the test.
+func runCmd(t *testing.T, cmd *exec.Cmd) result {
+	t.Helper()
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()

@@ -1,7 +1,6 @@
 package main_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -32,16 +31,7 @@ func TestSignMessage(t *testing.T) {
 			cmd.Env = append(cmd.Env, "OPENJURY_PRIVATE_KEY="+key)
 		}
 		cmd.Stdin = strings.NewReader(msg)
-		var out, errOut bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errOut
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else {
-			require.NoError(t, err)
-		}
-		return result{code: code, stdout: out.String(), stderr: errOut.String()}
+		return runCmd(t, cmd)
 	}
 	verify := func(sig string) error {
 		ch, err := anon.CreateAuthChallenge(ctx, client.AuthChallengeRequest{Address: a.addr})
