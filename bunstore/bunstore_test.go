@@ -569,6 +569,27 @@ func TestOptimize(t *testing.T) {
 	}
 }
 
+// TestAnalyze: after Analyze, PostgreSQL has statistics of the tables
+// (it plans the hot statements from them); on SQLite it is Optimize.
+func TestAnalyze(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			db := open(t, be.dsn(t))
+			roundTrip(t, db, "00000000-0000-7000-8000-000000000001")
+			require.NoError(t, db.Analyze(ctx))
+			if db.Dialect() == bunstore.DialectPostgres {
+				var analyzed int
+				require.NoError(t, db.Bun().NewRaw(
+					`SELECT count(*) FROM pg_stat_user_tables WHERE relname IN ('jobs', 'submissions') AND last_analyze IS NOT NULL`).Scan(ctx, &analyzed))
+				require.Equal(t, 2, analyzed)
+			}
+		})
+	}
+}
+
 // TestMigrationProgress: a fresh database reports its pending migrations,
 // then each one in order as it starts; a migrated one reports none.
 func TestMigrationProgress(t *testing.T) {

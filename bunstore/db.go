@@ -221,6 +221,25 @@ func (d *DB) Optimize(ctx context.Context) error {
 	return nil
 }
 
+// Analyze refreshes the query planner's statistics of every table now:
+// ANALYZE on PostgreSQL, Optimize on SQLite. Run it after a bulk load
+// (seeding, a restore): until autovacuum has analysed the new rows,
+// PostgreSQL plans the hot statements from empty-table estimates (a
+// sequential scan and a sort instead of an index walk) and keeps those
+// plans for its prepared statements. Errors: Unavailable.
+func (d *DB) Analyze(ctx context.Context) error {
+	if d.dialect != DialectPostgres {
+		return d.Optimize(ctx)
+	}
+	if err := d.guard(ctx, "bunstore.Analyze", true); err != nil {
+		return err
+	}
+	if _, err := d.w.ExecContext(ctx, "ANALYZE"); err != nil {
+		return unavailable("bunstore.Analyze", err)
+	}
+	return nil
+}
+
 // Close closes every connection; on SQLite it runs Optimize first (its
 // error ignored: closing matters more).
 func (d *DB) Close() error {
