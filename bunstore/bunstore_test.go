@@ -533,6 +533,9 @@ func TestPostgresPoolAndExecMode(t *testing.T) {
 		require.NoError(t, db.Bun().NewRaw("SELECT count(*) FROM pg_prepared_statements").Scan(ctx, &n))
 		return n, bunstore.HotStatements(db)
 	}
+	var mode string
+	require.NoError(t, open(t, dsn).Bun().NewRaw("SHOW plan_cache_mode").Scan(ctx, &mode))
+	require.Equal(t, "force_generic_plan", mode, "hot statements keep their generic plan")
 	n, hot := prepared(dsn)
 	require.Positive(t, hot)
 	require.Equal(t, hot, n, "only the hot statements are prepared")

@@ -172,13 +172,27 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 // standard_conforming_strings on as PostgreSQL has it by default.
 const pgExecMode = "simple_protocol"
 
+// pgPlanCacheMode is the plan_cache_mode of bunstore's sessions unless the
+// DSN names one. It concerns only the hot statements, the prepared ones
+// with $n parameters (bun's other queries go by the simple protocol,
+// planned each time). Under PostgreSQL's default (auto) the job page
+// kept being planned again at every execution, its planning costing twice
+// its execution (BENCHMARKS.md, "Read paths"); the generic plans of the
+// hot statements are index walks, which the plan tests check
+// (plan_test.go: the job pages' generic and custom plans).
+const pgPlanCacheMode = "force_generic_plan"
+
 func openPostgres(dsn string, maxConns int) (*DB, error) {
 	// pgx wants the scheme in lower case.
 	i := strings.Index(dsn, "://")
 	dsn = strings.ToLower(dsn[:i]) + dsn[i:]
-	if u, err := url.Parse(dsn); err == nil && !u.Query().Has("default_query_exec_mode") {
+	if u, err := url.Parse(dsn); err == nil {
 		q := u.Query()
-		q.Set("default_query_exec_mode", pgExecMode)
+		for k, v := range map[string]string{"default_query_exec_mode": pgExecMode, "plan_cache_mode": pgPlanCacheMode} {
+			if !q.Has(k) {
+				q.Set(k, v)
+			}
+		}
 		u.RawQuery = q.Encode()
 		dsn = u.String()
 	}
