@@ -533,6 +533,9 @@ func TestPostgresPoolAndExecMode(t *testing.T) {
 		require.NoError(t, db.Bun().NewRaw("SELECT count(*) FROM pg_prepared_statements").Scan(ctx, &n))
 		return n, bunstore.HotStatements(db)
 	}
+	var mode string
+	require.NoError(t, open(t, dsn).Bun().NewRaw("SHOW plan_cache_mode").Scan(ctx, &mode))
+	require.Equal(t, "force_generic_plan", mode, "hot statements keep their generic plan")
 	n, hot := prepared(dsn)
 	require.Positive(t, hot)
 	require.Equal(t, hot, n, "only the hot statements are prepared")
@@ -564,6 +567,27 @@ func TestOptimize(t *testing.T) {
 			require.NoError(t, db.Close())
 			if db.Dialect() == bunstore.DialectSQLite {
 				require.Equal(t, openjury.Unavailable, openjury.KindOf(db.Optimize(ctx)))
+			}
+		})
+	}
+}
+
+// TestAnalyze: after Analyze, PostgreSQL has statistics of the tables
+// (it plans the hot statements from them); on SQLite it is Optimize.
+func TestAnalyze(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			db := open(t, be.dsn(t))
+			roundTrip(t, db, "00000000-0000-7000-8000-000000000001")
+			require.NoError(t, db.Analyze(ctx))
+			if db.Dialect() == bunstore.DialectPostgres {
+				var analyzed int
+				require.NoError(t, db.Bun().NewRaw(
+					`SELECT count(*) FROM pg_stat_user_tables WHERE relname IN ('jobs', 'submissions') AND last_analyze IS NOT NULL`).Scan(ctx, &analyzed))
+				require.Equal(t, 2, analyzed)
 			}
 		})
 	}

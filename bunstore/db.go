@@ -172,13 +172,27 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 // standard_conforming_strings on as PostgreSQL has it by default.
 const pgExecMode = "simple_protocol"
 
+// pgPlanCacheMode is the plan_cache_mode of bunstore's sessions unless the
+// DSN names one. It concerns only the hot statements, the prepared ones
+// with $n parameters (bun's other queries go by the simple protocol,
+// planned each time). Under PostgreSQL's default (auto) the job page
+// kept being planned again at every execution, its planning costing twice
+// its execution (BENCHMARKS.md, "Read paths"); the generic plans of the
+// hot statements are index walks, which the plan tests check
+// (plan_test.go: the job pages' generic and custom plans).
+const pgPlanCacheMode = "force_generic_plan"
+
 func openPostgres(dsn string, maxConns int) (*DB, error) {
 	// pgx wants the scheme in lower case.
 	i := strings.Index(dsn, "://")
 	dsn = strings.ToLower(dsn[:i]) + dsn[i:]
-	if u, err := url.Parse(dsn); err == nil && !u.Query().Has("default_query_exec_mode") {
+	if u, err := url.Parse(dsn); err == nil {
 		q := u.Query()
-		q.Set("default_query_exec_mode", pgExecMode)
+		for k, v := range map[string]string{"default_query_exec_mode": pgExecMode, "plan_cache_mode": pgPlanCacheMode} {
+			if !q.Has(k) {
+				q.Set(k, v)
+			}
+		}
 		u.RawQuery = q.Encode()
 		dsn = u.String()
 	}
@@ -217,6 +231,25 @@ func (d *DB) Optimize(ctx context.Context) error {
 	}
 	if _, err := d.w.ExecContext(ctx, "PRAGMA optimize"); err != nil {
 		return unavailable("bunstore.Optimize", err)
+	}
+	return nil
+}
+
+// Analyze refreshes the query planner's statistics of every table now:
+// ANALYZE on PostgreSQL, Optimize on SQLite. Run it after a bulk load
+// (seeding, a restore): until autovacuum has analysed the new rows,
+// PostgreSQL plans the hot statements from empty-table estimates (a
+// sequential scan and a sort instead of an index walk) and keeps those
+// plans for its prepared statements. Errors: Unavailable.
+func (d *DB) Analyze(ctx context.Context) error {
+	if d.dialect != DialectPostgres {
+		return d.Optimize(ctx)
+	}
+	if err := d.guard(ctx, "bunstore.Analyze", true); err != nil {
+		return err
+	}
+	if _, err := d.w.ExecContext(ctx, "ANALYZE"); err != nil {
+		return unavailable("bunstore.Analyze", err)
 	}
 	return nil
 }

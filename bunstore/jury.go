@@ -65,8 +65,23 @@ func (s jurorIndex) JuryVersion(ctx context.Context, minStake openjury.MicroUSDC
 	const op = "bunstore.JuryVersion"
 	var version int64
 	err := s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
-		res, err := db.NewRaw(`UPDATE jury_config SET min_stake_micro = ?, min_rep_score = ?
-WHERE id = 1 AND (min_stake_micro IS NULL OR min_rep_score IS NULL OR min_stake_micro <> ? OR min_rep_score <> ?)`,
+		const differs = `id = 1 AND (min_stake_micro IS NULL OR min_rep_score IS NULL OR min_stake_micro <> ? OR min_rep_score <> ?)`
+		if s.e.d.dialect == DialectPostgres {
+			// A change of the rule first waits for the commits that read
+			// the old one (the shared lock of openjury_jury_touch_score,
+			// migration 20261126000110); the same rule takes no lock.
+			change, err := db.NewSelect().Table("jury_config").Where(differs, int64(minStake), minRep).Exists(ctx)
+			if err != nil {
+				return translate(op, err)
+			}
+			if !change {
+				return translate(op, db.NewRaw(`SELECT version FROM jury_state WHERE id = 1`).Scan(ctx, &version))
+			}
+			if _, err := db.NewRaw(`SELECT pg_advisory_xact_lock(?, 0)`, juryRuleLock).Exec(ctx); err != nil {
+				return translate(op, err)
+			}
+		}
+		res, err := db.NewRaw(`UPDATE jury_config SET min_stake_micro = ?, min_rep_score = ? WHERE `+differs,
 			int64(minStake), minRep, int64(minStake), minRep).Exec(ctx)
 		n, err := affected(op, res, err)
 		if err != nil {
@@ -85,6 +100,11 @@ WHERE id = 1 AND (min_stake_micro IS NULL OR min_rep_score IS NULL OR min_stake_
 	})
 	return version, err
 }
+
+// juryRuleLock is the first key of the advisory lock that orders a change
+// of the eligibility rule after the commits that read the old rule
+// (PostgreSQL; migration 20261126000110).
+const juryRuleLock = 1786082426
 
 // everyAddress are the addresses whose juror stake may be above 0 or was.
 const everyAddress = `SELECT address FROM stakes UNION SELECT address FROM reputation UNION SELECT address FROM juror_versions`

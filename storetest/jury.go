@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -21,6 +22,9 @@ func (s *suite) juryTests() []test {
 		{name: "IndexRuleChange", run: testJurorIndexRule},
 		{name: "JurorAtWalksAddressOrder", run: testJurorAt},
 		{name: "ConcurrentChangesKeepIndex", run: testJurorIndexConcurrent},
+		{name: "ScoreChangesSkipTheIndex", run: testJurorIndexScoreSkips},
+		{name: "ScoreCrossingsRaceRuleChanges", run: testJurorIndexRuleRace},
+		{name: "ScoreChangeDuringRuleChange", run: testJurorIndexRuleOpen},
 		{name: "DrawsAndPanels", run: testDraws},
 		{name: "Duties", run: testDuties},
 		{name: "Commitments", run: testCommitments},
@@ -241,6 +245,122 @@ func testJurorIndexConcurrent(t *testing.T, b Backend) {
 		}
 	}
 	requireSet(t, b, juryVersion(t, b), want)
+}
+
+// testJurorIndexScoreSkips: a score change that stays on one side of the
+// threshold takes no version; one that crosses it (either way, from a
+// missing row too) takes one and moves the address in or out.
+func testJurorIndexScoreSkips(t *testing.T, b Backend) {
+	ctx := context.Background()
+	a, c := juror("a", 1), juror("c", 2)
+	require.NoError(t, b.Stake().PutStake(ctx, stake.Stake{Address: a, Staked: 20_000_000, UpdatedAt: base}))
+	require.NoError(t, b.Stake().PutStake(ctx, stake.Stake{Address: c, Staked: 30_000_000, UpdatedAt: base}))
+	v := juryVersion(t, b)
+	add := func(addr openjury.Address, d int64) {
+		t.Helper()
+		require.NoError(t, b.Reputation().AddReputation(ctx, addr, marketplace.ReputationDelta{Score: d, Submissions: 1}, base))
+	}
+	add(a, 3) // a new row below the threshold
+	add(a, 6)
+	require.Equal(t, v, juryVersion(t, b), "9 is below 10: nothing to touch")
+	add(a, 1) // crosses up
+	v2 := juryVersion(t, b)
+	require.Greater(t, v2, v)
+	requireSet(t, b, v2, map[openjury.Address]int64{a: 20_000_000})
+	add(a, 5)
+	add(c, 12) // a new row above the threshold
+	v3 := juryVersion(t, b)
+	require.Equal(t, v2+1, v3, "only c's first row took a version")
+	add(a, -5)
+	add(c, 1)
+	require.Equal(t, v3, juryVersion(t, b))
+	add(a, -1) // crosses down: 9
+	v4 := juryVersion(t, b)
+	require.Greater(t, v4, v3)
+	requireSet(t, b, v4, map[openjury.Address]int64{c: 30_000_000})
+	requireSet(t, b, v3, map[openjury.Address]int64{a: 20_000_000, c: 30_000_000})
+}
+
+// testJurorIndexRuleRace: score changes around the threshold race changes
+// of the rule itself (another minimum score, then back); every rule
+// changer ends on the test rule, so the final rule is the test rule and
+// the index must say what the rows say under it without a recompute.
+func testJurorIndexRuleRace(t *testing.T, b Backend) {
+	ctx := context.Background()
+	juryVersion(t, b)
+	addrs := []openjury.Address{juror("a", 1), juror("b", 2), juror("c", 3), juror("d", 4)}
+	for _, a := range addrs {
+		setJuror(t, b, a, 20_000_000, 11)
+	}
+	errs := raceN(40, func(i int) error {
+		if i%5 == 0 {
+			for _, rep := range []int64{12, 11, juryMinRep} {
+				if _, err := b.Jurors().JuryVersion(ctx, juryMinStake, rep); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		d := int64(1)
+		if i%2 == 0 {
+			d = -1
+		}
+		for range 3 {
+			if err := b.Reputation().AddReputation(ctx, addrs[i%len(addrs)], marketplace.ReputationDelta{Score: d}, base); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for i, err := range errs {
+		require.NoError(t, err, "writer %d", i)
+	}
+	var version int64
+	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		var err error
+		version, err = tx.Jurors().JuryVersion(ctx, juryMinStake, juryMinRep)
+		return err
+	}))
+	want := map[openjury.Address]int64{}
+	for _, a := range addrs {
+		if getReputation(t, b, a).Score >= juryMinRep {
+			want[a] = 20_000_000
+		}
+	}
+	requireSet(t, b, version, want)
+}
+
+// testJurorIndexRuleOpen: a score change that commits while a change of
+// the rule is open (it has recomputed the address from the old score)
+// counts under the new rule: 11 -> 12 crosses a minimum of 12, though not
+// the old minimum of 10.
+func testJurorIndexRuleOpen(t *testing.T, b Backend) {
+	ctx := context.Background()
+	juryVersion(t, b)
+	a := juror("a", 1)
+	setJuror(t, b, a, 20_000_000, 11)
+	done := make(chan error, 1)
+	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		if _, err := tx.Jurors().JuryVersion(ctx, juryMinStake, 12); err != nil {
+			return err
+		}
+		go func() {
+			done <- b.Reputation().AddReputation(context.Background(), a, marketplace.ReputationDelta{Score: 1}, base)
+		}()
+		// The score change commits now unless the rule change holds it
+		// back; either way the rule change commits after.
+		select {
+		case err := <-done:
+			done <- err
+		case <-time.After(300 * time.Millisecond):
+		}
+		return nil
+	}))
+	require.NoError(t, <-done)
+	require.Equal(t, int64(12), getReputation(t, b, a).Score)
+	v, err := b.Jurors().JuryVersion(ctx, juryMinStake, 12) // the same rule: no recompute
+	require.NoError(t, err)
+	requireSet(t, b, v, map[openjury.Address]int64{a: 20_000_000})
 }
 
 // walkRef is the reference of JurorAt: the juror at offset in set (in

@@ -253,6 +253,9 @@ func run(args []string, out io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
+	if c.db == "postgres" && c.dsn == "" && c.url == "" {
+		t.dbPID = pgtest.ServerPID()
+	}
 	fix, err := setUp(ctx, t, c)
 	if err != nil {
 		return err
@@ -278,7 +281,7 @@ func run(args []string, out io.Writer) (err error) {
 	}
 	fmt.Fprintf(out, "target: %s, %d connections, %s and %d requests per scenario in %d rounds\n",
 		t.describe, c.workers, c.duration, c.maxRequests, c.rounds)
-	rep := &report{out: out}
+	rep := &report{out: out, cpuOf: t.rssOf, dbOf: "PostgreSQL (server and backends)"}
 	for _, name := range c.scenarios {
 		if name == eventsScenario {
 			if err := runEvents(ctx, t, fix, c, out); err != nil {
@@ -342,6 +345,11 @@ func seedDatabase(ctx context.Context, dsn string, c config, out io.Writer) (str
 	// -search-docs jobs wait for their vectors.
 	if err := db.RebuildSearchTexts(ctx); err != nil {
 		return "", fmt.Errorf("seed: the lexical index: %w", err)
+	}
+	// As after any bulk load: the planner's statistics before the first
+	// request, not a minute later from autovacuum.
+	if err := db.Analyze(ctx); err != nil {
+		return "", fmt.Errorf("seed: analyze: %w", err)
 	}
 	return s.newestIndexed, nil
 }

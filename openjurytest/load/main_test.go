@@ -53,6 +53,7 @@ func TestSeedAndRunSQLite(t *testing.T) {
 	require.Contains(t, out.String(), "search: the index answers the seeded jobs")
 	require.Contains(t, out.String(), "tag=bench page 50 ", "the deep scenario reaches page 50")
 	require.Contains(t, out.String(), "peak RSS of this process")
+	require.Regexp(t, `CPU per answer: this process \(server and load generator\) [0-9.]+(µs|ms)`, out.String())
 	checkReport(t, out.String(), allScenarios...)
 }
 

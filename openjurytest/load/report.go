@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -19,6 +20,9 @@ type opResult struct {
 type result struct {
 	ops     map[string]*opResult
 	elapsed time.Duration
+	// cpu is the CPU time the target's processes used during the runs
+	// (measure fills it for the scenario, not the ceiling).
+	cpu cpuSample
 }
 
 func newResult() *result { return &result{ops: map[string]*opResult{}} }
@@ -91,6 +95,9 @@ type report struct {
 	out     io.Writer
 	header  bool
 	ceiling *result
+	// cpuOf names the process of cpu.host, dbOf the database server of
+	// cpu.db ("" when not measured).
+	cpuOf, dbOf string
 }
 
 const rowFormat = "%-9s %-52s %8s %6s %9s %9s %9s %8s\n"
@@ -106,6 +113,24 @@ func (rep *report) scenario(name string, ceil, r *result) {
 		rep.rows(rep.out, name, ceil)
 	}
 	rep.rows(rep.out, name, r)
+	rep.cpuLine(r)
+}
+
+// cpuLine prints the CPU time per successful answer of the target's
+// processes during a scenario, when it was measured.
+func (rep *report) cpuLine(r *result) {
+	n := r.ok()
+	if n == 0 || (r.cpu.host <= 0 && r.cpu.db <= 0) {
+		return
+	}
+	var parts []string
+	if r.cpu.host > 0 {
+		parts = append(parts, fmt.Sprintf("%s %s", rep.cpuOf, (r.cpu.host/time.Duration(n)).Round(time.Microsecond)))
+	}
+	if r.cpu.db > 0 {
+		parts = append(parts, fmt.Sprintf("%s %s", rep.dbOf, (r.cpu.db/time.Duration(n)).Round(time.Microsecond)))
+	}
+	fmt.Fprintf(rep.out, "          CPU per answer: %s\n", strings.Join(parts, ", "))
 }
 
 // rows prints one line per operation of r and, when it has several, a

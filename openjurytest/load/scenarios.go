@@ -574,8 +574,15 @@ func (cl *ceiling) close() {
 func measure(t *target, f *fixtures, c config, sc *scenario) (ceil, res *result, err error) {
 	var seq atomic.Int64
 	res = newResult()
+	run := func(part share) {
+		before := t.cpu()
+		res.add(drive(t.clients, f, c, sc, part, ""))
+		after := t.cpu()
+		res.cpu.host += after.host - before.host
+		res.cpu.db += after.db - before.db
+	}
 	if !c.ceiling {
-		res.add(drive(t.clients, f, c, sc, share{duration: c.duration, requests: int64(c.maxRequests), seq: &seq}, ""))
+		run(share{duration: c.duration, requests: int64(c.maxRequests), seq: &seq})
 		return nil, res, nil
 	}
 	answers, err := probe(t, f, sc, &seq)
@@ -594,7 +601,7 @@ func measure(t *target, f *fixtures, c config, sc *scenario) (ceil, res *result,
 		part := share{duration: c.duration / time.Duration(c.rounds), requests: int64(c.maxRequests / c.rounds), seq: &cseq}
 		ceil.add(drive(cl.cs, cf, c, sc, part, cl.label))
 		part.seq = &seq
-		res.add(drive(t.clients, f, c, sc, part, ""))
+		run(part)
 	}
 	return ceil, res, nil
 }

@@ -29,6 +29,9 @@ type target struct {
 	// says what it holds.
 	pid   int
 	rssOf string
+	// dbPID is the PostgreSQL server the tool started (0: none), whose
+	// CPU time (with its backends') the report shows per answer.
+	dbPID int
 	// http is the connection pool of every client of the target; clients
 	// are the scenarios' clients (made once the wallets signed in).
 	http    *http.Client

@@ -255,6 +255,26 @@ func Stop() error {
 	return err
 }
 
+// ServerPID is the process id of the server this process started (its
+// postmaster; the backends are its children), or 0 when it started none
+// (no NewDatabase yet, TEST_DATABASE_URL, no PostgreSQL). The load tool
+// reads the server's CPU time through it.
+func ServerPID() int {
+	if srv == nil || srv.dir == "" || srv.err != nil || srv.skip != "" {
+		return 0
+	}
+	b, err := os.ReadFile(filepath.Join(srv.dir, "data", "postmaster.pid"))
+	if err != nil {
+		return 0
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	pid, err := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil {
+		return 0
+	}
+	return pid
+}
+
 // admin runs one statement on the maintenance database.
 func (s *server) admin(ctx context.Context, sql string) error {
 	conn, err := pgx.Connect(ctx, s.adminURL)
