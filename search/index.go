@@ -76,14 +76,27 @@ const (
 	tombSlot  int32 = -2
 )
 
+// blockLayout returns the offsets of a block's parts for vectors of
+// dimension dim: its inverse norms, ids and kinds, and its size.
+func blockLayout(dim int) (invAt, idsAt, kindsAt, size int) {
+	invAt = (dim*blockSize + 3) &^ 3
+	idsAt = invAt + 4*blockSize
+	kindsAt = idsAt + 16*blockSize
+	return invAt, idsAt, kindsAt, kindsAt + blockSize
+}
+
+// blockBytes is the size of a block for vectors of dimension dim.
+func blockBytes(dim int) int {
+	_, _, _, size := blockLayout(dim)
+	return size
+}
+
 // newBlock allocates a block for vectors of dimension dim.
 func newBlock(dim int) *block {
 	b := &block{}
 	vecBytes := dim * blockSize
-	invAt := (vecBytes + 3) &^ 3
-	idsAt := invAt + 4*blockSize
-	kindsAt := idsAt + 16*blockSize
-	mem := allocBlock(b, kindsAt+blockSize)
+	invAt, idsAt, kindsAt, size := blockLayout(dim)
+	mem := allocBlock(b, size)
 	base := unsafe.Pointer(unsafe.SliceData(mem))
 	b.vec = unsafe.Slice((*int8)(base), vecBytes)
 	b.inv = unsafe.Slice((*float32)(unsafe.Add(base, invAt)), blockSize)
@@ -112,6 +125,19 @@ func (x *Index) Len() int {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	return x.live
+}
+
+// Bytes returns the memory the index holds: its blocks (outside the Go
+// heap), its lookup table and free list, and the ids kept beside (their
+// bytes only). It is what a replica's memory grows by with its documents.
+func (x *Index) Bytes() int64 {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	n := int64(len(x.blocks))*int64(blockBytes(x.dim)) + 4*int64(cap(x.table)) + 4*int64(cap(x.free))
+	for _, id := range x.long {
+		n += 4 + int64(len(id))
+	}
+	return n
 }
 
 // Doc is a document to put in the index.

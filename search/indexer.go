@@ -65,6 +65,13 @@ type Store interface {
 	RetryPending(ctx context.Context, items []Pending, at time.Time) error
 	// Changes returns up to limit stored entries with Seq > after, by Seq.
 	Changes(ctx context.Context, after int64, limit int) ([]Entry, error)
+	// ScanChanges calls fn with each of the entries Changes would return,
+	// in order, as it reads them, and returns how many it read; an error
+	// of fn stops the scan and is returned. The entry and its vector's
+	// values are the store's reading buffers, valid only during the call
+	// (fn copies what it keeps), and fn must not call the store. It is how
+	// a replica loads its index without a copy of every entry.
+	ScanChanges(ctx context.Context, after int64, limit int, fn func(*Entry) error) (int, error)
 	// PendingCount counts the pending documents.
 	PendingCount(ctx context.Context) (int64, error)
 	// RequeueOtherModels queues every stored, not deleted entry embedded
@@ -291,6 +298,8 @@ type Follower struct {
 	rec   Recorder
 	log   *slog.Logger
 	after int64
+	// page is how many entries one ScanChanges call reads.
+	page int
 }
 
 // NewFollower returns a Follower filling index with the stored entries of
@@ -302,50 +311,45 @@ func NewFollower(store Store, index *Index, model string, rec Recorder, log *slo
 	if rec == nil {
 		rec = nopRecorder{}
 	}
-	return &Follower{store: store, index: index, model: model, rec: rec, log: log}
+	return &Follower{store: store, index: index, model: model, rec: rec, log: log, page: followPage}
 }
 
-// followPage is how many entries one Changes call reads.
-const followPage = 2000
+// followPage is how many entries one ScanChanges call reads: one query
+// and one short read transaction on the database per page.
+const followPage = 5000
 
 // Sync applies every stored change after the last one applied, page by
-// page.
+// page, each entry as it is read (docs/operations.md#search): the vectors
+// go from the driver's row buffer straight into the index's blocks, so
+// loading a million entries at a replica's start holds no more than one
+// row beside the index. An entry of another model, a deleted one or one of
+// another dimension leaves the index. When a page fails, the entries
+// applied before stay applied and the next Sync goes on after them.
 func (f *Follower) Sync(ctx context.Context) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for {
-		entries, err := f.store.Changes(ctx, f.after, followPage)
+		n, err := f.store.ScanChanges(ctx, f.after, f.page, f.apply)
 		if err != nil {
 			return openjury.Wrap("search.Follower.Sync", err)
 		}
-		var docs []Doc
-		for _, e := range entries {
-			if dim := f.index.Dim(); e.Deleted || e.Model != f.model || len(e.Vector.Values) == 0 || (dim != 0 && len(e.Vector.Values) != dim) {
-				f.flush(&docs)
-				f.index.Delete(e.Kind, e.ID)
-				continue
-			}
-			docs = append(docs, Doc{Kind: e.Kind, ID: e.ID, Vector: e.Vector})
-		}
-		f.flush(&docs)
-		if len(entries) > 0 {
-			f.after = entries[len(entries)-1].Seq
-		}
-		if len(entries) < followPage {
+		if n < f.page {
 			return nil
 		}
 	}
 }
 
-// flush upserts docs (checked by Sync) and empties the list.
-func (f *Follower) flush(docs *[]Doc) {
-	if len(*docs) == 0 {
-		return
+// apply applies one stored entry to the index (Sync).
+func (f *Follower) apply(e *Entry) error {
+	f.after = e.Seq
+	if dim := f.index.Dim(); e.Deleted || e.Model != f.model || len(e.Vector.Values) == 0 || (dim != 0 && len(e.Vector.Values) != dim) {
+		f.index.Delete(e.Kind, e.ID)
+		return nil
 	}
-	if err := f.index.Upsert(*docs...); err != nil {
-		f.log.Warn("search: skipping stored entries", slog.String("error", err.Error()))
+	if err := f.index.Upsert(Doc{Kind: e.Kind, ID: e.ID, Vector: e.Vector}); err != nil {
+		f.log.Warn("search: skipping a stored entry", slog.String("error", err.Error()))
 	}
-	*docs = (*docs)[:0]
+	return nil
 }
 
 // Run calls Sync every interval until ctx ends (the first Sync at once).
