@@ -390,14 +390,17 @@ func TestHostLoadProcess(t *testing.T) {
 	index := search.NewIndex(search.LocalDim)
 	f := search.NewFollower(db.SearchIndex(), index, search.NewLocal().Model(), nil, nil)
 	before := rssKiB()
-	start := time.Now()
+	start, cpu := time.Now(), cpuTime()
 	require.NoError(t, f.Sync(context.Background()))
-	took := time.Since(start)
+	took, cpuTook := time.Since(start), cpuTime()-cpu
 	require.Equal(t, want, index.Len())
 	peak := peakRSSKiB()
 	runtime.GC()
 	debug.FreeOSMemory()
-	fmt.Printf("hostload: load-s=%.2f peak-RSS-MiB=%.1f RSS-MiB=%.1f anon-MiB=%.1f file-MiB=%.1f before-MiB=%.1f index-bytes/doc=%.1f\n",
-		took.Seconds(), float64(peak)/1024, float64(rssKiB())/1024, float64(procStatus("RssAnon:"))/1024, float64(procStatus("RssFile:"))/1024, float64(before)/1024, float64(index.Bytes())/float64(want))
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	fmt.Printf("hostload: go-MiB=%.1f ", float64(ms.Sys-ms.HeapReleased)/(1<<20))
+	fmt.Printf(" load-s=%.2f load-cpu-s=%.2f peak-RSS-MiB=%.1f RSS-MiB=%.1f anon-MiB=%.1f file-MiB=%.1f before-MiB=%.1f index-bytes/doc=%.1f\n",
+		took.Seconds(), cpuTook.Seconds(), float64(peak)/1024, float64(rssKiB())/1024, float64(procStatus("RssAnon:"))/1024, float64(procStatus("RssFile:"))/1024, float64(before)/1024, float64(index.Bytes())/float64(want))
 	runtime.KeepAlive(index)
 }

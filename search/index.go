@@ -48,8 +48,10 @@ type Index struct {
 	// table maps document keys to slots (open addressing, linear
 	// probing): emptySlot, tombSlot or a slot.
 	table []int32
-	tombs int
-	seed  maphash.Seed
+	// tableMem keeps table's memory (newTable).
+	tableMem *tableOwner
+	tombs    int
+	seed     maphash.Seed
 	// long holds the ids of slots whose id is not a canonical UUID.
 	long map[int32]string
 }
@@ -292,8 +294,10 @@ func (x *Index) grow() {
 	for (x.live+1)*2 > size {
 		size *= 2
 	}
-	old := x.table
-	x.table = make([]int32, size)
+	old, oldMem := x.table, x.tableMem
+	// The old table is read below: its owner must outlive the loop.
+	defer runtime.KeepAlive(oldMem)
+	x.table = newTable(x, size)
 	for i := range x.table {
 		x.table[i] = emptySlot
 	}
@@ -309,6 +313,21 @@ func (x *Index) grow() {
 		}
 		x.table[i] = s
 	}
+}
+
+// tableOwner owns the memory of one lookup table: outside the Go heap
+// like the blocks (a table of a million documents is 8 MB that would
+// otherwise double the garbage collector's heap goal), freed when the
+// index lets go of it (a grown table replaces it).
+type tableOwner struct{ size int }
+
+// newTable returns a lookup table of size entries (not yet filled), and
+// makes it x's table's owner.
+func newTable(x *Index, size int) []int32 {
+	owner := &tableOwner{size: size}
+	mem := allocBlock(owner, 4*size)
+	x.tableMem = owner
+	return unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(mem))), size)
 }
 
 // keyAt returns the key of the document in slot s.
@@ -330,9 +349,11 @@ func (x *Index) idAt(s int32) string {
 	return formatUUID(b.ids[j])
 }
 
-// Upsert adds documents or replaces them (same kind and id). Errors:
-// Invalid for an unknown kind or a vector of another dimension (nothing of
-// the call is applied then).
+// Upsert adds documents or replaces them (same kind and id; the last of
+// the call wins). Errors: Invalid for an unknown kind or a vector of
+// another dimension (nothing of the call is applied then). A batch is
+// cheaper per document than single calls: the vectors of documents that
+// share a block are written column by column (upsertRun).
 func (x *Index) Upsert(docs ...Doc) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -349,49 +370,88 @@ func (x *Index) Upsert(docs ...Doc) error {
 		}
 	}
 	x.dim = dim
-	for _, d := range docs {
-		x.upsert(d)
+	var slots [upsertRun]int32
+	for len(docs) > 0 {
+		n := min(len(docs), upsertRun)
+		for i, d := range docs[:n] {
+			slots[i] = x.slotOf(d.Kind, d.ID)
+		}
+		x.writeVectors(docs[:n], slots[:n])
+		docs = docs[n:]
 	}
 	return nil
 }
 
-func (x *Index) upsert(d Doc) {
-	k := keyOf(d.Kind, d.ID)
+// upsertRun is how many documents Upsert places at a time: their vectors
+// (upsertRun x 64 bytes of each dimension's cache line) stay in the CPU's
+// first-level cache while they are written column by column.
+const upsertRun = 256
+
+// slotOf returns the slot of document kind/id, taking a free or new one
+// (with its key set) for a document not in the index.
+func (x *Index) slotOf(kind Kind, id string) int32 {
+	k := keyOf(kind, id)
 	x.grow()
 	at, slot := x.find(k)
-	if slot == emptySlot {
-		if n := len(x.free); n > 0 {
-			slot = x.free[n-1]
-			x.free = x.free[:n-1]
-		} else {
-			slot = x.used
-			x.used++
-			if int(slot)/blockSize == len(x.blocks) {
-				x.blocks = append(x.blocks, newBlock(x.dim))
+	if slot != emptySlot {
+		return slot
+	}
+	if n := len(x.free); n > 0 {
+		slot = x.free[n-1]
+		x.free = x.free[:n-1]
+	} else {
+		slot = x.used
+		x.used++
+		if int(slot)/blockSize == len(x.blocks) {
+			x.blocks = append(x.blocks, newBlock(x.dim))
+		}
+	}
+	if x.table[at] == tombSlot {
+		x.tombs--
+	}
+	x.table[at] = slot
+	x.live++
+	b, j := x.blocks[slot/blockSize], slot%blockSize
+	b.kinds[j] = k.kind
+	b.ids[j] = k.uuid
+	if k.isLong {
+		b.kinds[j] |= longID
+		x.long[slot] = k.long
+	}
+	return slot
+}
+
+// writeVectors stores the vectors of docs in their slots, in order (a
+// slot listed twice keeps the later vector). Each run of documents in one
+// block is written dimension by dimension: consecutive slots share the
+// cache lines of a column, where one document at a time would write a
+// byte to a different line (and page) for every dimension.
+func (x *Index) writeVectors(docs []Doc, slots []int32) {
+	for lo := 0; lo < len(docs); {
+		bi := slots[lo] / blockSize
+		hi := lo + 1
+		for hi < len(docs) && slots[hi]/blockSize == bi {
+			hi++
+		}
+		b := x.blocks[bi]
+		for d := range x.dim {
+			col := b.vec[d*blockSize : (d+1)*blockSize]
+			for i := lo; i < hi; i++ {
+				col[slots[i]%blockSize] = docs[i].Vector.Values[d]
 			}
 		}
-		if x.table[at] == tombSlot {
-			x.tombs--
+		for i := lo; i < hi; i++ {
+			var sum int64
+			for _, v := range docs[i].Vector.Values {
+				sum += int64(v) * int64(v)
+			}
+			j := slots[i] % blockSize
+			b.inv[j] = 0
+			if sum > 0 {
+				b.inv[j] = float32(1 / math.Sqrt(float64(sum)))
+			}
 		}
-		x.table[at] = slot
-		x.live++
-		b, j := x.blocks[slot/blockSize], slot%blockSize
-		b.kinds[j] = k.kind
-		b.ids[j] = k.uuid
-		if k.isLong {
-			b.kinds[j] |= longID
-			x.long[slot] = k.long
-		}
-	}
-	b, j := x.blocks[slot/blockSize], int(slot%blockSize)
-	var sum int64
-	for dim, v := range d.Vector.Values {
-		b.vec[dim*blockSize+j] = v
-		sum += int64(v) * int64(v)
-	}
-	b.inv[j] = 0
-	if sum > 0 {
-		b.inv[j] = float32(1 / math.Sqrt(float64(sum)))
+		lo = hi
 	}
 }
 

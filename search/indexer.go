@@ -300,6 +300,10 @@ type Follower struct {
 	after int64
 	// page is how many entries one ScanChanges call reads.
 	page int
+	// batch holds the entries read and not yet written into the index
+	// (apply), their vectors' values back to back in values.
+	batch  []Doc
+	values []int8
 }
 
 // NewFollower returns a Follower filling index with the stored entries of
@@ -319,17 +323,20 @@ func NewFollower(store Store, index *Index, model string, rec Recorder, log *slo
 const followPage = 5000
 
 // Sync applies every stored change after the last one applied, page by
-// page, each entry as it is read (docs/operations.md#search): the vectors
-// go from the driver's row buffer straight into the index's blocks, so
-// loading a million entries at a replica's start holds no more than one
-// row beside the index. An entry of another model, a deleted one or one of
-// another dimension leaves the index. When a page fails, the entries
-// applied before stay applied and the next Sync goes on after them.
+// page, as the entries are read (docs/operations.md#search): each vector
+// is copied from the driver's row buffer into one batch buffer the
+// Follower reuses, and from there, a batch at a time, into the index's
+// blocks, so loading a million entries at a replica's start holds no more
+// than a batch beside the index. An entry of another model, a deleted one
+// or one of another dimension leaves the index. When a page fails, the
+// entries read before it are applied and the next Sync goes on after
+// them.
 func (f *Follower) Sync(ctx context.Context) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for {
 		n, err := f.store.ScanChanges(ctx, f.after, f.page, f.apply)
+		f.flush()
 		if err != nil {
 			return openjury.Wrap("search.Follower.Sync", err)
 		}
@@ -339,17 +346,47 @@ func (f *Follower) Sync(ctx context.Context) error {
 	}
 }
 
-// apply applies one stored entry to the index (Sync).
+// applyBatch is how many entries the Follower gathers before it writes
+// them into the index (Index.Upsert writes a batch column by column).
+const applyBatch = 1024
+
+// apply takes one stored entry (Sync): a vector to put in the index joins
+// the batch; anything else removes the document, after the batch is
+// written (the entries keep their order).
 func (f *Follower) apply(e *Entry) error {
 	f.after = e.Seq
-	if dim := f.index.Dim(); e.Deleted || e.Model != f.model || len(e.Vector.Values) == 0 || (dim != 0 && len(e.Vector.Values) != dim) {
+	dim := f.index.Dim()
+	if dim == 0 && len(f.batch) > 0 {
+		dim = len(f.batch[0].Vector.Values)
+	}
+	if e.Deleted || e.Model != f.model || len(e.Vector.Values) == 0 || (dim != 0 && len(e.Vector.Values) != dim) {
+		f.flush()
 		f.index.Delete(e.Kind, e.ID)
 		return nil
 	}
-	if err := f.index.Upsert(Doc{Kind: e.Kind, ID: e.ID, Vector: e.Vector}); err != nil {
-		f.log.Warn("search: skipping a stored entry", slog.String("error", err.Error()))
+	if len(f.batch) == applyBatch {
+		f.flush()
 	}
+	if f.values == nil {
+		f.values = make([]int8, 0, applyBatch*len(e.Vector.Values))
+	}
+	at := len(f.values)
+	f.values = append(f.values, e.Vector.Values...)
+	f.batch = append(f.batch, Doc{Kind: e.Kind, ID: e.ID, Vector: Vec8{Scale: e.Vector.Scale, Values: f.values[at:len(f.values):len(f.values)]}})
 	return nil
+}
+
+// flush writes the batch into the index and empties it (its buffers are
+// kept for the next).
+func (f *Follower) flush() {
+	if len(f.batch) == 0 {
+		return
+	}
+	if err := f.index.Upsert(f.batch...); err != nil {
+		f.log.Warn("search: skipping stored entries", slog.String("error", err.Error()))
+	}
+	clear(f.batch)
+	f.batch, f.values = f.batch[:0], f.values[:0]
 }
 
 // Run calls Sync every interval until ctx ends (the first Sync at once).
