@@ -14,7 +14,7 @@ import (
 // the process grow to twice the index before a collection) nor need
 // scanning. When the mapping fails it falls back to the heap.
 func allocBlock[T any](owner *T, n int) []byte {
-	b, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE|syscall.MAP_POPULATE)
+	b, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
 	if err != nil {
 		return make([]byte, n)
 	}
