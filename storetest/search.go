@@ -30,6 +30,7 @@ func (s *suite) searchTests() []test {
 		{name: "ConcurrentClaimsTakeEachOnce", run: testSearchClaimRace},
 		{name: "SourcesOfEveryKind", run: testSearchSources},
 		{name: "SaveEntriesSkipsStaleGen", run: testSearchSave},
+		{name: "ScanChangesHandsOverChanges", run: testSearchScanChanges},
 		{name: "RetryPendingMovesTheLease", run: testSearchRetry},
 		{name: "RequeueOtherModels", run: testSearchRequeue},
 		{name: "ConcurrentSavesSeenInSeqOrder", run: testSearchConcurrentSaves},
@@ -384,6 +385,58 @@ func pendingCount(t *testing.T, s search.Store) int64 {
 func enqueue(t *testing.T, b Backend, kind search.Kind, docID string, now time.Time) {
 	t.Helper()
 	require.NoError(t, b.Search().Enqueue(context.Background(), string(kind), docID, now))
+}
+
+// testSearchScanChanges: ScanChanges hands over, one by one and in
+// order, the entries Changes returns (vectors, a deletion, another model),
+// page by page; an error of the callback stops the scan and comes back.
+func testSearchScanChanges(t *testing.T, b Backend) {
+	s := searchStoreOf(t, b)
+	ctx := context.Background()
+	for n := 1; n <= 7; n++ {
+		enqueue(t, b, search.KindJob, id(n), at(n))
+	}
+	items := claimPending(t, s, at(10), 10)
+	require.Len(t, items, 7)
+	entries := entriesOf(items, "m1")
+	entries[3] = search.Entry{Kind: items[3].Kind, ID: items[3].ID, Deleted: true, Model: "m1"}
+	entries[5].Model = "m2"
+	saved, err := s.SaveEntries(ctx, items, entries, at(11))
+	require.NoError(t, err)
+	require.Equal(t, 7, saved)
+	want := changes(t, s, 0, 100)
+	require.Len(t, want, 7)
+
+	var got []search.Entry
+	var after int64
+	for range 10 {
+		n, err := s.ScanChanges(ctx, after, 3, func(e *search.Entry) error {
+			c := *e // the store's buffers: copied
+			c.Vector.Values = slices.Clone(c.Vector.Values)
+			got = append(got, c)
+			after = e.Seq
+			return nil
+		})
+		require.NoError(t, err)
+		require.LessOrEqual(t, n, 3)
+		if n < 3 {
+			break
+		}
+	}
+	require.Equal(t, want, got)
+
+	stop := fmt.Errorf("stop")
+	seen := 0
+	n, err := s.ScanChanges(ctx, 0, 100, func(*search.Entry) error {
+		seen++
+		if seen == 2 {
+			return stop
+		}
+		return nil
+	})
+	require.ErrorIs(t, err, stop)
+	require.Equal(t, 2, n)
+	require.Equal(t, 2, seen)
 }
 
 // changes reads every stored entry after seq, by pages of limit.
