@@ -30,10 +30,10 @@ const parallelBlocks = 16
 //
 // Memory: Dim + 21 bytes per document (its bytes, the inverse of its
 // norm, its id as 16 bytes, its kind) in blocks outside the Go heap, plus
-// about 8 bytes of lookup table; ids that are not canonical UUIDs are kept
-// as strings beside. At the Local embedder's 256 dimensions a million
-// documents take about 290 MB, against 1.2 GB for float32 vectors with
-// their titles and snippets (BenchmarkIndexMemory).
+// 8 to 16 bytes of lookup table, outside the heap too; ids that are not
+// canonical UUIDs are kept as strings beside. At the Local embedder's 256
+// dimensions a million documents take 285 MB (Bytes), against 1.2 GB for
+// float32 vectors with their titles and snippets (BenchmarkHostLoad).
 //
 // It is safe for concurrent use: queries share a read lock, changes take
 // the write lock.

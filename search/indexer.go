@@ -323,10 +323,10 @@ func NewFollower(store Store, index *Index, model string, rec Recorder, log *slo
 const followPage = 5000
 
 // Sync applies every stored change after the last one applied, page by
-// page, as the entries are read (docs/operations.md#search): each vector
-// is copied from the driver's row buffer into one batch buffer the
-// Follower reuses, and from there, a batch at a time, into the index's
-// blocks, so loading a million entries at a replica's start holds no more
+// page, as the entries are read (docs/operations.md#semantic-search):
+// each vector is copied from the driver's row buffer into one batch
+// buffer the Follower reuses, and from there, a batch at a time, into the
+// index's blocks, so loading a million entries at a replica's start holds no more
 // than a batch beside the index. An entry of another model, a deleted one
 // or one of another dimension leaves the index. When a page fails, the
 // entries read before it are applied and the next Sync goes on after
