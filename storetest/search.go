@@ -387,17 +387,25 @@ func enqueue(t *testing.T, b Backend, kind search.Kind, docID string, now time.T
 	require.NoError(t, b.Search().Enqueue(context.Background(), string(kind), docID, now))
 }
 
+// enqueueAndClaim queues documents id(1)..id(n) of kind at at(1)..at(n)
+// and claims them all at at(10).
+func enqueueAndClaim(t *testing.T, b Backend, s search.Store, kind search.Kind, n int) []search.Pending {
+	t.Helper()
+	for i := 1; i <= n; i++ {
+		enqueue(t, b, kind, id(i), at(i))
+	}
+	items := claimPending(t, s, at(10), 10)
+	require.Len(t, items, n)
+	return items
+}
+
 // testSearchScanChanges: ScanChanges hands over, one by one and in
 // order, the entries Changes returns (vectors, a deletion, another model),
 // page by page; an error of the callback stops the scan and comes back.
 func testSearchScanChanges(t *testing.T, b Backend) {
 	s := searchStoreOf(t, b)
 	ctx := context.Background()
-	for n := 1; n <= 7; n++ {
-		enqueue(t, b, search.KindJob, id(n), at(n))
-	}
-	items := claimPending(t, s, at(10), 10)
-	require.Len(t, items, 7)
+	items := enqueueAndClaim(t, b, s, search.KindJob, 7)
 	entries := entriesOf(items, "m1")
 	entries[3] = search.Entry{Kind: items[3].Kind, ID: items[3].ID, Deleted: true, Model: "m1"}
 	entries[5].Model = "m2"
@@ -615,11 +623,7 @@ func testSearchSources(t *testing.T, b Backend) {
 func testSearchSave(t *testing.T, b Backend) {
 	s := searchStoreOf(t, b)
 	ctx := context.Background()
-	for n := 1; n <= 4; n++ {
-		enqueue(t, b, search.KindPost, id(n), at(n))
-	}
-	items := claimPending(t, s, at(10), 10)
-	require.Len(t, items, 4)
+	items := enqueueAndClaim(t, b, s, search.KindPost, 4)
 	enqueue(t, b, search.KindPost, id(2), at(11)) // written again while embedded
 
 	entries := entriesOf(items, "m1")
