@@ -326,9 +326,10 @@ const followPage = 5000
 // page, as the entries are read (docs/operations.md#semantic-search):
 // each vector is copied from the driver's row buffer into one batch
 // buffer the Follower reuses, and from there, a batch at a time, into the
-// index's blocks, so loading a million entries at a replica's start holds no more
-// than a batch beside the index. An entry of another model, a deleted one
-// or one of another dimension leaves the index. When a page fails, the
+// index's blocks, so loading a million entries at a replica's start holds
+// no more than a batch beside the index. An entry of another model, a
+// deleted one, one of another dimension or an unknown kind leaves the
+// index. When a page fails, the
 // entries read before it are applied and the next Sync goes on after
 // them.
 func (f *Follower) Sync(ctx context.Context) error {
@@ -359,7 +360,7 @@ func (f *Follower) apply(e *Entry) error {
 	if dim == 0 && len(f.batch) > 0 {
 		dim = len(f.batch[0].Vector.Values)
 	}
-	if e.Deleted || e.Model != f.model || len(e.Vector.Values) == 0 || (dim != 0 && len(e.Vector.Values) != dim) {
+	if e.Deleted || e.Model != f.model || !e.Kind.Valid() || len(e.Vector.Values) == 0 || (dim != 0 && len(e.Vector.Values) != dim) {
 		f.flush()
 		f.index.Delete(e.Kind, e.ID)
 		return nil
