@@ -2,9 +2,11 @@ package bunstore
 
 import (
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,25 +36,6 @@ type searchDocumentRow struct {
 	Vec       []byte `bun:"vec"`
 	Vector    []byte `bun:"vector"`
 	UpdatedAt int64  `bun:"updated_at,notnull"`
-}
-
-// entry returns the stored entry; a vector that cannot be read is left
-// empty (a follower drops the document).
-func (r *searchDocumentRow) entry() search.Entry {
-	e := search.Entry{
-		Kind:    search.Kind(r.Kind),
-		ID:      r.DocID,
-		Seq:     r.Seq,
-		Deleted: r.Deleted != 0,
-		Model:   r.Model,
-	}
-	switch {
-	case r.Vec != nil:
-		e.Vector, _ = search.DecodeVec8(r.Vec)
-	case r.Vector != nil:
-		e.Vector = search.Quantize(decodeFloat32s(r.Vector))
-	}
-	return e
 }
 
 // decodeFloat32s reads little-endian float32 values.
@@ -318,22 +301,65 @@ func (s searchStore) RetryPending(ctx context.Context, items []search.Pending, a
 	return translate(op, err)
 }
 
-// Changes implements search.Store (the seq index serves it).
+// Changes implements search.Store (the seq index serves it), copying
+// what ScanChanges hands over.
 func (s searchStore) Changes(ctx context.Context, after int64, limit int) ([]search.Entry, error) {
-	const op = "bunstore.SearchChanges"
-	db, err := s.e.reader(ctx, op)
+	out := []search.Entry{}
+	_, err := s.ScanChanges(ctx, after, limit, func(e *search.Entry) error {
+		c := *e
+		if c.Vector.Values != nil {
+			c.Vector.Values = slices.Clone(c.Vector.Values)
+		}
+		out = append(out, c)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	var rows []searchDocumentRow
-	if err := db.NewSelect().Model(&rows).Where("seq > ?", after).Order("seq").Limit(int64(limit)).Scan(ctx); err != nil {
-		return nil, translate(op, err)
-	}
-	out := make([]search.Entry, len(rows))
-	for i := range rows {
-		out[i] = rows[i].entry()
-	}
 	return out, nil
+}
+
+// ScanChanges implements search.Store with one query (the seq index
+// serves it), read row by row: a quantised vector's values are the
+// driver's buffer of the row, not a copy, so a replica loading its index
+// allocates nothing per entry beyond what the driver does.
+func (s searchStore) ScanChanges(ctx context.Context, after int64, limit int, fn func(*search.Entry) error) (int, error) {
+	const op = "bunstore.SearchChanges"
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return 0, err
+	}
+	rows, err := db.QueryContext(ctx, "SELECT kind, doc_id, seq, deleted, model, vec, vector FROM search_documents WHERE seq > ? ORDER BY seq LIMIT ?", after, limit)
+	if err != nil {
+		return 0, translate(op, err)
+	}
+	defer func() { _ = rows.Close() }()
+	n := 0
+	var (
+		e           search.Entry
+		kind        string
+		deleted     int
+		vec, vector sql.RawBytes
+	)
+	for rows.Next() {
+		if err := rows.Scan(&kind, &e.ID, &e.Seq, &deleted, &e.Model, &vec, &vector); err != nil {
+			return n, translate(op, err)
+		}
+		e.Kind, e.Deleted, e.Vector = search.Kind(kind), deleted != 0, search.Vec8{}
+		switch {
+		case vec != nil:
+			// A vector that cannot be read is left empty (a follower
+			// drops the document).
+			e.Vector, _ = search.ViewVec8(vec)
+		case vector != nil:
+			e.Vector = search.Quantize(decodeFloat32s(vector))
+		}
+		n++
+		if err := fn(&e); err != nil {
+			return n, err
+		}
+	}
+	return n, translate(op, rows.Err())
 }
 
 // PendingCount implements search.Store.

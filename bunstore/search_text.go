@@ -3,6 +3,7 @@ package bunstore
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -17,11 +18,29 @@ var _ search.Texts = searchTexts{}
 // indexer keeps in step with the documents' tables from the pending queue
 // (IndexTexts), in transactions of its own: PostgreSQL ranks its tsvector
 // column (GIN index, 'english' configuration), SQLite its FTS5 table
-// search_fts (porter tokenizer, bm25).
-type searchTexts struct{ e exec }
+// search_fts (porter tokenizer, bm25). budget bounds the documents one
+// query ranks (LexicalBudget).
+type searchTexts struct {
+	e      exec
+	budget int
+}
+
+// LexicalBudget is how many documents one lexical query ranks at most
+// (docs/rules.md#search): the documents holding the query's rarest terms,
+// whose document counts add up to at most the budget, are ranked by every
+// term of the query; more common terms only add to their scores, and the
+// documents holding none of the rare terms are ranked only when the rare
+// ones give fewer than a page. Common words then cost a query no more than
+// the budget at any size of the index.
+const LexicalBudget = 10_000
 
 // SearchTexts returns the lexical side of search.
-func (d *DB) SearchTexts() search.Texts { return searchTexts{d.pool()} }
+func (d *DB) SearchTexts() search.Texts { return searchTexts{d.pool(), LexicalBudget} }
+
+// SearchTextsBudget returns the lexical side of search ranking at most n
+// documents a query instead of LexicalBudget: for measuring what the
+// budget costs in quality on a small corpus (search's quality test).
+func (d *DB) SearchTextsBudget(n int) search.Texts { return searchTexts{d.pool(), max(1, n)} }
 
 // Column weights of the lexical ranking: a title counts more than a
 // body, evidence less. PostgreSQL's ts_rank_cd weighs them by label
@@ -33,9 +52,10 @@ const (
 	weightExtra = 0.5
 )
 
-// Match implements search.Texts with one query: the documents holding any
-// of the terms, ranked by ts_rank_cd (PostgreSQL) or bm25 (SQLite), best
-// first, ties by kind and id.
+// Match implements search.Texts with a bounded amount of work
+// (LexicalBudget): the documents holding any of the terms, ranked by the
+// engine's relevance over every term (pgMatchQuery's weighted sum on
+// PostgreSQL, bm25 on SQLite), best first, ties by kind and id.
 func (s searchTexts) Match(ctx context.Context, terms []string, kind search.Kind, limit int) ([]search.Match, error) {
 	const op = "bunstore.SearchMatch"
 	out := []search.Match{}
@@ -47,39 +67,116 @@ func (s searchTexts) Match(ctx context.Context, terms []string, kind search.Kind
 	if err != nil {
 		return nil, err
 	}
-	var q string
-	var args []any
-	filter := ""
 	if s.e.d.dialect == DialectPostgres {
 		// to_tsquery stems each term with the 'english' configuration and
 		// drops stop words; | asks for any of them.
+		filter, fargs := "", []any{}
 		if kind != "" {
-			filter, args = "AND st.kind = ? ", []any{string(kind)}
+			filter, fargs = "AND st.kind = ? ", []any{string(kind)}
 		}
-		q = pgMatchQuery(filter)
-		args = append([]any{strings.Join(terms, " "), strings.Join(terms, " | ")}, args...)
-	} else {
-		// FTS5 stems each quoted term with the porter tokenizer and
-		// filters by kind itself; bm25 is negative, more so for better
-		// matches. Only the page's rows are then read from search_text:
-		// a join would read it for every match.
-		quoted := make([]string, len(terms))
-		for i, t := range terms {
+		args := []any{strings.Join(terms, " "), s.budget, strings.Join(terms, " | ")}
+		args = append(append(args, fargs...), s.budget, limit)
+		args = append(append(args, fargs...), s.budget, limit)
+		return s.scanMatches(ctx, db, op, pgMatchQuery(filter), args)
+	}
+	return s.matchFTS(ctx, db, op, terms, kind, limit)
+}
+
+// matchFTS is Match on SQLite. FTS5 stems each quoted term with the
+// porter tokenizer and filters by kind itself; bm25 is negative, more so
+// for better matches, and the sum over the query's phrases of each
+// phrase's part. It counts each term's documents first (each count
+// stopping past the budget), then splits the terms: the rarest, whose
+// counts add up to at most the budget (at least the rarest one), and the
+// common rest. The documents holding a rare term are ranked in two
+// disjoint parts whose bm25 covers every term: those holding a common term
+// too ("rare AND common") and those holding none ("rare NOT common", whose
+// common phrases count nothing). The documents holding only common terms
+// ("common NOT rare") are ranked only when the rare terms' documents may
+// be fewer than limit. Each part ranks at most the budget's newest
+// documents (FTS5 reads by rowid, descending, without sorting), so a rare
+// term held by more documents than the budget is ranked on its newest
+// ones. Only the page's rows are then read from search_text: a join would
+// read it for every match.
+func (s searchTexts) matchFTS(ctx context.Context, db bun.IDB, op string, terms []string, kind search.Kind, limit int) ([]search.Match, error) {
+	filter := ""
+	if kind != "" {
+		filter = ` AND kind : "` + string(kind) + `"`
+	}
+	anyOf := func(ts []string) string {
+		quoted := make([]string, len(ts))
+		for i, t := range ts {
 			quoted[i] = `"` + t + `"`
 		}
-		match := "{title body extra} : (" + strings.Join(quoted, " OR ") + ")"
-		if kind != "" {
-			match += ` AND kind : "` + string(kind) + `"`
+		return "{title body extra} : (" + strings.Join(quoted, " OR ") + ")"
+	}
+	// The terms' document counts, each read up to budget+1.
+	counts := make([]int, len(terms))
+	var q strings.Builder
+	args := make([]any, 0, 2*len(terms))
+	q.WriteString("SELECT ")
+	for i, t := range terms {
+		if i > 0 {
+			q.WriteString(", ")
 		}
-		q = `SELECT st.kind, st.doc_id, m.score FROM (
-    SELECT rowid, -bm25(search_fts, ?, ?, ?, 0) AS score FROM search_fts WHERE search_fts MATCH ? ORDER BY score DESC LIMIT ?
-) AS m JOIN search_text AS st ON st.id = m.rowid
-ORDER BY m.score DESC, st.kind, st.doc_id`
-		args = []any{weightTitle, weightBody, weightExtra, match, limit}
-		return s.scanMatches(ctx, db, op, q, args)
+		q.WriteString("(SELECT count(*) FROM (SELECT 1 FROM search_fts WHERE search_fts MATCH ? LIMIT ?))")
+		args = append(args, anyOf([]string{t})+filter, s.budget+1)
+	}
+	row := db.QueryRowContext(ctx, q.String(), args...)
+	dest := make([]any, len(counts))
+	for i := range counts {
+		dest[i] = &counts[i]
+	}
+	if err := row.Scan(dest...); err != nil {
+		return nil, translate(op, err)
+	}
+	order := make([]int, len(terms))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return counts[a] - counts[b] })
+	var rare, common []string
+	sum, most := 0, 0
+	for k, i := range order {
+		if counts[i] == 0 {
+			continue // no document holds it: it adds nothing
+		}
+		if sum+counts[i] <= s.budget || len(rare) == 0 {
+			sum += counts[i]
+			most = max(most, counts[i])
+			rare = append(rare, terms[i])
+			continue
+		}
+		for _, j := range order[k:] {
+			if counts[j] > 0 {
+				common = append(common, terms[j])
+			}
+		}
+		break
+	}
+	if len(rare) == 0 {
+		return []search.Match{}, nil
+	}
+	var parts []string
+	if len(common) == 0 {
+		parts = []string{anyOf(rare)}
+	} else {
+		parts = []string{"(" + anyOf(rare) + " AND " + anyOf(common) + ")", "(" + anyOf(rare) + " NOT " + anyOf(common) + ")"}
+		if most < limit {
+			parts = append(parts, "("+anyOf(common)+" NOT "+anyOf(rare)+")")
+		}
+	}
+	arms := make([]string, len(parts))
+	args = args[:0]
+	for i, p := range parts {
+		arms[i] = "SELECT * FROM (SELECT rowid, -bm25(search_fts, ?, ?, ?, 0) AS score FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?)"
+		args = append(args, weightTitle, weightBody, weightExtra, p+filter, s.budget)
 	}
 	args = append(args, limit)
-	return s.scanMatches(ctx, db, op, q, args)
+	return s.scanMatches(ctx, db, op, `SELECT st.kind, st.doc_id, m.score FROM (
+    SELECT rowid, score FROM (`+strings.Join(arms, " UNION ALL ")+`) ORDER BY score DESC LIMIT ?
+) AS m JOIN search_text AS st ON st.id = m.rowid
+ORDER BY m.score DESC, st.kind, st.doc_id`, args)
 }
 
 // scanMatches runs a Match query returning (kind, doc_id, score).
@@ -150,8 +247,9 @@ AND NOT EXISTS (SELECT 1 FROM posts AS p WHERE st.kind = 'post' AND p.id = st.do
 }
 
 // pgMatchQuery is Match's query on PostgreSQL, with filter (a condition
-// on st.kind, or "") inserted. Its parameters: the terms joined by spaces,
-// the terms joined by " | ", then filter's, then the limit.
+// on st.kind, or "") inserted twice. Its parameters: the terms joined by
+// spaces, the budget, the terms joined by " | ", filter's, the budget, the
+// limit, filter's, the budget, the limit.
 //
 // PostgreSQL's own rankings (ts_rank, ts_rank_cd) ignore how rare a term
 // is, so a document matching a common word of a query would outrank one
@@ -168,27 +266,47 @@ AND NOT EXISTS (SELECT 1 FROM posts AS p WHERE st.kind = 'post' AND p.id = st.do
 // computed once (MATERIALIZED), not for every matching row. The quality
 // test measured this above BM25-style sums of per-term ts_rank (nDCG@10
 // 0.874 against 0.859) at a fraction of the cost.
+//
+// The work is bounded by the budget (LexicalBudget): the lexemes are taken
+// rarest first while their estimated document counts (f times the table's
+// rows) add up to at most the budget (at least the rarest one), and only
+// documents holding one of those (at most the budget of them, found by the
+// GIN index) are scored, by every term. When they are fewer than the
+// limit, up to the budget of the documents holding only common terms are
+// scored too.
 func pgMatchQuery(filter string) string {
 	return `WITH stats AS (
     SELECT most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs
     FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'search_text' AND attname = 'tsv'
 ), terms AS MATERIALIZED (
-    SELECT quote_literal(t.lexeme)::tsquery AS tq,
-        ln(1 + 1 / GREATEST(1e-6, COALESCE(
+    SELECT t.lexeme, quote_literal(t.lexeme)::tsquery AS tq, f.f AS freq, ln(1 + 1 / GREATEST(1e-6, f.f)) AS idf
+    FROM unnest(to_tsvector('english', ?)) AS t, LATERAL (SELECT COALESCE(
             (SELECT s.freqs[array_position(s.elems, t.lexeme)] FROM stats AS s),
             (SELECT s.freqs[array_length(s.elems, 1) + 1] / 2 FROM stats AS s),
-            0.5))) AS idf
-    FROM unnest(to_tsvector('english', ?)) AS t
+            0.5) AS f) AS f
+), rare AS MATERIALIZED (
+    SELECT string_agg(r.tq::text, ' | ')::tsquery AS q FROM (
+        SELECT tq, row_number() OVER w AS k, sum(freq) OVER w * (
+            SELECT GREATEST(c.reltuples, 0) FROM pg_class AS c WHERE c.oid = to_regclass('search_text')) AS docs
+        FROM terms WINDOW w AS (ORDER BY freq, lexeme)) AS r
+    WHERE r.k = 1 OR r.docs <= ?
+), anyq AS MATERIALIZED (
+    SELECT to_tsquery('english', ?) AS q
+), cand AS MATERIALIZED (
+    SELECT st.kind, st.doc_id FROM search_text AS st, rare WHERE st.tsv @@ rare.q ` + filter + `LIMIT ?
+), more AS (
+    SELECT st.kind, st.doc_id FROM search_text AS st, rare, anyq
+    WHERE (SELECT count(*) FROM cand) < ? AND st.tsv @@ anyq.q AND NOT st.tsv @@ rare.q ` + filter + `LIMIT ?
 )
 SELECT st.kind, st.doc_id, r.score
-FROM search_text AS st, to_tsquery('english', ?) AS anyq,
-    LATERAL (SELECT sum(terms.idf * (st.tsv @@ terms.tq)::int) + ts_rank(st.tsv, anyq, 32) AS score FROM terms) AS r
-WHERE st.tsv @@ anyq ` + filter + `ORDER BY r.score DESC, st.kind, st.doc_id LIMIT ?`
+FROM (SELECT * FROM cand UNION ALL SELECT * FROM more) AS c JOIN search_text AS st ON st.kind = c.kind AND st.doc_id = c.doc_id,
+    anyq, LATERAL (SELECT sum(terms.idf * (st.tsv @@ terms.tq)::int) + ts_rank(st.tsv, anyq.q, 32) AS score FROM terms) AS r
+ORDER BY r.score DESC, st.kind, st.doc_id LIMIT ?`
 }
 
 // SearchTexts returns the lexical side of search inside the transaction
 // (what its writes stored is visible to it).
-func (t txStores) SearchTexts() search.Texts { return searchTexts{t.e} }
+func (t txStores) SearchTexts() search.Texts { return searchTexts{t.e, LexicalBudget} }
 
 // IndexTexts implements search.Store in one transaction: it marks up to n
 // pending rows whose lexical step is not done (lex_gen below gen) done at

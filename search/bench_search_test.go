@@ -57,7 +57,21 @@ func fillSearch(b *testing.B, db *bunstore.DB, n int) *search.Index {
 	x := search.NewIndex(search.LocalDim)
 	const batch = 250
 	docs := make([]search.Doc, 0, batch)
+	// Rows go in transactions of 20,000 (the full-text index flushes once
+	// each, not once a statement).
+	tx, err := db.Bun().BeginTx(ctx, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
 	for start := 0; start < n; start += batch {
+		if start > 0 && start%20_000 == 0 {
+			if err := tx.Commit(); err != nil {
+				b.Fatal(err)
+			}
+			if tx, err = db.Bun().BeginTx(ctx, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
 		var sql strings.Builder
 		sql.WriteString("INSERT INTO search_text (kind, doc_id, job_id, title, body, extra) VALUES ")
 		args := make([]any, 0, 6*batch)
@@ -85,12 +99,15 @@ func fillSearch(b *testing.B, db *bunstore.DB, n int) *search.Index {
 			args = append(args, string(kind), id, job, title, body)
 			docs = append(docs, search.Doc{Kind: kind, ID: id, Vector: search.Quantize(local.Vector(title + "\n" + body))})
 		}
-		if _, err := db.Bun().NewRaw(sql.String(), args...).Exec(ctx); err != nil {
+		if _, err := tx.NewRaw(sql.String(), args...).Exec(ctx); err != nil {
 			b.Fatal(err)
 		}
 		if err := x.Upsert(docs...); err != nil {
 			b.Fatal(err)
 		}
+	}
+	if err := tx.Commit(); err != nil {
+		b.Fatal(err)
 	}
 	if db.Dialect() == bunstore.DialectPostgres {
 		if _, err := db.Bun().ExecContext(ctx, "ANALYZE search_text"); err != nil {

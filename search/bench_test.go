@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -14,10 +15,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/openjurytest"
+	"github.com/openjury/openjury/openjurytest/dbtest"
 	"github.com/openjury/openjury/openjurytest/pgtest"
 	"github.com/openjury/openjury/search"
 )
@@ -307,15 +311,18 @@ func BenchmarkIndexTexts(b *testing.B) {
 
 // BenchmarkHostLoad measures what a replica does at start with stored
 // documents on SQLite (100,000; 1,000,000 with SEARCH_BENCH_1M=1): the
-// follower reads every stored entry page by page and fills the index. It
-// reports the load time and the process's peak RSS during the load
-// (reset after the rows are written, so it is the follower's path:
-// decoding pages, the index, the Go runtime, SQLite's page cache).
+// follower reads every stored entry page by page and fills the index. The
+// load runs in a fresh process (this test binary, TestHostLoadProcess),
+// as a replica's start does, so its figures are the replica's own: the
+// load time, the peak RSS of the whole process from its start (VmHWM: the
+// Go runtime, the database's caches and the index) and the RSS once
+// loaded, and the index's bytes per document.
 // Run: SEARCH_BENCH_1M=1 go test -run '^$' -bench BenchmarkHostLoad -benchtime 1x -timeout 30m ./search/
 func BenchmarkHostLoad(b *testing.B) {
 	for _, n := range benchSizes() {
 		b.Run(fmt.Sprintf("docs=%d", n), func(b *testing.B) {
-			db := openjurytest.NewDB(b)
+			dsn := dbtest.SQLite(b)
+			db := openjurytest.OpenDB(b, dsn)
 			rng := rand.New(rand.NewPCG(5, 5))
 			const batch = 500
 			model := search.NewLocal().Model()
@@ -338,25 +345,62 @@ func BenchmarkHostLoad(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			// The replica opens the database the writer closed (its WAL
+			// checkpointed).
+			if err := db.Close(); err != nil {
+				b.Fatal(err)
+			}
 			for b.Loop() {
-				runtime.GC()
-				debug.FreeOSMemory()
-				resetPeakRSS()
-				index := search.NewIndex(search.LocalDim)
-				f := search.NewFollower(db.SearchIndex(), index, model, nil, nil)
-				start := time.Now()
-				if err := f.Sync(context.Background()); err != nil {
-					b.Fatal(err)
+				cmd := exec.Command(os.Args[0], "-test.run=^TestHostLoadProcess$", "-test.v", "-test.count=1")
+				cmd.Env = append(os.Environ(), "SEARCH_HOST_LOAD_DSN="+dsn, "SEARCH_HOST_LOAD_DOCS="+strconv.Itoa(n))
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					b.Fatalf("%v\n%s", err, out)
 				}
-				b.ReportMetric(time.Since(start).Seconds(), "load-s")
-				if index.Len() != n {
-					b.Fatalf("loaded %d documents", index.Len())
+				_, figures, ok := strings.Cut(string(out), "hostload:")
+				if !ok {
+					b.Fatalf("no figures in\n%s", out)
 				}
-				if kb := peakRSSKiB(); kb > 0 {
-					b.ReportMetric(float64(kb)/1024, "peak-RSS-MiB")
+				for _, f := range strings.Fields(strings.SplitN(figures, "\n", 2)[0]) {
+					name, v, _ := strings.Cut(f, "=")
+					x, err := strconv.ParseFloat(v, 64)
+					if err != nil {
+						b.Fatalf("figure %q: %v", f, err)
+					}
+					b.ReportMetric(x, name)
 				}
-				runtime.KeepAlive(index)
 			}
 		})
 	}
+}
+
+// TestHostLoadProcess is BenchmarkHostLoad's replica: run by the
+// benchmark in a process of its own (skipped otherwise), it loads the
+// stored entries of SEARCH_HOST_LOAD_DSN into a new index as a replica's
+// start does, checks it holds SEARCH_HOST_LOAD_DOCS documents and prints
+// its figures.
+func TestHostLoadProcess(t *testing.T) {
+	dsn := os.Getenv("SEARCH_HOST_LOAD_DSN")
+	if dsn == "" {
+		t.Skip("run by BenchmarkHostLoad")
+	}
+	want, err := strconv.Atoi(os.Getenv("SEARCH_HOST_LOAD_DOCS"))
+	require.NoError(t, err)
+	db := openjurytest.OpenDB(t, dsn)
+	index := search.NewIndex(search.LocalDim)
+	f := search.NewFollower(db.SearchIndex(), index, search.NewLocal().Model(), nil, nil)
+	before := rssKiB()
+	start, cpu := time.Now(), cpuTime()
+	require.NoError(t, f.Sync(context.Background()))
+	took, cpuTook := time.Since(start), cpuTime()-cpu
+	require.Equal(t, want, index.Len())
+	peak := peakRSSKiB()
+	runtime.GC()
+	debug.FreeOSMemory()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	fmt.Printf("hostload: go-MiB=%.1f ", float64(ms.Sys-ms.HeapReleased)/(1<<20))
+	fmt.Printf(" load-s=%.2f load-cpu-s=%.2f peak-RSS-MiB=%.1f RSS-MiB=%.1f anon-MiB=%.1f file-MiB=%.1f before-MiB=%.1f index-bytes/doc=%.1f\n",
+		took.Seconds(), cpuTook.Seconds(), float64(peak)/1024, float64(rssKiB())/1024, float64(procStatus("RssAnon:"))/1024, float64(procStatus("RssFile:"))/1024, float64(before)/1024, float64(index.Bytes())/float64(want))
+	runtime.KeepAlive(index)
 }

@@ -30,10 +30,10 @@ const parallelBlocks = 16
 //
 // Memory: Dim + 21 bytes per document (its bytes, the inverse of its
 // norm, its id as 16 bytes, its kind) in blocks outside the Go heap, plus
-// about 8 bytes of lookup table; ids that are not canonical UUIDs are kept
-// as strings beside. At the Local embedder's 256 dimensions a million
-// documents take about 290 MB, against 1.2 GB for float32 vectors with
-// their titles and snippets (BenchmarkIndexMemory).
+// 8 to 16 bytes of lookup table, outside the heap too; ids that are not
+// canonical UUIDs are kept as strings beside. At the Local embedder's 256
+// dimensions a million documents take 285 MB (Bytes), against 1.2 GB for
+// float32 vectors with their titles and snippets (BenchmarkHostLoad).
 //
 // It is safe for concurrent use: queries share a read lock, changes take
 // the write lock.
@@ -48,8 +48,10 @@ type Index struct {
 	// table maps document keys to slots (open addressing, linear
 	// probing): emptySlot, tombSlot or a slot.
 	table []int32
-	tombs int
-	seed  maphash.Seed
+	// tableMem keeps table's memory (newTable).
+	tableMem *tableOwner
+	tombs    int
+	seed     maphash.Seed
 	// long holds the ids of slots whose id is not a canonical UUID.
 	long map[int32]string
 }
@@ -76,14 +78,27 @@ const (
 	tombSlot  int32 = -2
 )
 
+// blockLayout returns the offsets of a block's parts for vectors of
+// dimension dim: its inverse norms, ids and kinds, and its size.
+func blockLayout(dim int) (invAt, idsAt, kindsAt, size int) {
+	invAt = (dim*blockSize + 3) &^ 3
+	idsAt = invAt + 4*blockSize
+	kindsAt = idsAt + 16*blockSize
+	return invAt, idsAt, kindsAt, kindsAt + blockSize
+}
+
+// blockBytes is the size of a block for vectors of dimension dim.
+func blockBytes(dim int) int {
+	_, _, _, size := blockLayout(dim)
+	return size
+}
+
 // newBlock allocates a block for vectors of dimension dim.
 func newBlock(dim int) *block {
 	b := &block{}
 	vecBytes := dim * blockSize
-	invAt := (vecBytes + 3) &^ 3
-	idsAt := invAt + 4*blockSize
-	kindsAt := idsAt + 16*blockSize
-	mem := allocBlock(b, kindsAt+blockSize)
+	invAt, idsAt, kindsAt, size := blockLayout(dim)
+	mem := allocBlock(b, size)
 	base := unsafe.Pointer(unsafe.SliceData(mem))
 	b.vec = unsafe.Slice((*int8)(base), vecBytes)
 	b.inv = unsafe.Slice((*float32)(unsafe.Add(base, invAt)), blockSize)
@@ -112,6 +127,19 @@ func (x *Index) Len() int {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	return x.live
+}
+
+// Bytes returns the memory the index holds: its blocks (outside the Go
+// heap), its lookup table and free list, and the ids kept beside (their
+// bytes only). It is what a replica's memory grows by with its documents.
+func (x *Index) Bytes() int64 {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	n := int64(len(x.blocks))*int64(blockBytes(x.dim)) + 4*int64(cap(x.table)) + 4*int64(cap(x.free))
+	for _, id := range x.long {
+		n += 4 + int64(len(id))
+	}
+	return n
 }
 
 // Doc is a document to put in the index.
@@ -266,8 +294,10 @@ func (x *Index) grow() {
 	for (x.live+1)*2 > size {
 		size *= 2
 	}
-	old := x.table
-	x.table = make([]int32, size)
+	old, oldMem := x.table, x.tableMem
+	// The old table is read below: its owner must outlive the loop.
+	defer runtime.KeepAlive(oldMem)
+	x.table = newTable(x, size)
 	for i := range x.table {
 		x.table[i] = emptySlot
 	}
@@ -283,6 +313,21 @@ func (x *Index) grow() {
 		}
 		x.table[i] = s
 	}
+}
+
+// tableOwner owns the memory of one lookup table: outside the Go heap
+// like the blocks (a table of a million documents is 8 MB that would
+// otherwise double the garbage collector's heap goal), freed when the
+// index lets go of it (a grown table replaces it).
+type tableOwner struct{ size int }
+
+// newTable returns a lookup table of size entries (not yet filled), and
+// makes it x's table's owner.
+func newTable(x *Index, size int) []int32 {
+	owner := &tableOwner{size: size}
+	mem := allocBlock(owner, 4*size)
+	x.tableMem = owner
+	return unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(mem))), size)
 }
 
 // keyAt returns the key of the document in slot s.
@@ -304,9 +349,11 @@ func (x *Index) idAt(s int32) string {
 	return formatUUID(b.ids[j])
 }
 
-// Upsert adds documents or replaces them (same kind and id). Errors:
-// Invalid for an unknown kind or a vector of another dimension (nothing of
-// the call is applied then).
+// Upsert adds documents or replaces them (same kind and id; the last of
+// the call wins). Errors: Invalid for an unknown kind or a vector of
+// another dimension (nothing of the call is applied then). A batch is
+// cheaper per document than single calls: the vectors of documents that
+// share a block are written column by column (upsertRun).
 func (x *Index) Upsert(docs ...Doc) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -323,49 +370,88 @@ func (x *Index) Upsert(docs ...Doc) error {
 		}
 	}
 	x.dim = dim
-	for _, d := range docs {
-		x.upsert(d)
+	var slots [upsertRun]int32
+	for len(docs) > 0 {
+		n := min(len(docs), upsertRun)
+		for i, d := range docs[:n] {
+			slots[i] = x.slotOf(d.Kind, d.ID)
+		}
+		x.writeVectors(docs[:n], slots[:n])
+		docs = docs[n:]
 	}
 	return nil
 }
 
-func (x *Index) upsert(d Doc) {
-	k := keyOf(d.Kind, d.ID)
+// upsertRun is how many documents Upsert places at a time: their vectors
+// (upsertRun x 64 bytes of each dimension's cache line) stay in the CPU's
+// first-level cache while they are written column by column.
+const upsertRun = 256
+
+// slotOf returns the slot of document kind/id, taking a free or new one
+// (with its key set) for a document not in the index.
+func (x *Index) slotOf(kind Kind, id string) int32 {
+	k := keyOf(kind, id)
 	x.grow()
 	at, slot := x.find(k)
-	if slot == emptySlot {
-		if n := len(x.free); n > 0 {
-			slot = x.free[n-1]
-			x.free = x.free[:n-1]
-		} else {
-			slot = x.used
-			x.used++
-			if int(slot)/blockSize == len(x.blocks) {
-				x.blocks = append(x.blocks, newBlock(x.dim))
+	if slot != emptySlot {
+		return slot
+	}
+	if n := len(x.free); n > 0 {
+		slot = x.free[n-1]
+		x.free = x.free[:n-1]
+	} else {
+		slot = x.used
+		x.used++
+		if int(slot)/blockSize == len(x.blocks) {
+			x.blocks = append(x.blocks, newBlock(x.dim))
+		}
+	}
+	if x.table[at] == tombSlot {
+		x.tombs--
+	}
+	x.table[at] = slot
+	x.live++
+	b, j := x.blocks[slot/blockSize], slot%blockSize
+	b.kinds[j] = k.kind
+	b.ids[j] = k.uuid
+	if k.isLong {
+		b.kinds[j] |= longID
+		x.long[slot] = k.long
+	}
+	return slot
+}
+
+// writeVectors stores the vectors of docs in their slots, in order (a
+// slot listed twice keeps the later vector). Each run of documents in one
+// block is written dimension by dimension: consecutive slots share the
+// cache lines of a column, where one document at a time would write a
+// byte to a different line (and page) for every dimension.
+func (x *Index) writeVectors(docs []Doc, slots []int32) {
+	for lo := 0; lo < len(docs); {
+		bi := slots[lo] / blockSize
+		hi := lo + 1
+		for hi < len(docs) && slots[hi]/blockSize == bi {
+			hi++
+		}
+		b := x.blocks[bi]
+		for d := range x.dim {
+			col := b.vec[d*blockSize : (d+1)*blockSize]
+			for i := lo; i < hi; i++ {
+				col[slots[i]%blockSize] = docs[i].Vector.Values[d]
 			}
 		}
-		if x.table[at] == tombSlot {
-			x.tombs--
+		for i := lo; i < hi; i++ {
+			var sum int64
+			for _, v := range docs[i].Vector.Values {
+				sum += int64(v) * int64(v)
+			}
+			j := slots[i] % blockSize
+			b.inv[j] = 0
+			if sum > 0 {
+				b.inv[j] = float32(1 / math.Sqrt(float64(sum)))
+			}
 		}
-		x.table[at] = slot
-		x.live++
-		b, j := x.blocks[slot/blockSize], slot%blockSize
-		b.kinds[j] = k.kind
-		b.ids[j] = k.uuid
-		if k.isLong {
-			b.kinds[j] |= longID
-			x.long[slot] = k.long
-		}
-	}
-	b, j := x.blocks[slot/blockSize], int(slot%blockSize)
-	var sum int64
-	for dim, v := range d.Vector.Values {
-		b.vec[dim*blockSize+j] = v
-		sum += int64(v) * int64(v)
-	}
-	b.inv[j] = 0
-	if sum > 0 {
-		b.inv[j] = float32(1 / math.Sqrt(float64(sum)))
+		lo = hi
 	}
 }
 

@@ -65,6 +65,13 @@ type Store interface {
 	RetryPending(ctx context.Context, items []Pending, at time.Time) error
 	// Changes returns up to limit stored entries with Seq > after, by Seq.
 	Changes(ctx context.Context, after int64, limit int) ([]Entry, error)
+	// ScanChanges calls fn with each of the entries Changes would return,
+	// in order, as it reads them, and returns how many it read; an error
+	// of fn stops the scan and is returned. The entry and its vector's
+	// values are the store's reading buffers, valid only during the call
+	// (fn copies what it keeps), and fn must not call the store. It is how
+	// a replica loads its index without a copy of every entry.
+	ScanChanges(ctx context.Context, after int64, limit int, fn func(*Entry) error) (int, error)
 	// PendingCount counts the pending documents.
 	PendingCount(ctx context.Context) (int64, error)
 	// RequeueOtherModels queues every stored, not deleted entry embedded
@@ -291,6 +298,12 @@ type Follower struct {
 	rec   Recorder
 	log   *slog.Logger
 	after int64
+	// page is how many entries one ScanChanges call reads.
+	page int
+	// batch holds the entries read and not yet written into the index
+	// (apply), their vectors' values back to back in values.
+	batch  []Doc
+	values []int8
 }
 
 // NewFollower returns a Follower filling index with the stored entries of
@@ -302,50 +315,79 @@ func NewFollower(store Store, index *Index, model string, rec Recorder, log *slo
 	if rec == nil {
 		rec = nopRecorder{}
 	}
-	return &Follower{store: store, index: index, model: model, rec: rec, log: log}
+	return &Follower{store: store, index: index, model: model, rec: rec, log: log, page: followPage}
 }
 
-// followPage is how many entries one Changes call reads.
-const followPage = 2000
+// followPage is how many entries one ScanChanges call reads: one query
+// and one short read transaction on the database per page.
+const followPage = 5000
 
 // Sync applies every stored change after the last one applied, page by
-// page.
+// page, as the entries are read (docs/operations.md#semantic-search):
+// each vector is copied from the driver's row buffer into one batch
+// buffer the Follower reuses, and from there, a batch at a time, into the
+// index's blocks, so loading a million entries at a replica's start holds
+// no more than a batch beside the index. An entry of another model, a
+// deleted one, one of another dimension or an unknown kind leaves the
+// index. When a page fails, the
+// entries read before it are applied and the next Sync goes on after
+// them.
 func (f *Follower) Sync(ctx context.Context) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for {
-		entries, err := f.store.Changes(ctx, f.after, followPage)
+		n, err := f.store.ScanChanges(ctx, f.after, f.page, f.apply)
+		f.flush()
 		if err != nil {
 			return openjury.Wrap("search.Follower.Sync", err)
 		}
-		var docs []Doc
-		for _, e := range entries {
-			if dim := f.index.Dim(); e.Deleted || e.Model != f.model || len(e.Vector.Values) == 0 || (dim != 0 && len(e.Vector.Values) != dim) {
-				f.flush(&docs)
-				f.index.Delete(e.Kind, e.ID)
-				continue
-			}
-			docs = append(docs, Doc{Kind: e.Kind, ID: e.ID, Vector: e.Vector})
-		}
-		f.flush(&docs)
-		if len(entries) > 0 {
-			f.after = entries[len(entries)-1].Seq
-		}
-		if len(entries) < followPage {
+		if n < f.page {
 			return nil
 		}
 	}
 }
 
-// flush upserts docs (checked by Sync) and empties the list.
-func (f *Follower) flush(docs *[]Doc) {
-	if len(*docs) == 0 {
+// applyBatch is how many entries the Follower gathers before it writes
+// them into the index (Index.Upsert writes a batch column by column).
+const applyBatch = 1024
+
+// apply takes one stored entry (Sync): a vector to put in the index joins
+// the batch; anything else removes the document, after the batch is
+// written (the entries keep their order).
+func (f *Follower) apply(e *Entry) error {
+	f.after = e.Seq
+	dim := f.index.Dim()
+	if dim == 0 && len(f.batch) > 0 {
+		dim = len(f.batch[0].Vector.Values)
+	}
+	if e.Deleted || e.Model != f.model || !e.Kind.Valid() || len(e.Vector.Values) == 0 || (dim != 0 && len(e.Vector.Values) != dim) {
+		f.flush()
+		f.index.Delete(e.Kind, e.ID)
+		return nil
+	}
+	if len(f.batch) == applyBatch {
+		f.flush()
+	}
+	if f.values == nil {
+		f.values = make([]int8, 0, applyBatch*len(e.Vector.Values))
+	}
+	at := len(f.values)
+	f.values = append(f.values, e.Vector.Values...)
+	f.batch = append(f.batch, Doc{Kind: e.Kind, ID: e.ID, Vector: Vec8{Scale: e.Vector.Scale, Values: f.values[at:len(f.values):len(f.values)]}})
+	return nil
+}
+
+// flush writes the batch into the index and empties it (its buffers are
+// kept for the next).
+func (f *Follower) flush() {
+	if len(f.batch) == 0 {
 		return
 	}
-	if err := f.index.Upsert(*docs...); err != nil {
+	if err := f.index.Upsert(f.batch...); err != nil {
 		f.log.Warn("search: skipping stored entries", slog.String("error", err.Error()))
 	}
-	*docs = (*docs)[:0]
+	clear(f.batch)
+	f.batch, f.values = f.batch[:0], f.values[:0]
 }
 
 // Run calls Sync every interval until ctx ends (the first Sync at once).

@@ -247,7 +247,12 @@ func (s *qualitySetup) vectorRanking(q string, n int) []string {
 }
 
 func (s *qualitySetup) lexicalRanking(t *testing.T, q string, n int) []string {
-	ms, err := s.db.SearchTexts().Match(context.Background(), search.QueryTerms(q), "", n)
+	return s.lexicalRankingOf(t, s.db.SearchTexts(), q, n)
+}
+
+// lexicalRankingOf is lexicalRanking with texts.
+func (s *qualitySetup) lexicalRankingOf(t *testing.T, texts search.Texts, q string, n int) []string {
+	ms, err := texts.Match(context.Background(), search.QueryTerms(q), "", n)
 	require.NoError(t, err)
 	out := make([]string, len(ms))
 	for i, m := range ms {
@@ -354,6 +359,23 @@ func TestSearchQuality(t *testing.T) {
 			}
 			require.GreaterOrEqual(t, hybrid.ndcg10, vector.ndcg10+0.10, "hybrid must beat the vector ranking clearly")
 			require.GreaterOrEqual(t, hybrid.recall20, vector.recall20)
+
+			// The lexical budget (bunstore.LexicalBudget documents a
+			// query) never binds on this corpus; scaled down to the
+			// corpus as it is to 100,000 and to 1,000,000 documents, it
+			// shows what it costs there (rare terms are then a larger
+			// share of a query's matches than on a real index that size,
+			// whose words are as common as here: an upper bound on the
+			// loss).
+			for _, at := range []int{100_000, 1_000_000} {
+				budget := bunstore.LexicalBudget * len(s.docs) / at
+				texts := db.SearchTextsBudget(budget)
+				lex := measure(qualityQueries, func(q string) []string { return s.lexicalRankingOf(t, texts, q, 20) })
+				alt := search.NewService(s.index, s.local, texts, openjury.SystemClock{}, nil, search.Config{})
+				hyb := measure(qualityQueries, func(q string) []string { return s.hybridRanking(t, alt, q, 20) })
+				t.Logf("budget %d (as at %d documents): lexical nDCG@10 %.3f recall@20 %.3f, hybrid nDCG@10 %.3f recall@20 %.3f",
+					budget, at, lex.ndcg10, lex.recall20, hyb.ndcg10, hyb.recall20)
+			}
 
 			if os.Getenv("SEARCH_QUALITY_SWEEP") != "" {
 				for _, k := range []float64{10, 30, 60} {

@@ -2,8 +2,11 @@ package search_test
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"sync"
 	"testing"
@@ -319,4 +322,116 @@ func TestRunIndexesTextsWhileEmbeddingHangs(t *testing.T) {
 	_, err = m.DeleteComment(ctx, author, c.ID)
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { return len(match("lighthouse")) == 0 }, 20*time.Second, 5*time.Millisecond)
+}
+
+// TestFollowerLoadsStoredVectors loads a store of a few thousand entries
+// in pages that do not divide it (and batches of the follower's own size)
+// and checks that the index holds exactly the stored vectors: not the
+// deleted entries, those of another model or dimension, and a legacy
+// float32 vector quantised; then rows deleted and rewritten after the
+// load leave or change the index on the next Sync.
+func TestFollowerLoadsStoredVectors(t *testing.T) {
+	t.Parallel()
+	onEachDB(t, func(t *testing.T, db *bunstore.DB) {
+		ctx := context.Background()
+		const n, dim, model = 2600, 16, "m"
+		rng := rand.New(rand.NewPCG(8, 8))
+		want := map[search.Key][]int8{}
+		seq := 0
+		insert := func(kind search.Kind, id string, deleted bool, rowModel string, vec, legacy []byte) {
+			seq++
+			del := 0
+			if deleted {
+				del = 1
+			}
+			_, err := db.Bun().NewRaw(`INSERT INTO search_documents (kind, doc_id, seq, deleted, model, vec, vector, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0)
+ON CONFLICT (kind, doc_id) DO UPDATE SET seq = EXCLUDED.seq, deleted = EXCLUDED.deleted, model = EXCLUDED.model, vec = EXCLUDED.vec, vector = EXCLUDED.vector`,
+				string(kind), id, seq, del, rowModel, vec, legacy).Exec(ctx)
+			require.NoError(t, err)
+		}
+		randomVec := func(d int) search.Vec8 {
+			v := make([]float32, d)
+			for i := range v {
+				v[i] = float32(rng.NormFloat64())
+			}
+			return search.Quantize(v)
+		}
+		var keys []search.Key
+		for i := range n {
+			k := search.Key{Kind: search.Kinds[i%4], ID: openjury.NewID()}
+			if i%500 == 7 {
+				k.ID = fmt.Sprintf("not-a-uuid-%d", i) // kept beside the blocks
+			}
+			switch {
+			case i%97 == 5:
+				insert(k.Kind, k.ID, true, model, nil, nil)
+			case i%89 == 3:
+				insert(k.Kind, k.ID, false, "other", randomVec(dim).Encode(), nil)
+			case i == 1234:
+				insert(k.Kind, k.ID, false, model, randomVec(dim+1).Encode(), nil)
+			case i%211 == 9:
+				f := make([]float32, dim)
+				raw := make([]byte, 4*dim)
+				for d := range f {
+					f[d] = float32(rng.NormFloat64())
+					binary.LittleEndian.PutUint32(raw[4*d:], math.Float32bits(f[d]))
+				}
+				insert(k.Kind, k.ID, false, model, nil, raw)
+				want[k] = search.Quantize(f).Values
+			default:
+				v := randomVec(dim)
+				insert(k.Kind, k.ID, false, model, v.Encode(), nil)
+				want[k] = v.Values
+			}
+			keys = append(keys, k)
+		}
+		check := func(index *search.Index) {
+			t.Helper()
+			require.Equal(t, len(want), index.Len())
+			for _, k := range keys {
+				got, ok := index.VectorOf(k.Kind, k.ID)
+				w, stored := want[k]
+				require.Equal(t, stored, ok, "%v", k)
+				if stored {
+					require.Equal(t, w, got, "%v", k)
+				}
+			}
+		}
+		index := search.NewIndex(0)
+		f := search.NewFollower(db.SearchIndex(), index, model, nil, nil)
+		search.SetFollowPage(f, 1000)
+		require.NoError(t, f.Sync(ctx))
+		require.Equal(t, dim, index.Dim())
+		check(index)
+
+		// After the load: some documents are deleted, some rewritten, one
+		// moves to another model, one new; the next Sync follows.
+		for i, k := range keys[:300] {
+			switch i % 3 {
+			case 0:
+				insert(k.Kind, k.ID, true, model, nil, nil)
+				delete(want, k)
+			case 1:
+				v := randomVec(dim)
+				insert(k.Kind, k.ID, false, model, v.Encode(), nil)
+				want[k] = v.Values
+			}
+		}
+		insert(keys[301].Kind, keys[301].ID, false, "other", randomVec(dim).Encode(), nil)
+		delete(want, keys[301])
+		k := search.Key{Kind: search.KindPost, ID: openjury.NewID()}
+		v := randomVec(dim)
+		insert(k.Kind, k.ID, false, model, v.Encode(), nil)
+		want[k] = v.Values
+		keys = append(keys, k)
+		require.NoError(t, f.Sync(ctx))
+		check(index)
+
+		// A fresh replica loads the same.
+		fresh := search.NewIndex(0)
+		g := search.NewFollower(db.SearchIndex(), fresh, model, nil, nil)
+		search.SetFollowPage(g, 777)
+		require.NoError(t, g.Sync(ctx))
+		check(fresh)
+	})
 }

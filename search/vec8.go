@@ -3,6 +3,8 @@ package search
 import (
 	"encoding/binary"
 	"math"
+	"slices"
+	"unsafe"
 
 	"github.com/openjury/openjury"
 )
@@ -61,15 +63,27 @@ func (v Vec8) Encode() []byte {
 	return b
 }
 
-// DecodeVec8 parses the stored form made by Encode. Errors: Invalid for
-// fewer than 4 bytes.
+// DecodeVec8 parses the stored form made by Encode into a vector of its
+// own. Errors: Invalid for fewer than 4 bytes.
 func DecodeVec8(b []byte) (Vec8, error) {
-	if len(b) < 4 {
-		return Vec8{}, openjury.E(openjury.Invalid, "search.DecodeVec8", "a stored vector of fewer than 4 bytes")
+	v, err := ViewVec8(b)
+	if err == nil {
+		v.Values = slices.Clone(v.Values)
 	}
-	v := Vec8{Scale: math.Float32frombits(binary.LittleEndian.Uint32(b)), Values: make([]int8, len(b)-4)}
-	for i, x := range b[4:] {
-		v.Values[i] = int8(x)
+	return v, err
+}
+
+// ViewVec8 parses the stored form made by Encode without copying: the
+// values are b's bytes, valid while b is (a store's reading buffer). It is
+// how a replica loads its index without a copy of every vector. Errors:
+// Invalid for fewer than 4 bytes.
+func ViewVec8(b []byte) (Vec8, error) {
+	if len(b) < 4 {
+		return Vec8{}, openjury.E(openjury.Invalid, "search.ViewVec8", "a stored vector of fewer than 4 bytes")
+	}
+	v := Vec8{Scale: math.Float32frombits(binary.LittleEndian.Uint32(b)), Values: []int8{}}
+	if len(b) > 4 {
+		v.Values = unsafe.Slice((*int8)(unsafe.Pointer(&b[4])), len(b)-4)
 	}
 	return v, nil
 }

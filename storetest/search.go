@@ -30,6 +30,7 @@ func (s *suite) searchTests() []test {
 		{name: "ConcurrentClaimsTakeEachOnce", run: testSearchClaimRace},
 		{name: "SourcesOfEveryKind", run: testSearchSources},
 		{name: "SaveEntriesSkipsStaleGen", run: testSearchSave},
+		{name: "ScanChangesHandsOverChanges", run: testSearchScanChanges},
 		{name: "RetryPendingMovesTheLease", run: testSearchRetry},
 		{name: "RequeueOtherModels", run: testSearchRequeue},
 		{name: "ConcurrentSavesSeenInSeqOrder", run: testSearchConcurrentSaves},
@@ -386,6 +387,66 @@ func enqueue(t *testing.T, b Backend, kind search.Kind, docID string, now time.T
 	require.NoError(t, b.Search().Enqueue(context.Background(), string(kind), docID, now))
 }
 
+// enqueueAndClaim queues documents id(1)..id(n) of kind at at(1)..at(n)
+// and claims them all at at(10).
+func enqueueAndClaim(t *testing.T, b Backend, s search.Store, kind search.Kind, n int) []search.Pending {
+	t.Helper()
+	for i := 1; i <= n; i++ {
+		enqueue(t, b, kind, id(i), at(i))
+	}
+	items := claimPending(t, s, at(10), 10)
+	require.Len(t, items, n)
+	return items
+}
+
+// testSearchScanChanges: ScanChanges hands over, one by one and in
+// order, the entries Changes returns (vectors, a deletion, another model),
+// page by page; an error of the callback stops the scan and comes back.
+func testSearchScanChanges(t *testing.T, b Backend) {
+	s := searchStoreOf(t, b)
+	ctx := context.Background()
+	items := enqueueAndClaim(t, b, s, search.KindJob, 7)
+	entries := entriesOf(items, "m1")
+	entries[3] = search.Entry{Kind: items[3].Kind, ID: items[3].ID, Deleted: true, Model: "m1"}
+	entries[5].Model = "m2"
+	saved, err := s.SaveEntries(ctx, items, entries, at(11))
+	require.NoError(t, err)
+	require.Equal(t, 7, saved)
+	want := changes(t, s, 0, 100)
+	require.Len(t, want, 7)
+
+	var got []search.Entry
+	var after int64
+	for range 10 {
+		n, err := s.ScanChanges(ctx, after, 3, func(e *search.Entry) error {
+			c := *e // the store's buffers: copied
+			c.Vector.Values = slices.Clone(c.Vector.Values)
+			got = append(got, c)
+			after = e.Seq
+			return nil
+		})
+		require.NoError(t, err)
+		require.LessOrEqual(t, n, 3)
+		if n < 3 {
+			break
+		}
+	}
+	require.Equal(t, want, got)
+
+	stop := fmt.Errorf("stop")
+	seen := 0
+	n, err := s.ScanChanges(ctx, 0, 100, func(*search.Entry) error {
+		seen++
+		if seen == 2 {
+			return stop
+		}
+		return nil
+	})
+	require.ErrorIs(t, err, stop)
+	require.Equal(t, 2, n)
+	require.Equal(t, 2, seen)
+}
+
 // changes reads every stored entry after seq, by pages of limit.
 func changes(t *testing.T, s search.Store, after int64, limit int) []search.Entry {
 	t.Helper()
@@ -562,11 +623,7 @@ func testSearchSources(t *testing.T, b Backend) {
 func testSearchSave(t *testing.T, b Backend) {
 	s := searchStoreOf(t, b)
 	ctx := context.Background()
-	for n := 1; n <= 4; n++ {
-		enqueue(t, b, search.KindPost, id(n), at(n))
-	}
-	items := claimPending(t, s, at(10), 10)
-	require.Len(t, items, 4)
+	items := enqueueAndClaim(t, b, s, search.KindPost, 4)
 	enqueue(t, b, search.KindPost, id(2), at(11)) // written again while embedded
 
 	entries := entriesOf(items, "m1")
