@@ -68,7 +68,8 @@ func (a *app) jobsPage(w http.ResponseWriter, r *http.Request) {
 		a.errorPage(w, r, http.StatusBadRequest, "The status filter is open, closed or all.")
 		return
 	}
-	data := map[string]any{"Tag": q.Get("tag"), "Status": status, "Now": a.clock.Now()}
+	now := a.clock.Now()
+	data := map[string]any{"Tag": q.Get("tag"), "Status": status, "Now": now}
 	// Without semantic search, q is ignored and the plain list answers.
 	if query := strings.TrimSpace(q.Get("q")); query != "" && a.s.Search != nil {
 		data["Q"] = query
@@ -100,7 +101,7 @@ func (a *app) jobsPage(w http.ResponseWriter, r *http.Request) {
 	for i, j := range page.Jobs {
 		rows[i] = jobRow{Job: j, Submissions: counts[j.ID], Capped: counts[j.ID] >= marketplace.CountCap}
 	}
-	data["Jobs"], data["Pager"] = rows, pagerOf(r.URL, "cursor", page.NextCursor, "")
+	data["Cards"], data["Pager"] = jobCards(rows, status, now), pagerOf(r.URL, "cursor", page.NextCursor, "")
 	title := "Open jobs"
 	switch status {
 	case "closed":
@@ -436,17 +437,18 @@ func (a *app) profilePage(w http.ResponseWriter, r *http.Request) {
 		a.failPage(w, r, err)
 		return
 	}
+	now := a.clock.Now()
 	data := map[string]any{"Rep": rep, "Addr": addr, "MinStake": a.s.Market.Config().MinStake,
-		"Jobs": jobs.Jobs, "JobsPager": pagerOf(r.URL, "jobs", jobs.NextCursor, "jobs")}
+		"JobsList": sponsoredList(jobs.Jobs, now), "JobsPager": pagerOf(r.URL, "jobs", jobs.NextCursor, "jobs")}
 	for i, key := range profileLists {
-		data[key] = lists[i].Items
+		data[key+"List"] = activityList(key, lists[i].Items, now)
 		data[key+"Pager"] = pagerOf(r.URL, key, lists[i].NextCursor, key)
 	}
 	if a.s.Stake != nil {
 		data["Stake"] = stakeSt
 	}
 	if a.s.AGR != nil {
-		data["AGR"], data["Ledger"], data["LedgerPager"] = bal, ledger.Entries, pagerOf(r.URL, "ledger", ledger.NextCursor, "agr")
+		data["AGR"], data["LedgerRows"], data["LedgerPager"] = bal, ledgerRows(ledger.Entries, now), pagerOf(r.URL, "ledger", ledger.NextCursor, "agr")
 	}
 	a.page(w, r, http.StatusOK, "profile.html", "Profile "+shortAddr(addr), data)
 }

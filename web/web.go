@@ -133,6 +133,11 @@ func NewHandler(s Services) http.Handler {
 		"featured": func(j *marketplace.Job) bool {
 			return j.FeaturedUntil != nil && j.FeaturedUntil.After(clock.Now())
 		},
+		"jobBadges": func(j *marketplace.Job) template.HTML {
+			var w htmlw
+			w.jobBadges(j, clock.Now())
+			return w.html()
+		},
 	})
 	mux := http.NewServeMux()
 	a.routeActions(mux)
