@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/marketplace"
 )
 
@@ -136,3 +138,67 @@ func TestExplain(t *testing.T) {
 		require.NotContains(t, got.Msg, "_usdc", "no API field name reaches a person")
 	}
 }
+
+// TestRowsEscapeHostileText renders the Go-written rows (job cards, a
+// profile's lists, ledger rows, badges, tags) from data an attacker
+// chose: titles, tags, submission heads, ledger reasons and ids holding
+// <script>, quotes, & and URL syntax. The markup must be the very markup
+// of harmless data (same elements and attributes, in the same order: no
+// tag or attribute injected), the text must be escaped, and the URL
+// parts percent-encoded.
+func TestRowsEscapeHostileText(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	const hostile = `<script>alert("x")</script> & 'q' " onmouseover="x`
+	render := func(s string) string {
+		tag, id := "t"+s, "id"+s
+		j := &marketplace.Job{ID: id, Title: s, Bounty: 1_500_000, Tags: []string{tag, tag}, Status: marketplace.StatusOpen,
+			Sponsor: openjury.MustAddress("0x1111111111111111111111111111111111111111"), CreatedAt: now.Add(-time.Hour),
+			FeaturedUntil: ptrTime(now.Add(time.Hour)), FinalVoteStartsAt: now.Add(-time.Hour), FinalVoteEndsAt: now.Add(time.Hour),
+			Escrow: &marketplace.JobEscrow{Status: marketplace.EscrowFunded, Amount: 2_000_000}}
+		closed := *j
+		closed.Status, closed.ClosedAt, closed.Escrow = marketplace.StatusClosed, ptrTime(now), &marketplace.JobEscrow{Status: marketplace.EscrowSettled}
+		act := &marketplace.Activity{ID: id, Weight: 3, CreatedAt: now,
+			Job:        marketplace.JobHead{ID: id, Title: s, Status: marketplace.StatusOpen, WinnerSubmissionID: id},
+			Submission: marketplace.SubmissionHead{ID: id, Agent: j.Sponsor, Head: s + "\nsecond line"}}
+		var w htmlw
+		w.jobBadges(j, now)
+		w.tags(j.Tags, s)
+		return string(jobCards([]jobRow{{Job: j, Submissions: 2}, {Job: &closed, Submissions: 1, Capped: true}}, s, now)) +
+			string(sponsoredList([]*marketplace.Job{j, &closed}, now)) +
+			string(activityList("subs", []*marketplace.Activity{act}, now)) +
+			string(activityList("votes", []*marketplace.Activity{act}, now)) +
+			string(activityList("finals", []*marketplace.Activity{act}, now)) +
+			string(ledgerRows([]agr.Entry{{Delta: 5, Reason: agr.Reason(s), JobID: id, CreatedAt: now}}, now)) + w.String()
+	}
+	// Text and attribute values hold no < or ", so every <...> is a tag
+	// and, with its quoted values cut out, what is left are its name and
+	// its attributes' names.
+	tags, values := regexp.MustCompile(`<[^>]*>`), regexp.MustCompile(`"[^"]*"`)
+	shape := func(html string) []string {
+		var out []string
+		for _, tag := range tags.FindAllString(html, -1) {
+			out = append(out, values.ReplaceAllString(tag, `""`))
+		}
+		return out
+	}
+	safe, bad := render("plain"), render(hostile)
+	require.Equal(t, shape(safe), shape(bad), "hostile text adds no element or attribute:\n%s", bad)
+	require.NotContains(t, strings.ToLower(bad), "<script")
+	require.NotContains(t, bad, `" onmouseover`)
+	text := template.HTMLEscapeString(hostile)
+	require.Contains(t, bad, ">"+text+"</a>", "a title is escaped text")
+	require.Contains(t, bad, "“"+text+"”", "a submission's first line is escaped text")
+	require.Contains(t, bad, "<td>"+text+"</td>", "a ledger reason is escaped text")
+	require.Contains(t, bad, `>#t`+text+`</a>`, "a tag's text is escaped")
+	query := strings.ReplaceAll(url.QueryEscape("t"+hostile), "+", "%20")
+	require.Contains(t, bad, `href="/?tag=`+query+`&amp;status=`+strings.ReplaceAll(url.QueryEscape(hostile), "+", "%20")+`"`,
+		"a tag and the status are percent-encoded query values")
+	require.Contains(t, bad, `href="/jobs/`+template.HTMLEscapeString(url.PathEscape("id"+hostile))+`"`, "an id is one escaped path segment")
+	require.Contains(t, bad, `<span class="badge funded" title="The bounty is held by the escrow contract">Funded 2 USDC</span>`)
+	require.Contains(t, bad, `<span class="badge settled"`)
+	require.Contains(t, bad, `<span class="badge featured">Featured</span>`)
+	require.Contains(t, bad, `2 submissions · final vote closes <time`)
+	require.Contains(t, bad, `1+ submission · closed <time`)
+}
+
+func ptrTime(t time.Time) *time.Time { return &t }
