@@ -399,36 +399,36 @@ func (a *app) profilePage(w http.ResponseWriter, r *http.Request) {
 	page := func(key string) marketplace.ListInput {
 		return marketplace.ListInput{Limit: profilePerPage, Cursor: q.Get(key)}
 	}
-	// The reputation and the four lists are one read; the stake, the AGR
-	// balance and its ledger are one each. They run one after the other on
-	// the request's goroutine, which answers sooner than running them side
-	// by side, each on a goroutine whose fresh stack grows through the
-	// database driver.
-	p, err := a.s.Market.Profile(ctx, addr.String(), marketplace.ProfileInput{
-		Jobs: page("jobs"), Submissions: page(profileLists[0]), Votes: page(profileLists[1]), FinalVotes: page(profileLists[2])})
-	if err != nil {
-		a.failPage(w, r, err)
-		return
-	}
+	// Two reads side by side: the reputation and the four lists (one
+	// statement) here, the stake, the AGR balance and its ledger (one
+	// after the other) on one goroutine.
 	var (
 		stakeSt stake.Status
 		bal     agr.Status
 		ledger  agr.LedgerPage
 	)
-	if a.s.Stake != nil {
-		if stakeSt, err = a.s.Stake.Status(ctx, addr.String()); err != nil {
-			a.failPage(w, r, err)
-			return
+	account := background(func() (err error) {
+		if a.s.Stake != nil {
+			if stakeSt, err = a.s.Stake.Status(ctx, addr.String()); err != nil {
+				return err
+			}
 		}
-	}
-	if a.s.AGR != nil {
-		if bal, err = a.s.AGR.Status(ctx, addr.String()); err == nil {
+		if a.s.AGR != nil {
+			if bal, err = a.s.AGR.Status(ctx, addr.String()); err != nil {
+				return err
+			}
 			ledger, err = a.s.AGR.Ledger(ctx, agr.LedgerInput{Address: addr.String(), Limit: profilePerPage, Cursor: q.Get("ledger")})
 		}
-		if err != nil {
-			a.failPage(w, r, err)
-			return
-		}
+		return err
+	})
+	p, err := a.s.Market.Profile(ctx, addr.String(), marketplace.ProfileInput{
+		Jobs: page("jobs"), Submissions: page(profileLists[0]), Votes: page(profileLists[1]), FinalVotes: page(profileLists[2])})
+	if aerr := account(); err == nil {
+		err = aerr
+	}
+	if err != nil {
+		a.failPage(w, r, err)
+		return
 	}
 	now := a.clock.Now()
 	data := map[string]any{"Rep": p.Reputation, "Addr": addr, "MinStake": a.s.Market.Config().MinStake,
@@ -485,4 +485,21 @@ func (a *app) postPage(w http.ResponseWriter, r *http.Request, id string, status
 		"Discussion": thread{Items: threadOf(comments.Comments), Action: "/app/posts/" + url.PathEscape(p.ID) + "/comment",
 			Back: path, Me: me, F: st, Op: me != nil && a.s.Market.IsOperator(me.Address), Form: "comment-" + p.ID, Label: "Comment on this post",
 			Pager: pagerOf(r.URL, "comments", comments.NextCursor, "discussion")}})
+}
+
+// background runs read on a goroutine of its own and returns the wait for
+// its error; a panic of read is raised again by the wait, on the request's
+// goroutine, where recoverPanics answers it.
+func background(read func() error) (wait func() error) {
+	done := make(chan func() error, 1)
+	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				done <- func() error { panic(v) }
+			}
+		}()
+		err := read()
+		done <- func() error { return err }
+	}()
+	return func() error { return (<-done)() }
 }
