@@ -169,7 +169,8 @@ func TestRowsEscapeHostileText(t *testing.T) {
 			string(activityList("subs", []*marketplace.Activity{act}, now)) +
 			string(activityList("votes", []*marketplace.Activity{act}, now)) +
 			string(activityList("finals", []*marketplace.Activity{act}, now)) +
-			string(ledgerRows([]agr.Entry{{Delta: 5, Reason: agr.Reason(s), JobID: id, CreatedAt: now}}, now)) + w.String()
+			string(ledgerRows([]agr.Entry{{Delta: 5, Reason: agr.Reason(s), JobID: id, CreatedAt: now}}, now)) + w.String() +
+			string(pagerHTML(pagerOf(&url.URL{Path: "/p " + s, RawQuery: url.Values{"tag": {s}, "cursor": {"c1"}, "cursor_back": {"c0"}}.Encode()}, "cursor", "c2", "f")))
 	}
 	// Text and attribute values hold no < or ", so every <...> is a tag
 	// and, with its quoted values cut out, what is left are its name and
@@ -200,6 +201,8 @@ func TestRowsEscapeHostileText(t *testing.T) {
 	require.Contains(t, bad, `<span class="badge featured">Featured</span>`)
 	require.Contains(t, bad, `2 submissions · final vote closes <time`)
 	require.Contains(t, bad, `1+ submission · closed <time`)
+	require.Contains(t, bad, `<a href="/p%20%3Cscript%3Ealert%28%22x%22%29%3C/script%3E%20&amp;%20%27q%27%20%22%20onmouseover=%22x?cursor=c0&amp;tag=%3Cscript%3E`,
+		"a pager's link: its path escaped, the query values percent-encoded")
 }
 
 func ptrTime(t time.Time) *time.Time { return &t }

@@ -284,3 +284,27 @@ func ledgerRows(entries []agr.Entry, now time.Time) template.HTML {
 	}
 	return w.html()
 }
+
+// pagerHTML is a list's links to its first, previous and next pages;
+// nothing when the list has one page.
+func pagerHTML(p pager) template.HTML {
+	if p.Prev == "" && p.Next == "" {
+		return ""
+	}
+	var w htmlw
+	w.raw(`<nav class="pager" aria-label="Pages">`)
+	for _, l := range []struct{ href, attrs, label string }{
+		{p.First, ``, `« First`}, {p.Prev, ` rel="prev"`, `‹ Previous`}, {p.Next, ` rel="next"`, `Next ›`}} {
+		if l.href != "" {
+			w.raw(`<a href="`)
+			w.text(l.href)
+			w.raw(`"`)
+			w.raw(l.attrs)
+			w.raw(`>`)
+			w.raw(l.label)
+			w.raw(`</a>`)
+		}
+	}
+	w.raw(`</nav>`)
+	return w.html()
+}

@@ -246,7 +246,9 @@ func pagerOf(u *url.URL, key, next, fragment string) pager {
 				v.Set(key+"_back", strings.Join(back, trailSep))
 			}
 		}
-		s := u.Path
+		// The path is escaped: the links are written into pages as
+		// they are (pagerHTML).
+		s := (&url.URL{Path: u.Path}).EscapedPath()
 		if enc := v.Encode(); enc != "" {
 			s += "?" + enc
 		}
@@ -297,6 +299,7 @@ func funcs() template.FuncMap {
 		"phase":     func(*marketplace.Job) string { return "" },
 		"featured":  func(*marketplace.Job) bool { return false },
 		"jobBadges": func(*marketplace.Job) template.HTML { return "" },
+		"pagerHTML": pagerHTML,
 		"tags": func(tags []string, status string) template.HTML {
 			var w htmlw
 			w.tags(tags, status)
