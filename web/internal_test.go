@@ -18,6 +18,7 @@ import (
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/stake"
 )
 
 func TestPctScalesToTotalWeight(t *testing.T) {
@@ -141,7 +142,7 @@ func TestExplain(t *testing.T) {
 }
 
 // TestRowsEscapeHostileText renders the Go-written rows (job cards, a
-// profile's lists, ledger rows, badges, tags) from data an attacker
+// profile with its lists and ledger, badges, tags, a pager) from data an attacker
 // chose: titles, tags, submission heads, ledger reasons and ids holding
 // <script>, quotes, & and URL syntax. The markup must be the very markup
 // of harmless data (same elements and attributes, in the same order: no
@@ -164,12 +165,13 @@ func TestRowsEscapeHostileText(t *testing.T) {
 		var w htmlw
 		w.jobBadges(j, now)
 		w.tags(j.Tags, s)
+		acts := []*marketplace.Activity{act}
+		profile := profileBody(profileView{Addr: j.Sponsor, Stake: &stake.Status{}, AGR: &agr.Status{},
+			Profile: &marketplace.Profile{Jobs: marketplace.JobPage{Jobs: []*marketplace.Job{j, &closed}},
+				Submissions: marketplace.ActivityPage{Items: acts}, Votes: marketplace.ActivityPage{Items: acts}, FinalVotes: marketplace.ActivityPage{Items: acts}},
+			Ledger: []agr.Entry{{Delta: 5, Reason: agr.Reason(s), JobID: id, CreatedAt: now}}}, now)
 		return string(jobCards([]jobRow{{Job: j, Submissions: 2}, {Job: &closed, Submissions: 1, Capped: true}}, s, now)) +
-			string(sponsoredList([]*marketplace.Job{j, &closed}, now)) +
-			string(activityList("subs", []*marketplace.Activity{act}, now)) +
-			string(activityList("votes", []*marketplace.Activity{act}, now)) +
-			string(activityList("finals", []*marketplace.Activity{act}, now)) +
-			string(ledgerRows([]agr.Entry{{Delta: 5, Reason: agr.Reason(s), JobID: id, CreatedAt: now}}, now)) + w.String() +
+			string(profile) + w.String() +
 			string(pagerHTML(pagerOf(&url.URL{Path: "/p " + s, RawQuery: url.Values{"tag": {s}, "cursor": {"c1"}, "cursor_back": {"c0"}}.Encode()}, "cursor", "c2", "f")))
 	}
 	// Text and attribute values hold no < or ", so every <...> is a tag

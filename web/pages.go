@@ -430,21 +430,19 @@ func (a *app) profilePage(w http.ResponseWriter, r *http.Request) {
 		a.failPage(w, r, err)
 		return
 	}
-	now := a.clock.Now()
-	data := map[string]any{"Rep": p.Reputation, "Addr": addr, "MinStake": a.s.Market.Config().MinStake,
-		"JobsList": sponsoredList(p.Jobs.Jobs, now), "JobsPager": pagerOf(r.URL, "jobs", p.Jobs.NextCursor, "jobs")}
-	for i, l := range []marketplace.ActivityPage{p.Submissions, p.Votes, p.FinalVotes} {
-		key := profileLists[i]
-		data[key+"List"] = activityList(key, l.Items, now)
-		data[key+"Pager"] = pagerOf(r.URL, key, l.NextCursor, key)
+	v := profileView{Addr: addr, Me: a.viewerOf(r), Profile: p, MinStake: a.s.Market.Config().MinStake, Ledger: ledger.Entries}
+	for i, l := range []struct{ key, next, fragment string }{{"jobs", p.Jobs.NextCursor, "jobs"},
+		{profileLists[0], p.Submissions.NextCursor, profileLists[0]}, {profileLists[1], p.Votes.NextCursor, profileLists[1]},
+		{profileLists[2], p.FinalVotes.NextCursor, profileLists[2]}, {"ledger", ledger.NextCursor, "agr"}} {
+		v.Pagers[i] = pagerOf(r.URL, l.key, l.next, l.fragment)
 	}
 	if a.s.Stake != nil {
-		data["Stake"] = stakeSt
+		v.Stake = &stakeSt
 	}
 	if a.s.AGR != nil {
-		data["AGR"], data["LedgerRows"], data["LedgerPager"] = bal, ledgerRows(ledger.Entries, now), pagerOf(r.URL, "ledger", ledger.NextCursor, "agr")
+		v.AGR = &bal
 	}
-	a.page(w, r, http.StatusOK, "profile.html", "Profile "+shortAddr(addr), data)
+	a.page(w, r, http.StatusOK, "profile.html", "Profile "+shortAddr(addr), map[string]any{"Me": v.Me, "Body": profileBody(v, a.clock.Now())})
 }
 
 // postsPage serves the community posts, by tag, pages both ways.

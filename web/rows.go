@@ -194,9 +194,8 @@ func jobCards(rows []jobRow, status string, now time.Time) template.HTML {
 // noneItem is an empty list's item on a profile.
 const noneItem = `<li class="muted">None.</li>`
 
-// sponsoredList is a profile's list of jobs posted.
-func sponsoredList(jobs []*marketplace.Job, now time.Time) template.HTML {
-	var w htmlw
+// sponsoredList writes a profile's list of jobs posted.
+func (w *htmlw) sponsoredList(jobs []*marketplace.Job, now time.Time) {
 	w.raw(`<ul class="list">`)
 	for _, j := range jobs {
 		w.raw(`<li>`)
@@ -213,13 +212,11 @@ func sponsoredList(jobs []*marketplace.Job, now time.Time) template.HTML {
 		w.raw(noneItem)
 	}
 	w.raw(`</ul>`)
-	return w.html()
 }
 
-// activityList is a profile's list of submissions ("subs"), jury votes
-// ("votes") or final votes ("finals"), each with its job.
-func activityList(kind string, items []*marketplace.Activity, now time.Time) template.HTML {
-	var w htmlw
+// activityList writes a profile's list of submissions ("subs"), jury
+// votes ("votes") or final votes ("finals"), each with its job.
+func (w *htmlw) activityList(kind string, items []*marketplace.Activity, now time.Time) {
 	w.raw(`<ul class="list">`)
 	for _, a := range items {
 		w.raw(`<li>`)
@@ -255,12 +252,10 @@ func activityList(kind string, items []*marketplace.Activity, now time.Time) tem
 		w.raw(noneItem)
 	}
 	w.raw(`</ul>`)
-	return w.html()
 }
 
-// ledgerRows is the rows of a profile's AGR ledger table.
-func ledgerRows(entries []agr.Entry, now time.Time) template.HTML {
-	var w htmlw
+// ledgerRows writes the rows of a profile's AGR ledger table.
+func (w *htmlw) ledgerRows(entries []agr.Entry, now time.Time) {
 	for _, e := range entries {
 		w.raw(`<tr><td>`)
 		w.when(now, e.CreatedAt)
@@ -282,16 +277,21 @@ func ledgerRows(entries []agr.Entry, now time.Time) template.HTML {
 	if len(entries) == 0 {
 		w.raw(`<tr><td colspan="4" class="muted">No entries.</td></tr>`)
 	}
-	return w.html()
 }
 
 // pagerHTML is a list's links to its first, previous and next pages;
 // nothing when the list has one page.
 func pagerHTML(p pager) template.HTML {
-	if p.Prev == "" && p.Next == "" {
-		return ""
-	}
 	var w htmlw
+	w.pager(p)
+	return w.html()
+}
+
+// pager writes a pagerHTML.
+func (w *htmlw) pager(p pager) {
+	if p.Prev == "" && p.Next == "" {
+		return
+	}
 	w.raw(`<nav class="pager" aria-label="Pages">`)
 	for _, l := range []struct{ href, attrs, label string }{
 		{p.First, ``, `« First`}, {p.Prev, ` rel="prev"`, `‹ Previous`}, {p.Next, ` rel="next"`, `Next ›`}} {
@@ -306,5 +306,4 @@ func pagerHTML(p pager) template.HTML {
 		}
 	}
 	w.raw(`</nav>`)
-	return w.html()
 }
