@@ -50,19 +50,26 @@ func walkProfile[T any](t *testing.T, limit int, page func(after *marketplace.Cu
 	return nil
 }
 
-func testJobsBySponsor(t *testing.T, b Backend) {
-	ctx := context.Background()
-	// Jobs 1..5 of alice, 3 and 4 at the same millisecond (ties by id,
-	// descending); job 6 of bob in between.
+// sponsorFixture creates jobs 1..5 of alice, 3 and 4 at the same
+// millisecond (ties by id, descending), each changed by edit first, and
+// job 6 of bob in between.
+func sponsorFixture(t *testing.T, b Backend, edit func(*marketplace.Job)) {
+	t.Helper()
 	var jobs []*marketplace.Job
 	for n, ms := range map[int]int{1: 10, 2: 20, 3: 30, 4: 30, 5: 40} {
 		j := newJob(n, at(ms))
 		j.Sponsor = alice
+		edit(j)
 		jobs = append(jobs, j)
 	}
 	j6 := newJob(6, at(25))
 	j6.Sponsor = bob
 	create(t, b, append(jobs, j6)...)
+}
+
+func testJobsBySponsor(t *testing.T, b Backend) {
+	ctx := context.Background()
+	sponsorFixture(t, b, func(*marketplace.Job) {})
 
 	list := func(addr openjury.Address, limit int, after *marketplace.Cursor) []*marketplace.Job {
 		got, err := b.Profiles().JobsBySponsor(ctx, addr, limit, after)
@@ -265,21 +272,14 @@ func testSubmissionCounts(t *testing.T, b Backend) {
 // carry the fields of ProfiledJob (a featured and a funded one).
 func testProfileAtOnce(t *testing.T, b Backend) {
 	ctx := context.Background()
-	// alice sponsors jobs 1..5 (3 and 4 at one millisecond, 3 featured,
-	// 4 funded, 5 closed with a winner), submits 301..303 and votes and
-	// final-votes on job 1 and job 2; bob sponsors job 6.
-	var jobs []*marketplace.Job
-	for n, ms := range map[int]int{1: 10, 2: 20, 3: 30, 4: 30, 5: 40} {
-		j := newJob(n, at(ms))
-		j.Sponsor = alice
-		if n == 3 {
+	// alice sponsors jobs 1..5 (3 featured, 4 funded, 5 closed with a
+	// winner), submits 301..303, casts a jury vote on job 6 and final
+	// votes on jobs 6 and 1 (at one millisecond).
+	sponsorFixture(t, b, func(j *marketplace.Job) {
+		if j.ID == id(3) {
 			j.FeaturedScore, j.FeaturedUntil = 7, ptr(at(9000))
 		}
-		jobs = append(jobs, j)
-	}
-	j6 := newJob(6, at(25))
-	j6.Sponsor = bob
-	create(t, b, append(jobs, j6)...)
+	})
 	require.NoError(t, b.Escrow().SetJobEscrow(ctx, id(4), &marketplace.JobEscrow{Status: marketplace.EscrowFunded, Amount: 42, RefundAfter: ptr(at(9000)), Ref: escrowRef(1, 7, 2)}))
 	submit(t, b, newSubmission(201, id(6), carol, at(50)), newSubmission(202, id(6), carol, at(50)),
 		newSubmission(301, id(6), alice, at(60)), newSubmission(302, id(6), alice, at(60)), newSubmission(303, id(5), alice, at(70)))
