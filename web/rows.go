@@ -12,10 +12,10 @@ import (
 	"github.com/openjury/openjury/marketplace"
 )
 
-// The rows a page repeats (job cards, a profile's lists, ledger rows) are
-// written here in Go rather than by the templates: a template pays a
-// reflective lookup or call for every field and function of every row,
-// which made most of a list page's time (docs/architecture.md#habits).
+// The rows a page repeats (job cards, a profile's lists, ledger rows,
+// pagers) are written here in Go rather than by the templates: a template
+// pays a reflective lookup or call for every field and function of every
+// row, which made most of a list page's time (docs/architecture.md#habits).
 // Every value from the data is escaped for its context: text and
 // attribute values with html/template's HTML escaper, URL path segments
 // and query values percent-encoded first.
