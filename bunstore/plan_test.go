@@ -309,6 +309,24 @@ func planCases() []planCase {
 			}})
 		}
 	}
+	// A profile in one statement: the reputation's probe and each list's
+	// walk of its index (one case per index), from the start and deep.
+	for _, at := range []struct {
+		ms int64
+		id string
+	}{{math.MaxInt64, ""}, {planAt(5000).UnixMilli(), "x105000"}} {
+		sfx := map[bool]string{true: "", false: " deep"}[at.id == ""]
+		for _, index := range []string{"reputation_pkey|sqlite_autoindex_reputation_1", "jobs_sponsor_created_at_id_idx",
+			"submissions_agent_created_at_id_idx", "votes_voter_created_at_id_idx", "final_votes_voter_created_at_id_idx"} {
+			cases = append(cases, planCase{name: "profile " + index + sfx, index: index, hot: func(db *bunstore.DB) (string, []any) {
+				args := []any{"addr7", "sponsor7", at.ms, at.id, limit}
+				for range 3 {
+					args = append(args, "busy", at.ms, at.id, limit)
+				}
+				return bunstore.WebSQL(db)["profile"], args
+			}})
+		}
+	}
 	// The first comments of each of a page's submissions and a job list's
 	// submission counts: one LIMITed walk a target, the unused slots too.
 	threadSlots, countSlots := bunstore.WebSlots()

@@ -3,10 +3,12 @@ package bunstore
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -45,10 +47,13 @@ type webHot struct {
 	// reputationOf, agrOf and ledger are a profile's reputation, AGR
 	// balance and page of AGR ledger (reputation.go, agr.go).
 	reputationOf, agrOf, ledger hot
+	// profile is a profile's reputation and lists in one statement
+	// (profileQuery).
+	profile hot
 }
 
 func (w webHot) all() []hot {
-	return []hot{w.jobsBySponsor, w.subsByAgent, w.votesByVoter, w.finalsByVoter, w.threads, w.counts, w.reputationOf, w.agrOf, w.ledger}
+	return []hot{w.jobsBySponsor, w.subsByAgent, w.votesByVoter, w.finalsByVoter, w.threads, w.counts, w.reputationOf, w.agrOf, w.ledger, w.profile}
 }
 
 // commentColumns are the columns of commentRow, the select list of the
@@ -106,7 +111,58 @@ func newWebHot(dialect string, db *bun.DB) webHot {
 		finalsByVoter: newHot(dialect, historyQuery(p, "final_votes AS fv", "fv", "voter_address", "0")),
 		threads:       newHot(dialect, strings.Join(threads, " UNION ALL ")),
 		counts:        newHot(dialect, strings.Join(counts, " UNION ALL ")),
+		profile:       newHot(dialect, profileQuery(p)),
 	}
+}
+
+// The branches of profileQuery, its column k.
+const (
+	profileRep = iota
+	profileJobs
+	profileSubs
+	profileVotes
+	profileFinals
+)
+
+// profileQuery is the statement of ProfileStore.Profile: an address's
+// reputation and a page of each of its four lists in one UNION ALL of a
+// primary-key probe and four LIMITed index walks (the walks of
+// JobsBySponsor and historyQuery), so a profile is one round trip. The
+// branches share one column set: k (profileRep...), the entry's id,
+// created_at and weight, its job's and submission's heads (historyQuery's
+// columns), then n1..n4 and t1, the values only one branch has: the
+// reputation's wins, losses, submissions and jury votes (its id is the
+// address, created_at the update time, weight the score); a job's bounty,
+// featured_until and escrow amount and status. Every NULL is cast, so
+// PostgreSQL types each column alike in every branch. Parameters
+// (written p): the address; then for each list, in order, the address,
+// the cursor's created_at and id, and the limit. It has no ORDER BY of its
+// own: SQLite would sort every branch's rows to merge them, which costs
+// more than the walks (Profile puts each list in order).
+func profileQuery(p string) string {
+	const (
+		text   = "CAST(NULL AS TEXT)"
+		bigint = "CAST(NULL AS BIGINT)"
+	)
+	heads := strings.Join([]string{text, text, text, text, bigint, text, text, text, bigint}, ", ")
+	rep := fmt.Sprintf("SELECT %d AS k, r.address AS id, r.updated_at AS created_at, r.score AS weight, %s, "+
+		"r.wins AS n1, r.losses AS n2, r.submissions AS n3, r.jury_votes AS n4, %s AS t1 FROM reputation AS r WHERE r.address = %s",
+		profileRep, heads, text, p)
+	jobs := fmt.Sprintf("SELECT %d, pj.id, pj.created_at, 0, pj.id, pj.title, pj.status, pj.winner_submission_id, %s, %s, %s, %s, %s, "+
+		"pj.bounty_micro, pj.featured_until, pj.escrow_amount_micro, %s, pj.escrow_status FROM (SELECT j.id, j.title, j.status, "+
+		"j.winner_submission_id, j.created_at, j.bounty_micro, j.featured_until, j.escrow_amount_micro, j.escrow_status FROM jobs AS j "+
+		"WHERE j.sponsor_address = %s AND (j.created_at, j.id) < (%s, %s) ORDER BY j.created_at DESC, j.id DESC LIMIT %s) AS pj",
+		profileJobs, bigint, text, text, text, bigint, bigint, p, p, p, p)
+	history := func(k int, from, a, by, weight string) string {
+		return fmt.Sprintf("SELECT %d, h.id, h.created_at, h.weight, h.job_id, h.job_title, h.job_status, h.job_winner, h.job_reveal_ends, "+
+			"h.sub_id, h.sub_agent, h.sub_head, h.sub_created_at, %s, %s, %s, %s, %s FROM (%s) AS h",
+			k, bigint, bigint, bigint, bigint, text, historyQuery(p, from, a, by, weight))
+	}
+	return strings.Join([]string{rep, jobs,
+		history(profileSubs, "submissions AS s", "s", "agent_address", "0"),
+		history(profileVotes, "votes AS v", "v", "voter_address", "v.weight"),
+		history(profileFinals, "final_votes AS fv", "fv", "voter_address", "0"),
+	}, " UNION ALL ")
 }
 
 // historyQuery is the statement of a profile's history: a page of the
@@ -242,6 +298,79 @@ func (s profileStore) history(ctx context.Context, op string, h hot, addr openju
 	out := make([]*marketplace.Activity, len(rows))
 	for i := range rows {
 		out[i] = rows[i].activity()
+	}
+	return out, nil
+}
+
+// Profile reads addr's reputation and a page of each of its lists with
+// the profile hot statement (profileQuery), scanning its rows by hand: a
+// profile page runs it on every view.
+func (s profileStore) Profile(ctx context.Context, addr openjury.Address, pages marketplace.ProfilePages) (*marketplace.ProfileRead, error) {
+	const op = "bunstore.Profile"
+	db, err := s.e.reader(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	args := []any{string(addr)}
+	for _, l := range []marketplace.ProfileList{pages.Jobs, pages.Submissions, pages.Votes, pages.FinalVotes} {
+		at, id := cursorArgs(l.After)
+		// SQLite reads a negative LIMIT as none.
+		args = append(args, string(addr), at, id, max(l.Limit, 0))
+	}
+	out := &marketplace.ProfileRead{Reputation: marketplace.Reputation{Address: addr},
+		Jobs: []*marketplace.Job{}, Submissions: []*marketplace.Activity{}, Votes: []*marketplace.Activity{}, FinalVotes: []*marketplace.Activity{}}
+	err = s.e.d.queryHot(ctx, db, s.e.d.hot.web.profile, args, func(rows *sql.Rows) error {
+		for rows.Next() {
+			var (
+				k                                          int
+				r                                          activityRow
+				jobID, title, status, winner, subID, agent sql.NullString
+				head, t1                                   sql.NullString
+				reveal, subAt, n1, n2, n3, n4              sql.NullInt64
+			)
+			if err := rows.Scan(&k, &r.ID, &r.CreatedAt, &r.Weight, &jobID, &title, &status, &winner, &reveal,
+				&subID, &agent, &head, &subAt, &n1, &n2, &n3, &n4, &t1); err != nil {
+				return err
+			}
+			r.JobID, r.JobTitle, r.JobStatus, r.JobWinner = jobID.String, title.String, status.String, winner.String
+			r.SubID, r.SubAgent, r.SubHead, r.SubCreatedAt = subID.String, agent.String, head.String, subAt.Int64
+			if reveal.Valid {
+				r.JobRevealEnds = &reveal.Int64
+			}
+			switch k {
+			case profileRep:
+				out.Reputation = marketplace.Reputation{Address: addr, Score: r.Weight, Wins: n1.Int64, Losses: n2.Int64,
+					Submissions: n3.Int64, JuryVotes: n4.Int64, UpdatedAt: fromMillis(r.CreatedAt)}
+			case profileJobs:
+				j := &marketplace.Job{ID: r.ID, Title: r.JobTitle, Bounty: openjury.MicroUSDC(n1.Int64), Status: marketplace.Status(r.JobStatus),
+					Sponsor: addr, CreatedAt: fromMillis(r.CreatedAt), WinnerSubmissionID: r.JobWinner}
+				if n2.Valid {
+					j.FeaturedUntil = fromMillisPtr(&n2.Int64)
+				}
+				if t1.String != "" {
+					j.Escrow = &marketplace.JobEscrow{Status: marketplace.EscrowStatus(t1.String), Amount: openjury.MicroUSDC(n3.Int64)}
+				}
+				out.Jobs = append(out.Jobs, j)
+			case profileSubs:
+				out.Submissions = append(out.Submissions, r.activity())
+			case profileVotes:
+				out.Votes = append(out.Votes, r.activity())
+			case profileFinals:
+				out.FinalVotes = append(out.FinalVotes, r.activity())
+			}
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, translate(op, err)
+	}
+	// A UNION ALL promises no order of its rows: each list is put in its
+	// own, newest first (the rows of a branch come in it, so this sort
+	// finds them sorted).
+	newest := func(at1, at2 time.Time, id1, id2 string) int { return cmp.Or(at2.Compare(at1), cmp.Compare(id2, id1)) }
+	slices.SortStableFunc(out.Jobs, func(x, y *marketplace.Job) int { return newest(x.CreatedAt, y.CreatedAt, x.ID, y.ID) })
+	for _, l := range [][]*marketplace.Activity{out.Submissions, out.Votes, out.FinalVotes} {
+		slices.SortStableFunc(l, func(x, y *marketplace.Activity) int { return newest(x.CreatedAt, y.CreatedAt, x.ID, y.ID) })
 	}
 	return out, nil
 }

@@ -73,6 +73,58 @@ type ProfileStore interface {
 	// FinalVotesByVoter lists voter's current final votes like
 	// VotesByVoter (Weight 0).
 	FinalVotesByVoter(ctx context.Context, voter openjury.Address, limit int, after *Cursor) ([]*Activity, error)
+	// Profile reads addr's reputation (zeros with Address set when it has
+	// none) and a page of each of its four lists in one read: its jobs
+	// (with the fields of ProfiledJob), submissions, jury votes and final
+	// votes, each like the method of its list. A list whose Limit is 0 is
+	// empty.
+	Profile(ctx context.Context, addr openjury.Address, pages ProfilePages) (*ProfileRead, error)
+}
+
+// ProfileList is the page of a profile's list to read: up to Limit
+// entries after After (nil for the first page).
+type ProfileList struct {
+	Limit int
+	After *Cursor
+}
+
+// ProfilePages are the pages ProfileStore.Profile reads of each list.
+type ProfilePages struct {
+	Jobs, Submissions, Votes, FinalVotes ProfileList
+}
+
+// ProfileRead is what ProfileStore.Profile reads: the reputation and the
+// entries of each list's page.
+type ProfileRead struct {
+	Reputation                     Reputation
+	Jobs                           []*Job
+	Submissions, Votes, FinalVotes []*Activity
+}
+
+// ProfiledJob is j as a profile lists it (ProfileStore.Profile): its id,
+// title, bounty, status, sponsor, creation time, winner, boost end and
+// escrow status and amount; the other fields are zero.
+func ProfiledJob(j *Job) *Job {
+	out := &Job{ID: j.ID, Title: j.Title, Bounty: j.Bounty, Status: j.Status, Sponsor: j.Sponsor, CreatedAt: j.CreatedAt,
+		WinnerSubmissionID: j.WinnerSubmissionID, FeaturedUntil: j.FeaturedUntil}
+	if j.Escrow != nil {
+		out.Escrow = &JobEscrow{Status: j.Escrow.Status, Amount: j.Escrow.Amount}
+	}
+	return out
+}
+
+// ProfileInput are the pages of a profile's lists (each ListInput as
+// SponsoredJobs takes it).
+type ProfileInput struct {
+	Jobs, Submissions, Votes, FinalVotes ListInput
+}
+
+// Profile is an address's reputation and a page of each of its lists.
+type Profile struct {
+	Reputation Reputation
+	// Jobs are the jobs posted, with the fields of ProfiledJob.
+	Jobs                           JobPage
+	Submissions, Votes, FinalVotes ActivityPage
 }
 
 // ActivityPage is a page of an address's history, newest first;
@@ -129,9 +181,7 @@ func (s *Service) SponsoredJobs(ctx context.Context, address string, in ListInpu
 		return JobPage{}, openjury.Wrap(op, err)
 	}
 	var p JobPage
-	p.Jobs, p.NextCursor = cursor.Cut(jobs, limit, func(last *Job) string {
-		return cursor.EncodeTimeID(last.CreatedAt, last.ID)
-	})
+	p.Jobs, p.NextCursor = cursor.Cut(jobs, limit, jobCursor)
 	return p, nil
 }
 
@@ -145,15 +195,18 @@ func (s *Service) AgentSubmissions(ctx context.Context, address string, in ListI
 // like SponsoredJobs. Errors: Invalid.
 func (s *Service) VoterVotes(ctx context.Context, address string, in ListInput) (ActivityPage, error) {
 	p, err := s.activity(ctx, "marketplace.VoterVotes", address, in, ProfileStore.VotesByVoter)
-	// A revealed vote on a job whose tallies are still hidden keeps its
-	// choice hidden too (docs/rules.md, "Jury integrity").
-	now := s.clock.Now()
-	for _, a := range p.Items {
+	hideChoices(p.Items, s.clock.Now())
+	return p, err
+}
+
+// hideChoices hides the choice of each revealed vote on a job whose
+// tallies are still hidden at now (docs/rules.md, "Jury integrity").
+func hideChoices(votes []*Activity, now time.Time) {
+	for _, a := range votes {
 		if a.ChoiceHidden(now) {
 			a.Submission = SubmissionHead{JobID: a.Job.ID}
 		}
 	}
-	return p, err
 }
 
 // ChoiceHidden reports whether a's jury vote is on an open commit-reveal
@@ -181,8 +234,50 @@ func (s *Service) activity(ctx context.Context, op, address string, in ListInput
 		return ActivityPage{}, openjury.Wrap(op, err)
 	}
 	var p ActivityPage
-	p.Items, p.NextCursor = cursor.Cut(items, limit, func(last *Activity) string {
-		return cursor.EncodeTimeID(last.CreatedAt, last.ID)
-	})
+	p.Items, p.NextCursor = cursor.Cut(items, limit, activityCursor)
 	return p, nil
 }
+
+// Profile reads an address's reputation and a page of each of its lists
+// (jobs posted, submissions, jury votes, final votes), each paged like
+// SponsoredJobs, in one read of the store: what a profile page shows.
+// Errors: Invalid (address, a limit or a cursor).
+func (s *Service) Profile(ctx context.Context, address string, in ProfileInput) (*Profile, error) {
+	const op = "marketplace.Profile"
+	var (
+		pages ProfilePages
+		addr  openjury.Address
+	)
+	for _, l := range []struct {
+		in  ListInput
+		out *ProfileList
+	}{{in.Jobs, &pages.Jobs}, {in.Submissions, &pages.Submissions}, {in.Votes, &pages.Votes}, {in.FinalVotes, &pages.FinalVotes}} {
+		a, limit, after, err := profileList(op, address, l.in)
+		if err != nil {
+			return nil, err
+		}
+		// One more than the page tells whether there is a next one.
+		addr, *l.out = a, ProfileList{Limit: limit + 1, After: after}
+	}
+	r, err := s.db.Profiles().Profile(ctx, addr, pages)
+	if err != nil {
+		return nil, openjury.Wrap(op, err)
+	}
+	hideChoices(r.Votes, s.clock.Now())
+	p := &Profile{Reputation: r.Reputation}
+	p.Jobs.Jobs, p.Jobs.NextCursor = cursor.Cut(r.Jobs, pages.Jobs.Limit-1, jobCursor)
+	for _, l := range []struct {
+		items []*Activity
+		limit int
+		out   *ActivityPage
+	}{{r.Submissions, pages.Submissions.Limit - 1, &p.Submissions}, {r.Votes, pages.Votes.Limit - 1, &p.Votes}, {r.FinalVotes, pages.FinalVotes.Limit - 1, &p.FinalVotes}} {
+		l.out.Items, l.out.NextCursor = cursor.Cut(l.items, l.limit, activityCursor)
+	}
+	return p, nil
+}
+
+// jobCursor is the cursor after a job of a profile's list.
+func jobCursor(last *Job) string { return cursor.EncodeTimeID(last.CreatedAt, last.ID) }
+
+// activityCursor is the cursor after an entry of a profile's history.
+func activityCursor(last *Activity) string { return cursor.EncodeTimeID(last.CreatedAt, last.ID) }

@@ -1,6 +1,7 @@
 package marketplace_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -83,6 +84,20 @@ func TestProfileLists(t *testing.T) {
 		require.Equal(t, []string{fv.ID}, activityIDs(finals))
 		require.Equal(t, s2.ID, finals.Items[0].Submission.ID)
 
+		// Profile reads what the lists and the reputation read, page by
+		// page.
+		two := marketplace.ListInput{Limit: 2}
+		p := requireProfileAgrees(t, w, sponsorA, marketplace.ProfileInput{Jobs: two, Submissions: two, Votes: two, FinalVotes: two})
+		require.Equal(t, []string{j3.ID, j2.ID}, jobIDs(p.Jobs.Jobs))
+		requireProfileAgrees(t, w, sponsorA, marketplace.ProfileInput{Jobs: marketplace.ListInput{Limit: 2, Cursor: p.Jobs.NextCursor}})
+		p = requireProfileAgrees(t, w, voter, marketplace.ProfileInput{})
+		require.Equal(t, []string{v.ID}, activityIDs(p.Votes))
+		require.Equal(t, []string{fv.ID}, activityIDs(p.FinalVotes))
+		p = requireProfileAgrees(t, w, agent, marketplace.ProfileInput{Submissions: marketplace.ListInput{Limit: 1}})
+		require.Equal(t, []string{s2.ID}, activityIDs(p.Submissions))
+		requireProfileAgrees(t, w, agent, marketplace.ProfileInput{Submissions: marketplace.ListInput{Limit: 1, Cursor: p.Submissions.NextCursor}})
+		requireProfileAgrees(t, w, w.addr(9), marketplace.ProfileInput{})
+
 		for _, addr := range []openjury.Address{sponsorB, w.addr(9)} {
 			none, err := w.svc.VoterVotes(w.ctx, addr.String(), marketplace.ListInput{})
 			require.NoError(t, err)
@@ -104,6 +119,39 @@ func TestProfileLists(t *testing.T) {
 			require.True(t, strings.HasPrefix(openjury.DetailOf(err), bad.detail), openjury.DetailOf(err))
 			_, err = w.svc.SponsoredJobs(w.ctx, bad.addr, bad.in)
 			require.Equal(t, openjury.Invalid, openjury.KindOf(err), bad.detail)
+			for _, in := range []marketplace.ProfileInput{{Jobs: bad.in}, {Submissions: bad.in}, {Votes: bad.in}, {FinalVotes: bad.in}} {
+				_, err = w.svc.Profile(w.ctx, bad.addr, in)
+				require.Equal(t, openjury.Invalid, openjury.KindOf(err), bad.detail)
+				require.True(t, strings.HasPrefix(openjury.DetailOf(err), bad.detail), openjury.DetailOf(err))
+			}
 		}
 	})
+}
+
+// requireProfileAgrees checks that Profile gives what Reputation and the
+// four list methods give for the same pages (the jobs with the fields of
+// ProfiledJob), and returns it.
+func requireProfileAgrees(t *testing.T, w *world, addr openjury.Address, in marketplace.ProfileInput) *marketplace.Profile {
+	t.Helper()
+	got, err := w.svc.Profile(w.ctx, addr.String(), in)
+	require.NoError(t, err)
+	rep, err := w.svc.Reputation(w.ctx, addr.String())
+	require.NoError(t, err)
+	jobs, err := w.svc.SponsoredJobs(w.ctx, addr.String(), in.Jobs)
+	require.NoError(t, err)
+	for i, j := range jobs.Jobs {
+		jobs.Jobs[i] = marketplace.ProfiledJob(j)
+	}
+	want := &marketplace.Profile{Reputation: rep, Jobs: jobs}
+	for _, l := range []struct {
+		list func(context.Context, string, marketplace.ListInput) (marketplace.ActivityPage, error)
+		in   marketplace.ListInput
+		out  *marketplace.ActivityPage
+	}{{w.svc.AgentSubmissions, in.Submissions, &want.Submissions}, {w.svc.VoterVotes, in.Votes, &want.Votes},
+		{w.svc.VoterFinalVotes, in.FinalVotes, &want.FinalVotes}} {
+		*l.out, err = l.list(w.ctx, addr.String(), l.in)
+		require.NoError(t, err)
+	}
+	require.Equal(t, want, got)
+	return got
 }

@@ -20,6 +20,7 @@ func (s *suite) profileTests() []test {
 		{name: "CommentsOfBoundedPerTarget", run: testCommentsOf},
 		{name: "SubmissionHeads", run: testSubmissionHeads},
 		{name: "SubmissionCountsStopAtTheLimit", run: testSubmissionCounts},
+		{name: "ProfileReadsEveryListAtOnce", run: testProfileAtOnce},
 	}
 }
 
@@ -49,19 +50,26 @@ func walkProfile[T any](t *testing.T, limit int, page func(after *marketplace.Cu
 	return nil
 }
 
-func testJobsBySponsor(t *testing.T, b Backend) {
-	ctx := context.Background()
-	// Jobs 1..5 of alice, 3 and 4 at the same millisecond (ties by id,
-	// descending); job 6 of bob in between.
+// sponsorFixture creates jobs 1..5 of alice, 3 and 4 at the same
+// millisecond (ties by id, descending), each changed by edit first, and
+// job 6 of bob in between.
+func sponsorFixture(t *testing.T, b Backend, edit func(*marketplace.Job)) {
+	t.Helper()
 	var jobs []*marketplace.Job
 	for n, ms := range map[int]int{1: 10, 2: 20, 3: 30, 4: 30, 5: 40} {
 		j := newJob(n, at(ms))
 		j.Sponsor = alice
+		edit(j)
 		jobs = append(jobs, j)
 	}
 	j6 := newJob(6, at(25))
 	j6.Sponsor = bob
 	create(t, b, append(jobs, j6)...)
+}
+
+func testJobsBySponsor(t *testing.T, b Backend) {
+	ctx := context.Background()
+	sponsorFixture(t, b, func(*marketplace.Job) {})
 
 	list := func(addr openjury.Address, limit int, after *marketplace.Cursor) []*marketplace.Job {
 		got, err := b.Profiles().JobsBySponsor(ctx, addr, limit, after)
@@ -256,4 +264,97 @@ func testSubmissionCounts(t *testing.T, b Backend) {
 	counts, err = b.Submissions().SubmissionCounts(ctx, nil, 100)
 	require.NoError(t, err)
 	require.Empty(t, counts)
+}
+
+// testProfileAtOnce checks that Profile reads what Reputation and the four
+// list methods read, page by page from any cursors (ties at one
+// millisecond, limits of 0, an address with nothing), and that its jobs
+// carry the fields of ProfiledJob (a featured and a funded one).
+func testProfileAtOnce(t *testing.T, b Backend) {
+	ctx := context.Background()
+	// alice sponsors jobs 1..5 (3 featured, 4 funded, 5 closed with a
+	// winner), submits 301..303, casts a jury vote on job 6 and final
+	// votes on jobs 6 and 1 (at one millisecond).
+	sponsorFixture(t, b, func(j *marketplace.Job) {
+		if j.ID == id(3) {
+			j.FeaturedScore, j.FeaturedUntil = 7, ptr(at(9000))
+		}
+	})
+	require.NoError(t, b.Escrow().SetJobEscrow(ctx, id(4), &marketplace.JobEscrow{Status: marketplace.EscrowFunded, Amount: 42, RefundAfter: ptr(at(9000)), Ref: escrowRef(1, 7, 2)}))
+	submit(t, b, newSubmission(201, id(6), carol, at(50)), newSubmission(202, id(6), carol, at(50)),
+		newSubmission(301, id(6), alice, at(60)), newSubmission(302, id(6), alice, at(60)), newSubmission(303, id(5), alice, at(70)))
+	j5 := getJob(t, b, id(5))
+	j5.Status, j5.WinnerSubmissionID, j5.ClosedAt = marketplace.StatusClosed, id(303), ptr(at(80))
+	require.NoError(t, b.Jobs().UpdateJob(ctx, j5))
+	putVotes(t, b, newVote(401, id(6), 201, alice, 3, at(90)), newVote(402, id(5), 303, bob, 1, at(90)))
+	putFinalVotes(t, b, newFinalVote(501, id(6), 202, alice, at(95)), newFinalVote(502, id(1), 303, alice, at(95)))
+	require.NoError(t, b.Reputation().AddReputation(ctx, alice, marketplace.ReputationDelta{Score: 12, Wins: 1, Losses: 2, Submissions: 3, JuryVotes: 4}, at(99)))
+
+	// want is what the separate reads give for the same pages.
+	want := func(addr openjury.Address, p marketplace.ProfilePages) *marketplace.ProfileRead {
+		rep, err := b.Reputation().Reputation(ctx, addr)
+		require.NoError(t, err)
+		out := &marketplace.ProfileRead{Reputation: rep}
+		listed, err := b.Profiles().JobsBySponsor(ctx, addr, p.Jobs.Limit, p.Jobs.After)
+		require.NoError(t, err)
+		out.Jobs = []*marketplace.Job{}
+		for _, j := range listed {
+			out.Jobs = append(out.Jobs, marketplace.ProfiledJob(j))
+		}
+		for _, l := range []struct {
+			read func(context.Context, openjury.Address, int, *marketplace.Cursor) ([]*marketplace.Activity, error)
+			page marketplace.ProfileList
+			out  *[]*marketplace.Activity
+		}{{b.Profiles().SubmissionsByAgent, p.Submissions, &out.Submissions}, {b.Profiles().VotesByVoter, p.Votes, &out.Votes},
+			{b.Profiles().FinalVotesByVoter, p.FinalVotes, &out.FinalVotes}} {
+			*l.out, err = l.read(ctx, addr, l.page.Limit, l.page.After)
+			require.NoError(t, err)
+		}
+		return out
+	}
+	read := func(addr openjury.Address, p marketplace.ProfilePages) *marketplace.ProfileRead {
+		got, err := b.Profiles().Profile(ctx, addr, p)
+		require.NoError(t, err)
+		require.Equal(t, want(addr, p), got, "%s %+v", addr, p)
+		return got
+	}
+	all := marketplace.ProfileList{Limit: 100}
+	got := read(alice, marketplace.ProfilePages{Jobs: all, Submissions: all, Votes: all, FinalVotes: all})
+	require.Equal(t, marketplace.Reputation{Address: alice, Score: 12, Wins: 1, Losses: 2, Submissions: 3, JuryVotes: 4, UpdatedAt: at(99)}, got.Reputation)
+	require.Equal(t, []string{id(5), id(4), id(3), id(2), id(1)}, ids(got.Jobs))
+	require.Equal(t, marketplace.ProfiledJob(getJob(t, b, id(4))), got.Jobs[1], "the escrow's status and amount")
+	require.Equal(t, marketplace.ProfiledJob(getJob(t, b, id(3))), got.Jobs[2], "the boost's end")
+	require.Equal(t, id(303), got.Jobs[0].WinnerSubmissionID)
+	require.Equal(t, []string{id(303), id(302), id(301)}, activityIDs(got.Submissions))
+	require.Equal(t, []string{id(401)}, activityIDs(got.Votes))
+	require.Equal(t, int64(3), got.Votes[0].Weight)
+	require.Equal(t, []string{id(502), id(501)}, activityIDs(got.FinalVotes), "ties by id, descending")
+
+	// Page by page, every list at once, each from its own cursor; a list
+	// of limit 0 is empty.
+	pages := marketplace.ProfilePages{Jobs: marketplace.ProfileList{Limit: 2}, Submissions: marketplace.ProfileList{Limit: 1},
+		Votes: marketplace.ProfileList{Limit: 0}, FinalVotes: marketplace.ProfileList{Limit: 1}}
+	var seen [][]string
+	for range 5 {
+		got := read(alice, pages)
+		require.Empty(t, got.Votes)
+		seen = append(seen, append(append(ids(got.Jobs), activityIDs(got.Submissions)...), activityIDs(got.FinalVotes)...))
+		next := func(l *marketplace.ProfileList, n int, pos func(int) marketplace.Cursor) {
+			if n > 0 {
+				c := pos(n - 1)
+				l.After = &c
+			}
+		}
+		next(&pages.Jobs, len(got.Jobs), func(i int) marketplace.Cursor {
+			return marketplace.Cursor{At: got.Jobs[i].CreatedAt, ID: got.Jobs[i].ID}
+		})
+		next(&pages.Submissions, len(got.Submissions), func(i int) marketplace.Cursor { return activityPos(got.Submissions[i]) })
+		next(&pages.FinalVotes, len(got.FinalVotes), func(i int) marketplace.Cursor { return activityPos(got.FinalVotes[i]) })
+	}
+	require.Equal(t, [][]string{{id(5), id(4), id(303), id(502)}, {id(3), id(2), id(302), id(501)}, {id(1), id(301)}, {}, {}}, seen)
+
+	none := read(carol, marketplace.ProfilePages{Jobs: all, Submissions: all, Votes: all, FinalVotes: all})
+	require.Equal(t, marketplace.Reputation{Address: carol}, none.Reputation, "zeros for an address without a record")
+	require.Empty(t, none.Jobs)
+	require.Equal(t, []string{id(202), id(201)}, activityIDs(read(carol, marketplace.ProfilePages{Submissions: all}).Submissions))
 }

@@ -1,12 +1,14 @@
 package web
 
 import (
+	"errors"
 	"html/template"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +16,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/stake"
 )
 
 func TestPctScalesToTotalWeight(t *testing.T) {
@@ -135,4 +139,84 @@ func TestExplain(t *testing.T) {
 		require.Equal(t, refusal{Field: c.field, Msg: c.msg}, got, openjury.DetailOf(c.err))
 		require.NotContains(t, got.Msg, "_usdc", "no API field name reaches a person")
 	}
+}
+
+// TestRowsEscapeHostileText renders the Go-written rows (job cards, a
+// profile with its lists and ledger, badges, tags, a pager) from data an attacker
+// chose: titles, tags, submission heads, ledger reasons and ids holding
+// <script>, quotes, & and URL syntax. The markup must be the very markup
+// of harmless data (same elements and attributes, in the same order: no
+// tag or attribute injected), the text must be escaped, and the URL
+// parts percent-encoded.
+func TestRowsEscapeHostileText(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	const hostile = `<script>alert("x")</script> & 'q' " onmouseover="x`
+	render := func(s string) string {
+		tag, id := "t"+s, "id"+s
+		j := &marketplace.Job{ID: id, Title: s, Bounty: 1_500_000, Tags: []string{tag, tag}, Status: marketplace.StatusOpen,
+			Sponsor: openjury.MustAddress("0x1111111111111111111111111111111111111111"), CreatedAt: now.Add(-time.Hour),
+			FeaturedUntil: ptrTime(now.Add(time.Hour)), FinalVoteStartsAt: now.Add(-time.Hour), FinalVoteEndsAt: now.Add(time.Hour),
+			Escrow: &marketplace.JobEscrow{Status: marketplace.EscrowFunded, Amount: 2_000_000}}
+		closed := *j
+		closed.Status, closed.ClosedAt, closed.Escrow = marketplace.StatusClosed, ptrTime(now), &marketplace.JobEscrow{Status: marketplace.EscrowSettled}
+		act := &marketplace.Activity{ID: id, Weight: 3, CreatedAt: now,
+			Job:        marketplace.JobHead{ID: id, Title: s, Status: marketplace.StatusOpen, WinnerSubmissionID: id},
+			Submission: marketplace.SubmissionHead{ID: id, Agent: j.Sponsor, Head: s + "\nsecond line"}}
+		var w htmlw
+		w.jobBadges(j, now)
+		w.tags(j.Tags, s)
+		acts := []*marketplace.Activity{act}
+		profile := profileBody(profileView{Addr: j.Sponsor, Stake: &stake.Status{}, AGR: &agr.Status{},
+			Profile: &marketplace.Profile{Jobs: marketplace.JobPage{Jobs: []*marketplace.Job{j, &closed}},
+				Submissions: marketplace.ActivityPage{Items: acts}, Votes: marketplace.ActivityPage{Items: acts}, FinalVotes: marketplace.ActivityPage{Items: acts}},
+			Ledger: []agr.Entry{{Delta: 5, Reason: agr.Reason(s), JobID: id, CreatedAt: now}}}, now)
+		return string(jobCards([]jobRow{{Job: j, Submissions: 2}, {Job: &closed, Submissions: 1, Capped: true}}, s, now)) +
+			string(profile) + w.String() +
+			string(pagerHTML(pagerOf(&url.URL{Path: "/p " + s, RawQuery: url.Values{"tag": {s}, "cursor": {"c1"}, "cursor_back": {"c0"}}.Encode()}, "cursor", "c2", "f")))
+	}
+	// Text and attribute values hold no < or ", so every <...> is a tag
+	// and, with its quoted values cut out, what is left are its name and
+	// its attributes' names.
+	tags, values := regexp.MustCompile(`<[^>]*>`), regexp.MustCompile(`"[^"]*"`)
+	shape := func(html string) []string {
+		var out []string
+		for _, tag := range tags.FindAllString(html, -1) {
+			out = append(out, values.ReplaceAllString(tag, `""`))
+		}
+		return out
+	}
+	safe, bad := render("plain"), render(hostile)
+	require.Equal(t, shape(safe), shape(bad), "hostile text adds no element or attribute:\n%s", bad)
+	require.NotContains(t, strings.ToLower(bad), "<script")
+	require.NotContains(t, bad, `" onmouseover`)
+	text := template.HTMLEscapeString(hostile)
+	require.Contains(t, bad, ">"+text+"</a>", "a title is escaped text")
+	require.Contains(t, bad, "“"+text+"”", "a submission's first line is escaped text")
+	require.Contains(t, bad, "<td>"+text+"</td>", "a ledger reason is escaped text")
+	require.Contains(t, bad, `>#t`+text+`</a>`, "a tag's text is escaped")
+	query := strings.ReplaceAll(url.QueryEscape("t"+hostile), "+", "%20")
+	require.Contains(t, bad, `href="/?tag=`+query+`&amp;status=`+strings.ReplaceAll(url.QueryEscape(hostile), "+", "%20")+`"`,
+		"a tag and the status are percent-encoded query values")
+	require.Contains(t, bad, `href="/jobs/`+template.HTMLEscapeString(url.PathEscape("id"+hostile))+`"`, "an id is one escaped path segment")
+	require.Contains(t, bad, `<span class="badge funded" title="The bounty is held by the escrow contract">Funded 2 USDC</span>`)
+	require.Contains(t, bad, `<span class="badge settled"`)
+	require.Contains(t, bad, `<span class="badge featured">Featured</span>`)
+	require.Contains(t, bad, `2 submissions · final vote closes <time`)
+	require.Contains(t, bad, `1+ submission · closed <time`)
+	require.Contains(t, bad, `<a href="/p%20%3Cscript%3Ealert%28%22x%22%29%3C/script%3E%20&amp;%20%27q%27%20%22%20onmouseover=%22x?cursor=c0&amp;tag=%3Cscript%3E`,
+		"a pager's link: its path escaped, the query values percent-encoded")
+}
+
+func ptrTime(t time.Time) *time.Time { return &t }
+
+// TestBackgroundRaisesPanicsOnWait checks that a read run in the
+// background gives back its error, and that its panic is raised by the
+// wait (on the request's goroutine, where recoverPanics answers it)
+// rather than ending the process.
+func TestBackgroundRaisesPanicsOnWait(t *testing.T) {
+	want := errors.New("boom")
+	require.ErrorIs(t, background(func() error { return want })(), want)
+	require.NoError(t, background(func() error { return nil })())
+	wait := background(func() error { panic("read failed") })
+	require.PanicsWithValue(t, "read failed", func() { _ = wait() })
 }

@@ -1,13 +1,10 @@
 package web
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/agr"
@@ -68,7 +65,8 @@ func (a *app) jobsPage(w http.ResponseWriter, r *http.Request) {
 		a.errorPage(w, r, http.StatusBadRequest, "The status filter is open, closed or all.")
 		return
 	}
-	data := map[string]any{"Tag": q.Get("tag"), "Status": status, "Now": a.clock.Now()}
+	now := a.clock.Now()
+	data := map[string]any{"Tag": q.Get("tag"), "Status": status, "Now": now}
 	// Without semantic search, q is ignored and the plain list answers.
 	if query := strings.TrimSpace(q.Get("q")); query != "" && a.s.Search != nil {
 		data["Q"] = query
@@ -100,7 +98,7 @@ func (a *app) jobsPage(w http.ResponseWriter, r *http.Request) {
 	for i, j := range page.Jobs {
 		rows[i] = jobRow{Job: j, Submissions: counts[j.ID], Capped: counts[j.ID] >= marketplace.CountCap}
 	}
-	data["Jobs"], data["Pager"] = rows, pagerOf(r.URL, "cursor", page.NextCursor, "")
+	data["Cards"], data["Pager"] = jobCards(rows, status, now), pagerOf(r.URL, "cursor", page.NextCursor, "")
 	title := "Open jobs"
 	switch status {
 	case "closed":
@@ -401,54 +399,50 @@ func (a *app) profilePage(w http.ResponseWriter, r *http.Request) {
 	page := func(key string) marketplace.ListInput {
 		return marketplace.ListInput{Limit: profilePerPage, Cursor: q.Get(key)}
 	}
-	// The profile's reads are independent: they run side by side, two at
-	// a time (more only queue for SQLite's two reader connections).
+	// Two reads side by side: the reputation and the four lists (one
+	// statement) here, the stake, the AGR balance and its ledger (one
+	// after the other) on one goroutine.
 	var (
-		rep     marketplace.Reputation
-		jobs    marketplace.JobPage
-		lists   [3]marketplace.ActivityPage
 		stakeSt stake.Status
 		bal     agr.Status
 		ledger  agr.LedgerPage
 	)
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(2)
-	g.Go(func() (err error) { rep, err = a.s.Market.Reputation(gctx, addr.String()); return err })
-	g.Go(func() (err error) {
-		jobs, err = a.s.Market.SponsoredJobs(gctx, addr.String(), page("jobs"))
+	account := background(func() (err error) {
+		if a.s.Stake != nil {
+			if stakeSt, err = a.s.Stake.Status(ctx, addr.String()); err != nil {
+				return err
+			}
+		}
+		if a.s.AGR != nil {
+			if bal, err = a.s.AGR.Status(ctx, addr.String()); err != nil {
+				return err
+			}
+			ledger, err = a.s.AGR.Ledger(ctx, agr.LedgerInput{Address: addr.String(), Limit: profilePerPage, Cursor: q.Get("ledger")})
+		}
 		return err
 	})
-	for i, list := range []func(context.Context, string, marketplace.ListInput) (marketplace.ActivityPage, error){
-		a.s.Market.AgentSubmissions, a.s.Market.VoterVotes, a.s.Market.VoterFinalVotes} {
-		g.Go(func() (err error) { lists[i], err = list(gctx, addr.String(), page(profileLists[i])); return err })
+	p, err := a.s.Market.Profile(ctx, addr.String(), marketplace.ProfileInput{
+		Jobs: page("jobs"), Submissions: page(profileLists[0]), Votes: page(profileLists[1]), FinalVotes: page(profileLists[2])})
+	if aerr := account(); err == nil {
+		err = aerr
 	}
-	if a.s.Stake != nil {
-		g.Go(func() (err error) { stakeSt, err = a.s.Stake.Status(gctx, addr.String()); return err })
-	}
-	if a.s.AGR != nil {
-		g.Go(func() (err error) { bal, err = a.s.AGR.Status(gctx, addr.String()); return err })
-		g.Go(func() (err error) {
-			ledger, err = a.s.AGR.Ledger(gctx, agr.LedgerInput{Address: addr.String(), Limit: profilePerPage, Cursor: q.Get("ledger")})
-			return err
-		})
-	}
-	if err := g.Wait(); err != nil {
+	if err != nil {
 		a.failPage(w, r, err)
 		return
 	}
-	data := map[string]any{"Rep": rep, "Addr": addr, "MinStake": a.s.Market.Config().MinStake,
-		"Jobs": jobs.Jobs, "JobsPager": pagerOf(r.URL, "jobs", jobs.NextCursor, "jobs")}
-	for i, key := range profileLists {
-		data[key] = lists[i].Items
-		data[key+"Pager"] = pagerOf(r.URL, key, lists[i].NextCursor, key)
+	v := profileView{Addr: addr, Me: a.viewerOf(r), Profile: p, MinStake: a.s.Market.Config().MinStake, Ledger: ledger.Entries}
+	for i, l := range []struct{ key, next, fragment string }{{"jobs", p.Jobs.NextCursor, "jobs"},
+		{profileLists[0], p.Submissions.NextCursor, profileLists[0]}, {profileLists[1], p.Votes.NextCursor, profileLists[1]},
+		{profileLists[2], p.FinalVotes.NextCursor, profileLists[2]}, {"ledger", ledger.NextCursor, "agr"}} {
+		v.Pagers[i] = pagerOf(r.URL, l.key, l.next, l.fragment)
 	}
 	if a.s.Stake != nil {
-		data["Stake"] = stakeSt
+		v.Stake = &stakeSt
 	}
 	if a.s.AGR != nil {
-		data["AGR"], data["Ledger"], data["LedgerPager"] = bal, ledger.Entries, pagerOf(r.URL, "ledger", ledger.NextCursor, "agr")
+		v.AGR = &bal
 	}
-	a.page(w, r, http.StatusOK, "profile.html", "Profile "+shortAddr(addr), data)
+	a.page(w, r, http.StatusOK, "profile.html", "Profile "+shortAddr(addr), map[string]any{"Me": v.Me, "Body": profileBody(v, a.clock.Now())})
 }
 
 // postsPage serves the community posts, by tag, pages both ways.
@@ -489,4 +483,21 @@ func (a *app) postPage(w http.ResponseWriter, r *http.Request, id string, status
 		"Discussion": thread{Items: threadOf(comments.Comments), Action: "/app/posts/" + url.PathEscape(p.ID) + "/comment",
 			Back: path, Me: me, F: st, Op: me != nil && a.s.Market.IsOperator(me.Address), Form: "comment-" + p.ID, Label: "Comment on this post",
 			Pager: pagerOf(r.URL, "comments", comments.NextCursor, "discussion")}})
+}
+
+// background runs read on a goroutine of its own and returns the wait for
+// its error; a panic of read is raised again by the wait, on the request's
+// goroutine, where recoverPanics answers it.
+func background(read func() error) (wait func() error) {
+	done := make(chan func() error, 1)
+	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				done <- func() error { panic(v) }
+			}
+		}()
+		err := read()
+		done <- func() error { return err }
+	}()
+	return func() error { return (<-done)() }
 }

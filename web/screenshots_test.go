@@ -81,6 +81,7 @@ func TestScreenshots(t *testing.T) {
 		{"posts", "/posts/" + s.post.ID},
 		{"job-commit", "/jobs/" + s.sealed.ID + "#jury-panel"},
 		{"search", "/search?q=bridge"},
+		{"newjob", "/jobs/new#nj-jury"},
 	}
 	take := func(name string) {
 		t.Helper()

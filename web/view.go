@@ -246,7 +246,9 @@ func pagerOf(u *url.URL, key, next, fragment string) pager {
 				v.Set(key+"_back", strings.Join(back, trailSep))
 			}
 		}
-		s := u.Path
+		// The path is escaped: the links are written into pages as
+		// they are (pagerHTML).
+		s := (&url.URL{Path: u.Path}).EscapedPath()
 		if enc := v.Encode(); enc != "" {
 			s += "?" + enc
 		}
@@ -296,6 +298,13 @@ func funcs() template.FuncMap {
 		"addr":      addrHTML,
 		"phase":     func(*marketplace.Job) string { return "" },
 		"featured":  func(*marketplace.Job) bool { return false },
+		"jobBadges": func(*marketplace.Job) template.HTML { return "" },
+		"pagerHTML": pagerHTML,
+		"tags": func(tags []string, status string) template.HTML {
+			var w htmlw
+			w.tags(tags, status)
+			return w.html()
+		},
 		"mul100":    func(f float64) float64 { return f * 100 },
 		"level":     marketplace.Level,
 		"badges":    marketplace.Badges,
@@ -382,13 +391,15 @@ func okNote(code string) string { return okNotes[code] }
 // profile with the whole address in the title, and a copy button (shown by
 // the script). One function rather than a template: pages show many.
 func addrHTML(a openjury.Address) template.HTML {
-	s := template.HTMLEscapeString(a.String())
-	return template.HTML(`<span class="addr"><a href="/agents/` + s + `" title="` + s + `">` + template.HTMLEscapeString(shortAddr(a)) +
-		`</a><button type="button" class="copy" data-copy="` + s + `" hidden><span class="vh">Copy address</span></button></span>`)
+	var w htmlw
+	w.addr(a)
+	return w.html()
 }
 
 // whenHTML is a time as pages show it: relative to now, with the exact
 // time (UTC) on hover and the machine form in datetime.
 func whenHTML(now, t time.Time) template.HTML {
-	return template.HTML(`<time datetime="` + rfc3339(t) + `" title="` + exactTime(t) + `">` + template.HTMLEscapeString(relTime(now, t)) + `</time>`)
+	var w htmlw
+	w.when(now, t)
+	return w.html()
 }

@@ -44,14 +44,10 @@ type Market interface {
 	Jury(ctx context.Context, jobID string) (*marketplace.Jury, error)
 	Submission(ctx context.Context, id string) (*marketplace.Submission, error)
 	Comments(ctx context.Context, target marketplace.TargetType, targetID string, in marketplace.ListInput) (marketplace.CommentPage, error)
-	Reputation(ctx context.Context, address string) (marketplace.Reputation, error)
 	Leaderboard(ctx context.Context, in marketplace.LeaderboardInput) (marketplace.LeaderboardPage, error)
 	Post(ctx context.Context, id string) (*marketplace.Post, error)
 	ListPosts(ctx context.Context, in marketplace.ListPostsInput) (marketplace.PostPage, error)
-	SponsoredJobs(ctx context.Context, address string, in marketplace.ListInput) (marketplace.JobPage, error)
-	AgentSubmissions(ctx context.Context, address string, in marketplace.ListInput) (marketplace.ActivityPage, error)
-	VoterVotes(ctx context.Context, address string, in marketplace.ListInput) (marketplace.ActivityPage, error)
-	VoterFinalVotes(ctx context.Context, address string, in marketplace.ListInput) (marketplace.ActivityPage, error)
+	Profile(ctx context.Context, address string, in marketplace.ProfileInput) (*marketplace.Profile, error)
 
 	CreateJob(ctx context.Context, sponsor openjury.Address, in marketplace.CreateJobInput) (*marketplace.Job, error)
 	Submit(ctx context.Context, agent openjury.Address, in marketplace.SubmitInput) (*marketplace.Submission, error)
@@ -132,6 +128,11 @@ func NewHandler(s Services) http.Handler {
 		"phase": func(j *marketplace.Job) string { return window(j, clock.Now()) },
 		"featured": func(j *marketplace.Job) bool {
 			return j.FeaturedUntil != nil && j.FeaturedUntil.After(clock.Now())
+		},
+		"jobBadges": func(j *marketplace.Job) template.HTML {
+			var w htmlw
+			w.jobBadges(j, clock.Now())
+			return w.html()
 		},
 	})
 	mux := http.NewServeMux()
