@@ -270,7 +270,7 @@ func TestBrowserJuryFields(t *testing.T) {
 	require.True(t, crChecked, "the mode chosen is kept")
 	require.Equal(t, "commit_reveal", mode)
 	require.Equal(t, "open, ends in 60 minutes", commitEnds)
-	require.Equal(t, "from the commit's end to in 3 hours", revealEnds)
+	require.Equal(t, "opens when the commit ends; ends in 3 hours", revealEnds)
 	require.Contains(t, draw, "1 juror drawn from 1 eligible")
 	list, err := srv.Market.SponsoredJobs(context.Background(), sponsor.Address().String(), marketplace.ListInput{})
 	require.NoError(t, err)
