@@ -115,6 +115,8 @@ type DB struct {
 	// statements (see prepared.go).
 	hot   hotStatements
 	stmts statements
+	// jobPlan scans jobRow's columns without bun (rowscan.go).
+	jobPlan rowPlan
 	// hotRuns counts the runs of hot statements (which bypass bun's query
 	// hooks), for tests that count a method's statements.
 	hotRuns atomic.Int64
@@ -210,7 +212,8 @@ func openPostgres(dsn string, maxConns int) (*DB, error) {
 	sqldb.SetMaxIdleConns(maxConns)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
 	w := bun.NewDB(sqldb, pgdialect.New())
-	return &DB{dialect: DialectPostgres, w: w, r: w, hot: newHotStatements(DialectPostgres, w), appended: make(chan struct{}, 1)}, nil
+	return &DB{dialect: DialectPostgres, w: w, r: w, hot: newHotStatements(DialectPostgres, w), jobPlan: mustRowPlan[jobRow](w),
+		appended: make(chan struct{}, 1)}, nil
 }
 
 // optimizeTimeout bounds the PRAGMA optimize of Close.

@@ -3,6 +3,7 @@ package bunstore
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -295,11 +296,18 @@ func (row *submitStateRow) state(op string, agent openjury.Address) (*marketplac
 
 // get runs the hot statement h (a job by id) on db.
 func (s jobStore) get(ctx context.Context, op string, db bun.IDB, h hot, id string) (*marketplace.Job, error) {
-	var row jobRow
-	if err := s.e.d.scanHot(ctx, db, h, []any{&row}, id); err != nil {
+	var rows []*jobRow
+	err := s.e.d.queryHot(ctx, db, h, []any{id}, func(r *sql.Rows) (err error) {
+		rows, err = scanPlanned[jobRow](r, s.e.d.jobPlan, 1)
+		return err
+	})
+	if err == nil && len(rows) == 0 {
+		err = sql.ErrNoRows
+	}
+	if err != nil {
 		return nil, translateWith(op, err, jobDetails)
 	}
-	j, err := row.job()
+	j, err := rows[0].job()
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
 	}
@@ -354,8 +362,12 @@ func (s jobStore) ListJobs(ctx context.Context, f marketplace.JobFilter) ([]*mar
 		return nil, err
 	}
 	shape, args := jobPageArgs(f)
-	rows := make([]*jobRow, 0, f.Limit+1)
-	if err := s.e.d.scanHotRows(ctx, db, s.e.d.hot.jobPages[shape], &rows, args...); err != nil {
+	var rows []*jobRow
+	err = s.e.d.queryHot(ctx, db, s.e.d.hot.jobPages[shape], args, func(r *sql.Rows) (err error) {
+		rows, err = scanPlanned[jobRow](r, s.e.d.jobPlan, 0)
+		return err
+	})
+	if err != nil {
 		return nil, translate(op, err)
 	}
 	// The active boosts first (UNION ALL keeps its parts in order, but SQL
