@@ -66,34 +66,24 @@ func (s jurorIndex) JuryVersion(ctx context.Context, minStake openjury.MicroUSDC
 	var version int64
 	err := s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		const differs = `id = 1 AND (min_stake_micro IS NULL OR min_rep_score IS NULL OR min_stake_micro <> ? OR min_rep_score <> ?)`
+		change := true
 		if s.e.d.dialect == DialectPostgres {
 			// A change of the rule first waits for the commits that read
 			// the old one (the shared lock of openjury_jury_touch_score,
 			// migration 20261126000110); the same rule takes no lock.
-			change, err := db.NewSelect().Table("jury_config").Where(differs, int64(minStake), minRep).Exists(ctx)
-			if err != nil {
+			var err error
+			if change, err = db.NewSelect().Table("jury_config").Where(differs, int64(minStake), minRep).Exists(ctx); err != nil {
 				return translate(op, err)
 			}
-			if !change {
-				return translate(op, db.NewRaw(`SELECT version FROM jury_state WHERE id = 1`).Scan(ctx, &version))
-			}
-			if _, err := db.NewRaw(`SELECT pg_advisory_xact_lock(?, 0)`, juryRuleLock).Exec(ctx); err != nil {
-				return translate(op, err)
+			if change {
+				if _, err := db.NewRaw(`SELECT pg_advisory_xact_lock(?, 0)`, juryRuleLock).Exec(ctx); err != nil {
+					return translate(op, err)
+				}
 			}
 		}
-		res, err := db.NewRaw(`UPDATE jury_config SET min_stake_micro = ?, min_rep_score = ? WHERE `+differs,
-			int64(minStake), minRep, int64(minStake), minRep).Exec(ctx)
-		n, err := affected(op, res, err)
-		if err != nil {
-			return err
-		}
-		if n == 1 {
-			touch := `INSERT INTO jury_touch (address) SELECT a.address FROM (` + everyAddress + `) AS a ORDER BY a.address`
-			if s.e.d.dialect == DialectPostgres {
-				touch = `SELECT openjury_jury_touch(a.address) FROM (` + everyAddress + ` ORDER BY 1) AS a`
-			}
-			if _, err := db.NewRaw(touch).Exec(ctx); err != nil {
-				return translate(op, err)
+		if change {
+			if err := s.applyRule(ctx, db, differs, minStake, minRep); err != nil {
+				return err
 			}
 		}
 		return translate(op, db.NewRaw(`SELECT version FROM jury_state WHERE id = 1`).Scan(ctx, &version))
@@ -105,6 +95,25 @@ func (s jurorIndex) JuryVersion(ctx context.Context, minStake openjury.MicroUSDC
 // of the eligibility rule after the commits that read the old rule
 // (PostgreSQL; migration 20261126000110).
 const juryRuleLock = 1786082426
+
+// applyRule sets the eligibility rule where it differs (the condition
+// differs, with the rule's two values) and then touches every address,
+// in address order.
+func (s jurorIndex) applyRule(ctx context.Context, db bun.IDB, differs string, minStake openjury.MicroUSDC, minRep int64) error {
+	const op = "bunstore.JuryVersion"
+	res, err := db.NewRaw(`UPDATE jury_config SET min_stake_micro = ?, min_rep_score = ? WHERE `+differs,
+		int64(minStake), minRep, int64(minStake), minRep).Exec(ctx)
+	n, err := affected(op, res, err)
+	if err != nil || n != 1 {
+		return err
+	}
+	touch := `INSERT INTO jury_touch (address) SELECT a.address FROM (` + everyAddress + `) AS a ORDER BY a.address`
+	if s.e.d.dialect == DialectPostgres {
+		touch = `SELECT openjury_jury_touch(a.address) FROM (` + everyAddress + ` ORDER BY 1) AS a`
+	}
+	_, err = db.NewRaw(touch).Exec(ctx)
+	return translate(op, err)
+}
 
 // everyAddress are the addresses whose juror stake may be above 0 or was.
 const everyAddress = `SELECT address FROM stakes UNION SELECT address FROM reputation UNION SELECT address FROM juror_versions`
