@@ -527,4 +527,28 @@ func TestBrowserEndToEnd(t *testing.T) {
 	require.Contains(t, jurorProfile, "Jury votes")
 	require.Contains(t, jurorProfile, "weight")
 	require.Contains(t, jurorProfile, "Juror")
+
+	// The sponsor's profile: the job posted, the stake, the AGR balance
+	// and its ledger (the boost's debit first), and the address's copy
+	// button (the clipboard is stubbed: headless chromium has none).
+	var jobsPosted, stats, balance, copied, copiedLabel string
+	var ledger []string
+	err = chromedp.Run(ctx,
+		chromedp.Navigate(front+"/agents/"+sponsor.Address().String()),
+		chromedp.Text(`#jobs`, &jobsPosted),
+		chromedp.Text(`.stats`, &stats),
+		chromedp.Text(`#agr-balance`, &balance),
+		chromedp.Evaluate(`[...document.querySelectorAll('#agr tbody tr')].map((r) => r.cells[1].textContent + ' ' + r.cells[2].textContent)`, &ledger),
+		chromedp.Evaluate(`navigator.clipboard.writeText = async (t) => { window.copied = t; }; true`, nil),
+		chromedp.Click(`.profile-head button.copy`),
+		chromedp.Evaluate(`window.copied`, &copied),
+		chromedp.Text(`.profile-head button.copy .vh`, &copiedLabel),
+	)
+	require.NoError(t, err)
+	require.Contains(t, jobsPosted, posted)
+	require.Contains(t, stats, "below the 10 USDC minimum", "the sponsor has no stake")
+	require.Equal(t, "15", balance)
+	require.Equal(t, []string{"-5 boost", "+20 dev_mint"}, ledger, "newest first")
+	require.Equal(t, sponsor.Address().String(), copied, "the copy button copies the whole address")
+	require.Equal(t, "Copied", copiedLabel)
 }
