@@ -132,48 +132,57 @@ const (
 )
 
 // profileColumns is how many columns profileQuery's rows have.
-const profileColumns = 18
+const profileColumns = 15
 
 // profileQuery is the statement of ProfileStore.Profile: an address's
 // reputation and a page of each of its four lists in one UNION ALL of a
 // primary-key probe and four LIMITed index walks (the walks of
 // JobsBySponsor and historyQuery), so a profile is one round trip; with
 // account, also the address's stake and AGR balance (primary-key probes)
-// and a page of its AGR ledger (the ledger statement's walk). The
-// branches share one column set: k (profileRep...), the entry's id,
+// and a page of its AGR ledger (the ledger statement's walk).
+//
+// The branches share one lean column set, since the driver pays for
+// every column of every row: k (profileRep...), the entry's id,
 // created_at and weight, its job's and submission's heads (historyQuery's
-// columns), then n1..n4 and t1, the values only one branch has: the
-// reputation's wins, losses, submissions and jury votes (its id is the
-// address, created_at the update time, weight the score); a job's bounty,
-// featured_until and escrow amount and status; the stake's amount is its
-// weight, its update time its created_at; the AGR balance is a weight,
-// earned and spent n1 and n2; a ledger entry's delta is its weight, its
-// job its job id and its reason t1. A value a branch does not need is a
-// NULL, which the driver reads without a conversion. Every NULL is cast,
-// so PostgreSQL types each column alike in every branch. Parameters
-// (written p): the address; then for each list, in order, the address,
-// the cursor's created_at and id, and the limit; with account, the
-// address twice and the ledger's address, cursor and limit. It has no
-// ORDER BY of its own: SQLite would sort every branch's rows to merge
-// them, which costs more than the walks (Profile puts each list in order).
+// columns: job id, title, status, winner and reveal end, submission id,
+// agent, head and created_at), then n1 and n2. A branch puts its other
+// values in the columns of its type that it does not need:
+//   - the reputation: id the address, created_at the update time, weight
+//     the score, the reveal end the wins, the submission's created_at the
+//     losses, n1 the submissions, n2 the jury votes;
+//   - a job: weight the bounty, the reveal end featured_until, the
+//     submission id the escrow status, its created_at the escrow amount;
+//   - the stake: created_at the update time, weight the amount;
+//   - the AGR balance: weight the balance, n1 earned, n2 spent;
+//   - a ledger entry: weight the delta, the job id its job, the job
+//     status its reason.
+//
+// The rest are NULLs, cast so that PostgreSQL types each column alike in
+// every branch. Parameters (written p): the address; then for each list,
+// in order, the address, the cursor's created_at and id, and the limit;
+// with account, the address twice and the ledger's address, cursor and
+// limit. It has no ORDER BY of its own: SQLite would sort every branch's
+// rows to merge them, which costs more than the walks (Profile puts each
+// list in order).
 func profileQuery(p string, account bool) string {
 	const (
 		text   = "CAST(NULL AS TEXT)"
 		bigint = "CAST(NULL AS BIGINT)"
 	)
-	heads := strings.Join([]string{text, text, text, text, bigint, text, text, text, bigint}, ", ")
-	rep := fmt.Sprintf("SELECT %d AS k, r.address AS id, r.updated_at AS created_at, r.score AS weight, %s, "+
-		"r.wins AS n1, r.losses AS n2, r.submissions AS n3, r.jury_votes AS n4, %s AS t1 FROM reputation AS r WHERE r.address = %s",
-		profileRep, heads, text, p)
-	jobs := fmt.Sprintf("SELECT %d, pj.id, pj.created_at, 0, %s, pj.title, pj.status, pj.winner_submission_id, %s, %s, %s, %s, %s, "+
-		"pj.bounty_micro, pj.featured_until, pj.escrow_amount_micro, %s, pj.escrow_status FROM (SELECT j.id, j.title, j.status, "+
-		"j.winner_submission_id, j.created_at, j.bounty_micro, j.featured_until, j.escrow_amount_micro, j.escrow_status FROM jobs AS j "+
+	nulls := func(n int, null string) string { return strings.TrimSuffix(strings.Repeat(null+", ", n), ", ") }
+	heads := strings.Join([]string{nulls(4, text), bigint, nulls(3, text), bigint}, ", ")
+	rep := fmt.Sprintf("SELECT %d AS k, r.address AS id, r.updated_at AS created_at, r.score AS weight, %s, r.wins, %s, r.losses, "+
+		"r.submissions AS n1, r.jury_votes AS n2 FROM reputation AS r WHERE r.address = %s",
+		profileRep, nulls(4, text), nulls(3, text), p)
+	jobs := fmt.Sprintf("SELECT %d, pj.id, pj.created_at, pj.bounty_micro, %s, pj.title, pj.status, pj.winner_submission_id, pj.featured_until, "+
+		"pj.escrow_status, %s, pj.escrow_amount_micro, %s FROM (SELECT j.id, j.title, j.status, j.winner_submission_id, j.created_at, "+
+		"j.bounty_micro, j.featured_until, j.escrow_amount_micro, j.escrow_status FROM jobs AS j "+
 		"WHERE j.sponsor_address = %s AND (j.created_at, j.id) < (%s, %s) ORDER BY j.created_at DESC, j.id DESC LIMIT %s) AS pj",
-		profileJobs, text, bigint, text, text, text, bigint, bigint, p, p, p, p)
+		profileJobs, text, nulls(2, text), nulls(2, bigint), p, p, p, p)
 	history := func(k int, from, a, by, weight string) string {
 		return fmt.Sprintf("SELECT %d, h.id, h.created_at, h.weight, h.job_id, h.job_title, h.job_status, h.job_winner, h.job_reveal_ends, "+
-			"h.sub_id, h.sub_agent, h.sub_head, h.sub_created_at, %s, %s, %s, %s, %s FROM (%s) AS h",
-			k, bigint, bigint, bigint, bigint, text, historyQuery(p, from, a, by, weight))
+			"h.sub_id, h.sub_agent, h.sub_head, h.sub_created_at, %s FROM (%s) AS h",
+			k, nulls(2, bigint), historyQuery(p, from, a, by, weight))
 	}
 	branches := []string{rep, jobs,
 		history(profileSubs, "submissions AS s", "s", "agent_address", "0"),
@@ -181,16 +190,15 @@ func profileQuery(p string, account bool) string {
 		history(profileFinals, "final_votes AS fv", "fv", "voter_address", "0"),
 	}
 	if account {
-		nulls := func(n int, null string) string { return strings.TrimSuffix(strings.Repeat(null+", ", n), ", ") }
 		branches = append(branches,
-			fmt.Sprintf("SELECT %d, st.address, st.updated_at, st.staked_micro, %s, %s, %s FROM stakes AS st WHERE st.address = %s",
-				profileStake, heads, nulls(4, bigint), text, p),
-			fmt.Sprintf("SELECT %d, b.address, 0, b.balance, %s, b.earned, b.spent, %s, %s FROM agr_balances AS b WHERE b.address = %s",
-				profileAGR, heads, nulls(2, bigint), text, p),
-			fmt.Sprintf("SELECT %d, pl.id, pl.created_at, pl.delta, pl.job_id, %s, %s, %s, %s, pl.reason FROM (SELECT l.id, l.created_at, "+
+			fmt.Sprintf("SELECT %d, st.address, st.updated_at, st.staked_micro, %s, %s FROM stakes AS st WHERE st.address = %s",
+				profileStake, heads, nulls(2, bigint), p),
+			fmt.Sprintf("SELECT %d, b.address, 0, b.balance, %s, b.earned, b.spent FROM agr_balances AS b WHERE b.address = %s",
+				profileAGR, heads, p),
+			fmt.Sprintf("SELECT %d, pl.id, pl.created_at, pl.delta, pl.job_id, %s, pl.reason, %s, %s, %s, %s FROM (SELECT l.id, l.created_at, "+
 				"l.delta, l.job_id, l.reason FROM agr_ledger AS l WHERE l.address = %s AND (l.created_at, l.id) < (%s, %s) "+
 				"ORDER BY l.created_at DESC, l.id DESC LIMIT %s) AS pl",
-				profileLedger, nulls(3, text), bigint, nulls(3, text), nulls(5, bigint), p, p, p, p))
+				profileLedger, text, text, bigint, nulls(3, text), nulls(3, bigint), p, p, p, p))
 	}
 	return strings.Join(branches, " UNION ALL ")
 }
@@ -383,36 +391,42 @@ func (s profileStore) Profile(ctx context.Context, addr openjury.Address, pages 
 			}
 			r := activityRow{ID: str(1), CreatedAt: num(2), Weight: num(3), JobID: str(4), JobTitle: str(5), JobStatus: str(6), JobWinner: str(7),
 				SubID: str(9), SubAgent: str(10), SubHead: str(11), SubCreatedAt: num(12)}
-			if reveal, ok := vals[8].(int64); ok {
-				r.JobRevealEnds = &reveal
-			}
-			n1, n2, n3, n4, t1 := num(13), num(14), num(15), num(16), str(17)
+			// The reveal end's column: a job's featured_until too.
+			revealEnd, revealSet := vals[8].(int64)
 			switch num(0) {
 			case profileRep:
-				out.Reputation = marketplace.Reputation{Address: addr, Score: r.Weight, Wins: n1, Losses: n2,
-					Submissions: n3, JuryVotes: n4, UpdatedAt: fromMillis(r.CreatedAt)}
+				out.Reputation = marketplace.Reputation{Address: addr, Score: r.Weight, Wins: revealEnd, Losses: r.SubCreatedAt,
+					Submissions: num(13), JuryVotes: num(14), UpdatedAt: fromMillis(r.CreatedAt)}
 			case profileJobs:
-				j := &marketplace.Job{ID: r.ID, Title: r.JobTitle, Bounty: openjury.MicroUSDC(n1), Status: marketplace.Status(r.JobStatus),
+				j := &marketplace.Job{ID: r.ID, Title: r.JobTitle, Bounty: openjury.MicroUSDC(r.Weight), Status: marketplace.Status(r.JobStatus),
 					Sponsor: addr, CreatedAt: fromMillis(r.CreatedAt), WinnerSubmissionID: r.JobWinner}
-				if until, ok := vals[14].(int64); ok {
-					j.FeaturedUntil = fromMillisPtr(&until)
+				if revealSet {
+					until := fromMillis(revealEnd)
+					j.FeaturedUntil = &until
 				}
-				if t1 != "" {
-					j.Escrow = &marketplace.JobEscrow{Status: marketplace.EscrowStatus(t1), Amount: openjury.MicroUSDC(n3)}
+				if r.SubID != "" {
+					j.Escrow = &marketplace.JobEscrow{Status: marketplace.EscrowStatus(r.SubID), Amount: openjury.MicroUSDC(r.SubCreatedAt)}
 				}
 				out.Jobs = append(out.Jobs, j)
-			case profileSubs:
-				out.Submissions = append(out.Submissions, r.activity())
-			case profileVotes:
-				out.Votes = append(out.Votes, r.activity())
-			case profileFinals:
-				out.FinalVotes = append(out.FinalVotes, r.activity())
+			case profileSubs, profileVotes, profileFinals:
+				if revealSet {
+					end := revealEnd
+					r.JobRevealEnds = &end
+				}
+				switch a := r.activity(); num(0) {
+				case profileSubs:
+					out.Submissions = append(out.Submissions, a)
+				case profileVotes:
+					out.Votes = append(out.Votes, a)
+				default:
+					out.FinalVotes = append(out.FinalVotes, a)
+				}
 			case profileStake:
 				out.Account.Stake = stake.Stake{Address: addr, Staked: openjury.MicroUSDC(r.Weight), UpdatedAt: fromMillis(r.CreatedAt)}
 			case profileAGR:
-				out.Account.AGR = agr.Status{Address: addr, Balance: r.Weight, Earned: n1, Spent: n2}
+				out.Account.AGR = agr.Status{Address: addr, Balance: r.Weight, Earned: num(13), Spent: num(14)}
 			case profileLedger:
-				out.Account.Ledger = append(out.Account.Ledger, agr.Entry{ID: r.ID, Address: addr, Delta: r.Weight, Reason: agr.Reason(t1),
+				out.Account.Ledger = append(out.Account.Ledger, agr.Entry{ID: r.ID, Address: addr, Delta: r.Weight, Reason: agr.Reason(r.JobStatus),
 					JobID: r.JobID, CreatedAt: fromMillis(r.CreatedAt)})
 			}
 		}

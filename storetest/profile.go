@@ -271,8 +271,9 @@ func testSubmissionCounts(t *testing.T, b Backend) {
 
 // testProfileAtOnce checks that Profile reads what Reputation and the four
 // list methods read, page by page from any cursors (ties at one
-// millisecond, limits of 0, an address with nothing), and that its jobs
-// carry the fields of ProfiledJob (a featured and a funded one).
+// millisecond, limits of 0, an address with nothing), that its jobs
+// carry the fields of ProfiledJob (a featured and a funded one) and its
+// entries their job's reveal end (a commit-reveal job).
 func testProfileAtOnce(t *testing.T, b Backend) {
 	ctx := context.Background()
 	// alice sponsors jobs 1..5 (3 featured, 4 funded, 5 closed with a
@@ -281,6 +282,9 @@ func testProfileAtOnce(t *testing.T, b Backend) {
 	sponsorFixture(t, b, func(j *marketplace.Job) {
 		if j.ID == id(3) {
 			j.FeaturedScore, j.FeaturedUntil = 7, ptr(at(9000))
+		}
+		if j.ID == id(1) {
+			j.JuryMode, j.JurySize, j.JuryCommitEndsAt, j.JuryRevealEndsAt = marketplace.JuryCommitReveal, 3, ptr(at(9100)), ptr(at(9200))
 		}
 	})
 	require.NoError(t, b.Escrow().SetJobEscrow(ctx, id(4), &marketplace.JobEscrow{Status: marketplace.EscrowFunded, Amount: 42, RefundAfter: ptr(at(9000)), Ref: escrowRef(1, 7, 2)}))
@@ -307,6 +311,8 @@ func testProfileAtOnce(t *testing.T, b Backend) {
 	require.Equal(t, []string{id(401)}, activityIDs(got.Votes))
 	require.Equal(t, int64(3), got.Votes[0].Weight)
 	require.Equal(t, []string{id(502), id(501)}, activityIDs(got.FinalVotes), "ties by id, descending")
+	require.Equal(t, ptr(at(9200)), got.FinalVotes[0].Job.RevealEndsAt, "a commit-reveal job's reveal end")
+	require.Nil(t, got.FinalVotes[1].Job.RevealEndsAt)
 
 	// Page by page, every list at once, each from its own cursor; a list
 	// of limit 0 is empty.
