@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -312,42 +313,35 @@ func planCases() []planCase {
 		}
 	}
 	// A profile in one statement: the reputation's probe and each list's
-	// walk of its index (one case per index), from the start and deep.
+	// walk of its index (one case per index), from the start and deep;
+	// with its account, also the stake's and AGR balance's probes and the
+	// ledger's walk.
+	profileIndexes := []string{"reputation_pkey|sqlite_autoindex_reputation_1", "jobs_sponsor_created_at_id_idx",
+		"submissions_agent_created_at_id_idx", "votes_voter_created_at_id_idx", "final_votes_voter_created_at_id_idx"}
+	accountIndexes := []string{"stakes_pkey|sqlite_autoindex_stakes_1", "agr_balances_pkey|sqlite_autoindex_agr_balances_1",
+		"agr_ledger_address_created_at_id_idx"}
 	for _, at := range []struct {
 		ms int64
 		id string
 	}{{math.MaxInt64, ""}, {planAt(5000).UnixMilli(), "x105000"}} {
 		sfx := map[bool]string{true: "", false: " deep"}[at.id == ""]
-		for _, index := range []string{"reputation_pkey|sqlite_autoindex_reputation_1", "jobs_sponsor_created_at_id_idx",
-			"submissions_agent_created_at_id_idx", "votes_voter_created_at_id_idx", "final_votes_voter_created_at_id_idx"} {
-			cases = append(cases, planCase{name: "profile " + index + sfx, index: index, hot: func(db *bunstore.DB) (string, []any) {
-				args := []any{"addr7", "sponsor7", at.ms, at.id, limit}
-				for range 3 {
-					args = append(args, "busy", at.ms, at.id, limit)
-				}
-				return bunstore.WebSQL(db)["profile"], args
-			}})
-		}
-	}
-	// A profile with its account in one statement: each index of the
-	// profile's, and the stake's and AGR balance's probes and the ledger's
-	// walk, from the start and deep.
-	for _, at := range []struct {
-		ms int64
-		id string
-	}{{math.MaxInt64, ""}, {planAt(5000).UnixMilli(), "x105000"}} {
-		sfx := map[bool]string{true: "", false: " deep"}[at.id == ""]
-		for _, index := range []string{"reputation_pkey|sqlite_autoindex_reputation_1", "jobs_sponsor_created_at_id_idx",
-			"submissions_agent_created_at_id_idx", "votes_voter_created_at_id_idx", "final_votes_voter_created_at_id_idx",
-			"stakes_pkey|sqlite_autoindex_stakes_1", "agr_balances_pkey|sqlite_autoindex_agr_balances_1", "agr_ledger_address_created_at_id_idx"} {
-			cases = append(cases, planCase{name: "profile with account " + index + sfx, index: index, hot: func(db *bunstore.DB) (string, []any) {
-				args := []any{"addr7", "sponsor7", at.ms, at.id, limit}
-				for range 3 {
-					args = append(args, "busy", at.ms, at.id, limit)
-				}
-				args = append(args, "agent7", "addr7", "addr7", at.ms, at.id, limit)
-				return bunstore.WebSQL(db)["profileAccount"], args
-			}})
+		for _, account := range []bool{false, true} {
+			indexes, name, stmt := profileIndexes, "profile ", "profile"
+			if account {
+				indexes, name, stmt = append(slices.Clone(profileIndexes), accountIndexes...), "profile with account ", "profileAccount"
+			}
+			for _, index := range indexes {
+				cases = append(cases, planCase{name: name + index + sfx, index: index, hot: func(db *bunstore.DB) (string, []any) {
+					args := []any{"addr7", "sponsor7", at.ms, at.id, limit}
+					for range 3 {
+						args = append(args, "busy", at.ms, at.id, limit)
+					}
+					if account {
+						args = append(args, "agent7", "addr7", "addr7", at.ms, at.id, limit)
+					}
+					return bunstore.WebSQL(db)[stmt], args
+				}})
+			}
 		}
 	}
 	// The first comments of each of a page's submissions and a job list's
