@@ -269,6 +269,19 @@ func TestBrowserEndToEnd(t *testing.T) {
 	sg := newSigner(sponsor)
 	front := appWith(t, srv, sg).URL
 
+	// Without a browser wallet, the sign-in page says so and names the
+	// other way (no button silently hidden).
+	var noWallet, ways string
+	err = chromedp.Run(ctx,
+		chromedp.Navigate(front+"/signin"),
+		chromedp.Poll(`document.querySelector('#wallets-note').textContent.includes('No browser wallet')`, nil),
+		chromedp.Text(`#wallets-note`, &noWallet),
+		chromedp.Text(`main`, &ways),
+	)
+	require.NoError(t, err)
+	require.Contains(t, noWallet, "sign in with any wallet or tool")
+	require.Contains(t, ways, "With any wallet or tool")
+
 	// Browse: pages both ways, the closed filter, a tag, search.
 	var firstTitle, pagedBack string
 	var closedListed, tagOnly bool
