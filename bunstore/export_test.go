@@ -62,12 +62,15 @@ func DropBuildSQL() []string { return dropBuildQueries }
 // threads (target type, id, limit per slot) and counts (id, id, limit per
 // slot); the AGR ledger (address, created_at, id, limit), reputation and
 // AGR balance (address); profile (the address, then address, created_at,
-// id, limit for each of its four lists).
+// id, limit for each of its four lists) and profileAccount (profile's,
+// then the address twice and the ledger's address, created_at, id,
+// limit).
 func WebSQL(d *DB) map[string]string {
 	w := d.hot.web
 	return map[string]string{"jobsBySponsor": w.jobsBySponsor.generic, "subsByAgent": w.subsByAgent.generic,
 		"votesByVoter": w.votesByVoter.generic, "finalsByVoter": w.finalsByVoter.generic, "threads": w.threads.generic, "counts": w.counts.generic,
-		"ledger": w.ledger.generic, "reputationOf": w.reputationOf.generic, "agrOf": w.agrOf.generic, "profile": w.profile.generic}
+		"ledger": w.ledger.generic, "reputationOf": w.reputationOf.generic, "agrOf": w.agrOf.generic, "profile": w.profile.generic,
+		"profileAccount": w.profileAccount.generic}
 }
 
 // WebSlots are how many targets the threads and counts statements take.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -41,8 +42,8 @@ func planAt(i int) time.Time { return time.UnixMilli(planBase + int64(i)*1000).U
 // planSeed fills every listed table with planRows rows in one transaction,
 // with SQL that generates them in the database (a recursive CTE, which
 // both dialects run): jobs with tags, statuses and boosts, posts with tags,
-// comments, ledger entries, slash events, reputation, submissions and jury
-// and final votes spread over 100 jobs, and stakes.
+// comments, ledger entries, AGR balances, slash events, reputation,
+// submissions and jury and final votes spread over 100 jobs, and stakes.
 var planSeed = []string{
 	`INSERT INTO jobs (id, title, prompt, bounty_micro, tags, status, sponsor_address, created_at,
 		featured_score, featured_until, final_vote_starts_at, final_vote_ends_at, anchor_batch_id, anchor_root, escrow_status)
@@ -68,6 +69,8 @@ var planSeed = []string{
 	SELECT 'c' || (100000 + i), 'job', 'j' || (100000 + i % 100 + 1), 'j' || (100000 + i % 100 + 1), i, 'author' || (i % 100), 'content', {base} + i * 1000 FROM n`,
 	`INSERT INTO agr_ledger (id, address, delta, reason, created_at)
 	SELECT 'l' || (100000 + i), 'addr' || (i % 100), 5, 'dev_mint', {base} + i * 1000 FROM n`,
+	`INSERT INTO agr_balances (address, balance, earned, spent)
+	SELECT 'addr' || i, i, i, 0 FROM n`,
 	`INSERT INTO slash_events (id, agent_address, amount_micro, job_id, created_at)
 	SELECT 'e' || (100000 + i), 'addr' || (i % 100), 1000, 'j' || (100000 + i % 97 + 1), {base} + i * 1000 FROM n`,
 	`INSERT INTO reputation (address, score, updated_at)
@@ -310,21 +313,35 @@ func planCases() []planCase {
 		}
 	}
 	// A profile in one statement: the reputation's probe and each list's
-	// walk of its index (one case per index), from the start and deep.
+	// walk of its index (one case per index), from the start and deep;
+	// with its account, also the stake's and AGR balance's probes and the
+	// ledger's walk.
+	profileIndexes := []string{"reputation_pkey|sqlite_autoindex_reputation_1", "jobs_sponsor_created_at_id_idx",
+		"submissions_agent_created_at_id_idx", "votes_voter_created_at_id_idx", "final_votes_voter_created_at_id_idx"}
+	accountIndexes := []string{"stakes_pkey|sqlite_autoindex_stakes_1", "agr_balances_pkey|sqlite_autoindex_agr_balances_1",
+		"agr_ledger_address_created_at_id_idx"}
 	for _, at := range []struct {
 		ms int64
 		id string
 	}{{math.MaxInt64, ""}, {planAt(5000).UnixMilli(), "x105000"}} {
 		sfx := map[bool]string{true: "", false: " deep"}[at.id == ""]
-		for _, index := range []string{"reputation_pkey|sqlite_autoindex_reputation_1", "jobs_sponsor_created_at_id_idx",
-			"submissions_agent_created_at_id_idx", "votes_voter_created_at_id_idx", "final_votes_voter_created_at_id_idx"} {
-			cases = append(cases, planCase{name: "profile " + index + sfx, index: index, hot: func(db *bunstore.DB) (string, []any) {
-				args := []any{"addr7", "sponsor7", at.ms, at.id, limit}
-				for range 3 {
-					args = append(args, "busy", at.ms, at.id, limit)
-				}
-				return bunstore.WebSQL(db)["profile"], args
-			}})
+		for _, account := range []bool{false, true} {
+			indexes, name, stmt := profileIndexes, "profile ", "profile"
+			if account {
+				indexes, name, stmt = append(slices.Clone(profileIndexes), accountIndexes...), "profile with account ", "profileAccount"
+			}
+			for _, index := range indexes {
+				cases = append(cases, planCase{name: name + index + sfx, index: index, hot: func(db *bunstore.DB) (string, []any) {
+					args := []any{"addr7", "sponsor7", at.ms, at.id, limit}
+					for range 3 {
+						args = append(args, "busy", at.ms, at.id, limit)
+					}
+					if account {
+						args = append(args, "agent7", "addr7", "addr7", at.ms, at.id, limit)
+					}
+					return bunstore.WebSQL(db)[stmt], args
+				}})
+			}
 		}
 	}
 	// The first comments of each of a page's submissions and a job list's

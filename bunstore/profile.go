@@ -13,7 +13,9 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/stake"
 )
 
 // Profiles returns the profile store outside any transaction.
@@ -47,13 +49,14 @@ type webHot struct {
 	// reputationOf, agrOf and ledger are a profile's reputation, AGR
 	// balance and page of AGR ledger (reputation.go, agr.go).
 	reputationOf, agrOf, ledger hot
-	// profile is a profile's reputation and lists in one statement
-	// (profileQuery).
-	profile hot
+	// profile is a profile's reputation and lists in one statement, and
+	// profileAccount the same with the address's account (profileQuery).
+	profile, profileAccount hot
 }
 
 func (w webHot) all() []hot {
-	return []hot{w.jobsBySponsor, w.subsByAgent, w.votesByVoter, w.finalsByVoter, w.threads, w.counts, w.reputationOf, w.agrOf, w.ledger, w.profile}
+	return []hot{w.jobsBySponsor, w.subsByAgent, w.votesByVoter, w.finalsByVoter, w.threads, w.counts, w.reputationOf, w.agrOf, w.ledger,
+		w.profile, w.profileAccount}
 }
 
 // commentColumns are the columns of commentRow, the select list of the
@@ -102,16 +105,17 @@ func newWebHot(dialect string, db *bun.DB) webHot {
 		OrderExpr("l.created_at DESC").OrderExpr("l.id DESC").Limit(1).String()
 	ledger = strings.TrimSuffix(ledger, "LIMIT 1") + "LIMIT " + p
 	return webHot{
-		reputationOf:  newHot(dialect, db.NewSelect().Model((*reputationRow)(nil)).Where("r.address = ?", param).String()),
-		agrOf:         newHot(dialect, db.NewSelect().Model((*agrBalanceRow)(nil)).Where("b.address = ?", param).String()),
-		ledger:        newHot(dialect, ledger),
-		jobsBySponsor: newHot(dialect, jobs),
-		subsByAgent:   newHot(dialect, historyQuery(p, "submissions AS s", "s", "agent_address", "0")),
-		votesByVoter:  newHot(dialect, historyQuery(p, "votes AS v", "v", "voter_address", "v.weight")),
-		finalsByVoter: newHot(dialect, historyQuery(p, "final_votes AS fv", "fv", "voter_address", "0")),
-		threads:       newHot(dialect, strings.Join(threads, " UNION ALL ")),
-		counts:        newHot(dialect, strings.Join(counts, " UNION ALL ")),
-		profile:       newHot(dialect, profileQuery(p)),
+		reputationOf:   newHot(dialect, db.NewSelect().Model((*reputationRow)(nil)).Where("r.address = ?", param).String()),
+		agrOf:          newHot(dialect, db.NewSelect().Model((*agrBalanceRow)(nil)).Where("b.address = ?", param).String()),
+		ledger:         newHot(dialect, ledger),
+		jobsBySponsor:  newHot(dialect, jobs),
+		subsByAgent:    newHot(dialect, historyQuery(p, "submissions AS s", "s", "agent_address", "0")),
+		votesByVoter:   newHot(dialect, historyQuery(p, "votes AS v", "v", "voter_address", "v.weight")),
+		finalsByVoter:  newHot(dialect, historyQuery(p, "final_votes AS fv", "fv", "voter_address", "0")),
+		threads:        newHot(dialect, strings.Join(threads, " UNION ALL ")),
+		counts:         newHot(dialect, strings.Join(counts, " UNION ALL ")),
+		profile:        newHot(dialect, profileQuery(p, false)),
+		profileAccount: newHot(dialect, profileQuery(p, true)),
 	}
 }
 
@@ -122,47 +126,81 @@ const (
 	profileSubs
 	profileVotes
 	profileFinals
+	profileStake
+	profileAGR
+	profileLedger
 )
+
+// profileColumns is how many columns profileQuery's rows have.
+const profileColumns = 15
 
 // profileQuery is the statement of ProfileStore.Profile: an address's
 // reputation and a page of each of its four lists in one UNION ALL of a
 // primary-key probe and four LIMITed index walks (the walks of
-// JobsBySponsor and historyQuery), so a profile is one round trip. The
-// branches share one column set: k (profileRep...), the entry's id,
+// JobsBySponsor and historyQuery), so a profile is one round trip; with
+// account, also the address's stake and AGR balance (primary-key probes)
+// and a page of its AGR ledger (the ledger statement's walk).
+//
+// The branches share one lean column set, since the driver pays for
+// every column of every row: k (profileRep...), the entry's id,
 // created_at and weight, its job's and submission's heads (historyQuery's
-// columns), then n1..n4 and t1, the values only one branch has: the
-// reputation's wins, losses, submissions and jury votes (its id is the
-// address, created_at the update time, weight the score); a job's bounty,
-// featured_until and escrow amount and status. Every NULL is cast, so
-// PostgreSQL types each column alike in every branch. Parameters
-// (written p): the address; then for each list, in order, the address,
-// the cursor's created_at and id, and the limit. It has no ORDER BY of its
-// own: SQLite would sort every branch's rows to merge them, which costs
-// more than the walks (Profile puts each list in order).
-func profileQuery(p string) string {
+// columns: job id, title, status, winner and reveal end, submission id,
+// agent, head and created_at), then n1 and n2. A branch puts its other
+// values in the columns of its type that it does not need:
+//   - the reputation: id the address, created_at the update time, weight
+//     the score, the reveal end the wins, the submission's created_at the
+//     losses, n1 the submissions, n2 the jury votes;
+//   - a job: weight the bounty, the reveal end featured_until, the
+//     submission id the escrow status, its created_at the escrow amount;
+//   - the stake: created_at the update time, weight the amount;
+//   - the AGR balance: weight the balance, n1 earned, n2 spent;
+//   - a ledger entry: weight the delta, the job id its job, the job
+//     status its reason.
+//
+// The rest are NULLs, cast so that PostgreSQL types each column alike in
+// every branch. Parameters (written p): the address; then for each list,
+// in order, the address, the cursor's created_at and id, and the limit;
+// with account, the address twice and the ledger's address, cursor and
+// limit. It has no ORDER BY of its own: SQLite would sort every branch's
+// rows to merge them, which costs more than the walks (Profile puts each
+// list in order).
+func profileQuery(p string, account bool) string {
 	const (
 		text   = "CAST(NULL AS TEXT)"
 		bigint = "CAST(NULL AS BIGINT)"
 	)
-	heads := strings.Join([]string{text, text, text, text, bigint, text, text, text, bigint}, ", ")
-	rep := fmt.Sprintf("SELECT %d AS k, r.address AS id, r.updated_at AS created_at, r.score AS weight, %s, "+
-		"r.wins AS n1, r.losses AS n2, r.submissions AS n3, r.jury_votes AS n4, %s AS t1 FROM reputation AS r WHERE r.address = %s",
-		profileRep, heads, text, p)
-	jobs := fmt.Sprintf("SELECT %d, pj.id, pj.created_at, 0, pj.id, pj.title, pj.status, pj.winner_submission_id, %s, %s, %s, %s, %s, "+
-		"pj.bounty_micro, pj.featured_until, pj.escrow_amount_micro, %s, pj.escrow_status FROM (SELECT j.id, j.title, j.status, "+
-		"j.winner_submission_id, j.created_at, j.bounty_micro, j.featured_until, j.escrow_amount_micro, j.escrow_status FROM jobs AS j "+
+	nulls := func(n int, null string) string { return strings.TrimSuffix(strings.Repeat(null+", ", n), ", ") }
+	heads := strings.Join([]string{nulls(4, text), bigint, nulls(3, text), bigint}, ", ")
+	rep := fmt.Sprintf("SELECT %d AS k, r.address AS id, r.updated_at AS created_at, r.score AS weight, %s, r.wins, %s, r.losses, "+
+		"r.submissions AS n1, r.jury_votes AS n2 FROM reputation AS r WHERE r.address = %s",
+		profileRep, nulls(4, text), nulls(3, text), p)
+	jobs := fmt.Sprintf("SELECT %d, pj.id, pj.created_at, pj.bounty_micro, %s, pj.title, pj.status, pj.winner_submission_id, pj.featured_until, "+
+		"pj.escrow_status, %s, pj.escrow_amount_micro, %s FROM (SELECT j.id, j.title, j.status, j.winner_submission_id, j.created_at, "+
+		"j.bounty_micro, j.featured_until, j.escrow_amount_micro, j.escrow_status FROM jobs AS j "+
 		"WHERE j.sponsor_address = %s AND (j.created_at, j.id) < (%s, %s) ORDER BY j.created_at DESC, j.id DESC LIMIT %s) AS pj",
-		profileJobs, bigint, text, text, text, bigint, bigint, p, p, p, p)
+		profileJobs, text, nulls(2, text), nulls(2, bigint), p, p, p, p)
 	history := func(k int, from, a, by, weight string) string {
 		return fmt.Sprintf("SELECT %d, h.id, h.created_at, h.weight, h.job_id, h.job_title, h.job_status, h.job_winner, h.job_reveal_ends, "+
-			"h.sub_id, h.sub_agent, h.sub_head, h.sub_created_at, %s, %s, %s, %s, %s FROM (%s) AS h",
-			k, bigint, bigint, bigint, bigint, text, historyQuery(p, from, a, by, weight))
+			"h.sub_id, h.sub_agent, h.sub_head, h.sub_created_at, %s FROM (%s) AS h",
+			k, nulls(2, bigint), historyQuery(p, from, a, by, weight))
 	}
-	return strings.Join([]string{rep, jobs,
+	branches := []string{rep, jobs,
 		history(profileSubs, "submissions AS s", "s", "agent_address", "0"),
 		history(profileVotes, "votes AS v", "v", "voter_address", "v.weight"),
 		history(profileFinals, "final_votes AS fv", "fv", "voter_address", "0"),
-	}, " UNION ALL ")
+	}
+	if account {
+		branches = append(branches,
+			fmt.Sprintf("SELECT %d, st.address, st.updated_at, st.staked_micro, %s, %s FROM stakes AS st WHERE st.address = %s",
+				profileStake, heads, nulls(2, bigint), p),
+			fmt.Sprintf("SELECT %d, b.address, 0, b.balance, %s, b.earned, b.spent FROM agr_balances AS b WHERE b.address = %s",
+				profileAGR, heads, p),
+			fmt.Sprintf("SELECT %d, pl.id, pl.created_at, pl.delta, pl.job_id, %s, pl.reason, %s, %s, %s, %s FROM (SELECT l.id, l.created_at, "+
+				"l.delta, l.job_id, l.reason FROM agr_ledger AS l WHERE l.address = %s AND (l.created_at, l.id) < (%s, %s) "+
+				"ORDER BY l.created_at DESC, l.id DESC LIMIT %s) AS pl",
+				profileLedger, text, text, bigint, nulls(3, text), nulls(3, bigint), p, p, p, p))
+	}
+	return strings.Join(branches, " UNION ALL ")
 }
 
 // historyQuery is the statement of a profile's history: a page of the
@@ -303,7 +341,8 @@ func (s profileStore) history(ctx context.Context, op string, h hot, addr openju
 }
 
 // Profile reads addr's reputation and a page of each of its lists with
-// the profile hot statement (profileQuery), scanning its rows by hand: a
+// the profile hot statement (profileQuery), with its account when
+// pages.Ledger is set (profileAccount), scanning its rows by hand: a
 // profile page runs it on every view.
 func (s profileStore) Profile(ctx context.Context, addr openjury.Address, pages marketplace.ProfilePages) (*marketplace.ProfileRead, error) {
 	const op = "bunstore.Profile"
@@ -312,51 +351,83 @@ func (s profileStore) Profile(ctx context.Context, addr openjury.Address, pages 
 		return nil, err
 	}
 	args := []any{string(addr)}
-	for _, l := range []marketplace.ProfileList{pages.Jobs, pages.Submissions, pages.Votes, pages.FinalVotes} {
+	page := func(l marketplace.ProfileList) {
 		at, id := cursorArgs(l.After)
 		// SQLite reads a negative LIMIT as none.
 		args = append(args, string(addr), at, id, max(l.Limit, 0))
 	}
+	for _, l := range []marketplace.ProfileList{pages.Jobs, pages.Submissions, pages.Votes, pages.FinalVotes} {
+		page(l)
+	}
 	out := &marketplace.ProfileRead{Reputation: marketplace.Reputation{Address: addr},
 		Jobs: []*marketplace.Job{}, Submissions: []*marketplace.Activity{}, Votes: []*marketplace.Activity{}, FinalVotes: []*marketplace.Activity{}}
-	err = s.e.d.queryHot(ctx, db, s.e.d.hot.web.profile, args, func(rows *sql.Rows) error {
+	h := s.e.d.hot.web.profile
+	if pages.Ledger != nil {
+		h = s.e.d.hot.web.profileAccount
+		args = append(args, string(addr), string(addr))
+		page(*pages.Ledger)
+		out.Account = &marketplace.AccountRead{Stake: stake.Stake{Address: addr}, AGR: agr.Status{Address: addr}, Ledger: []agr.Entry{}}
+	}
+	// The columns are scanned into values of any type, each then read
+	// by its type (a NULL is nil): database/sql stores a driver's value
+	// there as is, where a typed or Null destination costs a conversion
+	// (by reflection for an integer) per column of every row.
+	var vals, dests [profileColumns]any
+	for i := range vals {
+		dests[i] = &vals[i]
+	}
+	str := func(i int) string {
+		s, _ := vals[i].(string)
+		return s
+	}
+	num := func(i int) int64 {
+		n, _ := vals[i].(int64)
+		return n
+	}
+	err = s.e.d.queryHot(ctx, db, h, args, func(rows *sql.Rows) error {
 		for rows.Next() {
-			var (
-				k                                          int
-				r                                          activityRow
-				jobID, title, status, winner, subID, agent sql.NullString
-				head, t1                                   sql.NullString
-				reveal, subAt, n1, n2, n3, n4              sql.NullInt64
-			)
-			if err := rows.Scan(&k, &r.ID, &r.CreatedAt, &r.Weight, &jobID, &title, &status, &winner, &reveal,
-				&subID, &agent, &head, &subAt, &n1, &n2, &n3, &n4, &t1); err != nil {
+			if err := rows.Scan(dests[:]...); err != nil {
 				return err
 			}
-			r.JobID, r.JobTitle, r.JobStatus, r.JobWinner = jobID.String, title.String, status.String, winner.String
-			r.SubID, r.SubAgent, r.SubHead, r.SubCreatedAt = subID.String, agent.String, head.String, subAt.Int64
-			if reveal.Valid {
-				r.JobRevealEnds = &reveal.Int64
-			}
-			switch k {
+			r := activityRow{ID: str(1), CreatedAt: num(2), Weight: num(3), JobID: str(4), JobTitle: str(5), JobStatus: str(6), JobWinner: str(7),
+				SubID: str(9), SubAgent: str(10), SubHead: str(11), SubCreatedAt: num(12)}
+			// The reveal end's column: a job's featured_until too.
+			revealEnd, revealSet := vals[8].(int64)
+			switch num(0) {
 			case profileRep:
-				out.Reputation = marketplace.Reputation{Address: addr, Score: r.Weight, Wins: n1.Int64, Losses: n2.Int64,
-					Submissions: n3.Int64, JuryVotes: n4.Int64, UpdatedAt: fromMillis(r.CreatedAt)}
+				out.Reputation = marketplace.Reputation{Address: addr, Score: r.Weight, Wins: revealEnd, Losses: r.SubCreatedAt,
+					Submissions: num(13), JuryVotes: num(14), UpdatedAt: fromMillis(r.CreatedAt)}
 			case profileJobs:
-				j := &marketplace.Job{ID: r.ID, Title: r.JobTitle, Bounty: openjury.MicroUSDC(n1.Int64), Status: marketplace.Status(r.JobStatus),
+				j := &marketplace.Job{ID: r.ID, Title: r.JobTitle, Bounty: openjury.MicroUSDC(r.Weight), Status: marketplace.Status(r.JobStatus),
 					Sponsor: addr, CreatedAt: fromMillis(r.CreatedAt), WinnerSubmissionID: r.JobWinner}
-				if n2.Valid {
-					j.FeaturedUntil = fromMillisPtr(&n2.Int64)
+				if revealSet {
+					until := fromMillis(revealEnd)
+					j.FeaturedUntil = &until
 				}
-				if t1.String != "" {
-					j.Escrow = &marketplace.JobEscrow{Status: marketplace.EscrowStatus(t1.String), Amount: openjury.MicroUSDC(n3.Int64)}
+				if r.SubID != "" {
+					j.Escrow = &marketplace.JobEscrow{Status: marketplace.EscrowStatus(r.SubID), Amount: openjury.MicroUSDC(r.SubCreatedAt)}
 				}
 				out.Jobs = append(out.Jobs, j)
-			case profileSubs:
-				out.Submissions = append(out.Submissions, r.activity())
-			case profileVotes:
-				out.Votes = append(out.Votes, r.activity())
-			case profileFinals:
-				out.FinalVotes = append(out.FinalVotes, r.activity())
+			case profileSubs, profileVotes, profileFinals:
+				if revealSet {
+					end := revealEnd
+					r.JobRevealEnds = &end
+				}
+				switch a := r.activity(); num(0) {
+				case profileSubs:
+					out.Submissions = append(out.Submissions, a)
+				case profileVotes:
+					out.Votes = append(out.Votes, a)
+				default:
+					out.FinalVotes = append(out.FinalVotes, a)
+				}
+			case profileStake:
+				out.Account.Stake = stake.Stake{Address: addr, Staked: openjury.MicroUSDC(r.Weight), UpdatedAt: fromMillis(r.CreatedAt)}
+			case profileAGR:
+				out.Account.AGR = agr.Status{Address: addr, Balance: r.Weight, Earned: num(13), Spent: num(14)}
+			case profileLedger:
+				out.Account.Ledger = append(out.Account.Ledger, agr.Entry{ID: r.ID, Address: addr, Delta: r.Weight, Reason: agr.Reason(r.JobStatus),
+					JobID: r.JobID, CreatedAt: fromMillis(r.CreatedAt)})
 			}
 		}
 		return rows.Err()
@@ -371,6 +442,9 @@ func (s profileStore) Profile(ctx context.Context, addr openjury.Address, pages 
 	slices.SortStableFunc(out.Jobs, func(x, y *marketplace.Job) int { return newest(x.CreatedAt, y.CreatedAt, x.ID, y.ID) })
 	for _, l := range [][]*marketplace.Activity{out.Submissions, out.Votes, out.FinalVotes} {
 		slices.SortStableFunc(l, func(x, y *marketplace.Activity) int { return newest(x.CreatedAt, y.CreatedAt, x.ID, y.ID) })
+	}
+	if out.Account != nil {
+		slices.SortStableFunc(out.Account.Ledger, func(x, y agr.Entry) int { return newest(x.CreatedAt, y.CreatedAt, x.ID, y.ID) })
 	}
 	return out, nil
 }

@@ -5,8 +5,10 @@ import (
 	"time"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/internal/cursor"
 	"github.com/openjury/openjury/internal/valid"
+	"github.com/openjury/openjury/stake"
 )
 
 // Limits of a profile's lists (docs/interface.md#the-companion-web-app):
@@ -77,7 +79,8 @@ type ProfileStore interface {
 	// none) and a page of each of its four lists in one read: its jobs
 	// (with the fields of ProfiledJob), submissions, jury votes and final
 	// votes, each like the method of its list. A list whose Limit is 0 is
-	// empty.
+	// empty. When pages.Ledger is set, the same read also takes addr's
+	// account (ProfileRead.Account).
 	Profile(ctx context.Context, addr openjury.Address, pages ProfilePages) (*ProfileRead, error)
 }
 
@@ -91,6 +94,10 @@ type ProfileList struct {
 // ProfilePages are the pages ProfileStore.Profile reads of each list.
 type ProfilePages struct {
 	Jobs, Submissions, Votes, FinalVotes ProfileList
+	// Ledger, when not nil, is the page of the address's AGR ledger to
+	// read, with its stake and AGR balance, in the profile's one read
+	// (ProfileRead.Account); nil reads none of them.
+	Ledger *ProfileList
 }
 
 // ProfileRead is what ProfileStore.Profile reads: the reputation and the
@@ -99,6 +106,26 @@ type ProfileRead struct {
 	Reputation                     Reputation
 	Jobs                           []*Job
 	Submissions, Votes, FinalVotes []*Activity
+	// Account is the address's account when ProfilePages.Ledger asked for
+	// it, nil otherwise.
+	Account *AccountRead
+}
+
+// AccountRead is an address's account as ProfileStore.Profile reads it,
+// each part with Address set and zeros when the address has none: its
+// stake as ProfiledStake gives it, its AGR balance and the entries of the
+// ledger's page (like agr.Store.Ledger).
+type AccountRead struct {
+	Stake  stake.Stake
+	AGR    agr.Status
+	Ledger []agr.Entry
+}
+
+// ProfiledStake is st as a profile reads it (ProfileStore.Profile): its
+// address, amount and update time; its onchain reference, which a profile
+// does not show, is zero.
+func ProfiledStake(st stake.Stake) stake.Stake {
+	return stake.Stake{Address: st.Address, Staked: st.Staked, UpdatedAt: st.UpdatedAt}
 }
 
 // ProfiledJob is j as a profile lists it (ProfileStore.Profile): its id,
@@ -117,6 +144,11 @@ func ProfiledJob(j *Job) *Job {
 // SponsoredJobs takes it).
 type ProfileInput struct {
 	Jobs, Submissions, Votes, FinalVotes ListInput
+	// Ledger, when not nil, asks for the address's account in the same
+	// read (Profile.Account) with this page of its AGR ledger, limited like
+	// agr.Service.Ledger: a profile page shows them beside the lists, and
+	// one read costs less than four.
+	Ledger *ListInput
 }
 
 // Profile is an address's reputation and a page of each of its lists.
@@ -125,6 +157,20 @@ type Profile struct {
 	// Jobs are the jobs posted, with the fields of ProfiledJob.
 	Jobs                           JobPage
 	Submissions, Votes, FinalVotes ActivityPage
+	// Account is the address's stake and AGR when ProfileInput.Ledger
+	// asked for them, nil otherwise.
+	Account *Account
+}
+
+// Account is an address's stake and AGR as its profile shows them.
+type Account struct {
+	// Stake is the stake as ProfiledStake gives it, Eligible under the
+	// service's Config.MinStake (stake.Eligible).
+	Stake stake.Status
+	AGR   agr.Status
+	// Ledger is a page of the AGR ledger, newest first, with the cursor
+	// of agr.Service.Ledger.
+	Ledger agr.LedgerPage
 }
 
 // ActivityPage is a page of an address's history, newest first;
@@ -240,7 +286,8 @@ func (s *Service) activity(ctx context.Context, op, address string, in ListInput
 
 // Profile reads an address's reputation and a page of each of its lists
 // (jobs posted, submissions, jury votes, final votes), each paged like
-// SponsoredJobs, in one read of the store: what a profile page shows.
+// SponsoredJobs, and with in.Ledger its stake, AGR balance and a page of
+// its AGR ledger, in one read of the store: what a profile page shows.
 // Errors: Invalid (address, a limit or a cursor).
 func (s *Service) Profile(ctx context.Context, address string, in ProfileInput) (*Profile, error) {
 	const op = "marketplace.Profile"
@@ -259,6 +306,17 @@ func (s *Service) Profile(ctx context.Context, address string, in ProfileInput) 
 		// One more than the page tells whether there is a next one.
 		addr, *l.out = a, ProfileList{Limit: limit + 1, After: after}
 	}
+	if in.Ledger != nil {
+		limit, err := valid.Limit(op, in.Ledger.Limit, agr.DefaultLedgerLimit, agr.MaxLedgerLimit)
+		if err != nil {
+			return nil, err
+		}
+		after, err := cursor.After[Cursor](op, in.Ledger.Cursor)
+		if err != nil {
+			return nil, err
+		}
+		pages.Ledger = &ProfileList{Limit: limit + 1, After: after}
+	}
 	r, err := s.db.Profiles().Profile(ctx, addr, pages)
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
@@ -272,6 +330,13 @@ func (s *Service) Profile(ctx context.Context, address string, in ProfileInput) 
 		out   *ActivityPage
 	}{{r.Submissions, pages.Submissions.Limit - 1, &p.Submissions}, {r.Votes, pages.Votes.Limit - 1, &p.Votes}, {r.FinalVotes, pages.FinalVotes.Limit - 1, &p.FinalVotes}} {
 		l.out.Items, l.out.NextCursor = cursor.Cut(l.items, l.limit, activityCursor)
+	}
+	if a := r.Account; a != nil && pages.Ledger != nil {
+		p.Account = &Account{Stake: stake.Status{Stake: a.Stake, Eligible: stake.Eligible(a.Stake, s.cfg.MinStake)}, AGR: a.AGR,
+			Ledger: agr.LedgerPage{Address: addr}}
+		p.Account.Ledger.Entries, p.Account.Ledger.NextCursor = cursor.Cut(a.Ledger, pages.Ledger.Limit-1, func(last agr.Entry) string {
+			return cursor.EncodeTimeID(last.CreatedAt, last.ID)
+		})
 	}
 	return p, nil
 }

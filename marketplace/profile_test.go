@@ -9,8 +9,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/stake"
 )
 
 func activityIDs(p marketplace.ActivityPage) []string {
@@ -152,6 +154,68 @@ func requireProfileAgrees(t *testing.T, w *world, addr openjury.Address, in mark
 		*l.out, err = l.list(w.ctx, addr.String(), l.in)
 		require.NoError(t, err)
 	}
+	if in.Ledger != nil {
+		st, err := stake.NewService(w.db.Stake(), w.clock, stake.Config{MinStake: loopConfig.MinStake}).Status(w.ctx, addr.String())
+		require.NoError(t, err)
+		st.Stake = marketplace.ProfiledStake(st.Stake)
+		agrs := agr.NewService(w.db.AGR(), w.clock)
+		bal, err := agrs.Status(w.ctx, addr.String())
+		require.NoError(t, err)
+		ledger, err := agrs.Ledger(w.ctx, agr.LedgerInput{Address: addr.String(), Limit: in.Ledger.Limit, Cursor: in.Ledger.Cursor})
+		require.NoError(t, err)
+		want.Account = &marketplace.Account{Stake: st, AGR: bal, Ledger: ledger}
+	}
 	require.Equal(t, want, got)
 	return got
+}
+
+// TestProfileAccount: with a ledger page, a profile carries the address's
+// stake (eligible under the service's minimum or not), AGR balance and a
+// page of its ledger, as the stake and AGR services give them, page by
+// page; a bad ledger limit or cursor is refused like the AGR service's.
+func TestProfileAccount(t *testing.T) {
+	t.Parallel()
+	backends(t, func(t *testing.T, db *bunstore.DB) {
+		w := newWorld(t, db)
+		rich, poor, nobody := w.addr(1), w.addr(2), w.addr(3)
+		w.stake(rich, 10)
+		w.stake(poor, 9)
+		agrs := agr.NewService(db.AGR(), w.clock)
+		for range 3 {
+			_, err := agrs.DevMint(w.ctx, rich, 5)
+			require.NoError(t, err)
+			w.clock.Advance(time.Second)
+		}
+		w.job(rich)
+
+		two := marketplace.ListInput{Limit: 2}
+		p := requireProfileAgrees(t, w, rich, marketplace.ProfileInput{Jobs: two, Ledger: &two})
+		require.True(t, p.Account.Stake.Eligible)
+		require.Equal(t, int64(15), p.Account.AGR.Balance)
+		require.Len(t, p.Account.Ledger.Entries, 2)
+		require.NotEmpty(t, p.Account.Ledger.NextCursor)
+		p = requireProfileAgrees(t, w, rich, marketplace.ProfileInput{Ledger: &marketplace.ListInput{Limit: 2, Cursor: p.Account.Ledger.NextCursor}})
+		require.Len(t, p.Account.Ledger.Entries, 1)
+		require.Empty(t, p.Account.Ledger.NextCursor)
+		p = requireProfileAgrees(t, w, poor, marketplace.ProfileInput{Ledger: &marketplace.ListInput{}})
+		require.False(t, p.Account.Stake.Eligible, "below the minimum")
+		p = requireProfileAgrees(t, w, nobody, marketplace.ProfileInput{Ledger: &marketplace.ListInput{}})
+		require.Equal(t, agr.Status{Address: nobody}, p.Account.AGR)
+		require.Empty(t, p.Account.Ledger.Entries)
+		require.Nil(t, requireProfileAgrees(t, w, rich, marketplace.ProfileInput{}).Account, "no account unless asked")
+
+		for _, bad := range []struct {
+			in     marketplace.ListInput
+			detail string
+		}{
+			{marketplace.ListInput{Limit: agr.MaxLedgerLimit + 1}, "limit: must be between 1 and 200"},
+			{marketplace.ListInput{Cursor: "garbage"}, "cursor: not a cursor from this list"},
+		} {
+			_, err := w.svc.Profile(w.ctx, rich.String(), marketplace.ProfileInput{Ledger: &bad.in})
+			require.Equal(t, openjury.Invalid, openjury.KindOf(err), bad.detail)
+			require.True(t, strings.HasPrefix(openjury.DetailOf(err), bad.detail), openjury.DetailOf(err))
+			_, agrErr := agrs.Ledger(w.ctx, agr.LedgerInput{Address: rich.String(), Limit: bad.in.Limit, Cursor: bad.in.Cursor})
+			require.Equal(t, openjury.DetailOf(agrErr), openjury.DetailOf(err), "the AGR service's refusal")
+		}
+	})
 }

@@ -8,7 +8,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/stake"
 )
 
 func (s *suite) profileTests() []test {
@@ -21,6 +23,7 @@ func (s *suite) profileTests() []test {
 		{name: "SubmissionHeads", run: testSubmissionHeads},
 		{name: "SubmissionCountsStopAtTheLimit", run: testSubmissionCounts},
 		{name: "ProfileReadsEveryListAtOnce", run: testProfileAtOnce},
+		{name: "ProfileReadsTheAccountWithTheLists", run: testProfileWithAccount},
 	}
 }
 
@@ -268,8 +271,9 @@ func testSubmissionCounts(t *testing.T, b Backend) {
 
 // testProfileAtOnce checks that Profile reads what Reputation and the four
 // list methods read, page by page from any cursors (ties at one
-// millisecond, limits of 0, an address with nothing), and that its jobs
-// carry the fields of ProfiledJob (a featured and a funded one).
+// millisecond, limits of 0, an address with nothing), that its jobs
+// carry the fields of ProfiledJob (a featured and a funded one) and its
+// entries their job's reveal end (a commit-reveal job).
 func testProfileAtOnce(t *testing.T, b Backend) {
 	ctx := context.Background()
 	// alice sponsors jobs 1..5 (3 featured, 4 funded, 5 closed with a
@@ -278,6 +282,9 @@ func testProfileAtOnce(t *testing.T, b Backend) {
 	sponsorFixture(t, b, func(j *marketplace.Job) {
 		if j.ID == id(3) {
 			j.FeaturedScore, j.FeaturedUntil = 7, ptr(at(9000))
+		}
+		if j.ID == id(1) {
+			j.JuryMode, j.JurySize, j.JuryCommitEndsAt, j.JuryRevealEndsAt = marketplace.JuryCommitReveal, 3, ptr(at(9100)), ptr(at(9200))
 		}
 	})
 	require.NoError(t, b.Escrow().SetJobEscrow(ctx, id(4), &marketplace.JobEscrow{Status: marketplace.EscrowFunded, Amount: 42, RefundAfter: ptr(at(9000)), Ref: escrowRef(1, 7, 2)}))
@@ -290,33 +297,8 @@ func testProfileAtOnce(t *testing.T, b Backend) {
 	putFinalVotes(t, b, newFinalVote(501, id(6), 202, alice, at(95)), newFinalVote(502, id(1), 303, alice, at(95)))
 	require.NoError(t, b.Reputation().AddReputation(ctx, alice, marketplace.ReputationDelta{Score: 12, Wins: 1, Losses: 2, Submissions: 3, JuryVotes: 4}, at(99)))
 
-	// want is what the separate reads give for the same pages.
-	want := func(addr openjury.Address, p marketplace.ProfilePages) *marketplace.ProfileRead {
-		rep, err := b.Reputation().Reputation(ctx, addr)
-		require.NoError(t, err)
-		out := &marketplace.ProfileRead{Reputation: rep}
-		listed, err := b.Profiles().JobsBySponsor(ctx, addr, p.Jobs.Limit, p.Jobs.After)
-		require.NoError(t, err)
-		out.Jobs = []*marketplace.Job{}
-		for _, j := range listed {
-			out.Jobs = append(out.Jobs, marketplace.ProfiledJob(j))
-		}
-		for _, l := range []struct {
-			read func(context.Context, openjury.Address, int, *marketplace.Cursor) ([]*marketplace.Activity, error)
-			page marketplace.ProfileList
-			out  *[]*marketplace.Activity
-		}{{b.Profiles().SubmissionsByAgent, p.Submissions, &out.Submissions}, {b.Profiles().VotesByVoter, p.Votes, &out.Votes},
-			{b.Profiles().FinalVotesByVoter, p.FinalVotes, &out.FinalVotes}} {
-			*l.out, err = l.read(ctx, addr, l.page.Limit, l.page.After)
-			require.NoError(t, err)
-		}
-		return out
-	}
 	read := func(addr openjury.Address, p marketplace.ProfilePages) *marketplace.ProfileRead {
-		got, err := b.Profiles().Profile(ctx, addr, p)
-		require.NoError(t, err)
-		require.Equal(t, want(addr, p), got, "%s %+v", addr, p)
-		return got
+		return readProfile(t, b, addr, p)
 	}
 	all := marketplace.ProfileList{Limit: 100}
 	got := read(alice, marketplace.ProfilePages{Jobs: all, Submissions: all, Votes: all, FinalVotes: all})
@@ -329,6 +311,8 @@ func testProfileAtOnce(t *testing.T, b Backend) {
 	require.Equal(t, []string{id(401)}, activityIDs(got.Votes))
 	require.Equal(t, int64(3), got.Votes[0].Weight)
 	require.Equal(t, []string{id(502), id(501)}, activityIDs(got.FinalVotes), "ties by id, descending")
+	require.Equal(t, ptr(at(9200)), got.FinalVotes[0].Job.RevealEndsAt, "a commit-reveal job's reveal end")
+	require.Nil(t, got.FinalVotes[1].Job.RevealEndsAt)
 
 	// Page by page, every list at once, each from its own cursor; a list
 	// of limit 0 is empty.
@@ -357,4 +341,97 @@ func testProfileAtOnce(t *testing.T, b Backend) {
 	require.Equal(t, marketplace.Reputation{Address: carol}, none.Reputation, "zeros for an address without a record")
 	require.Empty(t, none.Jobs)
 	require.Equal(t, []string{id(202), id(201)}, activityIDs(read(carol, marketplace.ProfilePages{Submissions: all}).Submissions))
+}
+
+// profileWant is what the separate reads of b give for addr's profile
+// pages p: Reputation, the four list methods and, with a ledger page, the
+// stake (as ProfiledStake gives it), the AGR balance and the ledger.
+func profileWant(t *testing.T, b Backend, addr openjury.Address, p marketplace.ProfilePages) *marketplace.ProfileRead {
+	t.Helper()
+	ctx := context.Background()
+	rep, err := b.Reputation().Reputation(ctx, addr)
+	require.NoError(t, err)
+	out := &marketplace.ProfileRead{Reputation: rep}
+	listed, err := b.Profiles().JobsBySponsor(ctx, addr, p.Jobs.Limit, p.Jobs.After)
+	require.NoError(t, err)
+	out.Jobs = []*marketplace.Job{}
+	for _, j := range listed {
+		out.Jobs = append(out.Jobs, marketplace.ProfiledJob(j))
+	}
+	for _, l := range []struct {
+		read func(context.Context, openjury.Address, int, *marketplace.Cursor) ([]*marketplace.Activity, error)
+		page marketplace.ProfileList
+		out  *[]*marketplace.Activity
+	}{{b.Profiles().SubmissionsByAgent, p.Submissions, &out.Submissions}, {b.Profiles().VotesByVoter, p.Votes, &out.Votes},
+		{b.Profiles().FinalVotesByVoter, p.FinalVotes, &out.FinalVotes}} {
+		*l.out, err = l.read(ctx, addr, l.page.Limit, l.page.After)
+		require.NoError(t, err)
+	}
+	if p.Ledger != nil {
+		out.Account = &marketplace.AccountRead{Stake: marketplace.ProfiledStake(getStake(t, b, addr)), AGR: status(t, b, addr),
+			Ledger: ledger(t, b, addr, p.Ledger.Limit, (*agr.Cursor)(p.Ledger.After))}
+	}
+	return out
+}
+
+// readProfile reads addr's profile pages p with Profile and checks that it
+// reads what the separate reads do (profileWant).
+func readProfile(t *testing.T, b Backend, addr openjury.Address, p marketplace.ProfilePages) *marketplace.ProfileRead {
+	t.Helper()
+	got, err := b.Profiles().Profile(context.Background(), addr, p)
+	require.NoError(t, err)
+	require.Equal(t, profileWant(t, b, addr, p), got, "%s %+v", addr, p)
+	return got
+}
+
+// testProfileWithAccount checks that Profile with a ledger page also reads
+// the address's stake (without its onchain reference), AGR balance and
+// ledger page, as the separate reads do, page by page beside the lists
+// (ties at one millisecond, an entry without a job, a ledger limit of 0);
+// zeros with the address for an address without an account; and no
+// account without a ledger page.
+func testProfileWithAccount(t *testing.T, b Backend) {
+	sponsorFixture(t, b, func(*marketplace.Job) {})
+	putStake(t, b, stake.Stake{Address: alice, Staked: 7_000_000, Ref: fullRef(1), UpdatedAt: at(5)})
+	putStake(t, b, stake.Stake{Address: bob, Staked: 9, UpdatedAt: at(6)})
+	apply(t, b, entry(701, alice, 50, agr.ReasonDevMint, "", at(10)))
+	apply(t, b, entry(702, alice, 30, agr.ReasonWin, id(5), at(20)))
+	apply(t, b, entry(704, alice, -5, agr.ReasonBoost, id(3), at(20)))
+	apply(t, b, entry(703, alice, -2, agr.ReasonBoost, id(3), at(20)))
+	apply(t, b, entry(705, bob, 9, agr.ReasonDevMint, "", at(15)))
+
+	all := marketplace.ProfileList{Limit: 100}
+	got := readProfile(t, b, alice, marketplace.ProfilePages{Jobs: all, Submissions: all, Votes: all, FinalVotes: all, Ledger: &all})
+	require.Equal(t, stake.Stake{Address: alice, Staked: 7_000_000, UpdatedAt: at(5)}, got.Account.Stake, "the amount and time, not the onchain reference")
+	require.Equal(t, agr.Status{Address: alice, Balance: 73, Earned: 80, Spent: 7}, got.Account.AGR)
+	require.Equal(t, []string{id(704), id(703), id(702), id(701)}, entryIDs(got.Account.Ledger), "newest first, ties by id, descending")
+	require.Equal(t, id(5), got.Account.Ledger[2].JobID)
+	require.Empty(t, got.Account.Ledger[3].JobID, "an entry without a job")
+	require.Equal(t, []string{id(5), id(4), id(3), id(2), id(1)}, ids(got.Jobs), "the lists beside the account")
+
+	// Page by page, the ledger beside the jobs, each from its own cursor.
+	pages := marketplace.ProfilePages{Jobs: marketplace.ProfileList{Limit: 2}, Ledger: &marketplace.ProfileList{Limit: 3}}
+	var seen [][]string
+	for range 3 {
+		got := readProfile(t, b, alice, pages)
+		require.Equal(t, agr.Status{Address: alice, Balance: 73, Earned: 80, Spent: 7}, got.Account.AGR, "the balance on every page")
+		seen = append(seen, append(ids(got.Jobs), entryIDs(got.Account.Ledger)...))
+		if n := len(got.Jobs); n > 0 {
+			pages.Jobs.After = &marketplace.Cursor{At: got.Jobs[n-1].CreatedAt, ID: got.Jobs[n-1].ID}
+		}
+		if n := len(got.Account.Ledger); n > 0 {
+			last := got.Account.Ledger[n-1]
+			pages.Ledger = &marketplace.ProfileList{Limit: 3, After: &marketplace.Cursor{At: last.CreatedAt, ID: last.ID}}
+		}
+	}
+	require.Equal(t, [][]string{{id(5), id(4), id(704), id(703), id(702)}, {id(3), id(2), id(701)}, {id(1)}}, seen)
+
+	none := readProfile(t, b, carol, marketplace.ProfilePages{Jobs: all, Ledger: &all})
+	require.Equal(t, &marketplace.AccountRead{Stake: stake.Stake{Address: carol}, AGR: agr.Status{Address: carol}, Ledger: []agr.Entry{}}, none.Account,
+		"zeros with the address for an address without an account")
+	bobs := readProfile(t, b, bob, marketplace.ProfilePages{Ledger: &marketplace.ProfileList{Limit: 0}})
+	require.Equal(t, stake.Stake{Address: bob, Staked: 9, UpdatedAt: at(6)}, bobs.Account.Stake)
+	require.Equal(t, int64(9), bobs.Account.AGR.Balance)
+	require.Empty(t, bobs.Account.Ledger, "a ledger of limit 0 is empty; the stake and balance are read")
+	require.Nil(t, readProfile(t, b, alice, marketplace.ProfilePages{Jobs: all}).Account, "no account without a ledger page")
 }

@@ -269,6 +269,19 @@ func TestBrowserEndToEnd(t *testing.T) {
 	sg := newSigner(sponsor)
 	front := appWith(t, srv, sg).URL
 
+	// Without a browser wallet, the sign-in page says so and names the
+	// other way (no button silently hidden).
+	var noWallet, ways string
+	err = chromedp.Run(ctx,
+		chromedp.Navigate(front+"/signin"),
+		chromedp.Poll(`document.querySelector('#wallets-note').textContent.includes('No browser wallet')`, nil),
+		chromedp.Text(`#wallets-note`, &noWallet),
+		chromedp.Text(`main`, &ways),
+	)
+	require.NoError(t, err)
+	require.Contains(t, noWallet, "sign in with any wallet or tool")
+	require.Contains(t, ways, "With any wallet or tool")
+
 	// Browse: pages both ways, the closed filter, a tag, search.
 	var firstTitle, pagedBack string
 	var closedListed, tagOnly bool
@@ -527,4 +540,28 @@ func TestBrowserEndToEnd(t *testing.T) {
 	require.Contains(t, jurorProfile, "Jury votes")
 	require.Contains(t, jurorProfile, "weight")
 	require.Contains(t, jurorProfile, "Juror")
+
+	// The sponsor's profile: the job posted, the stake, the AGR balance
+	// and its ledger (the boost's debit first), and the address's copy
+	// button (the clipboard is stubbed: headless chromium has none).
+	var jobsPosted, stats, balance, copied, copiedLabel string
+	var ledger []string
+	err = chromedp.Run(ctx,
+		chromedp.Navigate(front+"/agents/"+sponsor.Address().String()),
+		chromedp.Text(`#jobs`, &jobsPosted),
+		chromedp.Text(`.stats`, &stats),
+		chromedp.Text(`#agr-balance`, &balance),
+		chromedp.Evaluate(`[...document.querySelectorAll('#agr tbody tr')].map((r) => r.cells[1].textContent + ' ' + r.cells[2].textContent)`, &ledger),
+		chromedp.Evaluate(`navigator.clipboard.writeText = async (t) => { window.copied = t; }; true`, nil),
+		chromedp.Click(`.profile-head button.copy`),
+		chromedp.Evaluate(`window.copied`, &copied),
+		chromedp.Text(`.profile-head button.copy .vh`, &copiedLabel),
+	)
+	require.NoError(t, err)
+	require.Contains(t, jobsPosted, posted)
+	require.Contains(t, stats, "below the 10 USDC minimum", "the sponsor has no stake")
+	require.Equal(t, "15", balance)
+	require.Equal(t, []string{"-5 boost", "+20 dev_mint"}, ledger, "newest first")
+	require.Equal(t, sponsor.Address().String(), copied, "the copy button copies the whole address")
+	require.Equal(t, "Copied", copiedLabel)
 }

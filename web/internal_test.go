@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"html/template"
 	"io"
 	"log/slog"
@@ -208,15 +207,3 @@ func TestRowsEscapeHostileText(t *testing.T) {
 }
 
 func ptrTime(t time.Time) *time.Time { return &t }
-
-// TestBackgroundRaisesPanicsOnWait checks that a read run in the
-// background gives back its error, and that its panic is raised by the
-// wait (on the request's goroutine, where recoverPanics answers it)
-// rather than ending the process.
-func TestBackgroundRaisesPanicsOnWait(t *testing.T) {
-	want := errors.New("boom")
-	require.ErrorIs(t, background(func() error { return want })(), want)
-	require.NoError(t, background(func() error { return nil })())
-	wait := background(func() error { panic("read failed") })
-	require.PanicsWithValue(t, "read failed", func() { _ = wait() })
-}

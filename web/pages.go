@@ -7,10 +7,8 @@ import (
 	"time"
 
 	"github.com/openjury/openjury"
-	"github.com/openjury/openjury/agr"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/search"
-	"github.com/openjury/openjury/stake"
 )
 
 // routePages registers the pages.
@@ -399,48 +397,32 @@ func (a *app) profilePage(w http.ResponseWriter, r *http.Request) {
 	page := func(key string) marketplace.ListInput {
 		return marketplace.ListInput{Limit: profilePerPage, Cursor: q.Get(key)}
 	}
-	// Two reads side by side: the reputation and the four lists (one
-	// statement) here, the stake, the AGR balance and its ledger (one
-	// after the other) on one goroutine.
-	var (
-		stakeSt stake.Status
-		bal     agr.Status
-		ledger  agr.LedgerPage
-	)
-	account := background(func() (err error) {
-		if a.s.Stake != nil {
-			if stakeSt, err = a.s.Stake.Status(ctx, addr.String()); err != nil {
-				return err
-			}
-		}
-		if a.s.AGR != nil {
-			if bal, err = a.s.AGR.Status(ctx, addr.String()); err != nil {
-				return err
-			}
-			ledger, err = a.s.AGR.Ledger(ctx, agr.LedgerInput{Address: addr.String(), Limit: profilePerPage, Cursor: q.Get("ledger")})
-		}
-		return err
-	})
-	p, err := a.s.Market.Profile(ctx, addr.String(), marketplace.ProfileInput{
-		Jobs: page("jobs"), Submissions: page(profileLists[0]), Votes: page(profileLists[1]), FinalVotes: page(profileLists[2])})
-	if aerr := account(); err == nil {
-		err = aerr
+	in := marketplace.ProfileInput{Jobs: page("jobs"), Submissions: page(profileLists[0]), Votes: page(profileLists[1]), FinalVotes: page(profileLists[2])}
+	// One read: the stake, the AGR balance and its ledger come with the
+	// reputation and the lists when the page shows them.
+	if a.s.Stake != nil || a.s.AGR != nil {
+		ledger := page("ledger")
+		in.Ledger = &ledger
 	}
+	p, err := a.s.Market.Profile(ctx, addr.String(), in)
 	if err != nil {
 		a.failPage(w, r, err)
 		return
 	}
-	v := profileView{Addr: addr, Me: a.viewerOf(r), Profile: p, MinStake: a.s.Market.Config().MinStake, Ledger: ledger.Entries}
+	v := profileView{Addr: addr, Me: a.viewerOf(r), Profile: p, MinStake: a.s.Market.Config().MinStake}
+	var ledgerNext string
+	if acc := p.Account; acc != nil {
+		if a.s.Stake != nil {
+			v.Stake = &acc.Stake
+		}
+		if a.s.AGR != nil {
+			v.AGR, v.Ledger, ledgerNext = &acc.AGR, acc.Ledger.Entries, acc.Ledger.NextCursor
+		}
+	}
 	for i, l := range []struct{ key, next, fragment string }{{"jobs", p.Jobs.NextCursor, "jobs"},
 		{profileLists[0], p.Submissions.NextCursor, profileLists[0]}, {profileLists[1], p.Votes.NextCursor, profileLists[1]},
-		{profileLists[2], p.FinalVotes.NextCursor, profileLists[2]}, {"ledger", ledger.NextCursor, "agr"}} {
+		{profileLists[2], p.FinalVotes.NextCursor, profileLists[2]}, {"ledger", ledgerNext, "agr"}} {
 		v.Pagers[i] = pagerOf(r.URL, l.key, l.next, l.fragment)
-	}
-	if a.s.Stake != nil {
-		v.Stake = &stakeSt
-	}
-	if a.s.AGR != nil {
-		v.AGR = &bal
 	}
 	a.page(w, r, http.StatusOK, "profile.html", "Profile "+shortAddr(addr), map[string]any{"Me": v.Me, "Body": profileBody(v, a.clock.Now())})
 }
@@ -483,21 +465,4 @@ func (a *app) postPage(w http.ResponseWriter, r *http.Request, id string, status
 		"Discussion": thread{Items: threadOf(comments.Comments), Action: "/app/posts/" + url.PathEscape(p.ID) + "/comment",
 			Back: path, Me: me, F: st, Op: me != nil && a.s.Market.IsOperator(me.Address), Form: "comment-" + p.ID, Label: "Comment on this post",
 			Pager: pagerOf(r.URL, "comments", comments.NextCursor, "discussion")}})
-}
-
-// background runs read on a goroutine of its own and returns the wait for
-// its error; a panic of read is raised again by the wait, on the request's
-// goroutine, where recoverPanics answers it.
-func background(read func() error) (wait func() error) {
-	done := make(chan func() error, 1)
-	go func() {
-		defer func() {
-			if v := recover(); v != nil {
-				done <- func() error { panic(v) }
-			}
-		}()
-		err := read()
-		done <- func() error { return err }
-	}()
-	return func() error { return (<-done)() }
 }

@@ -81,7 +81,11 @@ type Services struct {
 	Market Market
 	// Auth signs people in and resolves the session cookie; nil means
 	// nobody can sign in (the pages are read-only).
-	Auth  Auth
+	Auth Auth
+	// Stake and AGR, when set, turn on a profile's stake and AGR parts
+	// (read with the profile through Market, in one statement, from the
+	// store the services share with it); AGR also gives a refused boost
+	// the balance it names.
 	Stake *stake.Service
 	AGR   *agr.Service
 	// Search answers the job list's search box; nil when semantic search
