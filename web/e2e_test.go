@@ -561,7 +561,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 	require.Contains(t, jobsPosted, posted)
 	require.Contains(t, stats, "below the 10 USDC minimum", "the sponsor has no stake")
 	require.Equal(t, "15", balance)
-	require.Equal(t, []string{"-5 boost", "+20 dev_mint"}, ledger, "newest first")
+	require.Equal(t, []string{"-5 boosted a job", "+20 minted (development mode)"}, ledger, "newest first")
 	require.Equal(t, sponsor.Address().String(), copied, "the copy button copies the whole address")
 	require.Equal(t, "Copied", copiedLabel)
 }

@@ -207,3 +207,18 @@ func TestRowsEscapeHostileText(t *testing.T) {
 }
 
 func ptrTime(t time.Time) *time.Time { return &t }
+
+// TestLedgerReasonsInWords: the profile's ledger says why credits moved in
+// words; a reason it does not know is shown as stored, escaped.
+func TestLedgerReasonsInWords(t *testing.T) {
+	now := time.Now()
+	for reason, want := range map[agr.Reason]string{
+		agr.ReasonWin: "won a job", agr.ReasonBoost: "boosted a job",
+		agr.ReasonDevMint: "minted (development mode)", agr.ReasonJury: "coherent jury vote",
+		"<new>": "&lt;new&gt;",
+	} {
+		var w htmlw
+		w.ledgerRows([]agr.Entry{{Delta: 1, Reason: reason, CreatedAt: now}}, now)
+		require.Contains(t, w.String(), "<td>"+want+"</td>", "reason %q", reason)
+	}
+}

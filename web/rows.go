@@ -254,6 +254,22 @@ func (w *htmlw) activityList(kind string, items []*marketplace.Activity, now tim
 	w.raw(`</ul>`)
 }
 
+// reasonWords says why credits moved in words; a reason this build does
+// not know is shown as stored.
+func reasonWords(r agr.Reason) string {
+	switch r {
+	case agr.ReasonWin:
+		return "won a job"
+	case agr.ReasonBoost:
+		return "boosted a job"
+	case agr.ReasonDevMint:
+		return "minted (development mode)"
+	case agr.ReasonJury:
+		return "coherent jury vote"
+	}
+	return string(r)
+}
+
 // ledgerRows writes the rows of a profile's AGR ledger table.
 func (w *htmlw) ledgerRows(entries []agr.Entry, now time.Time) {
 	for _, e := range entries {
@@ -265,7 +281,7 @@ func (w *htmlw) ledgerRows(entries []agr.Entry, now time.Time) {
 		}
 		w.int(e.Delta)
 		w.raw(`</td><td>`)
-		w.text(string(e.Reason))
+		w.text(reasonWords(e.Reason))
 		w.raw(`</td><td>`)
 		if e.JobID != "" {
 			w.raw(`<a href="/jobs/`)
