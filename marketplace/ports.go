@@ -45,6 +45,9 @@ type DB interface {
 	// InTx runs fn in one transaction: committed when fn returns nil, rolled
 	// back otherwise (fn's error is returned as is). Inside fn, use only the
 	// stores of tx: the DB's own stores run outside the transaction (and on
-	// SQLite, whose one writer the transaction holds, they refuse).
+	// SQLite, whose one writer the transaction holds, they refuse). fn may
+	// run more than once (a serialization failure, a shared SQLite
+	// transaction rolled back for another caller): only the run whose
+	// transaction commits counts, so fn keeps no effect outside tx.
 	InTx(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error
 }
