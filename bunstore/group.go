@@ -123,6 +123,10 @@ func (g *group) run(ctx context.Context, op string, fn func(ctx context.Context,
 			// rolled back for a failed one.
 			return openjury.Errorf(openjury.Unavailable, op, "%v", err)
 		}
+		// What the rolled-back run noted for after its commit is void.
+		if note, ok := ctx.Value(txNoteKey{}).(*txNote); ok {
+			note.appended.Store(false)
+		}
 	}
 }
 
