@@ -71,8 +71,9 @@ func (d *DB) PutChallenge(ctx context.Context, c auth.Challenge) error {
 // Errors: Conflict for a duplicate nonce.
 func (d *DB) IssueChallenge(ctx context.Context, c auth.Challenge, freshUntil time.Time, maxFresh int) (auth.Challenge, error) {
 	const op = "bunstore.IssueChallenge"
-	out := c
+	var out auth.Challenge
 	err := d.pool().inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		out = c // a run again (DB.runTx) may store c after all
 		if d.dialect == DialectPostgres {
 			if _, err := db.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", "auth_challenges:"+string(c.Address)); err != nil {
 				return translate(op, err)

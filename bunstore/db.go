@@ -385,8 +385,11 @@ func (d *DB) Stake() stake.Store { return stakeStore{d.pool()} }
 
 // InTx runs fn in one transaction, committed when fn returns nil and rolled
 // back otherwise (also when fn panics; the panic goes on). fn's error is
-// returned as is. Inside fn use only the stores of tx. Errors of its own:
-// Unavailable when the transaction cannot begin or commit.
+// returned as is. Inside fn use only the stores of tx. fn may run again,
+// its earlier run rolled back (runTx: a lost race on PostgreSQL; group: a
+// SQLite group rolled back for another member), so it must leave no
+// effect outside the transaction. Errors of its own: Unavailable when the
+// transaction cannot begin or commit.
 func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx marketplace.Tx) error) error {
 	const op = "bunstore.InTx"
 	if err := d.guard(ctx, op, true); err != nil {

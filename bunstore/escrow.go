@@ -227,9 +227,10 @@ const payoutBatch = 200
 func (s escrowStore) PutPayouts(ctx context.Context, jobID string, payouts []anchor.Payout) error {
 	const op = "bunstore.PutPayouts"
 	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
-		for len(payouts) > 0 {
-			part := payouts[:min(payoutBatch, len(payouts))]
-			payouts = payouts[len(part):]
+		// A run again (DB.runTx) inserts them all again.
+		for rest := payouts; len(rest) > 0; {
+			part := rest[:min(payoutBatch, len(rest))]
+			rest = rest[len(part):]
 			args := make([]any, 0, 4*len(part))
 			for _, p := range part {
 				roles, err := json.Marshal(orNoRoles(p.Roles))

@@ -245,6 +245,7 @@ func (s eventStore) Sequence(ctx context.Context, now time.Time, limit int) (int
 	}
 	moved := 0
 	err := s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		moved = 0 // a run again (DB.runTx) may find the rows gone
 		lock := "SELECT value FROM event_marks WHERE name = ?"
 		if s.e.d.dialect == DialectPostgres {
 			lock += " FOR UPDATE SKIP LOCKED"
@@ -458,6 +459,7 @@ func (s eventStore) Expire(ctx context.Context, before time.Time, limit int) (in
 	const op = "bunstore.ExpireEvents"
 	var n int64
 	err := s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		n = 0 // a run again (DB.runTx) counts afresh
 		var oldest []eventRow
 		if err := db.NewSelect().Model(&oldest).Column("seq", "created_at").OrderExpr("e.seq").Limit(int64(limit)).Scan(ctx); err != nil {
 			return translate(op, err)

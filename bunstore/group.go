@@ -17,26 +17,41 @@ import (
 // queue for it, and each one pays for its own BEGIN, COMMIT, WAL frames
 // (every page it touched, written again for every transaction) and its
 // share of the checkpoints. A group runs the transactions that queue up
-// while one is running inside one SQLite transaction instead: each is a
-// savepoint of it, nested in the savepoints of the members before it,
-// rolled back to (and released) when its function fails, so a failure
-// undoes exactly that function's changes, and left open when it succeeds:
-// the group's one COMMIT releases them all. Each function
-// still sees every change before it and nothing of it is visible to
-// anyone else before the commit; InTx returns only after that commit, with
-// its error, so a caller never sees an acknowledged change that is not
-// durable (to SQLite's synchronous=NORMAL: a committed WAL frame survives
-// a process crash). A group commits as soon as nobody waits for the
-// writer, or after groupMaxMembers successful functions or groupMaxAge,
-// so a lone transaction commits at once, as before.
+// while one is running inside one SQLite transaction instead. Each
+// function still sees every change before it and nothing of it is visible
+// to anyone else before the commit; InTx returns only after that commit,
+// with its error, so a caller never sees an acknowledged change that is
+// not durable (to SQLite's synchronous=NORMAL: a committed WAL frame
+// survives a process crash). A group commits as soon as nobody waits for
+// the writer, or after groupMaxMembers successful functions or
+// groupMaxAge, so a lone transaction commits at once, as before.
+//
+// A failed function must leave nothing in the group. Most fail before
+// they write (a guard refuses what they read), so a function runs without
+// a savepoint of its own: a savepoint makes SQLite copy every page the
+// function changes that an earlier member had changed into its statement
+// journal (a file write per page once it passes 64 KiB), the largest part
+// of a busy writer's time. When a function fails, SQLite's count of
+// changed rows (total_changes(), which counts every INSERT, UPDATE and
+// DELETE that completed, triggers' included) tells whether it wrote: if
+// not, the group goes on without it; if it did (or it panicked), the
+// group's transaction is rolled back, the failed function gets its own
+// error, and every function that had succeeded in the group runs again,
+// this time under a savepoint (rolled back to when it fails), in a new
+// group whose later members run under savepoints as well, so that group
+// is never rolled back for a failed member. A function thus runs at most
+// twice: a caller who fails on purpose after a write costs the others at
+// most one more run each.
+// Functions are written to be run again anyway: PostgreSQL's
+// serialization failures rerun them too (DB.runTx).
 //
 // Functions run on the writer's transaction with a context that keeps
 // ctx's values but not its cancellation: an interrupted SQLite write
 // statement rolls back the whole transaction, which would undo the other
-// functions of the group. A function therefore finishes once started.
-// Waiting for the writer (before a function starts) does not end with ctx
-// either: the turn is handed from function to function and is never left
-// with nobody to take it.
+// functions of the group. A function therefore finishes once started,
+// its run again included. Waiting for the writer (before a function
+// starts) does not end with ctx either: the turn is handed from function
+// to function and is never left with nobody to take it.
 //
 // Other processes writing the same file are serialised by SQLite's own
 // lock (BEGIN IMMEDIATE with busy_timeout), as before.
@@ -51,6 +66,8 @@ type group struct {
 	// tests change them before any transaction).
 	maxMembers int
 	maxAge     time.Duration
+	// changes reads SQLite's total_changes() on tx (DB.totalChanges).
+	changes func(ctx context.Context, tx bun.Tx) (int64, error)
 }
 
 // Bounds of one group: a group commits when it has this many successful
@@ -65,14 +82,17 @@ type batch struct {
 	tx      bun.Tx
 	started time.Time
 	members int
+	// safe is set once a member ran under a savepoint: every later member
+	// does too.
+	safe bool
 	// done is closed when the transaction has ended; err is then its
 	// outcome for every successful member.
 	done chan struct{}
 	err  error
 }
 
-func newGroup(db *bun.DB) *group {
-	g := &group{db: db, turn: make(chan *batch, 1), maxMembers: groupMaxMembers, maxAge: groupMaxAge}
+func newGroup(db *bun.DB, changes func(ctx context.Context, tx bun.Tx) (int64, error)) *group {
+	g := &group{db: db, turn: make(chan *batch, 1), maxMembers: groupMaxMembers, maxAge: groupMaxAge, changes: changes}
 	g.turn <- nil
 	return g
 }
@@ -81,14 +101,39 @@ func newGroup(db *bun.DB) *group {
 // rolled back because a savepoint could not be released or rolled back.
 var errGroupAborted = errors.New("the shared write transaction was rolled back")
 
+// errGroupRerun is the outcome, for its successful members, of a group
+// rolled back because a member failed after it wrote: they run again.
+var errGroupRerun = errors.New("the group was rolled back for a failed member; run again")
+
 // run runs fn as a member of a group (see group): it returns fn's error as
 // is, or the group's commit error (translated), after the group ended. A
-// panic of fn goes on after its savepoint was rolled back and the writer
+// panic of fn goes on after its changes were rolled back and the writer
 // handed on.
 func (g *group) run(ctx context.Context, op string, fn func(ctx context.Context, tx bun.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return translate(op, err)
 	}
+	for safe := false; ; safe = true {
+		err := g.runOnce(ctx, op, fn, safe)
+		if !errors.Is(err, errGroupRerun) {
+			return err
+		}
+		if safe {
+			// Not reached: a group with a savepointed member is never
+			// rolled back for a failed one.
+			return openjury.Errorf(openjury.Unavailable, op, "%v", err)
+		}
+		// What the rolled-back run noted for after its commit is void.
+		if note, ok := ctx.Value(txNoteKey{}).(*txNote); ok {
+			note.appended.Store(false)
+		}
+	}
+}
+
+// runOnce runs fn once as a member of a group; under a savepoint of its
+// own when safe. It returns errGroupRerun when fn succeeded but the group
+// was rolled back because a later member failed after writing.
+func (g *group) runOnce(ctx context.Context, op string, fn func(ctx context.Context, tx bun.Tx) error, safe bool) error {
 	g.waiting.Add(1)
 	cur := <-g.turn
 	g.waiting.Add(-1)
@@ -100,11 +145,28 @@ func (g *group) run(ctx context.Context, op string, fn func(ctx context.Context,
 		}
 		cur = &batch{tx: tx, started: time.Now(), done: make(chan struct{})}
 	}
-	ferr, broken, panicked := member(context.WithoutCancel(ctx), op, cur.tx, fn)
+	mctx := context.WithoutCancel(ctx)
+	var ferr, broken error
+	var panicked any
+	wrote := false
+	// Once a member runs under a savepoint, so do the members after it in
+	// the group: a failure then rolls back only itself, and a member's
+	// second run is never undone.
+	cur.safe = cur.safe || safe
+	if cur.safe {
+		ferr, broken, panicked = member(mctx, op, cur.tx, fn)
+	} else {
+		ferr, wrote, broken, panicked = g.optimistic(mctx, op, cur.tx, fn)
+	}
 	switch {
 	case broken != nil:
 		_ = cur.tx.Rollback()
 		g.end(cur, openjury.Errorf(openjury.Unavailable, op, "%v: %v", errGroupAborted, broken))
+	case (ferr != nil || panicked != nil) && wrote:
+		// fn's changes cannot be undone alone: undo the group, and its
+		// successful members run again.
+		_ = cur.tx.Rollback()
+		g.end(cur, errGroupRerun)
 	case ferr == nil && panicked == nil:
 		cur.members++
 		fallthrough
@@ -124,6 +186,9 @@ func (g *group) run(ctx context.Context, op string, fn func(ctx context.Context,
 		// wait for its end.
 		return ferr
 	}
+	if broken != nil {
+		return translate(op, broken)
+	}
 	<-cur.done
 	return cur.err
 }
@@ -134,6 +199,31 @@ func (g *group) end(cur *batch, err error) {
 	cur.err = err
 	close(cur.done)
 	g.turn <- nil
+}
+
+// optimistic runs fn on tx without a savepoint. When fn fails or panics,
+// wrote reports whether it may have changed anything: SQLite's
+// total_changes() moved, or could not be read. ferr is fn's error (or the
+// count's, translated); broken is set when tx is in an unknown state;
+// panicked is fn's panic, recovered so that the caller ends the group
+// before raising it again.
+func (g *group) optimistic(ctx context.Context, op string, tx bun.Tx, fn func(ctx context.Context, tx bun.Tx) error) (ferr error, wrote bool, broken error, panicked any) {
+	before, err := g.changes(ctx, tx)
+	if err != nil {
+		return translate(op, err), false, err, nil
+	}
+	ok := false
+	defer func() {
+		if ok {
+			return
+		}
+		panicked = recover()
+		after, err := g.changes(ctx, tx)
+		wrote = err != nil || after != before || panicked != nil
+	}()
+	ferr = fn(ctx, tx)
+	ok = ferr == nil
+	return ferr, false, nil, nil
 }
 
 // memberSavepoint is the savepoint of a group member. SQLite allows the
@@ -178,4 +268,12 @@ func member(ctx context.Context, op string, tx bun.Tx, fn func(ctx context.Conte
 	// releases its own savepoint, the innermost of the name.
 	ok = true
 	return nil, nil, nil
+}
+
+// totalChanges returns SQLite's total_changes() on tx: the rows changed
+// by the statements of its connection so far.
+func (d *DB) totalChanges(ctx context.Context, tx bun.Tx) (int64, error) {
+	var n int64
+	err := d.scanHot(ctx, tx, d.hot.totalChanges, []any{&n})
+	return n, err
 }

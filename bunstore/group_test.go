@@ -48,13 +48,15 @@ func holdWriter(t *testing.T, db *bunstore.DB, n int) (done <-chan error) {
 	t.Helper()
 	ch := make(chan error, 1)
 	holding := make(chan struct{})
+	var once sync.Once // a group rolled back for a failed member runs this again
 	go func() {
 		ch <- db.InTx(context.Background(), func(ctx context.Context, tx marketplace.Tx) error {
-			close(holding)
+			first := false
+			once.Do(func() { first = true; close(holding) })
 			if err := tx.Jobs().CreateJob(ctx, job(jobID(0))); err != nil {
 				return err
 			}
-			for bunstore.GroupWaiting(db) < n {
+			for first && bunstore.GroupWaiting(db) < n {
 				time.Sleep(time.Millisecond)
 			}
 			return nil
@@ -65,9 +67,10 @@ func holdWriter(t *testing.T, db *bunstore.DB, n int) (done <-chan error) {
 }
 
 // TestGroupCommit runs the transactions that queue for SQLite's writer as
-// one group: savepoints of one transaction, one COMMIT. Failed members
-// leave nothing, the others all commit, and nobody sees a member's change
-// before its InTx has returned.
+// one group: one SQLite transaction, one COMMIT. Members that fail before
+// they write leave the group as it was, each function runs once, the
+// others all commit, and nobody sees a member's change before its InTx
+// has returned.
 func TestGroupCommit(t *testing.T) {
 	t.Parallel()
 	db := openGrouped(t)
@@ -79,26 +82,26 @@ func TestGroupCommit(t *testing.T) {
 	errBoom := errors.New("boom")
 	var wg sync.WaitGroup
 	errs := make([]error, members+1)
+	runs := make([]atomic.Int32, members+1)
 	for i := 1; i <= members; i++ {
 		wg.Go(func() {
 			errs[i] = db.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+				runs[i].Add(1)
 				// Every member sees the changes of the members before it.
 				if _, err := tx.Jobs().Job(ctx, jobID(0)); err != nil {
 					return err
 				}
-				if err := tx.Jobs().CreateJob(ctx, job(jobID(i))); err != nil {
-					return err
-				}
 				if i%4 == 0 {
-					return errBoom // its job must not be kept
+					return errBoom // it wrote nothing: the group goes on
 				}
-				return nil
+				return tx.Jobs().CreateJob(ctx, job(jobID(i)))
 			})
 		})
 	}
 	require.NoError(t, <-first)
 	wg.Wait()
 	for i := 1; i <= members; i++ {
+		require.EqualValues(t, 1, runs[i].Load(), "member %d ran once", i)
 		_, err := db.Jobs().Job(ctx, jobID(i))
 		if i%4 == 0 {
 			require.ErrorIs(t, errs[i], errBoom)
@@ -110,6 +113,67 @@ func TestGroupCommit(t *testing.T) {
 	}
 	succeeded := int64(1 + members - members/4)
 	require.Less(t, commits.n.Load(), succeeded, "the queued transactions share COMMITs")
+}
+
+// TestGroupCommitFailureAfterWrites: a member that fails (or panics)
+// after it wrote rolls the group back; its changes are gone, the members
+// that had succeeded in the group run again and commit, and no function
+// runs more than twice, whoever fails.
+func TestGroupCommitFailureAfterWrites(t *testing.T) {
+	t.Parallel()
+	db := openGrouped(t)
+	ctx := context.Background()
+	const members = 24
+	first := holdWriter(t, db, members)
+	errBoom := errors.New("boom")
+	var wg sync.WaitGroup
+	errs := make([]error, members+1)
+	panics := make([]any, members+1)
+	runs := make([]atomic.Int32, members+1)
+	for i := 1; i <= members; i++ {
+		wg.Go(func() {
+			defer func() { panics[i] = recover() }()
+			errs[i] = db.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+				runs[i].Add(1)
+				if err := tx.Jobs().CreateJob(ctx, job(jobID(i))); err != nil {
+					return err
+				}
+				switch i % 6 {
+				case 0:
+					return errBoom
+				case 3:
+					panic("member panics")
+				}
+				return nil
+			})
+		})
+	}
+	require.NoError(t, <-first)
+	wg.Wait()
+	again := 0
+	for i := 1; i <= members; i++ {
+		n := runs[i].Load()
+		require.True(t, n == 1 || n == 2, "member %d ran %d times", i, n)
+		_, err := db.Jobs().Job(ctx, jobID(i))
+		switch i % 6 {
+		case 0:
+			require.ErrorIs(t, errs[i], errBoom)
+			requireKindNotFound(t, err)
+		case 3:
+			require.Equal(t, "member panics", panics[i])
+			requireKindNotFound(t, err)
+		default:
+			require.NoError(t, errs[i], "member %d", i)
+			require.Nil(t, panics[i])
+			require.NoError(t, err, "member %d's job is kept", i)
+			if n == 2 {
+				again++
+			}
+		}
+	}
+	require.Positive(t, again, "members of a rolled-back group ran again")
+	_, err := db.Jobs().Job(ctx, jobID(0))
+	require.NoError(t, err)
 }
 
 // TestGroupCommitVisibility: a member's InTx returns only after the group

@@ -612,6 +612,7 @@ func (s juryStore) CreditCoherent(ctx context.Context, jobID, submissionID strin
 	const op = "bunstore.CreditCoherent"
 	var total int64
 	err := s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		total = 0 // a run again (DB.runTx) counts afresh
 		after := ""
 		for {
 			var voters []string

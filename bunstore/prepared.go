@@ -65,6 +65,10 @@ type hotStatements struct {
 	// and a guarded jury vote on PostgreSQL (submitQuery, castVoteQuery);
 	// empty on SQLite.
 	submit, castVote hot
+	// totalChanges reads SQLite's count of rows changed on the connection
+	// (group.go: whether a failed group member wrote); empty on
+	// PostgreSQL.
+	totalChanges hot
 	// web are the web app's reads (profile.go).
 	web webHot
 	// jobPages are the statements of a page of jobs, by shape
@@ -78,6 +82,9 @@ func (h hotStatements) all() []hot {
 		h.insertSubmission, h.enqueueSearch, h.addReputation, h.juryChildren, h.juryLeaf, h.juryTotal, h.jurorStake}
 	if h.submit.native != "" {
 		all = append(all, h.submit, h.castVote)
+	}
+	if h.totalChanges.native != "" {
+		all = append(all, h.totalChanges)
 	}
 	for _, p := range h.jobPages {
 		if p.native != "" {
@@ -116,6 +123,8 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 	if dialect == DialectPostgres {
 		h.submit = newHot(dialect, submitQuery(h))
 		h.castVote = newHot(dialect, castVoteQuery(h))
+	} else {
+		h.totalChanges = newHot(dialect, "SELECT total_changes()")
 	}
 	for shape, q := range jobPageSQL(dialect, db) {
 		if q != "" {

@@ -233,6 +233,7 @@ func (s searchStore) SaveEntries(ctx context.Context, items []search.Pending, en
 	}
 	saved := 0
 	err := s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		saved = 0 // a run again (DB.runTx) may find the rows gone
 		list, args := pendingKeys(items)
 		var done []struct {
 			Kind  string `bun:"kind"`

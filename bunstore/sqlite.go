@@ -170,8 +170,9 @@ func openSQLite(dsn string) (*DB, error) {
 	wdb.SetConnMaxLifetime(0)
 	wdb.SetConnMaxIdleTime(0)
 	w := bun.NewDB(wdb, sqlitedialect.New())
-	d := &DB{dialect: DialectSQLite, w: w, r: w, single: t.memory, group: newGroup(w), hot: newHotStatements(DialectSQLite, w), jobPlan: mustRowPlan[jobRow](w),
+	d := &DB{dialect: DialectSQLite, w: w, r: w, single: t.memory, hot: newHotStatements(DialectSQLite, w), jobPlan: mustRowPlan[jobRow](w),
 		appended: make(chan struct{}, 1)}
+	d.group = newGroup(w, d.totalChanges)
 	if t.memory {
 		return d, nil
 	}

@@ -326,6 +326,7 @@ func (s webhookStore) Dispatch(ctx context.Context, limit int, plan func(evs []*
 	}
 	read := 0
 	err := s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		read = 0 // a run again (DB.runTx) may find the turn taken
 		lock := "SELECT value FROM event_marks WHERE name = ?"
 		if s.e.d.dialect == DialectPostgres {
 			lock += " FOR UPDATE SKIP LOCKED"

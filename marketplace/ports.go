@@ -45,6 +45,10 @@ type DB interface {
 	// InTx runs fn in one transaction: committed when fn returns nil, rolled
 	// back otherwise (fn's error is returned as is). Inside fn, use only the
 	// stores of tx: the DB's own stores run outside the transaction (and on
-	// SQLite, whose one writer the transaction holds, they refuse).
+	// SQLite, whose one writer the transaction holds, they refuse). fn may
+	// run more than once, every run but the last rolled back: it leaves no
+	// effect outside the transaction, and sets afresh on each run what it
+	// writes into the caller's variables (docs/architecture.md, "Storage
+	// and migrations").
 	InTx(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error
 }

@@ -80,13 +80,16 @@ func testEscrowEventRace(t *testing.T, b Backend) {
 	ev := escrowEvent(marketplace.EscrowEventFunded, 1, 1, 7, 2)
 	inserted := make(chan bool, racers)
 	errs := race(func(int) error {
-		return b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
-			ok, err := tx.Escrow().AddEscrowEvent(ctx, id(1), 8453, ev, at(5))
-			if ok {
-				inserted <- true
-			}
+		var ok bool
+		err := b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+			var err error
+			ok, err = tx.Escrow().AddEscrowEvent(ctx, id(1), 8453, ev, at(5))
 			return err
 		})
+		if ok && err == nil { // what the run that committed did (InTx may run fn again)
+			inserted <- true
+		}
+		return err
 	})
 	for _, err := range errs {
 		require.NoError(t, err)

@@ -344,6 +344,7 @@ func testEventRace(t *testing.T, b Backend, parallelWrites bool) {
 	// Writer 0 writes first.
 	var first sync.WaitGroup
 	first.Add(1)
+	var firstOnce sync.Once // InTx may run writer 0's first function again
 	svc := events.NewService(log, fixedClock{base}, events.Config{})
 
 	done := make(chan struct{})
@@ -429,7 +430,7 @@ func testEventRace(t *testing.T, b Backend, parallelWrites bool) {
 					return err
 				}
 				if w == 0 && i == 0 {
-					first.Done()
+					firstOnce.Do(first.Done)
 				}
 				// Hold the transaction open a while: writes that began
 				// later commit first. With parallel writes, writer 0's

@@ -383,6 +383,7 @@ func holdLockWith(t *testing.T, b Backend, lock func(ctx context.Context, tx mar
 	then func(ctx context.Context, tx marketplace.Tx) error) (release func() error) {
 	t.Helper()
 	locked, unlock := make(chan struct{}), make(chan struct{})
+	var lockedOnce sync.Once // InTx may run the holder's function again
 	done := make(chan error, 1)
 	go func() {
 		done <- b.InTx(context.Background(), func(ctx context.Context, tx marketplace.Tx) error {
@@ -390,7 +391,7 @@ func holdLockWith(t *testing.T, b Backend, lock func(ctx context.Context, tx mar
 			if err != nil {
 				return err
 			}
-			close(locked)
+			lockedOnce.Do(func() { close(locked) })
 			<-unlock
 			if then != nil {
 				if err := then(ctx, tx); err != nil {

@@ -158,7 +158,10 @@ func seedBigJob(ctx context.Context, db *bunstore.DB, j *marketplace.Job, mix cl
 	at := func(i int) time.Time { return j.CreatedAt.Add(time.Duration(i) * time.Millisecond) }
 	batch := func(n int, write func(tx marketplace.Tx, i int) error) error {
 		for from := 0; from < n; from += 500 {
+			keep, kept := len(subs), size
 			if err := db.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+				// InTx may run this again: only a committed run counts.
+				subs, size = subs[:keep], kept
 				for i := from; i < min(from+500, n); i++ {
 					if err := write(tx, i); err != nil {
 						return err

@@ -67,6 +67,14 @@ type seedStats struct {
 	jobs, submissions, votes, comments atomic.Int64
 }
 
+// add adds to st what b counted (a transaction that committed).
+func (st *seedStats) add(b *seedStats) {
+	st.jobs.Add(b.jobs.Load())
+	st.submissions.Add(b.submissions.Load())
+	st.votes.Add(b.votes.Load())
+	st.comments.Add(b.comments.Load())
+}
+
 // seed writes jobs [0, s.total), seedBatch per transaction, with s.writers
 // concurrent transactions (1 on SQLite: it has one writer), printing
 // progress every s.every.
@@ -109,9 +117,11 @@ func (s *seeder) seed(ctx context.Context) (*seedStats, error) {
 					return
 				}
 				to := min(from+seedBatch, s.total)
+				var batch *seedStats
 				if err := s.db.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+					batch = &seedStats{} // InTx may run this again: only a committed run counts
 					for i := from; i < to; i++ {
-						if err := s.seedJob(ctx, tx, i, st); err != nil {
+						if err := s.seedJob(ctx, tx, i, batch); err != nil {
 							return err
 						}
 					}
@@ -120,7 +130,8 @@ func (s *seeder) seed(ctx context.Context) (*seedStats, error) {
 					errs <- fmt.Errorf("seed jobs %d..%d: %w", from, to, err)
 					return
 				}
-				st.jobs.Add(int64(to - from))
+				batch.jobs.Add(int64(to - from))
+				st.add(batch)
 			}
 		})
 	}
