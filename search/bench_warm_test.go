@@ -12,9 +12,11 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
-		"testing"
+	"sync"
+	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
@@ -39,8 +41,10 @@ import (
 // after every fourth, 20 jobs and 20 comments written per round, after
 // list pages over the first 10,000 jobs. It reports the replica's start
 // (process start to serving, the index loaded), its RSS at start, after
-// each round (VmRSS) and its peak (VmHWM), from /proc; and its Go heap
-// (from /metrics). SEARCH_WARM_DOCS sets another size. SEARCH_WARM_DB=/path/to/file.db keeps the seeded
+// each round (VmRSS) and its peak (VmHWM), from /proc; its Go heap (from
+// /metrics); and, in the second round (warm), the replica's CPU per search
+// and the latency of first search pages (p50, p99) and job reads (p50),
+// the cost of a smaller page cache. SEARCH_WARM_DOCS sets another size. SEARCH_WARM_DB=/path/to/file.db keeps the seeded
 // database for later runs (seeded when the file is missing);
 // SEARCH_WARM_DSN_QUERY adds DSN parameters to the replica's database
 // URL (e.g. _pragma=cache_size(-4096), to compare page-cache sizes on the
@@ -225,12 +229,21 @@ func runWarmReplica(b *testing.B, dsn string) {
 	jobs := c.listJobs(10_000)
 	require.NotEmpty(b, jobs)
 	for round := 1; round <= 2; round++ {
-		cpu := cpuTime()
+		cpu, replicaCPU := cpuTime(), procCPU(pid)
 		began := time.Now()
 		c.signIn() // a fresh author a round: the write rate limits are per address
-		c.round(round, jobs)
-		b.Logf("round %d: %s (this process's CPU %s)", round, time.Since(began).Round(time.Millisecond), (cpuTime() - cpu).Round(time.Millisecond))
+		searches, gets := c.round(round, jobs)
+		b.Logf("round %d: %s (the replica's CPU %s, this process's %s)", round, time.Since(began).Round(time.Millisecond),
+			(procCPU(pid) - replicaCPU).Round(time.Millisecond), (cpuTime() - cpu).Round(time.Millisecond))
 		b.ReportMetric(mib("VmRSS:"), fmt.Sprintf("RSS-round%d-MiB", round))
+		if round == 2 { // warm: the figures of the read paths
+			b.ReportMetric(float64(procCPU(pid)-replicaCPU)/float64(time.Millisecond)/float64(len(searches)), "replica-cpu-ms/search")
+			slices.Sort(searches)
+			slices.Sort(gets)
+			b.ReportMetric(float64(searches[len(searches)/2])/float64(time.Millisecond), "search-p50-ms")
+			b.ReportMetric(float64(searches[len(searches)*99/100])/float64(time.Millisecond), "search-p99-ms")
+			b.ReportMetric(float64(gets[len(gets)/2])/float64(time.Millisecond), "job-p50-ms")
+		}
 	}
 	time.Sleep(2 * time.Second) // the indexer and follower take the round's writes
 	b.ReportMetric(mib("VmHWM:"), "peak-RSS-MiB")
@@ -331,11 +344,21 @@ func (c *warmClient) listJobs(max int) []string {
 	return ids
 }
 
-// round runs one round of the warm-up from 4 goroutines.
-func (c *warmClient) round(round int, jobs []string) {
+// round runs one round of the warm-up from 4 goroutines and returns the
+// latencies of its first search pages and of its job reads.
+func (c *warmClient) round(round int, jobs []string) (searchTimes, getTimes []time.Duration) {
 	const workers, searches = 4, 400
 	types := []string{"all", "all", "job", "submission", "comment", "post"}
 	errs := make(chan error, workers)
+	var mu sync.Mutex
+	timed := func(d *[]time.Duration, f func() error) error {
+		began := time.Now()
+		err := f()
+		mu.Lock()
+		*d = append(*d, time.Since(began))
+		mu.Unlock()
+		return err
+	}
 	for g := range workers {
 		go func() {
 			rng := rand.New(rand.NewPCG(uint64(round), uint64(g)))
@@ -346,14 +369,16 @@ func (c *warmClient) round(round int, jobs []string) {
 				var res struct {
 					NextCursor string `json:"next_cursor"`
 				}
-				err = c.do(http.MethodGet, "/api/v1/search/semantic?"+q.Encode(), nil, http.StatusOK, &res)
+				err = timed(&searchTimes, func() error {
+					return c.do(http.MethodGet, "/api/v1/search/semantic?"+q.Encode(), nil, http.StatusOK, &res)
+				})
 				if err == nil && i%4 == 0 && res.NextCursor != "" {
 					q.Set("cursor", res.NextCursor)
 					err = c.do(http.MethodGet, "/api/v1/search/semantic?"+q.Encode(), nil, http.StatusOK, nil)
 				}
 				job := jobs[rng.IntN(len(jobs))]
 				if err == nil {
-					err = c.do(http.MethodGet, "/api/v1/jobs/"+job, nil, http.StatusOK, nil)
+					err = timed(&getTimes, func() error { return c.do(http.MethodGet, "/api/v1/jobs/"+job, nil, http.StatusOK, nil) })
 				}
 				if err == nil && i%4 == 1 {
 					err = c.do(http.MethodGet, "/api/v1/jobs?limit=50", nil, http.StatusOK, nil)
@@ -371,6 +396,26 @@ func (c *warmClient) round(round int, jobs []string) {
 	for range workers {
 		require.NoError(c.b, <-errs)
 	}
+	return searchTimes, getTimes
+}
+
+// procCPU is the CPU time process pid used so far (user and system; 0
+// when unknown).
+func procCPU(pid int) time.Duration {
+	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// The fields after the command's closing parenthesis; utime and stime
+	// are the 14th and 15th of the line, in clock ticks (100 a second).
+	_, rest, _ := strings.Cut(string(raw), ") ")
+	f := strings.Fields(rest)
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	s, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(u+s) * 10 * time.Millisecond
 }
 
 // metric reads one unlabelled figure of the replica's /metrics (0 when
