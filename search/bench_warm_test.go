@@ -27,6 +27,7 @@ import (
 	"github.com/openjury/openjury/openjurytest"
 	"github.com/openjury/openjury/openjurytest/dbtest"
 	"github.com/openjury/openjury/search"
+	"github.com/openjury/openjury/server"
 )
 
 // BenchmarkWarmReplica measures a whole replica (server.New and Start:
@@ -39,7 +40,9 @@ import (
 // quality set's queries, every kind filter, a quarter followed to their
 // second page) with a job read after each search and a job list page
 // after every fourth, 20 jobs and 20 comments written per round, after
-// list pages over the first 10,000 jobs. It reports the replica's start
+// reading the whole job list page by page (200 a page), as a crawler
+// would. The replica runs with the service's defaults (the read cache
+// on: its answers count) but for the test kit's fake clock. It reports the replica's start
 // (process start to serving, the index loaded), its RSS at start, after
 // each round (VmRSS) and its peak (VmHWM), from /proc; its Go heap (from
 // /metrics); and, in the second round (warm), the replica's CPU per search
@@ -226,7 +229,7 @@ func runWarmReplica(b *testing.B, dsn string) {
 	mib := func(field string) float64 { return float64(procStatusOf(strconv.Itoa(pid), field)) / 1024 }
 
 	c := &warmClient{b: b, base: base, http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}}
-	jobs := c.listJobs(10_000)
+	jobs := c.listJobs()
 	require.NotEmpty(b, jobs)
 	for round := 1; round <= 2; round++ {
 		cpu, replicaCPU := cpuTime(), procCPU(pid)
@@ -326,12 +329,12 @@ type jobPage struct {
 	NextCursor string `json:"next_cursor"`
 }
 
-// listJobs reads the job list page by page up to max jobs and returns
-// their ids.
-func (c *warmClient) listJobs(max int) []string {
+// listJobs reads the whole job list page by page (as a crawler would)
+// and returns the jobs' ids.
+func (c *warmClient) listJobs() []string {
 	var ids []string
 	cursor := ""
-	for len(ids) < max {
+	for {
 		var p jobPage
 		require.NoError(c.b, c.do(http.MethodGet, "/api/v1/jobs?limit=200&cursor="+url.QueryEscape(cursor), nil, http.StatusOK, &p))
 		for _, j := range p.Jobs {
@@ -444,7 +447,11 @@ func TestWarmReplicaProcess(t *testing.T) {
 		t.Skip("run by BenchmarkWarmReplica")
 	}
 	start, cpu := time.Now(), cpuTime()
-	srv := openjurytest.NewServer(t, openjurytest.WithDSN(dsn))
+	// The service's defaults but for the kit's fake clock, the read cache
+	// on (openjurytest turns it off): its answers count in a warm replica.
+	srv := openjurytest.NewServer(t, openjurytest.WithDSN(dsn), openjurytest.WithConfig(func(c *openjurytest.ServerConfig) {
+		c.ReadCacheTTL = server.Defaults().ReadCacheTTL
+	}))
 	took, cpuTook := time.Since(start), cpuTime()-cpu
 	fmt.Printf("warmreplica: url=%s start-s=%.2f start-cpu-s=%.2f start-RSS-MiB=%.1f start-peak-RSS-MiB=%.1f\n",
 		srv.URL, took.Seconds(), cpuTook.Seconds(), float64(rssKiB())/1024, float64(peakRSSKiB())/1024)
