@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,7 +45,8 @@ import (
 // would. The replica runs with the service's defaults (the read cache
 // on: its answers count) but for the test kit's fake clock. It reports the replica's start
 // (process start to serving, the index loaded), its RSS at start, after
-// each round (VmRSS) and its peak (VmHWM), from /proc; its Go heap (from
+// each round (VmRSS), its peak (VmHWM) and the peak of each phase (the
+// list, each round, the rest after: VmRSS sampled every 20 ms), from /proc; its Go heap (from
 // /metrics); and, in the second round (warm), the replica's CPU per search
 // and the latency of first search pages (p50, p99) and job reads (p50),
 // the cost of a smaller page cache. SEARCH_WARM_DOCS sets another size. SEARCH_WARM_DB=/path/to/file.db keeps the seeded
@@ -229,11 +231,36 @@ func runWarmReplica(b *testing.B, dsn string) {
 	mib := func(field string) float64 { return float64(procStatusOf(strconv.Itoa(pid), field)) / 1024 }
 
 	c := &warmClient{b: b, base: base, http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}}
+	// The replica's RSS is sampled every 20 ms: the peak of each phase.
+	var phaseMu sync.Mutex
+	phase, peaks := "list", map[string]float64{}
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				rss := mib("VmRSS:")
+				phaseMu.Lock()
+				peaks[phase] = max(peaks[phase], rss)
+				phaseMu.Unlock()
+			}
+		}
+	}()
+	setPhase := func(p string) { phaseMu.Lock(); phase = p; phaseMu.Unlock() }
+	began := time.Now()
 	jobs := c.listJobs()
 	require.NotEmpty(b, jobs)
+	b.ReportMetric(float64(time.Since(began))/float64(time.Millisecond)/float64((len(jobs)+199)/200), "list-ms/page")
 	for round := 1; round <= 2; round++ {
 		cpu, replicaCPU := cpuTime(), procCPU(pid)
 		began := time.Now()
+		setPhase(fmt.Sprintf("round%d", round))
 		c.signIn() // a fresh author a round: the write rate limits are per address
 		searches, gets := c.round(round, jobs)
 		b.Logf("round %d: %s (the replica's CPU %s, this process's %s)", round, time.Since(began).Round(time.Millisecond),
@@ -248,7 +275,13 @@ func runWarmReplica(b *testing.B, dsn string) {
 			b.ReportMetric(float64(gets[len(gets)/2])/float64(time.Millisecond), "job-p50-ms")
 		}
 	}
+	setPhase("rest")
 	time.Sleep(2 * time.Second) // the indexer and follower take the round's writes
+	close(stop)
+	<-sampled
+	for name, peak := range peaks {
+		b.ReportMetric(peak, "peak-"+name+"-MiB")
+	}
 	b.ReportMetric(mib("VmHWM:"), "peak-RSS-MiB")
 	b.ReportMetric(mib("VmRSS:"), "steady-RSS-MiB")
 	b.ReportMetric(mib("RssAnon:"), "anon-MiB")
@@ -440,7 +473,8 @@ func (c *warmClient) metric(name string) float64 {
 // TestWarmReplicaProcess is BenchmarkWarmReplica's replica: run by the
 // benchmark in a process of its own (skipped otherwise), it starts the
 // whole service on SEARCH_WARM_REPLICA_DSN, prints its URL and start
-// figures and serves until its stdin closes.
+// figures and serves until its stdin closes; then it writes its heap
+// profile to SEARCH_WARM_HEAP_PROFILE, when set.
 func TestWarmReplicaProcess(t *testing.T) {
 	dsn := os.Getenv("SEARCH_WARM_REPLICA_DSN")
 	if dsn == "" {
@@ -456,4 +490,10 @@ func TestWarmReplicaProcess(t *testing.T) {
 	fmt.Printf("warmreplica: url=%s start-s=%.2f start-cpu-s=%.2f start-RSS-MiB=%.1f start-peak-RSS-MiB=%.1f\n",
 		srv.URL, took.Seconds(), cpuTook.Seconds(), float64(rssKiB())/1024, float64(peakRSSKiB())/1024)
 	_, _ = io.Copy(io.Discard, os.Stdin)
+	if path := os.Getenv("SEARCH_WARM_HEAP_PROFILE"); path != "" {
+		f, err := os.Create(path)
+		require.NoError(t, err)
+		defer f.Close()
+		require.NoError(t, pprof.WriteHeapProfile(f))
+	}
 }
