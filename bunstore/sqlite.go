@@ -31,8 +31,12 @@ const busyTimeoutMillis = "10000"
 // docs/operations.md, "Memory of a replica"). A smaller cache costs nothing measurable: the file's pages
 // sit in the OS page cache, which is not the process's RSS, and a miss is
 // a copy from it. On the warm 1,000,000-document replica 2 MiB against
-// 16 MiB measured the same CPU per search (177-186 ms against 213 ms on a
-// busy machine) and start 27 MiB lower; BenchmarkSQLiteReads measured no
+// 16 MiB measured the same CPU per search (177-201 ms against 213 ms on a
+// busy machine), a start 27 MiB lower but about 1 CPU second longer
+// (8.1-8.4 s against 6.5-7.2 s: the load reads every stored vector), and
+// a warm replica 128 MiB lower with the read cache's new bound (353 MiB
+// against 480 MiB); BenchmarkHandler's job list and job reads did not
+// move (within the machine's noise); BenchmarkSQLiteReads measured no
 // difference at 10,000 rows, and none for a 256 MiB mmap_size either,
 // which is therefore left off: mapped pages count in the process's RSS.
 // A DSN that sets cache_size itself keeps its own (TestSQLiteCacheSize).
