@@ -43,7 +43,7 @@
 //
 // Every connection gets its pragmas from the DSN, so connections the pools
 // open later get them too: busy_timeout=10000, foreign_keys=ON,
-// synchronous=NORMAL, a 16 MiB page cache (cache_size), and
+// synchronous=NORMAL, a 2 MiB page cache (cache_size), and
 // journal_mode=WAL on the writer (WAL is a property of the file, so
 // readers inherit it). A pragma the DSN sets itself is kept. Close runs
 // PRAGMA optimize, and so does Optimize (the host calls it from its

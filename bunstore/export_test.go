@@ -94,3 +94,9 @@ const JuryPrefixDepth = juryPrefixDepth
 
 // HotRuns is how many times d ran a hot statement.
 func HotRuns(d *DB) int64 { return d.hotRuns.Load() }
+
+// SQLiteCacheKiB is the page cache of every SQLite connection, in KiB.
+const SQLiteCacheKiB = sqliteCacheKiB
+
+// SQLiteReaders is the size of a SQLite file's reader pool.
+func SQLiteReaders() int { return sqliteReaders() }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -20,14 +21,26 @@ import (
 // SQLITE_BUSY.
 const busyTimeoutMillis = "10000"
 
-// sqliteCacheSize is the page cache of every SQLite connection beyond
-// the pragmas of correctness: negative means KiB, so 16 MiB (SQLite's
-// default is 2 MiB), enough for the interior pages of the list indexes at
-// a million jobs; with the writer and the readers the caches stay under
-// 16 MiB x (1 + readers). BenchmarkSQLiteReads measured no difference at
-// 10,000 rows per table, and none for a 256 MiB mmap_size either, which
-// is therefore left off: mapped pages count in the process's RSS.
-const sqliteCacheSize = "-16384"
+// sqliteCacheKiB is the page cache of every SQLite connection (the writer
+// and each reader), in KiB: 2 MiB, SQLite's own default. The pure-Go
+// driver's allocator gives each 4.3 KB page an 8 KB slot, so a full cache
+// costs about twice its size in RSS, once per busy connection: at 16 MiB
+// the three connections of a 2-core replica held about 90 MiB, which with
+// the search index took a warm 1,000,000-document replica to 480 MiB
+// (search.BenchmarkWarmReplica;
+// docs/operations.md, "Memory of a replica"). A smaller cache costs nothing measurable: the file's pages
+// sit in the OS page cache, which is not the process's RSS, and a miss is
+// a copy from it. On the warm 1,000,000-document replica 2 MiB against
+// 16 MiB measured the same CPU per search (177-201 ms against 213 ms on a
+// busy machine), a start 27 MiB lower but about 1 CPU second longer
+// (8.1-8.4 s against 6.5-7.2 s: the load reads every stored vector), and
+// a warm replica 128 MiB lower with the read cache's new bound (353 MiB
+// against 480 MiB); BenchmarkHandler's job list and job reads did not
+// move (within the machine's noise); BenchmarkSQLiteReads measured no
+// difference at 10,000 rows, and none for a 256 MiB mmap_size either,
+// which is therefore left off: mapped pages count in the process's RSS.
+// A DSN that sets cache_size itself keeps its own (TestSQLiteCacheSize).
+const sqliteCacheKiB = 2048
 
 // sqliteReaders is the size of the reader pool of a SQLite file: one
 // connection per core Go may use, at least 2. SQLite reads are CPU work
@@ -127,7 +140,7 @@ func (t sqliteTarget) dsn(driverName string, writer bool) string {
 	pragma("busy_timeout", busyTimeoutMillis)
 	pragma("foreign_keys", "1")
 	pragma("synchronous", "NORMAL")
-	pragma("cache_size", sqliteCacheSize)
+	pragma("cache_size", "-"+strconv.Itoa(sqliteCacheKiB)) // negative: KiB
 	if writer {
 		if !t.memory {
 			pragma("journal_mode", "WAL")

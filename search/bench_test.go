@@ -180,8 +180,13 @@ func peakRSSKiB() int64 { return procStatus("VmHWM:") }
 // rssKiB reads VmRSS from /proc/self/status (0 when unknown).
 func rssKiB() int64 { return procStatus("VmRSS:") }
 
-func procStatus(field string) int64 {
-	raw, err := os.ReadFile("/proc/self/status")
+// procStatus reads a field of /proc/self/status in kB (0 when unknown).
+func procStatus(field string) int64 { return procStatusOf("self", field) }
+
+// procStatusOf reads a field of the status of process pid ("self": this
+// one) in kB (0 when unknown).
+func procStatusOf(pid, field string) int64 {
+	raw, err := os.ReadFile("/proc/" + pid + "/status")
 	if err != nil {
 		return 0
 	}

@@ -18,10 +18,16 @@ const MaxReadCacheTTL = time.Second
 
 // Bounds of the read cache's memory: bodies over
 // readCacheMaxBody are not kept, and a shard over its share of
-// readCacheMaxBytes is emptied before it takes a new entry.
+// readCacheMaxBytes is emptied before it takes a new entry. An entry
+// lives at most a second but stays in memory until its shard is emptied,
+// so a replica whose lists are crawled holds the whole bound: 8 MiB (a
+// second's worth of a few hundred pages of 50 jobs) keeps the cache's
+// bursts of one page, where 64 MiB put 50-70 MiB on the Go heap of a warm
+// 1,000,000-document replica (search.BenchmarkWarmReplica;
+// docs/operations.md, "Memory of a replica").
 const (
 	readCacheShards   = 32
-	readCacheMaxBytes = 64 << 20
+	readCacheMaxBytes = 8 << 20
 	readCacheMaxBody  = 512 << 10
 )
 
