@@ -215,6 +215,8 @@ func TestAccessibility(t *testing.T) {
 			chromedp.SendKeys(`#nj-bounty`, "x"), loads("refused", chromedp.Click(`#create-job button.primary`), http.StatusBadRequest)}},
 		{"close: confirmation", chromedp.Tasks{chromedp.Navigate(front.URL + "/jobs/" + s.open.ID),
 			loads("confirm", chromedp.Click(`.close-job[data-submission="`+s.sub.ID+`"]`))}},
+		{"delete a comment: confirmation", chromedp.Tasks{chromedp.Navigate(front.URL + "/jobs/" + s.open.ID),
+			loads("confirm", chromedp.Click(`#c-`+s.comment.ID+` .delete-comment`))}},
 		{"boost: refused", chromedp.Tasks{chromedp.Navigate(front.URL + "/jobs/" + s.open.ID), chromedp.Click(`details.boost summary`),
 			chromedp.SendKeys(`#boost-amount`, "100000"), loads("refused", chromedp.Click(`#boost button`), http.StatusPaymentRequired)}},
 	}
