@@ -158,6 +158,29 @@ func testJurorIndexFollows(t *testing.T, b Backend) {
 	require.NoError(t, b.Reputation().SetScore(ctx, c, 70, base))
 	require.Equal(t, v2, juryVersion(t, b), "no juror stake changed")
 
+	// Every score writer, crossing the minimum either way, in one
+	// transaction: AddReputations (a back in, c stays), a job's outcome
+	// (the winner d stays, the loser f drops out), SetScore (e drops out).
+	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		if err := tx.Reputation().AddReputations(ctx, []marketplace.ReputationChange{
+			{Address: c, Delta: marketplace.ReputationDelta{Score: -5}},
+			{Address: a, Delta: marketplace.ReputationDelta{Score: 1}},
+		}, base); err != nil {
+			return err
+		}
+		return nil
+	}))
+	create(t, b, newJob(2, base))
+	submit(t, b, newSubmission(201, id(2), d, base))
+	submit(t, b, newSubmission(202, id(2), f, base))
+	require.NoError(t, b.Reputation().AddJobOutcome(ctx, id(2), d, marketplace.ReputationDelta{Score: 3, Wins: 1}, marketplace.ReputationDelta{Score: -1, Losses: 1}, base))
+	require.NoError(t, b.Reputation().SetScore(ctx, e, 9, base))
+	v3 := juryVersion(t, b)
+	require.Greater(t, v3, v2)
+	want = map[openjury.Address]int64{a: 10_000_000, c: 20_000_000, d: 10_000_000}
+	requireSet(t, b, v3, want)
+	v2 = v3
+
 	// Rolled back: nothing.
 	require.Equal(t, errBoom, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
 		setJuror(t, tx, a, 99_000_000, 99)
