@@ -41,9 +41,8 @@ import (
 // group whose later members run under savepoints as well, so that group
 // is never rolled back for a failed member. A function thus runs at most
 // twice: a caller who fails on purpose after a write costs the others at
-// most one more run each.
-// Functions are written to be run again anyway: PostgreSQL's
-// serialization failures rerun them too (DB.runTx).
+// most one more run each. Functions are written to be run again anyway:
+// PostgreSQL's serialization failures rerun them too (DB.runTx).
 //
 // Functions run on the writer's transaction with a context that keeps
 // ctx's values but not its cancellation: an interrupted SQLite write
