@@ -680,7 +680,17 @@ AND EXISTS (SELECT 1 FROM reputation AS x WHERE x.address = p.juror_address)
 ORDER BY p.juror_address
 ON CONFLICT (address) DO UPDATE SET score = CASE WHEN r.score > ? THEN r.score - ? ELSE 0 END, updated_at = EXCLUDED.updated_at`,
 		millis(now), jobID, penalty, penalty).Exec(ctx)
-	return affected(op, res, err)
+	n, err := affected(op, res, err)
+	if err != nil || s.e.d.dialect != DialectSQLite || n == 0 {
+		return n, err
+	}
+	// The jury index on SQLite (reputationStore.touchCrossings): the
+	// panel's no-shows, at most MaxJurySize, each recomputed.
+	_, err = db.NewRaw(`INSERT INTO jury_touch (address) SELECT p.juror_address FROM jury_panel AS p
+WHERE p.job_id = ?
+AND NOT EXISTS (SELECT 1 FROM votes AS v WHERE v.job_id = p.job_id AND v.voter_address = p.juror_address)
+AND EXISTS (SELECT 1 FROM reputation AS x WHERE x.address = p.juror_address)`, jobID).Exec(ctx)
+	return n, translate(op, err)
 }
 
 // ClosePanel copies the closed status into the job's panel rows.

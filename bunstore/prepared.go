@@ -65,6 +65,9 @@ type hotStatements struct {
 	// and a guarded jury vote on PostgreSQL (submitQuery, castVoteQuery);
 	// empty on SQLite.
 	submit, castVote hot
+	// touchCrossing is reputationStore.touchCrossings' statement for one
+	// address on SQLite; empty on PostgreSQL.
+	touchCrossing hot
 	// totalChanges reads SQLite's count of rows changed on the connection
 	// (group.go: whether a failed group member wrote); empty on
 	// PostgreSQL.
@@ -84,7 +87,7 @@ func (h hotStatements) all() []hot {
 		all = append(all, h.submit, h.castVote)
 	}
 	if h.totalChanges.native != "" {
-		all = append(all, h.totalChanges)
+		all = append(all, h.totalChanges, h.touchCrossing)
 	}
 	for _, p := range h.jobPages {
 		if p.native != "" {
@@ -125,6 +128,7 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 		h.castVote = newHot(dialect, castVoteQuery(h))
 	} else {
 		h.totalChanges = newHot(dialect, "SELECT total_changes()")
+		h.touchCrossing = newHot(dialect, touchCrossingsQuery(1))
 	}
 	for shape, q := range jobPageSQL(dialect, db) {
 		if q != "" {

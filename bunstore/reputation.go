@@ -103,8 +103,10 @@ func (s reputationStore) add(ctx context.Context, op string, changes []marketpla
 	}
 	if len(rows) == 1 {
 		r := rows[0]
-		_, err = s.e.d.execHot(ctx, db, s.e.d.hot.addReputation, r.Address, r.Score, r.Wins, r.Losses, r.Submissions, r.JuryVotes, r.UpdatedAt)
-		return translate(op, err)
+		if _, err = s.e.d.execHot(ctx, db, s.e.d.hot.addReputation, r.Address, r.Score, r.Wins, r.Losses, r.Submissions, r.JuryVotes, r.UpdatedAt); err != nil {
+			return translate(op, err)
+		}
+		return s.touchCrossings(ctx, op, db, rows)
 	}
 	_, err = db.NewInsert().Model(&rows).
 		On("CONFLICT (address) DO UPDATE").
@@ -115,7 +117,64 @@ func (s reputationStore) add(ctx context.Context, op string, changes []marketpla
 		Set("jury_votes = r.jury_votes + EXCLUDED.jury_votes").
 		Set("updated_at = EXCLUDED.updated_at").
 		Exec(ctx)
-	return translate(op, err)
+	if err != nil {
+		return translate(op, err)
+	}
+	return s.touchCrossings(ctx, op, db, rows)
+}
+
+// touchCrossingChunk bounds the addresses of one touchCrossings statement
+// (two parameters each, under SQLite's 32,766).
+const touchCrossingChunk = 1000
+
+// touchCrossings keeps the jury index on SQLite after rows' score deltas
+// were added (docs/rules.md, "Jury integrity"): every address whose score
+// crossed the minimum score (its score before the change, score - delta,
+// a missing row counting as 0, on the other side of min_rep_score from
+// its score now) is inserted into jury_touch, which recomputes its juror
+// stake; nothing while the index is not configured. On PostgreSQL the
+// trigger openjury_jury_touch_score does it (migration 20261126000110);
+// on SQLite a trigger would make every score write open a statement
+// journal (migration 20261126000130).
+func (s reputationStore) touchCrossings(ctx context.Context, op string, db bun.IDB, rows []reputationRow) error {
+	if s.e.d.dialect != DialectSQLite {
+		return nil
+	}
+	var args []any
+	for _, r := range rows {
+		if r.Score != 0 {
+			args = append(args, r.Address, r.Score)
+		}
+	}
+	for len(args) > 0 {
+		n := min(len(args), 2*touchCrossingChunk)
+		var err error
+		if n == 2 {
+			_, err = s.e.d.execHot(ctx, db, s.e.d.hot.touchCrossing, args...)
+		} else {
+			_, err = db.ExecContext(ctx, touchCrossingsQuery(n/2), args[:n]...)
+		}
+		if err != nil {
+			return translate(op, err)
+		}
+		args = args[n:]
+	}
+	return nil
+}
+
+// touchCrossingsQuery is touchCrossings' statement for n (address, score
+// delta) pairs.
+func touchCrossingsQuery(n int) string {
+	return `WITH d (address, delta) AS (VALUES ` + strings.TrimSuffix(strings.Repeat("(?, ?), ", n), ", ") + `)
+INSERT INTO jury_touch (address) SELECT r.address FROM d JOIN reputation AS r ON r.address = d.address` + touchCrossed("d.delta")
+}
+
+// touchCrossed is the end of a touchCrossings statement: the join with
+// jury_config and the crossing, for a score delta named delta.
+func touchCrossed(delta string) string {
+	return `
+JOIN jury_config AS c ON c.id = 1 AND c.min_stake_micro IS NOT NULL
+WHERE (r.score - ` + delta + ` >= c.min_rep_score) IS NOT (r.score >= c.min_rep_score)`
 }
 
 // AddJobOutcome adds win to the winner's record and loss to every other
@@ -136,7 +195,16 @@ func (s reputationStore) AddJobOutcome(ctx context.Context, jobID string, winner
 		args = append(args, string(winner), pair[0], pair[1])
 	}
 	args = append(args, millis(now), jobID)
-	_, err = db.NewRaw(jobOutcomeQuery, args...).Exec(ctx)
+	if _, err = db.NewRaw(jobOutcomeQuery, args...).Exec(ctx); err != nil {
+		return translate(op, err)
+	}
+	if s.e.d.dialect != DialectSQLite || (win.Score == 0 && loss.Score == 0) {
+		return nil
+	}
+	// touchCrossings for the job's agents: the winner's delta is win's.
+	_, err = db.NewRaw(`INSERT INTO jury_touch (address) SELECT r.address FROM (SELECT DISTINCT s.agent_address AS address FROM submissions AS s WHERE s.job_id = ?) AS g
+JOIN reputation AS r ON r.address = g.address`+touchCrossed("CASE WHEN r.address = ? THEN ? ELSE ? END"),
+		jobID, string(winner), win.Score, loss.Score).Exec(ctx)
 	return translate(op, err)
 }
 
@@ -186,6 +254,20 @@ func (s reputationStore) SetScore(ctx context.Context, addr openjury.Address, sc
 		Set("score = EXCLUDED.score").
 		Set("updated_at = EXCLUDED.updated_at").
 		Exec(ctx)
+	if err != nil {
+		return translate(op, err)
+	}
+	return touchAddress(ctx, op, s.e.d, db, addr)
+}
+
+// touchAddress recomputes addr's juror stake on SQLite (see
+// touchCrossings), whether or not its score crossed the minimum: for the
+// rare score writes that do not know the score before.
+func touchAddress(ctx context.Context, op string, d *DB, db bun.IDB, addr openjury.Address) error {
+	if d.dialect != DialectSQLite {
+		return nil
+	}
+	_, err := db.ExecContext(ctx, "INSERT INTO jury_touch (address) VALUES (?)", string(addr))
 	return translate(op, err)
 }
 

@@ -158,6 +158,29 @@ func testJurorIndexFollows(t *testing.T, b Backend) {
 	require.NoError(t, b.Reputation().SetScore(ctx, c, 70, base))
 	require.Equal(t, v2, juryVersion(t, b), "no juror stake changed")
 
+	// Every score writer, crossing the minimum either way, in one
+	// transaction: AddReputations (a back in, c stays), a job's outcome
+	// (the winner d stays, the loser f drops out), SetScore (e drops out).
+	require.NoError(t, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		if err := tx.Reputation().AddReputations(ctx, []marketplace.ReputationChange{
+			{Address: c, Delta: marketplace.ReputationDelta{Score: -5}},
+			{Address: a, Delta: marketplace.ReputationDelta{Score: 1}},
+		}, base); err != nil {
+			return err
+		}
+		return nil
+	}))
+	create(t, b, newJob(2, base))
+	submit(t, b, newSubmission(201, id(2), d, base))
+	submit(t, b, newSubmission(202, id(2), f, base))
+	require.NoError(t, b.Reputation().AddJobOutcome(ctx, id(2), d, marketplace.ReputationDelta{Score: 3, Wins: 1}, marketplace.ReputationDelta{Score: -1, Losses: 1}, base))
+	require.NoError(t, b.Reputation().SetScore(ctx, e, 9, base))
+	v3 := juryVersion(t, b)
+	require.Greater(t, v3, v2)
+	want = map[openjury.Address]int64{a: 10_000_000, c: 20_000_000, d: 10_000_000}
+	requireSet(t, b, v3, want)
+	v2 = v3
+
 	// Rolled back: nothing.
 	require.Equal(t, errBoom, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
 		setJuror(t, tx, a, 99_000_000, 99)
@@ -638,18 +661,23 @@ func testPenalizeNoShows(t *testing.T, b Backend) {
 	submit(t, b, newSubmission(101, id(1), carol, base))
 	voted, low, high, norecord := juror("1", 1), juror("2", 2), juror("3", 3), juror("4", 4)
 	for addr, score := range map[openjury.Address]int64{voted: 30, low: 1, high: 30} {
-		require.NoError(t, b.Reputation().SetScore(ctx, addr, score, base))
+		setJuror(t, b, addr, 20_000_000, score)
 	}
+	v1 := juryVersion(t, b)
+	requireSet(t, b, v1, map[openjury.Address]int64{voted: 20_000_000, high: 20_000_000})
 	now := base
 	d := &marketplace.JuryDraw{JobID: id(1), Size: 5, Sponsor: sponsor, SeedSource: marketplace.SeedServer, Seed: hash(1), DrawnAt: &now, CreatedAt: base}
 	require.NoError(t, b.Juries().PutDraw(ctx, d, []marketplace.Juror{{Address: voted, Stake: 1}, {Address: low, Stake: 1}, {Address: high, Stake: 1}, {Address: norecord, Stake: 1}}))
 	putVotes(t, b, newVote(500, id(1), 101, voted, 3, base))
-	n, err := b.JuryOutcomes().PenalizeNoShows(ctx, id(1), 2, at(7))
+	n, err := b.JuryOutcomes().PenalizeNoShows(ctx, id(1), 21, at(7))
 	require.NoError(t, err)
 	require.Equal(t, int64(2), n)
 	require.Equal(t, int64(30), getReputation(t, b, voted).Score)
 	require.Equal(t, int64(0), getReputation(t, b, low).Score)
-	require.Equal(t, int64(28), getReputation(t, b, high).Score)
+	require.Equal(t, int64(9), getReputation(t, b, high).Score)
+	v2 := juryVersion(t, b)
+	require.Greater(t, v2, v1)
+	requireSet(t, b, v2, map[openjury.Address]int64{voted: 20_000_000}) // high fell below the minimum score
 	require.Equal(t, at(7), getReputation(t, b, high).UpdatedAt)
 	require.Equal(t, marketplace.Reputation{Address: norecord}, getReputation(t, b, norecord), "no record is made")
 }
