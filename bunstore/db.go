@@ -573,6 +573,22 @@ func (e exec) writer(ctx context.Context, op string) (bun.IDB, error) {
 	return e.write, nil
 }
 
+// writeAll runs fn's writes as one change: in the enclosing transaction
+// when there is one (its caller fails the transaction on fn's error), else
+// in a new transaction on SQLite, where fn may run several statements (the
+// jury index's touches after a score write, reputationStore.touchCrossings),
+// and on the primary pool on PostgreSQL, where it runs one.
+func (e exec) writeAll(ctx context.Context, op string, fn func(ctx context.Context, db bun.IDB) error) error {
+	if !e.tx && e.d.dialect == DialectSQLite {
+		return e.inTx(ctx, op, fn)
+	}
+	db, err := e.writer(ctx, op)
+	if err != nil {
+		return err
+	}
+	return fn(ctx, db)
+}
+
 // inTx runs fn atomically: in a new transaction on the primary pool, or,
 // inside an enclosing transaction, under a savepoint of it. When fn fails
 // the savepoint is rolled back, so a failed store method leaves nothing

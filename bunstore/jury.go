@@ -668,29 +668,31 @@ func sortBalances(rows []agrBalanceRow) {
 // a reputation record (one without has a score of 0 already).
 func (s juryStore) PenalizeNoShows(ctx context.Context, jobID string, penalty int64, now time.Time) (int64, error) {
 	const op = "bunstore.PenalizeNoShows"
-	db, err := s.e.writer(ctx, op)
-	if err != nil {
-		return 0, err
-	}
-	res, err := db.NewRaw(addReputationInto+`
+	var n int64
+	err := s.e.writeAll(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		res, err := db.NewRaw(addReputationInto+`
 SELECT p.juror_address, 0, 0, 0, 0, 0, ? FROM jury_panel AS p
 WHERE p.job_id = ?
 AND NOT EXISTS (SELECT 1 FROM votes AS v WHERE v.job_id = p.job_id AND v.voter_address = p.juror_address)
 AND EXISTS (SELECT 1 FROM reputation AS x WHERE x.address = p.juror_address)
 ORDER BY p.juror_address
 ON CONFLICT (address) DO UPDATE SET score = CASE WHEN r.score > ? THEN r.score - ? ELSE 0 END, updated_at = EXCLUDED.updated_at`,
-		millis(now), jobID, penalty, penalty).Exec(ctx)
-	n, err := affected(op, res, err)
-	if err != nil || s.e.d.dialect != DialectSQLite || n == 0 {
-		return n, err
-	}
-	// The jury index on SQLite (reputationStore.touchCrossings): the
-	// panel's no-shows, at most MaxJurySize, each recomputed.
-	_, err = db.NewRaw(`INSERT INTO jury_touch (address) SELECT p.juror_address FROM jury_panel AS p
+			millis(now), jobID, penalty, penalty).Exec(ctx)
+		if n, err = affected(op, res, err); err != nil || s.e.d.dialect != DialectSQLite || n == 0 {
+			return err
+		}
+		// The jury index on SQLite (reputationStore.touchCrossings): the
+		// panel's no-shows, at most MaxJurySize, each recomputed.
+		_, err = db.NewRaw(`INSERT INTO jury_touch (address) SELECT p.juror_address FROM jury_panel AS p
 WHERE p.job_id = ?
 AND NOT EXISTS (SELECT 1 FROM votes AS v WHERE v.job_id = p.job_id AND v.voter_address = p.juror_address)
 AND EXISTS (SELECT 1 FROM reputation AS x WHERE x.address = p.juror_address)`, jobID).Exec(ctx)
-	return n, translate(op, err)
+		return translate(op, err)
+	})
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
 }
 
 // ClosePanel copies the closed status into the job's panel rows.

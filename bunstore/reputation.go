@@ -97,30 +97,27 @@ func (s reputationStore) add(ctx context.Context, op string, changes []marketpla
 	}
 	slices.SortStableFunc(rows, func(a, b reputationRow) int { return strings.Compare(a.Address, b.Address) })
 	rows = sumByAddress(rows)
-	db, err := s.e.writer(ctx, op)
-	if err != nil {
-		return err
-	}
-	if len(rows) == 1 {
-		r := rows[0]
-		if _, err = s.e.d.execHot(ctx, db, s.e.d.hot.addReputation, r.Address, r.Score, r.Wins, r.Losses, r.Submissions, r.JuryVotes, r.UpdatedAt); err != nil {
+	return s.e.writeAll(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		var err error
+		if len(rows) == 1 {
+			r := rows[0]
+			_, err = s.e.d.execHot(ctx, db, s.e.d.hot.addReputation, r.Address, r.Score, r.Wins, r.Losses, r.Submissions, r.JuryVotes, r.UpdatedAt)
+		} else {
+			_, err = db.NewInsert().Model(&rows).
+				On("CONFLICT (address) DO UPDATE").
+				Set("score = r.score + EXCLUDED.score").
+				Set("wins = r.wins + EXCLUDED.wins").
+				Set("losses = r.losses + EXCLUDED.losses").
+				Set("submissions = r.submissions + EXCLUDED.submissions").
+				Set("jury_votes = r.jury_votes + EXCLUDED.jury_votes").
+				Set("updated_at = EXCLUDED.updated_at").
+				Exec(ctx)
+		}
+		if err != nil {
 			return translate(op, err)
 		}
 		return s.touchCrossings(ctx, op, db, rows)
-	}
-	_, err = db.NewInsert().Model(&rows).
-		On("CONFLICT (address) DO UPDATE").
-		Set("score = r.score + EXCLUDED.score").
-		Set("wins = r.wins + EXCLUDED.wins").
-		Set("losses = r.losses + EXCLUDED.losses").
-		Set("submissions = r.submissions + EXCLUDED.submissions").
-		Set("jury_votes = r.jury_votes + EXCLUDED.jury_votes").
-		Set("updated_at = EXCLUDED.updated_at").
-		Exec(ctx)
-	if err != nil {
-		return translate(op, err)
-	}
-	return s.touchCrossings(ctx, op, db, rows)
+	})
 }
 
 // touchCrossingChunk bounds the addresses of one touchCrossings statement
@@ -128,7 +125,9 @@ func (s reputationStore) add(ctx context.Context, op string, changes []marketpla
 const touchCrossingChunk = 1000
 
 // touchCrossings keeps the jury index on SQLite after rows' score deltas
-// were added (docs/rules.md, "Jury integrity"): every address whose score
+// were added, in the same transaction (exec.writeAll: a check after
+// another writer's change of the score would miss the crossing;
+// docs/rules.md, "Jury integrity"): every address whose score
 // crossed the minimum score (its score before the change, score - delta,
 // a missing row counting as 0, on the other side of min_rep_score from
 // its score now) is inserted into jury_touch, which recomputes its juror
@@ -185,27 +184,25 @@ WHERE (r.score - ` + delta + ` >= c.min_rep_score) IS NOT (r.score >= c.min_rep_
 // address order, like AddReputations.
 func (s reputationStore) AddJobOutcome(ctx context.Context, jobID string, winner openjury.Address, win, loss marketplace.ReputationDelta, now time.Time) error {
 	const op = "bunstore.AddJobOutcome"
-	db, err := s.e.writer(ctx, op)
-	if err != nil {
-		return err
-	}
 	args := []any{}
 	for _, pair := range [][2]int64{{win.Score, loss.Score}, {win.Wins, loss.Wins}, {win.Losses, loss.Losses},
 		{win.Submissions, loss.Submissions}, {win.JuryVotes, loss.JuryVotes}} {
 		args = append(args, string(winner), pair[0], pair[1])
 	}
 	args = append(args, millis(now), jobID)
-	if _, err = db.NewRaw(jobOutcomeQuery, args...).Exec(ctx); err != nil {
-		return translate(op, err)
-	}
-	if s.e.d.dialect != DialectSQLite || (win.Score == 0 && loss.Score == 0) {
-		return nil
-	}
-	// touchCrossings for the job's agents: the winner's delta is win's.
-	_, err = db.NewRaw(`INSERT INTO jury_touch (address) SELECT r.address FROM (SELECT DISTINCT s.agent_address AS address FROM submissions AS s WHERE s.job_id = ?) AS g
+	return s.e.writeAll(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		if _, err := db.NewRaw(jobOutcomeQuery, args...).Exec(ctx); err != nil {
+			return translate(op, err)
+		}
+		if s.e.d.dialect != DialectSQLite || (win.Score == 0 && loss.Score == 0) {
+			return nil
+		}
+		// touchCrossings for the job's agents: the winner's delta is win's.
+		_, err := db.NewRaw(`INSERT INTO jury_touch (address) SELECT r.address FROM (SELECT DISTINCT s.agent_address AS address FROM submissions AS s WHERE s.job_id = ?) AS g
 JOIN reputation AS r ON r.address = g.address`+touchCrossed("CASE WHEN r.address = ? THEN ? ELSE ? END"),
-		jobID, string(winner), win.Score, loss.Score).Exec(ctx)
-	return translate(op, err)
+			jobID, string(winner), win.Score, loss.Score).Exec(ctx)
+		return translate(op, err)
+	})
 }
 
 // jobOutcomeQuery is the statement of AddJobOutcome. Its parameters: for
@@ -245,19 +242,17 @@ func sumByAddress(rows []reputationRow) []reputationRow {
 // (other counts zero) when missing.
 func (s reputationStore) SetScore(ctx context.Context, addr openjury.Address, score int64, now time.Time) error {
 	const op = "bunstore.SetScore"
-	db, err := s.e.writer(ctx, op)
-	if err != nil {
-		return err
-	}
-	_, err = db.NewInsert().Model(&reputationRow{Address: string(addr), Score: score, UpdatedAt: millis(now)}).
-		On("CONFLICT (address) DO UPDATE").
-		Set("score = EXCLUDED.score").
-		Set("updated_at = EXCLUDED.updated_at").
-		Exec(ctx)
-	if err != nil {
-		return translate(op, err)
-	}
-	return touchAddress(ctx, op, s.e.d, db, addr)
+	return s.e.writeAll(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		_, err := db.NewInsert().Model(&reputationRow{Address: string(addr), Score: score, UpdatedAt: millis(now)}).
+			On("CONFLICT (address) DO UPDATE").
+			Set("score = EXCLUDED.score").
+			Set("updated_at = EXCLUDED.updated_at").
+			Exec(ctx)
+		if err != nil {
+			return translate(op, err)
+		}
+		return touchAddress(ctx, op, s.e.d, db, addr)
+	})
 }
 
 // touchAddress recomputes addr's juror stake on SQLite (see

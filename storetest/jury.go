@@ -24,6 +24,7 @@ func (s *suite) juryTests() []test {
 		{name: "ConcurrentChangesKeepIndex", run: testJurorIndexConcurrent},
 		{name: "ScoreChangesSkipTheIndex", run: testJurorIndexScoreSkips},
 		{name: "ScoreCrossingsRaceRuleChanges", run: testJurorIndexRuleRace},
+		{name: "RacingScoreChangesCross", run: testJurorIndexScoreRace},
 		{name: "ScoreChangeDuringRuleChange", run: testJurorIndexRuleOpen},
 		{name: "DrawsAndPanels", run: testDraws},
 		{name: "Duties", run: testDuties},
@@ -351,6 +352,38 @@ func testJurorIndexRuleRace(t *testing.T, b Backend) {
 		}
 	}
 	requireSet(t, b, version, want)
+}
+
+// testJurorIndexScoreRace: racing score changes of one address, each
+// its own call, where only the first to commit crosses the minimum score
+// (down from it, then up from below it): the index follows the last
+// score. A store that checks the crossing apart from the score write it
+// belongs to sees the later scores and misses it.
+func testJurorIndexScoreRace(t *testing.T, b Backend) {
+	ctx := context.Background()
+	juryVersion(t, b)
+	a := juror("a", 1)
+	for range 4 {
+		for _, dir := range []int64{-1, 1} {
+			start := int64(juryMinRep)
+			if dir > 0 {
+				start = juryMinRep - 1
+			}
+			setJuror(t, b, a, 20_000_000, start)
+			errs := raceN(12, func(int) error {
+				return b.Reputation().AddReputation(ctx, a, marketplace.ReputationDelta{Score: dir}, base)
+			})
+			for i, err := range errs {
+				require.NoError(t, err, "writer %d", i)
+			}
+			want := map[openjury.Address]int64{}
+			if dir > 0 {
+				want[a] = 20_000_000
+			}
+			require.Equal(t, start+12*dir, getReputation(t, b, a).Score)
+			requireSet(t, b, juryVersion(t, b), want)
+		}
+	}
 }
 
 // testJurorIndexRuleOpen: a score change that commits while a change of
