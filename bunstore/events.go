@@ -287,16 +287,35 @@ func (s eventStore) Sequence(ctx context.Context, now time.Time, limit int) (int
 			}
 			pks[i] = rows[i].PK
 		}
-		if _, err := db.NewInsert().Model(&logRows).Exec(ctx); err != nil {
-			return translate(op, err)
-		}
-		if len(keys) > 0 {
-			if _, err := db.NewInsert().Model(&keys).Exec(ctx); err != nil {
+		if s.e.d.dialect == DialectSQLite {
+			// One prepared row at a time: no parse, and no statement
+			// journal, which a multi-row INSERT opens (the rows read are
+			// every outbox row up to the last one's pk that is due).
+			d := s.e.d
+			if err := d.execHotEach(ctx, db, d.hot.insertEvent, len(logRows), func(i int) []any {
+				r := &logRows[i]
+				return []any{r.Seq, r.Type, r.JobID, r.Actor, r.Subjects, r.Audience, r.Restricted, r.Tags, r.Data, r.CreatedAt}
+			}); err != nil {
 				return translate(op, err)
 			}
-		}
-		if _, err := db.NewDelete().Model((*outboxRow)(nil)).Where("pk IN (?)", bun.In(pks)).Exec(ctx); err != nil {
-			return translate(op, err)
+			if err := d.execHotEach(ctx, db, d.hot.insertEventKey, len(keys), func(i int) []any { return []any{keys[i].Key, keys[i].Seq} }); err != nil {
+				return translate(op, err)
+			}
+			if _, err := d.execHot(ctx, db, d.hot.deleteSequenced, pks[len(pks)-1], at); err != nil {
+				return translate(op, err)
+			}
+		} else {
+			if _, err := db.NewInsert().Model(&logRows).Exec(ctx); err != nil {
+				return translate(op, err)
+			}
+			if len(keys) > 0 {
+				if _, err := db.NewInsert().Model(&keys).Exec(ctx); err != nil {
+					return translate(op, err)
+				}
+			}
+			if _, err := db.NewDelete().Model((*outboxRow)(nil)).Where("pk IN (?)", bun.In(pks)).Exec(ctx); err != nil {
+				return translate(op, err)
+			}
 		}
 		if _, err := db.NewRaw("UPDATE event_marks SET value = ? WHERE name = ?", last, markSeq).Exec(ctx); err != nil {
 			return translate(op, err)

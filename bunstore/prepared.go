@@ -68,6 +68,10 @@ type hotStatements struct {
 	// touchCrossing is reputationStore.touchCrossings' statement for one
 	// address on SQLite; empty on PostgreSQL.
 	touchCrossing hot
+	// insertEvent, insertEventKey and deleteSequenced are the sequencer's
+	// writes on SQLite, one row a run (eventStore.Sequence); empty on
+	// PostgreSQL.
+	insertEvent, insertEventKey, deleteSequenced hot
 	// totalChanges reads SQLite's count of rows changed on the connection
 	// (group.go: whether a failed group member wrote); empty on
 	// PostgreSQL.
@@ -87,7 +91,7 @@ func (h hotStatements) all() []hot {
 		all = append(all, h.submit, h.castVote)
 	}
 	if h.totalChanges.native != "" {
-		all = append(all, h.totalChanges, h.touchCrossing)
+		all = append(all, h.totalChanges, h.touchCrossing, h.insertEvent, h.insertEventKey, h.deleteSequenced)
 	}
 	for _, p := range h.jobPages {
 		if p.native != "" {
@@ -129,6 +133,9 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 	} else {
 		h.totalChanges = newHot(dialect, "SELECT total_changes()")
 		h.touchCrossing = newHot(dialect, touchCrossingsQuery(1))
+		h.insertEvent = newHot(dialect, `INSERT INTO events (seq, type, job_id, actor, subjects, audience, restricted, tags, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		h.insertEventKey = newHot(dialect, `INSERT INTO event_keys (key, seq) VALUES (?, ?)`)
+		h.deleteSequenced = newHot(dialect, `DELETE FROM event_outbox WHERE pk <= ? AND created_at <= ?`)
 	}
 	for shape, q := range jobPageSQL(dialect, db) {
 		if q != "" {
@@ -312,6 +319,29 @@ func (d *DB) scanHot(ctx context.Context, db bun.IDB, h hot, dest []any, args ..
 		}
 		return d.w.ScanRow(ctx, rows, dest...)
 	})
+}
+
+// execHotEach runs the hot statement h n times on db, with args(i) the
+// arguments of the i-th run, preparing it once for them all.
+func (d *DB) execHotEach(ctx context.Context, db bun.IDB, h hot, n int, args func(i int) []any) error {
+	st, done, err := d.stmt(ctx, db, h)
+	if err != nil {
+		return err
+	}
+	if st != nil {
+		defer done()
+	}
+	for i := range n {
+		if st == nil {
+			_, err = db.ExecContext(ctx, h.generic, args(i)...)
+		} else {
+			_, err = st.ExecContext(ctx, args(i)...)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // scanHotRows runs the hot query h with args on db and scans every row
