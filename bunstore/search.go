@@ -272,17 +272,44 @@ func (s searchStore) SaveEntries(ctx context.Context, items []search.Pending, en
 			}
 			rows = append(rows, row)
 		}
-		if _, err := db.NewInsert().Model(&rows).
-			On("CONFLICT (kind, doc_id) DO UPDATE").
-			Set("seq = EXCLUDED.seq, deleted = EXCLUDED.deleted, model = EXCLUDED.model").
-			Set("vec = EXCLUDED.vec, vector = EXCLUDED.vector, updated_at = EXCLUDED.updated_at").
-			Exec(ctx); err != nil {
+		if err := s.putDocuments(ctx, db, rows); err != nil {
 			return translate(op, err)
 		}
 		saved = len(rows)
 		return nil
 	})
 	return saved, err
+}
+
+// putDocumentInto and putDocumentOnConflict are the upsert of
+// search_documents rows (putDocuments).
+const (
+	putDocumentInto       = `INSERT INTO search_documents (kind, doc_id, seq, deleted, model, vec, vector, updated_at)`
+	putDocumentOnConflict = `
+ON CONFLICT (kind, doc_id) DO UPDATE SET seq = excluded.seq, deleted = excluded.deleted, model = excluded.model,
+vec = excluded.vec, vector = excluded.vector, updated_at = excluded.updated_at`
+)
+
+// putDocuments upserts rows: on SQLite one prepared row at a time (no
+// parse, and no statement journal, which a multi-row INSERT opens), on
+// PostgreSQL in one statement.
+func (s searchStore) putDocuments(ctx context.Context, db bun.IDB, rows []searchDocumentRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	args := func(i int) []any {
+		r := &rows[i]
+		return []any{r.Kind, r.DocID, r.Seq, r.Deleted, r.Model, r.Vec, r.Vector, r.UpdatedAt}
+	}
+	if d := s.e.d; d.dialect == DialectSQLite {
+		return d.execHotEach(ctx, db, d.hot.putDocument, len(rows), args)
+	}
+	_, err := db.NewInsert().Model(&rows).
+		On("CONFLICT (kind, doc_id) DO UPDATE").
+		Set("seq = EXCLUDED.seq, deleted = EXCLUDED.deleted, model = EXCLUDED.model").
+		Set("vec = EXCLUDED.vec, vector = EXCLUDED.vector, updated_at = EXCLUDED.updated_at").
+		Exec(ctx)
+	return err
 }
 
 // RetryPending implements search.Store; rows written again meanwhile

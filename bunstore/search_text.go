@@ -407,6 +407,9 @@ func (s searchStore) putTexts(ctx context.Context, db bun.IDB, rows []searchText
 	if len(rows) == 0 {
 		return nil
 	}
+	// One statement for every row, not one prepared statement a row: on
+	// SQLite each statement that fires the full-text triggers flushes
+	// FTS5's pending terms into a new segment.
 	list, args := rowValues(rows, func(r searchTextRow) []any { return []any{r.Kind, r.DocID, r.JobID, r.Title, r.Body, r.Extra} })
 	_, err := db.NewRaw(`INSERT INTO search_text (kind, doc_id, job_id, title, body, extra) VALUES `+list+`
 ON CONFLICT (kind, doc_id) DO UPDATE SET job_id = excluded.job_id, title = excluded.title, body = excluded.body, extra = excluded.extra
