@@ -192,7 +192,8 @@ func outboxArgs(ev *events.Event) []any {
 	return []any{r.Type, r.JobID, r.Actor, r.Subjects, r.Audience, r.Tags, r.Data, r.CreatedAt, true}
 }
 
-// Append implements events.Outbox with one multi-row INSERT.
+// Append implements events.Outbox: one multi-row INSERT on PostgreSQL,
+// a prepared INSERT a row on SQLite.
 func (s eventStore) Append(ctx context.Context, evs ...*events.Event) error {
 	const op = "bunstore.AppendEvents"
 	if len(evs) == 0 {
@@ -209,7 +210,16 @@ func (s eventStore) Append(ctx context.Context, evs ...*events.Event) error {
 	if err != nil {
 		return err
 	}
-	if _, err = db.NewInsert().Model(&rows).ExcludeColumn("pk").Exec(ctx); err != nil {
+	if d := s.e.d; d.dialect == DialectSQLite {
+		// One prepared row at a time: no parse, no statement journal.
+		err = d.execHotEach(ctx, db, d.hot.appendEvent, len(rows), func(i int) []any {
+			r := &rows[i]
+			return []any{r.Type, r.JobID, r.Actor, r.Subjects, r.Audience, r.Tags, r.Data, r.CreatedAt}
+		})
+	} else {
+		_, err = db.NewInsert().Model(&rows).ExcludeColumn("pk").Exec(ctx)
+	}
+	if err != nil {
 		return translate(op, err)
 	}
 	s.e.d.noteAppended(ctx)

@@ -72,6 +72,9 @@ type hotStatements struct {
 	// writes on SQLite, one row a run (eventStore.Sequence); empty on
 	// PostgreSQL.
 	insertEvent, insertEventKey, deleteSequenced hot
+	// appendEvent is an outbox row's insert on SQLite (eventStore.Append);
+	// empty on PostgreSQL.
+	appendEvent hot
 	// putDocument is the indexer's write of one document's vector on
 	// SQLite (searchStore.putDocuments); empty on PostgreSQL.
 	putDocument hot
@@ -94,7 +97,7 @@ func (h hotStatements) all() []hot {
 		all = append(all, h.submit, h.castVote)
 	}
 	if h.totalChanges.native != "" {
-		all = append(all, h.totalChanges, h.touchCrossing, h.insertEvent, h.insertEventKey, h.deleteSequenced, h.putDocument)
+		all = append(all, h.totalChanges, h.touchCrossing, h.insertEvent, h.insertEventKey, h.deleteSequenced, h.putDocument, h.appendEvent)
 	}
 	for _, p := range h.jobPages {
 		if p.native != "" {
@@ -139,6 +142,7 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 		h.insertEvent = newHot(dialect, `INSERT INTO events (seq, type, job_id, actor, subjects, audience, restricted, tags, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		h.insertEventKey = newHot(dialect, `INSERT INTO event_keys (key, seq) VALUES (?, ?)`)
 		h.deleteSequenced = newHot(dialect, `DELETE FROM event_outbox WHERE pk <= ? AND created_at <= ?`)
+		h.appendEvent = newHot(dialect, insertEventInto+` VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
 		h.putDocument = newHot(dialect, putDocumentInto+` VALUES (?, ?, ?, ?, ?, ?, ?, ?)`+putDocumentOnConflict)
 	}
 	for shape, q := range jobPageSQL(dialect, db) {
