@@ -120,6 +120,8 @@ type DB struct {
 	// hotRuns counts the runs of hot statements (which bypass bun's query
 	// hooks), for tests that count a method's statements.
 	hotRuns atomic.Int64
+	// hotHook, set by tests only, sees every run of a hot statement.
+	hotHook func(ctx context.Context, query string)
 	// appended is signalled (never blocking) after a transaction that
 	// appended events to the outbox committed: the replica's sequencer
 	// need not wait for its next poll (EventsAppended).

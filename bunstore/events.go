@@ -215,7 +215,7 @@ func (s eventStore) Append(ctx context.Context, evs ...*events.Event) error {
 		err = d.execHotEach(ctx, db, d.hot.appendEvent, len(rows), func(i int) []any {
 			r := &rows[i]
 			return []any{r.Type, r.JobID, r.Actor, r.Subjects, r.Audience, r.Tags, r.Data, r.CreatedAt}
-		})
+		}, nil)
 	} else {
 		_, err = db.NewInsert().Model(&rows).ExcludeColumn("pk").Exec(ctx)
 	}
@@ -305,10 +305,10 @@ func (s eventStore) Sequence(ctx context.Context, now time.Time, limit int) (int
 			if err := d.execHotEach(ctx, db, d.hot.insertEvent, len(logRows), func(i int) []any {
 				r := &logRows[i]
 				return []any{r.Seq, r.Type, r.JobID, r.Actor, r.Subjects, r.Audience, r.Restricted, r.Tags, r.Data, r.CreatedAt}
-			}); err != nil {
+			}, nil); err != nil {
 				return translate(op, err)
 			}
-			if err := d.execHotEach(ctx, db, d.hot.insertEventKey, len(keys), func(i int) []any { return []any{keys[i].Key, keys[i].Seq} }); err != nil {
+			if err := d.execHotEach(ctx, db, d.hot.insertEventKey, len(keys), func(i int) []any { return []any{keys[i].Key, keys[i].Seq} }, nil); err != nil {
 				return translate(op, err)
 			}
 			if _, err := d.execHot(ctx, db, d.hot.deleteSequenced, pks[len(pks)-1], at); err != nil {

@@ -1,6 +1,7 @@
 package bunstore
 
 import (
+	"context"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -94,6 +95,10 @@ const JuryPrefixDepth = juryPrefixDepth
 
 // HotRuns is how many times d ran a hot statement.
 func HotRuns(d *DB) int64 { return d.hotRuns.Load() }
+
+// SetHotHook makes d call hook with every run of a hot statement (which
+// bypasses bun's query hooks). Set it before d is used.
+func SetHotHook(d *DB, hook func(ctx context.Context, query string)) { d.hotHook = hook }
 
 // SQLiteCacheKiB is the page cache of every SQLite connection, in KiB.
 const SQLiteCacheKiB = sqliteCacheKiB

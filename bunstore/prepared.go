@@ -75,9 +75,10 @@ type hotStatements struct {
 	// appendEvent is an outbox row's insert on SQLite (eventStore.Append);
 	// empty on PostgreSQL.
 	appendEvent hot
-	// putDocument is the indexer's write of one document's vector on
-	// SQLite (searchStore.putDocuments); empty on PostgreSQL.
-	putDocument hot
+	// putDocument and dropPending are the indexer's writes of one
+	// document's vector and its queue row on SQLite
+	// (searchStore.SaveEntries); empty on PostgreSQL.
+	putDocument, dropPending hot
 	// totalChanges reads SQLite's count of rows changed on the connection
 	// (group.go: whether a failed group member wrote); empty on
 	// PostgreSQL.
@@ -97,7 +98,7 @@ func (h hotStatements) all() []hot {
 		all = append(all, h.submit, h.castVote)
 	}
 	if h.totalChanges.native != "" {
-		all = append(all, h.totalChanges, h.touchCrossing, h.insertEvent, h.insertEventKey, h.deleteSequenced, h.putDocument, h.appendEvent)
+		all = append(all, h.totalChanges, h.touchCrossing, h.insertEvent, h.insertEventKey, h.deleteSequenced, h.putDocument, h.dropPending, h.appendEvent)
 	}
 	for _, p := range h.jobPages {
 		if p.native != "" {
@@ -143,6 +144,7 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 		h.insertEventKey = newHot(dialect, `INSERT INTO event_keys (key, seq) VALUES (?, ?)`)
 		h.deleteSequenced = newHot(dialect, `DELETE FROM event_outbox WHERE pk <= ? AND created_at <= ?`)
 		h.appendEvent = newHot(dialect, insertEventInto+` VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+		h.dropPending = newHot(dialect, `DELETE FROM search_pending WHERE kind = ? AND doc_id = ? AND gen = ? AND lex_gen = gen`)
 		h.putDocument = newHot(dialect, putDocumentInto+` VALUES (?, ?, ?, ?, ?, ?, ?, ?)`+putDocumentOnConflict)
 	}
 	for shape, q := range jobPageSQL(dialect, db) {
@@ -277,7 +279,7 @@ func (d *DB) prepareHot(ctx context.Context) {
 // it; nil (and no error) when db is neither, for the caller to run h
 // through bun.
 func (d *DB) stmt(ctx context.Context, db bun.IDB, h hot) (*sql.Stmt, func(), error) {
-	d.hotRuns.Add(1)
+	d.ranHot(ctx, h)
 	switch v := db.(type) {
 	case *bun.DB:
 		st, err := d.stmts.get(ctx, v.DB, h.native)
@@ -329,9 +331,18 @@ func (d *DB) scanHot(ctx context.Context, db bun.IDB, h hot, dest []any, args ..
 	})
 }
 
+// ranHot counts a run of h (DB.hotRuns, DB.hotHook).
+func (d *DB) ranHot(ctx context.Context, h hot) {
+	d.hotRuns.Add(1)
+	if d.hotHook != nil {
+		d.hotHook(ctx, h.native)
+	}
+}
+
 // execHotEach runs the hot statement h n times on db, with args(i) the
-// arguments of the i-th run, preparing it once for them all.
-func (d *DB) execHotEach(ctx context.Context, db bun.IDB, h hot, n int, args func(i int) []any) error {
+// arguments of the i-th run, preparing it once for them all; ran, when
+// not nil, gets each run's result.
+func (d *DB) execHotEach(ctx context.Context, db bun.IDB, h hot, n int, args func(i int) []any, ran func(i int, res sql.Result) error) error {
 	st, done, err := d.stmt(ctx, db, h)
 	if err != nil {
 		return err
@@ -340,10 +351,17 @@ func (d *DB) execHotEach(ctx context.Context, db bun.IDB, h hot, n int, args fun
 		defer done()
 	}
 	for i := range n {
+		if i > 0 {
+			d.ranHot(ctx, h)
+		}
+		var res sql.Result
 		if st == nil {
-			_, err = db.ExecContext(ctx, h.generic, args(i)...)
+			res, err = db.ExecContext(ctx, h.generic, args(i)...)
 		} else {
-			_, err = st.ExecContext(ctx, args(i)...)
+			res, err = st.ExecContext(ctx, args(i)...)
+		}
+		if err == nil && ran != nil {
+			err = ran(i, res)
 		}
 		if err != nil {
 			return err

@@ -109,6 +109,9 @@ func openRerun(t *testing.T, sub string) (*bunstore.DB, *queryCounter) {
 	bunstore.SetGroupBounds(db, 64, time.Hour)
 	c := &queryCounter{sub: sub, twice: 2}
 	bunstore.AddQueryHook(db, c)
+	bunstore.SetHotHook(db, func(ctx context.Context, query string) {
+		c.BeforeQuery(ctx, &bun.QueryEvent{Query: query})
+	})
 	return db, c
 }
 

@@ -234,29 +234,20 @@ func (s searchStore) SaveEntries(ctx context.Context, items []search.Pending, en
 	saved := 0
 	err := s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		saved = 0 // a run again (DB.runTx) may find the rows gone
-		list, args := pendingKeys(items)
-		var done []struct {
-			Kind  string `bun:"kind"`
-			DocID string `bun:"doc_id"`
-		}
-		// A row whose lexical step is not done stays (IndexTexts removes
-		// nothing: the row is the lexical step's queue too).
-		if err := db.NewRaw("DELETE FROM search_pending WHERE (kind, doc_id, gen) IN (VALUES "+list+") AND lex_gen = gen RETURNING kind, doc_id", args...).Scan(ctx, &done); err != nil {
+		current, err := s.dropPending(ctx, db, items)
+		if err != nil {
 			return translate(op, err)
 		}
-		if len(done) == 0 {
+		n := len(current)
+		if n == 0 {
 			return nil
 		}
-		current := make(map[[2]string]bool, len(done))
-		for _, d := range done {
-			current[[2]string{d.Kind, d.DocID}] = true
-		}
 		var last int64
-		if err := db.NewRaw("UPDATE search_seq SET seq = seq + ? WHERE id = 1 RETURNING seq", len(done)).Scan(ctx, &last); err != nil {
+		if err := db.NewRaw("UPDATE search_seq SET seq = seq + ? WHERE id = 1 RETURNING seq", n).Scan(ctx, &last); err != nil {
 			return translate(op, err)
 		}
-		seq := last - int64(len(done))
-		rows := make([]searchDocumentRow, 0, len(done))
+		seq := last - int64(n)
+		rows := make([]searchDocumentRow, 0, n)
 		for _, e := range entries {
 			key := [2]string{string(e.Kind), e.ID}
 			if !current[key] {
@@ -281,6 +272,39 @@ func (s searchStore) SaveEntries(ctx context.Context, items []search.Pending, en
 	return saved, err
 }
 
+// dropPending removes the queue rows of items still at their gen whose
+// lexical step is done (a row whose lexical step is not done stays:
+// IndexTexts removes nothing, the row is the lexical step's queue too),
+// and returns the keys (kind, doc_id) it removed. On SQLite it deletes
+// one prepared row at a time.
+func (s searchStore) dropPending(ctx context.Context, db bun.IDB, items []search.Pending) (map[[2]string]bool, error) {
+	dropped := make(map[[2]string]bool, len(items))
+	if d := s.e.d; d.dialect == DialectSQLite {
+		err := d.execHotEach(ctx, db, d.hot.dropPending, len(items), func(i int) []any {
+			return []any{string(items[i].Kind), items[i].ID, items[i].Gen}
+		}, func(i int, res sql.Result) error {
+			n, err := res.RowsAffected()
+			if n > 0 {
+				dropped[[2]string{string(items[i].Kind), items[i].ID}] = true
+			}
+			return err
+		})
+		return dropped, err
+	}
+	list, args := pendingKeys(items)
+	var done []struct {
+		Kind  string `bun:"kind"`
+		DocID string `bun:"doc_id"`
+	}
+	if err := db.NewRaw("DELETE FROM search_pending WHERE (kind, doc_id, gen) IN (VALUES "+list+") AND lex_gen = gen RETURNING kind, doc_id", args...).Scan(ctx, &done); err != nil {
+		return nil, err
+	}
+	for _, d := range done {
+		dropped[[2]string{d.Kind, d.DocID}] = true
+	}
+	return dropped, nil
+}
+
 // putDocumentInto and putDocumentOnConflict are the upsert of
 // search_documents rows (putDocuments).
 const (
@@ -302,7 +326,7 @@ func (s searchStore) putDocuments(ctx context.Context, db bun.IDB, rows []search
 		return []any{r.Kind, r.DocID, r.Seq, r.Deleted, r.Model, r.Vec, r.Vector, r.UpdatedAt}
 	}
 	if d := s.e.d; d.dialect == DialectSQLite {
-		return d.execHotEach(ctx, db, d.hot.putDocument, len(rows), args)
+		return d.execHotEach(ctx, db, d.hot.putDocument, len(rows), args, nil)
 	}
 	_, err := db.NewInsert().Model(&rows).
 		On("CONFLICT (kind, doc_id) DO UPDATE").
