@@ -65,7 +65,7 @@ type hotStatements struct {
 	// and a guarded jury vote on PostgreSQL (submitQuery, castVoteQuery);
 	// empty on SQLite.
 	submit, castVote hot
-	// touchCrossing is reputationStore.touchCrossings' statement for one
+	// touchCrossing is reputationStore.touchCrossings' read for one
 	// address on SQLite; empty on PostgreSQL.
 	touchCrossing hot
 	// insertEvent, insertEventKey and deleteSequenced are the sequencer's
@@ -139,7 +139,7 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 		h.castVote = newHot(dialect, castVoteQuery(h))
 	} else {
 		h.totalChanges = newHot(dialect, "SELECT total_changes()")
-		h.touchCrossing = newHot(dialect, touchCrossingsQuery(1))
+		h.touchCrossing = newHot(dialect, touchCrossedQuery)
 		h.insertEvent = newHot(dialect, `INSERT INTO events (seq, type, job_id, actor, subjects, audience, restricted, tags, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		h.insertEventKey = newHot(dialect, `INSERT INTO event_keys (key, seq) VALUES (?, ?)`)
 		h.deleteSequenced = newHot(dialect, `DELETE FROM event_outbox WHERE pk <= ? AND created_at <= ?`)

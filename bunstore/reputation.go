@@ -149,7 +149,16 @@ func (s reputationStore) touchCrossings(ctx context.Context, op string, db bun.I
 		n := min(len(args), 2*touchCrossingChunk)
 		var err error
 		if n == 2 {
-			_, err = s.e.d.execHot(ctx, db, s.e.d.hot.touchCrossing, args...)
+			// One address (every submission, every vote): a read finds
+			// whether it crossed, and only a crossing writes (an INSERT
+			// into the view always builds a temporary table of its rows).
+			var one int
+			switch err = s.e.d.scanHot(ctx, db, s.e.d.hot.touchCrossing, []any{&one}, args[1], args[0]); {
+			case errors.Is(err, sql.ErrNoRows):
+				err = nil
+			case err == nil:
+				err = touchAddress(ctx, op, s.e.d, db, openjury.Address(args[0].(string)))
+			}
 		} else {
 			_, err = db.ExecContext(ctx, touchCrossingsQuery(n/2), args[:n]...)
 		}
@@ -167,6 +176,10 @@ func touchCrossingsQuery(n int) string {
 	return `WITH d (address, delta) AS (VALUES ` + strings.TrimSuffix(strings.Repeat("(?, ?), ", n), ", ") + `)
 INSERT INTO jury_touch (address) SELECT r.address FROM d JOIN reputation AS r ON r.address = d.address` + touchCrossed("d.delta")
 }
+
+// touchCrossedQuery reads 1 when an address's score crossed the minimum
+// score with a delta (parameters: the delta, the address).
+var touchCrossedQuery = `SELECT 1 FROM reputation AS r` + touchCrossed("?") + ` AND r.address = ?`
 
 // touchCrossed is the end of a touchCrossings statement: the join with
 // jury_config and the crossing, for a score delta named delta.
