@@ -18,6 +18,20 @@ func AddQueryHook(d *DB, h bun.QueryHook) {
 	}
 }
 
+// SQLiteRowWrites are the hot statements that SQLite runs once per
+// written row (submissions, votes, events, queued and indexed documents),
+// by name; empty on PostgreSQL.
+func SQLiteRowWrites(d *DB) map[string]string {
+	if d.dialect != DialectSQLite {
+		return nil
+	}
+	h := d.hot
+	return map[string]string{"insertSubmission": h.insertSubmission.native, "enqueueSearch": h.enqueueSearch.native,
+		"addReputation": h.addReputation.native, "touchCrossing": h.touchCrossing.native, "appendEvent": h.appendEvent.native,
+		"insertEvent": h.insertEvent.native, "insertEventKey": h.insertEventKey.native, "deleteSequenced": h.deleteSequenced.native,
+		"dropPending": h.dropPending.native}
+}
+
 // HotStatements is how many statements d prepares on each connection.
 func HotStatements(d *DB) int { return len(d.hot.all()) }
 

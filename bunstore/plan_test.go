@@ -867,3 +867,33 @@ func TestJobForSubmitPlan(t *testing.T) {
 		})
 	}
 }
+
+// TestSQLiteRowWritesNoTempTable: the statements SQLite runs once per
+// written row build no temporary b-tree (OpenEphemeral), which costs an
+// allocation and a free of a pager each run: a CHECK with an IN list of
+// more than two values, an UPSERT's check of such a table, or an INSERT
+// into a view would. (putDocument, the indexer's upsert of a vector, still
+// checks search_documents' kind with an IN list: the table is not rebuilt
+// for it.)
+func TestSQLiteRowWritesNoTempTable(t *testing.T) {
+	t.Parallel()
+	db := open(t, sqliteDSN(t))
+	writes := bunstore.SQLiteRowWrites(db)
+	require.NotEmpty(t, writes)
+	for name, q := range writes {
+		args := make([]any, strings.Count(q, "?")) // NULLs: EXPLAIN runs nothing
+		rows, err := db.Bun().DB.QueryContext(context.Background(), "EXPLAIN "+q, args...)
+		require.NoError(t, err, name)
+		var ops []string
+		for rows.Next() {
+			var opcode string
+			var rest [7]any
+			require.NoError(t, rows.Scan(&rest[0], &opcode, &rest[1], &rest[2], &rest[3], &rest[4], &rest[5], &rest[6]), name)
+			ops = append(ops, opcode)
+		}
+		require.NoError(t, rows.Err())
+		require.NoError(t, rows.Close())
+		require.NotEmpty(t, ops, name)
+		require.NotContains(t, ops, "OpenEphemeral", "%s builds a temporary b-tree each run: %s", name, q)
+	}
+}
