@@ -56,7 +56,9 @@ type HubConfig struct {
 // every subscriber takes what its filter selects from the ring, and a
 // subscriber behind the ring (a resume from an older id) catches up by
 // reading the log itself, a page at a time, until it reaches the ring.
-// New events wake every waiting subscriber by closing one channel.
+// New events wake every waiting subscriber by closing one channel. With
+// no subscriber the hub only follows the log's head: the ring starts
+// again there, and nothing is read or rendered.
 type Hub struct {
 	svc *Service
 	cfg HubConfig
@@ -169,6 +171,17 @@ func (h *Hub) advance(ctx context.Context) error {
 		h.mu.Lock()
 		h.start, h.head = head, head
 		close(h.ready)
+		h.mu.Unlock()
+		return nil
+	}
+	if h.subscribers.Load() == 0 && head > from {
+		// Nobody to fan out to: the ring starts again at the head, and the
+		// log is not read. A subscriber that comes later from an older
+		// position catches up from the log, as from behind a full ring.
+		h.mu.Lock()
+		h.ring, h.start, h.head = nil, head, head
+		close(h.notify)
+		h.notify = make(chan struct{})
 		h.mu.Unlock()
 		return nil
 	}

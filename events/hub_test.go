@@ -3,6 +3,7 @@ package events_test
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -26,6 +27,8 @@ type hubWorld struct {
 	hub   *events.Hub
 	clock *openjurytest.Clock
 	n     int
+	// rendered counts the hub's renderings of an event (Frame).
+	rendered atomic.Int64
 }
 
 func newHubWorld(t *testing.T, ring, maxSubs int) *hubWorld {
@@ -33,13 +36,20 @@ func newHubWorld(t *testing.T, ring, maxSubs int) *hubWorld {
 	db := openjurytest.NewDB(t)
 	clock := openjurytest.NewClock()
 	svc := events.NewService(db.EventLog(), clock, events.Config{ScanWindow: 7, Retention: time.Hour})
-	hub := events.NewHub(svc, events.HubConfig{Frame: func(e *events.Event) []byte { return []byte(e.ID()) },
+	w := &hubWorld{db: db, svc: svc, clock: clock}
+	w.hub = events.NewHub(svc, events.HubConfig{Frame: func(e *events.Event) []byte { w.rendered.Add(1); return []byte(e.ID()) },
 		Poll: 5 * time.Millisecond, Ring: ring, Batch: -1, MaxSubscribers: maxSubs})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { hub.Run(ctx); close(done) }()
-	t.Cleanup(func() { hub.Stop(); cancel(); <-done })
-	return &hubWorld{db: db, svc: svc, hub: hub, clock: clock}
+	go func() { w.hub.Run(ctx); close(done) }()
+	t.Cleanup(func() { w.hub.Stop(); cancel(); <-done })
+	return w
+}
+
+// caughtUp waits until the hub has read up to the log's head.
+func (w *hubWorld) caughtUp(t *testing.T) {
+	t.Helper()
+	require.Eventually(t, func() bool { _, head, _ := w.svc.Bounds(context.Background()); return w.hub.Head() == head }, 5*time.Second, time.Millisecond)
 }
 
 // write appends n events (posts, every third a stake change) and
@@ -93,7 +103,7 @@ func TestHubCatchUpAcrossTheRing(t *testing.T) {
 	t.Parallel()
 	w := newHubWorld(t, 4, 0)
 	posts := w.write(t, 40)
-	require.Eventually(t, func() bool { _, head, _ := w.svc.Bounds(context.Background()); return w.hub.Head() == head }, 5*time.Second, time.Millisecond)
+	w.caughtUp(t)
 
 	ctx := context.Background()
 	live, err := w.hub.Subscribe(ctx, events.Filter{Types: []events.Type{events.PostCreated}}, -1)
@@ -117,6 +127,28 @@ func TestHubCatchUpAcrossTheRing(t *testing.T) {
 	frames, err := back.Next(ctx, 20*time.Millisecond, 5)
 	require.NoError(t, err)
 	require.Empty(t, frames, "nothing more: the wait ends empty (a heartbeat)")
+}
+
+// TestHubIdleReadsNothing: a hub nobody subscribes to follows the log's
+// head without reading or rendering its events; a subscriber that comes
+// later from an older position still gets every event, in order, from
+// the log, and then the live ones through the ring.
+func TestHubIdleReadsNothing(t *testing.T) {
+	t.Parallel()
+	w := newHubWorld(t, 100, 0)
+	posts := w.write(t, 12)
+	w.caughtUp(t)
+	require.Zero(t, w.rendered.Load(), "no subscriber: nothing read into the ring")
+
+	ctx := context.Background()
+	back, err := w.hub.Subscribe(ctx, events.Filter{Types: []events.Type{events.PostCreated}}, 0)
+	require.NoError(t, err)
+	defer back.Close()
+	require.Equal(t, posts, collect(t, back, len(posts)), "caught up from the log")
+	more := w.write(t, 6)
+	w.caughtUp(t)
+	require.Equal(t, more, collect(t, back, len(more)), "then live")
+	require.Positive(t, w.rendered.Load())
 }
 
 // TestHubGoneAndLimits: a subscription whose next events retention
