@@ -119,3 +119,7 @@ const SQLiteCacheKiB = sqliteCacheKiB
 
 // SQLiteReaders is the size of a SQLite file's reader pool.
 func SQLiteReaders() int { return sqliteReaders() }
+
+// AnyEndpointSQL is the dispatcher's read of whether an endpoint is
+// enabled.
+const AnyEndpointSQL = anyEndpoint

@@ -897,3 +897,20 @@ func TestSQLiteRowWritesNoTempTable(t *testing.T) {
 		require.NotContains(t, ops, "OpenEphemeral", "%s builds a temporary b-tree each run: %s", name, q)
 	}
 }
+
+// TestDispatchIdlePlan: whether any endpoint is enabled is read from the
+// enabled endpoints' index, however many are disabled (here half of them).
+func TestDispatchIdlePlan(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			db := open(t, be.dsn(t))
+			seedPlan(t, db)
+			_, err := db.Bun().ExecContext(context.Background(), "UPDATE webhooks SET disabled_at = created_at WHERE created_at % 2000 = 0")
+			require.NoError(t, err)
+			p := explain(t, db, bunstore.AnyEndpointSQL)
+			require.Empty(t, checkPlan(db.Dialect(), p, "webhooks_enabled_idx", true), strings.Join(p, "\n"))
+		})
+	}
+}

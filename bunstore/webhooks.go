@@ -316,7 +316,8 @@ func (s webhookStore) AddDelivery(ctx context.Context, d *events.Delivery) error
 const insertChunk = 500
 
 // Dispatch implements events.WebhookStore. An idle dispatcher (its
-// position at the log's head) costs one read on the read pool. The turn
+// position at the log's head) costs one read on the read pool; with no
+// endpoint enabled, a step moves to the head without reading the events. The turn
 // is the row of event_marks 'webhooks', locked FOR UPDATE SKIP LOCKED on
 // PostgreSQL; SQLite's one writer serialises steps anyway.
 func (s webhookStore) Dispatch(ctx context.Context, limit int, plan func(evs []*events.Event, hooks []*events.Webhook) []*events.Delivery) (int, error) {
@@ -340,6 +341,22 @@ func (s webhookStore) Dispatch(ctx context.Context, limit int, plan func(evs []*
 		}
 		if err := db.NewRaw("SELECT value FROM event_marks WHERE name = ?", markSeq).Scan(ctx, &head); err != nil {
 			return translate(op, err)
+		}
+		if head <= pos {
+			return nil
+		}
+		// No endpoint enabled: the events up to head (sequenced before this
+		// read) go to nobody, and are not read (docs/rules.md, "Events").
+		var enabled bool
+		if err := db.NewRaw(anyEndpoint).Scan(ctx, &enabled); err != nil {
+			return translate(op, err)
+		}
+		if !enabled {
+			if _, err := db.NewRaw("UPDATE event_marks SET value = ? WHERE name = ?", head, markWebhooks).Exec(ctx); err != nil {
+				return translate(op, err)
+			}
+			read = int(head - pos)
+			return nil
 		}
 		evs, err := eventStore{s.e.d.txExec(db)}.Tail(ctx, pos, head, limit)
 		if err != nil || len(evs) == 0 {
@@ -369,6 +386,12 @@ func (s webhookStore) Dispatch(ctx context.Context, limit int, plan func(evs []*
 	})
 	return read, err
 }
+
+// anyEndpoint reads whether an endpoint is enabled: the first entry of
+// webhooks_enabled_idx (a scalar subquery with its order: in EXISTS both
+// engines would drop the order and scan the table for the first enabled
+// row; TestDispatchIdlePlan).
+const anyEndpoint = `SELECT (SELECT created_at FROM webhooks WHERE disabled_at IS NULL ORDER BY created_at LIMIT 1) IS NOT NULL`
 
 // DispatchBehind implements events.WebhookStore with one read on the
 // read pool.

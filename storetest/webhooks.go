@@ -25,6 +25,7 @@ func (s *suite) webhookTests() []test {
 		{name: "CreateListRotateDelete", run: testWebhookCRUD},
 		{name: "RacingCreatesKeepTheLimit", run: testWebhookLimitRace},
 		{name: "DispatchMatchesEachEventOnce", run: testWebhookDispatch},
+		{name: "DispatchWithoutEndpointsReadsNothing", run: testWebhookDispatchIdle},
 		{name: "RacingDispatchersAndClaims", run: testWebhookRace},
 		{name: "AttemptsRetryFailAndDisable", run: testWebhookAttempts},
 		{name: "DeliveriesPageAndExpire", run: testWebhookDeliveries},
@@ -191,6 +192,49 @@ func testWebhookDispatch(t *testing.T, b Backend) {
 	sequenceAll(t, log, base)
 	dispatchAll(t, ws)
 	require.Equal(t, []string{"post.created@5"}, deliveriesOf(t, ws, late.ID))
+}
+
+// testWebhookDispatchIdle: with no endpoint enabled (one disabled), a
+// dispatcher step moves past the sequenced events without planning them;
+// an endpoint registered then gets the later events only.
+func testWebhookDispatchIdle(t *testing.T, b Backend) {
+	ws, log := webhookStoreOf(t, b)
+	ctx := context.Background()
+	off := newWebhook(1, alice)
+	disabledAt := base
+	off.DisabledAt, off.DisabledReason = &disabledAt, "test"
+	require.NoError(t, ws.CreateWebhook(ctx, off, 20))
+	for i := range 3 {
+		appendEvents(t, b, &events.Event{Type: events.PostCreated, CreatedAt: base, Data: events.Data{"i": i}})
+	}
+	sequenceAll(t, log, base)
+	var planned [][]int64
+	plan := func(evs []*events.Event, hooks []*events.Webhook) []*events.Delivery {
+		var seqs []int64
+		for _, e := range evs {
+			seqs = append(seqs, e.Seq)
+		}
+		planned = append(planned, seqs)
+		return events.Plan(evs, hooks, base)
+	}
+	n, err := ws.Dispatch(ctx, 2, plan)
+	require.NoError(t, err)
+	require.Equal(t, 3, n, "moved past every sequenced event at once")
+	require.Empty(t, planned, "nothing read to plan")
+	behind, err := ws.DispatchBehind(ctx)
+	require.NoError(t, err)
+	require.False(t, behind)
+
+	on := newWebhook(2, alice)
+	require.NoError(t, ws.CreateWebhook(ctx, on, 20))
+	appendEvents(t, b, &events.Event{Type: events.PostCreated, CreatedAt: base})
+	sequenceAll(t, log, base)
+	n, err = ws.Dispatch(ctx, 2, plan)
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	require.Equal(t, [][]int64{{4}}, planned)
+	require.Equal(t, []string{"post.created@4"}, deliveriesOf(t, ws, on.ID))
+	require.Empty(t, deliveriesOf(t, ws, off.ID))
 }
 
 // testWebhookRace: two dispatchers and four claimers race over a stream
