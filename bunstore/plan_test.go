@@ -869,7 +869,7 @@ func TestJobForSubmitPlan(t *testing.T) {
 }
 
 // TestSQLiteRowWritesNoTempTable: the statements SQLite runs once per
-// written row build no temporary b-tree (OpenEphemeral), which costs an
+// written row scan no table and build no temporary b-tree (OpenEphemeral), which costs an
 // allocation and a free of a pager each run: a CHECK with an IN list of
 // more than two values, an UPSERT's check of such a table, or an INSERT
 // into a view would. (putDocument, the indexer's upsert of a vector, still
@@ -895,6 +895,9 @@ func TestSQLiteRowWritesNoTempTable(t *testing.T) {
 		require.NoError(t, rows.Close())
 		require.NotEmpty(t, ops, name)
 		require.NotContains(t, ops, "OpenEphemeral", "%s builds a temporary b-tree each run: %s", name, q)
+		for _, line := range explain(t, db, q, args...) {
+			require.False(t, sqliteFullScan.MatchString(strings.TrimSpace(line)), "%s scans a table: %s\n%s", name, q, line)
+		}
 	}
 }
 
