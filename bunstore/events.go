@@ -245,21 +245,21 @@ func (s eventStore) CancelTimers(ctx context.Context, jobID string, types []even
 // Sequence implements events.Log. An idle outbox costs one indexed read
 // on the read pool, no write. The pass's turn is the row of event_marks
 // 'seq', locked FOR UPDATE SKIP LOCKED on PostgreSQL (a replica whose
-// pass finds it locked returns 0 at once); SQLite's one writer serialises
-// passes anyway.
+// pass finds it locked returns 0 at once; sequencePostgres); SQLite's one
+// writer serialises passes anyway.
 func (s eventStore) Sequence(ctx context.Context, now time.Time, limit int) (int, error) {
 	const op = "bunstore.SequenceEvents"
 	at := millis(now)
 	if some, err := s.Waiting(ctx, now); err != nil || !some {
 		return 0, err
 	}
+	if s.e.d.dialect == DialectPostgres {
+		return s.sequencePostgres(ctx, at, limit)
+	}
 	moved := 0
 	err := s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		moved = 0 // a run again (DB.runTx) may find the rows gone
 		lock := "SELECT value FROM event_marks WHERE name = ?"
-		if s.e.d.dialect == DialectPostgres {
-			lock += " FOR UPDATE SKIP LOCKED"
-		}
 		var last int64
 		if err := db.NewRaw(lock, markSeq).Scan(ctx, &last); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
@@ -278,54 +278,26 @@ func (s eventStore) Sequence(ctx context.Context, now time.Time, limit int) (int
 		if err != nil {
 			return translate(op, err)
 		}
-		logRows := make([]eventRow, len(rows))
-		var keys []eventKeyRow
-		pks := make([]int64, len(rows))
-		for i := range rows {
-			ev, err := rows[i].event()
-			if err != nil {
-				return openjury.Wrap(op, err)
-			}
-			if j, ok := jobs[ev.JobID]; ok {
-				events.Complete(ev, j.sponsor, j.tags)
-			}
-			last++
-			ev.Seq = last
-			logRows[i] = toEventRow(ev)
-			for _, k := range events.Keys(ev) {
-				keys = append(keys, eventKeyRow{Key: k, Seq: ev.Seq})
-			}
-			pks[i] = rows[i].PK
+		logRows, keys, pks, err := logEntries(rows, jobs, last)
+		if err != nil {
+			return openjury.Wrap(op, err)
 		}
-		if s.e.d.dialect == DialectSQLite {
-			// One prepared row at a time: no parse, and no statement
-			// journal, which a multi-row INSERT opens (the rows read are
-			// every outbox row up to the last one's pk that is due).
-			d := s.e.d
-			if err := d.execHotEach(ctx, db, d.hot.insertEvent, len(logRows), func(i int) []any {
-				r := &logRows[i]
-				return []any{r.Seq, r.Type, r.JobID, r.Actor, r.Subjects, r.Audience, r.Restricted, r.Tags, r.Data, r.CreatedAt}
-			}, nil); err != nil {
-				return translate(op, err)
-			}
-			if err := d.execHotEach(ctx, db, d.hot.insertEventKey, len(keys), func(i int) []any { return []any{keys[i].Key, keys[i].Seq} }, nil); err != nil {
-				return translate(op, err)
-			}
-			if _, err := d.execHot(ctx, db, d.hot.deleteSequenced, pks[len(pks)-1], at); err != nil {
-				return translate(op, err)
-			}
-		} else {
-			if _, err := db.NewInsert().Model(&logRows).Exec(ctx); err != nil {
-				return translate(op, err)
-			}
-			if len(keys) > 0 {
-				if _, err := db.NewInsert().Model(&keys).Exec(ctx); err != nil {
-					return translate(op, err)
-				}
-			}
-			if _, err := db.NewDelete().Model((*outboxRow)(nil)).Where("pk IN (?)", bun.In(pks)).Exec(ctx); err != nil {
-				return translate(op, err)
-			}
+		last += int64(len(logRows))
+		// One prepared row at a time: no parse, and no statement journal,
+		// which a multi-row INSERT opens (the rows read are every outbox
+		// row up to the last one's pk that is due).
+		d := s.e.d
+		if err := d.execHotEach(ctx, db, d.hot.insertEvent, len(logRows), func(i int) []any {
+			r := &logRows[i]
+			return []any{r.Seq, r.Type, r.JobID, r.Actor, r.Subjects, r.Audience, r.Restricted, r.Tags, r.Data, r.CreatedAt}
+		}, nil); err != nil {
+			return translate(op, err)
+		}
+		if err := d.execHotEach(ctx, db, d.hot.insertEventKey, len(keys), func(i int) []any { return []any{keys[i].Key, keys[i].Seq} }, nil); err != nil {
+			return translate(op, err)
+		}
+		if _, err := d.execHot(ctx, db, d.hot.deleteSequenced, pks[len(pks)-1], at); err != nil {
+			return translate(op, err)
 		}
 		if _, err := db.NewRaw("UPDATE event_marks SET value = ? WHERE name = ?", last, markSeq).Exec(ctx); err != nil {
 			return translate(op, err)

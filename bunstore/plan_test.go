@@ -837,11 +837,11 @@ func TestJobForSubmitPlan(t *testing.T) {
 			if db.Dialect() == bunstore.DialectPostgres {
 				require.Contains(t, strings.Join(plan(bunstore.JobForSubmitSQL(db), agent, job, agent), "\n"), "LockRows")
 				// Submit's one statement embeds that read; its writes
-				// (the insert, the queue row, the reputation upsert, the
+				// (the insert, the reputation upsert, the queue row, the
 				// event's outbox row) scan no table either.
 				sub := plan(bunstore.SubmitSQL(db), agent, job, agent,
 					"00000000-0000-7000-8000-000000000001", agent, "x", "[]", 1, 0, "open", agent, 5, 1,
-					"submission", 1, agent, 1, 0, 0, 1, 0, 1,
+					agent, 1, 0, 0, 1, 0, 1, "submission", 1,
 					"submission.created", job, agent, "[]", "[]", "[]", "{}", 1, true)
 				joined := strings.Join(sub, "\n")
 				require.NotContains(t, joined, "Seq Scan", joined)

@@ -62,9 +62,10 @@ type hotStatements struct {
 	// jury draw (jury.go): a draw of 21 runs about a hundred of them.
 	juryChildren, juryLeaf, juryTotal, jurorStake hot
 	// submit and castVote are the one statements of a guarded submission
-	// and a guarded jury vote on PostgreSQL (submitQuery, castVoteQuery);
-	// empty on SQLite.
-	submit, castVote hot
+	// and a guarded jury vote on PostgreSQL (submitQuery, castVoteQuery),
+	// sequence the write of a sequencer pass there (sequenceQuery); empty
+	// on SQLite.
+	submit, castVote, sequence hot
 	// touchCrossing is reputationStore.touchCrossings' read for one
 	// address on SQLite; empty on PostgreSQL.
 	touchCrossing hot
@@ -95,7 +96,7 @@ func (h hotStatements) all() []hot {
 	all := []hot{h.jobByID, h.jobByIDForUpdate, h.jobForSubmit, h.tokenOwner, h.stakeOf,
 		h.insertSubmission, h.enqueueSearch, h.addReputation, h.juryChildren, h.juryLeaf, h.juryTotal, h.jurorStake}
 	if h.submit.native != "" {
-		all = append(all, h.submit, h.castVote)
+		all = append(all, h.submit, h.castVote, h.sequence)
 	}
 	if h.totalChanges.native != "" {
 		all = append(all, h.totalChanges, h.touchCrossing, h.insertEvent, h.insertEventKey, h.deleteSequenced, h.putDocument, h.dropPending, h.appendEvent)
@@ -137,6 +138,7 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 	if dialect == DialectPostgres {
 		h.submit = newHot(dialect, submitQuery(h))
 		h.castVote = newHot(dialect, castVoteQuery(h))
+		h.sequence = newHot(dialect, sequenceQuery)
 	} else {
 		h.totalChanges = newHot(dialect, "SELECT total_changes()")
 		h.touchCrossing = newHot(dialect, touchCrossedQuery)
@@ -177,16 +179,24 @@ submissions = r.submissions + EXCLUDED.submissions, jury_votes = r.jury_votes + 
 // job locked, the agent's stake and count) as the CTE st, then, as
 // writable CTEs that depend on it, the submission inserted when the guard
 // holds on st (the SQL form of marketplace.SubmitGuard.Check, which the
-// store tests hold it to), its search queue row and, when st counted no
-// submission, the agent's reputation upsert. It returns st's row and
-// whether the submission was inserted. One statement is atomic on its
-// own: no BEGIN or COMMIT round trip. The parameters, in order: agent,
-// job id, agent (st); id, agent, content, evidence, created_at, minimum
-// stake, open status, agent, maximum per agent, the guard's now (a
-// closing lease live at it refuses) (ins); search kind,
-// created_at (queue); agent, the reputation delta's score, wins, losses,
-// submissions, jury votes, created_at (reputation); the event's outboxArgs
-// (ev).
+// store tests hold it to), when st counted no submission the agent's
+// reputation upsert, its search queue row and its event. It returns st's
+// row and whether the submission was inserted. One statement is atomic on
+// its own: no BEGIN or COMMIT round trip.
+//
+// PostgreSQL runs the writable CTEs that the final SELECT does not read in
+// the reverse of their order here, so rep, listed first, runs last: the
+// agent's reputation row, which every first submission of the agent
+// updates (a hot row when an agent submits to many jobs at once), stays
+// locked only from its update to the commit, not also through the queue
+// and outbox inserts.
+//
+// The parameters, in order: agent, job id, agent (st); id, agent,
+// content, evidence, created_at, minimum stake, open status, agent,
+// maximum per agent, the guard's now (a closing lease live at it refuses)
+// (ins); agent, the reputation delta's score, wins, losses, submissions,
+// jury votes, created_at (rep); search kind, created_at (queued); the
+// event's outboxArgs (ev).
 func submitQuery(h hotStatements) string {
 	return `WITH st AS (` + h.jobForSubmit.generic + `),
 ins AS (` + insertSubmissionInto + `
@@ -194,12 +204,12 @@ SELECT ?::text, st.id, ?::text, ?::text, ?::text, ?::bigint FROM st
 WHERE COALESCE(st.stake_staked_micro, 0) >= ?::bigint AND st.status = ?::text AND st.sponsor_address <> ?::text AND st.submissions < ?::bigint
 AND (st.closing_until IS NULL OR st.closing_until <= ?::bigint)
 RETURNING id),
-queued AS (` + enqueueSearchInto + `
-SELECT ?::text, ins.id, 1, ?::bigint, 0 FROM ins
-` + enqueueSearchOnConflict + `),
 rep AS (` + addReputationInto + `
 SELECT ?::text, ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::bigint FROM ins, st WHERE st.submissions = 0
 ` + addReputationOnConflict + `),
+queued AS (` + enqueueSearchInto + `
+SELECT ?::text, ins.id, 1, ?::bigint, 0 FROM ins
+` + enqueueSearchOnConflict + `),
 ev AS (` + insertEventInto + `
 SELECT ` + eventParams + ` FROM ins WHERE ?::boolean)
 SELECT st.*, EXISTS (SELECT 1 FROM ins) AS inserted FROM st`

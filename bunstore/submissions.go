@@ -137,8 +137,8 @@ func (s submissionStore) Submit(ctx context.Context, sub *marketplace.Submission
 		}
 		args := append([]any{agent, row.JobID, agent,
 			row.ID, agent, row.Content, row.Evidence, row.CreatedAt, int64(g.MinStake), string(marketplace.StatusOpen), agent, g.MaxPerAgent, millis(g.Now),
-			marketplace.DocSubmission, row.CreatedAt,
-			agent, rep.Score, rep.Wins, rep.Losses, rep.Submissions, rep.JuryVotes, row.CreatedAt}, outboxArgs(g.Event)...)
+			agent, rep.Score, rep.Wins, rep.Losses, rep.Submissions, rep.JuryVotes, row.CreatedAt,
+			marketplace.DocSubmission, row.CreatedAt}, outboxArgs(g.Event)...)
 		if err := d.scanHot(ctx, db, d.hot.submit, []any{&res}, args...); err != nil {
 			return translateWith(op, err, details{detailNotFound: "job not found", detailDuplicate: "submission already exists"})
 		}

@@ -22,6 +22,7 @@ func (s *suite) submissionTests() []test {
 		{name: "KeysOnly", run: testSubmissionKeys},
 		{name: "SubmitGuard", run: testSubmitGuard},
 		{name: "SubmitGuardClosingLease", run: testSubmitGuardLease},
+		{name: "ConcurrentFirstSubmissionsSumReputation", run: testConcurrentFirstSubmissions},
 		{name: "SubmitLocksAndCountsAfterTheLock", run: testSubmitLock, skip: func(f Features) string {
 			if !f.RowLocks {
 				return "backend has no row locks (Features.RowLocks is false)"
@@ -166,6 +167,33 @@ func testSubmitLock(t *testing.T, b Backend) {
 	requireKind(t, openjury.Conflict, err)
 	require.Equal(t, "at most 2 submissions per agent per job", openjury.DetailOf(err))
 	require.Equal(t, []string{id(100), id(101)}, listSubmissions(t, b, id(1)))
+}
+
+// testConcurrentFirstSubmissions: one agent's first submissions to many
+// jobs at once each add their reputation exactly once, whether the
+// agent's reputation row does not exist yet (the racers insert it) or
+// does (they all change it).
+func testConcurrentFirstSubmissions(t *testing.T, b Backend) {
+	const jobs = 12
+	for n := 1; n <= 2*jobs; n++ {
+		create(t, b, newJob(n, base))
+	}
+	putStake(t, b, stake.Stake{Address: erin, Staked: 10, UpdatedAt: at(1)})
+	for round := range 2 {
+		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+		errs := raceN(jobs, func(i int) error {
+			n := round*jobs + i + 1
+			return b.Submissions().Submit(ctx, newSubmission(100+n, id(n), erin, at(n)), testGuard)
+		})
+		cancel()
+		for i, err := range errs {
+			require.NoError(t, err, "round %d, submission %d", round, i)
+		}
+		r := getReputation(t, b, erin)
+		done := int64((round + 1) * jobs)
+		require.Equal(t, [2]int64{done * testGuard.FirstReputation.Score, done}, [2]int64{r.Score, r.Submissions},
+			"round %d: score, submissions", round)
+	}
 }
 
 var (
