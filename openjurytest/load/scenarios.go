@@ -123,7 +123,7 @@ type scenario struct {
 	next  func(f *fixtures, seq int64) (request, bool)
 }
 
-var allScenarios = []string{"list", "list-signed", "tag", "deep", "get", "get-signed", "tallies", "submit", "vote", "comment", "search", "mix"}
+var allScenarios = []string{"list", "list-signed", "tag", "deep", "get", "get-signed", "tallies", "submit", "submit-one-agent", "vote", "comment", "search", "mix"}
 
 // searchQueries is how many different queries the search scenario asks in
 // turn (so the read cache rarely answers them).
@@ -143,6 +143,14 @@ var submitEvidence = func() []client.Evidence {
 
 // pick returns the seq-th of n items in turn.
 func pick(n int, seq int64) int { return int(seq % int64(n)) }
+
+// submitRequest is a submission of wallet w to job.
+func submitRequest(job string, w int) request {
+	return request{op: "POST /api/v1/submissions", call: func(ctx context.Context, cs *clients) error {
+		_, err := cs.wallets[w].CreateSubmission(ctx, client.CreateSubmissionRequest{JobID: job, Content: submitContent, Evidence: submitEvidence})
+		return err
+	}}
+}
 
 // singles are the scenarios of one operation each.
 var singles = map[string]func(f *fixtures, seq int64) (request, bool){
@@ -203,14 +211,20 @@ var singles = map[string]func(f *fixtures, seq int64) (request, bool){
 		}}, true
 	},
 	"submit": func(f *fixtures, seq int64) (request, bool) {
-		// (wallet, job) pairs repeat every len(jobs)*len(tokens)
-		// requests; an agent may submit 5 times to a job.
+		// Many agents to many jobs: consecutive requests come from
+		// different wallets to different jobs. (wallet, job) pairs repeat
+		// every len(jobs)*len(tokens) requests; an agent may submit 5
+		// times to a job.
+		job := f.jobs[pick(len(f.jobs), seq)]
+		w := pick(len(f.tokens), seq+seq/int64(len(f.jobs)))
+		return submitRequest(job, w), true
+	},
+	"submit-one-agent": func(f *fixtures, seq int64) (request, bool) {
+		// One agent to many jobs at once: every connection writes the
+		// same agent's reputation row (its first submission to each job).
 		job := f.jobs[pick(len(f.jobs), seq)]
 		w := pick(len(f.tokens), seq/int64(len(f.jobs)))
-		return request{op: "POST /api/v1/submissions", call: func(ctx context.Context, cs *clients) error {
-			_, err := cs.wallets[w].CreateSubmission(ctx, client.CreateSubmissionRequest{JobID: job, Content: submitContent, Evidence: submitEvidence})
-			return err
-		}}, true
+		return submitRequest(job, w), true
 	},
 	"vote": func(f *fixtures, seq int64) (request, bool) {
 		if len(f.pairs) == 0 {
