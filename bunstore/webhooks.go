@@ -390,7 +390,7 @@ func (s webhookStore) Dispatch(ctx context.Context, limit int, plan func(evs []*
 // anyEndpoint reads whether an endpoint is enabled: the first entry of
 // webhooks_enabled_idx (a scalar subquery with its order: in EXISTS both
 // engines would drop the order and scan the table for the first enabled
-// row; TestDispatchIdlePlan).
+// row; TestWritePlans).
 const anyEndpoint = `SELECT (SELECT created_at FROM webhooks WHERE disabled_at IS NULL ORDER BY created_at LIMIT 1) IS NOT NULL`
 
 // DispatchBehind implements events.WebhookStore with one read on the
