@@ -464,12 +464,19 @@ func (s webhookStore) ClaimDeliveries(ctx context.Context, now time.Time, lease 
 	if err != nil {
 		return nil, err
 	}
+	// On PostgreSQL the rows are locked as they are picked, skipping those
+	// another claim holds: two claims updating overlapping rows in
+	// different orders would otherwise deadlock.
+	skipLocked := ""
+	if s.e.d.dialect == DialectPostgres {
+		skipLocked = " FOR UPDATE OF d SKIP LOCKED"
+	}
 	var rows []deliveryRow
 	err = db.NewRaw(`UPDATE webhook_deliveries SET lease_until = ?
 WHERE lease_until <= ? AND status = ? AND id IN (
     SELECT d.id FROM webhook_deliveries AS d JOIN webhooks AS w ON w.id = d.webhook_id
     WHERE d.status = ? AND d.next_attempt_at <= ? AND d.lease_until <= ? AND w.disabled_at IS NULL
-    ORDER BY d.next_attempt_at LIMIT ?)
+    ORDER BY d.next_attempt_at LIMIT ?`+skipLocked+`)
 RETURNING *`, millis(now.Add(lease)), at, string(events.DeliveryPending), string(events.DeliveryPending), at, at, n).Scan(ctx, &rows)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, translate(op, err)
