@@ -2,9 +2,7 @@ package bunstore
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -259,12 +257,8 @@ func (s eventStore) Sequence(ctx context.Context, now time.Time, limit int) (int
 	moved := 0
 	err := s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		moved = 0 // a run again (DB.runTx) may find the rows gone
-		lock := "SELECT value FROM event_marks WHERE name = ?"
 		var last int64
-		if err := db.NewRaw(lock, markSeq).Scan(ctx, &last); err != nil {
-			if errors.Is(err, sql.ErrNoRows) {
-				return nil // another replica's pass holds the turn
-			}
+		if err := db.NewRaw("SELECT value FROM event_marks WHERE name = ?", markSeq).Scan(ctx, &last); err != nil {
 			return translate(op, err)
 		}
 		var rows []outboxRow

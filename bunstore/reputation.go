@@ -139,33 +139,35 @@ func (s reputationStore) touchCrossings(ctx context.Context, op string, db bun.I
 	if s.e.d.dialect != DialectSQLite {
 		return nil
 	}
-	var args []any
+	var changed []reputationRow
 	for _, r := range rows {
 		if r.Score != 0 {
-			args = append(args, r.Address, r.Score)
+			changed = append(changed, r)
 		}
 	}
-	for len(args) > 0 {
-		n := min(len(args), 2*touchCrossingChunk)
-		var err error
-		if n == 2 {
-			// One address (every submission, every vote): a read finds
-			// whether it crossed, and only a crossing writes (an INSERT
-			// into the view always builds a temporary table of its rows).
-			var one int
-			switch err = s.e.d.scanHot(ctx, db, s.e.d.hot.touchCrossing, []any{&one}, args[1], args[0]); {
-			case errors.Is(err, sql.ErrNoRows):
-				err = nil
-			case err == nil:
-				err = touchAddress(ctx, op, s.e.d, db, openjury.Address(args[0].(string)))
-			}
-		} else {
-			_, err = db.ExecContext(ctx, touchCrossingsQuery(n/2), args[:n]...)
+	if len(changed) == 1 {
+		// One address (every submission, every vote): a read finds
+		// whether it crossed, and only a crossing writes (an INSERT into
+		// the view always builds a temporary table of its rows).
+		r := changed[0]
+		var one int
+		err := s.e.d.scanHot(ctx, db, s.e.d.hot.touchCrossing, []any{&one}, r.Score, r.Address)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
 		}
 		if err != nil {
 			return translate(op, err)
 		}
-		args = args[n:]
+		return touchAddress(ctx, op, s.e.d, db, openjury.Address(r.Address))
+	}
+	for chunk := range slices.Chunk(changed, touchCrossingChunk) {
+		args := make([]any, 0, 2*len(chunk))
+		for _, r := range chunk {
+			args = append(args, r.Address, r.Score)
+		}
+		if _, err := db.ExecContext(ctx, touchCrossingsQuery(len(chunk)), args...); err != nil {
+			return translate(op, err)
+		}
 	}
 	return nil
 }
