@@ -20,6 +20,24 @@ const (
 	hstsValue = "max-age=31536000"
 )
 
+// securityHeaderValues are the headers securityHeaders sets, their keys in
+// canonical form and their values shared by every answer: each value has
+// len == cap, so an Add copies it and a Set replaces it, never writing into
+// the shared array.
+var securityHeaderValues = []struct {
+	key   string
+	value []string
+}{
+	{"X-Content-Type-Options", []string{"nosniff"}},
+	{"Referrer-Policy", []string{referrerPolicy}},
+	{"X-Frame-Options", []string{"DENY"}},
+	{"Content-Security-Policy", []string{contentSecurityPolicy}},
+	{"Cache-Control", []string{defaultCacheControl}},
+}
+
+// hstsValues is the shared value of Strict-Transport-Security.
+var hstsValues = []string{hstsValue}
+
 // corsMaxAge is how long a browser may keep a preflight answer, in seconds.
 const corsMaxAge = 600
 
@@ -45,13 +63,11 @@ func (s *server) securityHeaders(next http.Handler) http.Handler {
 	hsts := strings.HasPrefix(s.opts.BaseURL, "https://")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", referrerPolicy)
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
-		h.Set("Cache-Control", defaultCacheControl)
+		for _, v := range securityHeaderValues {
+			h[v.key] = v.value
+		}
 		if hsts {
-			h.Set("Strict-Transport-Security", hstsValue)
+			h["Strict-Transport-Security"] = hstsValues
 		}
 		next.ServeHTTP(w, r)
 	})

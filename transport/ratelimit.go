@@ -2,11 +2,11 @@ package transport
 
 import (
 	"container/list"
-	"fmt"
 	"hash/maphash"
 	"math"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"sync"
 	"time"
 
@@ -203,21 +203,36 @@ const (
 	HeaderRateLimitPolicy = "RateLimit-Policy"
 )
 
+// The canonical forms of the RateLimit header names, for direct use of the
+// header map.
+var (
+	rateLimitKey       = http.CanonicalHeaderKey(HeaderRateLimit)
+	rateLimitPolicyKey = http.CanonicalHeaderKey(HeaderRateLimitPolicy)
+)
+
 // setRateLimitHeaders adds policy's item to the RateLimit-Policy and
 // RateLimit headers (structured-field lists, one item per policy):
 // `"per-ip";q=300;w=60` and `"per-ip";r=297;t=1`, where r is the requests
 // left and t the seconds until the quota is whole again (when r is 0: until
 // the next request is allowed).
 func setRateLimitHeaders(h http.Header, policy string, perMin int, res limitResult) {
-	appendItem := func(name, item string) {
-		if old := h.Get(name); old != "" {
-			item = old + ", " + item
+	appendItem := func(name string, item []byte) {
+		if old := h[name]; len(old) > 0 && old[0] != "" {
+			item = append([]byte(old[0]+", "), item...)
 		}
-		h.Set(name, item)
+		h[name] = []string{string(item)}
 	}
-	appendItem(HeaderRateLimitPolicy, fmt.Sprintf("%q;q=%d;w=60", policy, perMin))
+	var buf [96]byte
+	b := strconv.AppendQuote(buf[:0], policy)
+	b = append(b, ";q="...)
+	b = strconv.AppendInt(b, int64(perMin), 10)
+	appendItem(rateLimitPolicyKey, append(b, ";w=60"...))
 	secs := int64((res.reset + time.Second - 1) / time.Second)
-	appendItem(HeaderRateLimit, fmt.Sprintf("%q;r=%d;t=%d", policy, res.remaining, secs))
+	b = strconv.AppendQuote(buf[:0], policy)
+	b = append(b, ";r="...)
+	b = strconv.AppendInt(b, int64(res.remaining), 10)
+	b = append(b, ";t="...)
+	appendItem(rateLimitKey, strconv.AppendInt(b, secs, 10))
 }
 
 // rateLimited reports whether requests to path count against the limits:

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -43,19 +44,42 @@ func npmModules(t *testing.T) string {
 		require.NoError(t, err)
 		dir = filepath.Join(base, "openjury-mcp-test")
 	}
-	dir = filepath.Join(dir, "sdk-"+mcpSDKVersion)
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err == nil {
-		return dir
+	final := filepath.Join(dir, "sdk-"+mcpSDKVersion)
+	installed := func() bool {
+		_, err := os.Stat(filepath.Join(final, "node_modules", "@modelcontextprotocol", "sdk", "dist", "esm", "client", "index.js"))
+		return err == nil
+	}
+	// The package's parallel tests install once; another process's install
+	// is never seen half done: npm fills a directory of its own, renamed
+	// into place when whole.
+	npmInstall.Lock()
+	defer npmInstall.Unlock()
+	if installed() {
+		return final
 	}
 	require.NoError(t, os.MkdirAll(dir, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"private":true,"type":"module"}`), 0o644))
+	tmp, err := os.MkdirTemp(dir, "install-")
+	require.NoError(t, err)
+	defer func() { _ = os.RemoveAll(tmp) }()
+	require.NoError(t, os.WriteFile(filepath.Join(tmp, "package.json"), []byte(`{"private":true,"type":"module"}`), 0o644))
 	cmd := exec.Command("npm", "install", "--no-audit", "--no-fund", "@modelcontextprotocol/sdk@"+mcpSDKVersion)
-	cmd.Dir = dir
+	cmd.Dir = tmp
 	if out, err := cmd.CombinedOutput(); err != nil {
 		unavailable("npm install: " + err.Error() + "\n" + string(out))
 	}
-	return dir
+	if installed() { // by another process meanwhile
+		return final
+	}
+	// What an interrupted older install left at final goes first.
+	require.NoError(t, os.RemoveAll(final))
+	if err := os.Rename(tmp, final); err != nil && !installed() {
+		require.NoError(t, err, "moving the installed SDK into place")
+	}
+	return final
 }
+
+// npmInstall serialises npmModules' installs within the test process.
+var npmInstall sync.Mutex
 
 // mcpRun is what testdata/mcp_client.mjs prints.
 type mcpRun struct {
