@@ -126,6 +126,9 @@ type DB struct {
 	// appended events to the outbox committed: the replica's sequencer
 	// need not wait for its next poll (EventsAppended).
 	appended chan struct{}
+	// ckpt runs the checkpoints of a SQLite file (checkpoint.go); nil on
+	// PostgreSQL and in-memory SQLite.
+	ckpt *checkpointer
 }
 
 // Open opens the database named by dsn, checks that it answers and applies
@@ -259,9 +262,13 @@ func (d *DB) Analyze(ctx context.Context) error {
 	return nil
 }
 
-// Close closes every connection; on SQLite it runs Optimize first (its
-// error ignored: closing matters more).
+// Close stops the background checkpoints and closes every connection; on
+// SQLite it runs Optimize first (its error ignored: closing matters more).
 func (d *DB) Close() error {
+	var cerr error
+	if d.ckpt != nil {
+		cerr = d.ckpt.close()
+	}
 	if d.dialect == DialectSQLite {
 		ctx, cancel := context.WithTimeout(context.Background(), optimizeTimeout)
 		_ = d.Optimize(ctx)
@@ -273,6 +280,9 @@ func (d *DB) Close() error {
 		if rerr := d.r.Close(); err == nil {
 			err = rerr
 		}
+	}
+	if err == nil {
+		err = cerr
 	}
 	return translate("bunstore.Close", err)
 }

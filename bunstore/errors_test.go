@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/require"
@@ -166,9 +168,37 @@ func TestSQLitePragmas(t *testing.T) {
 		require.Equal(t, busyTimeoutMillis, pragma(db, "busy_timeout"))
 		require.Equal(t, "1", pragma(db, "synchronous")) // NORMAL
 	}
+	require.Equal(t, writerCheckpointPages, pragma(d.w.DB, "wal_autocheckpoint"))
 	require.Equal(t, "0", pragma(d.w.DB, "query_only"))
 	require.Equal(t, "1", pragma(d.r.DB, "query_only"))
 	_, err = d.r.ExecContext(ctx, "DELETE FROM jobs")
 	require.Error(t, err, "the reader pool cannot write")
 	require.Equal(t, 1, d.w.DB.Stats().MaxOpenConnections)
+}
+
+// TestSQLiteBackgroundCheckpoint: what the writer commits reaches the
+// database file without a checkpoint of the writer's own (the log stays
+// under its wal_autocheckpoint), and a closed DB's checkpoints stop.
+func TestSQLiteBackgroundCheckpoint(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "c.db")
+	d, err := Open(context.Background(), path)
+	require.NoError(t, err)
+	ctx := context.Background()
+	size := func(p string) int64 {
+		fi, err := os.Stat(p)
+		require.NoError(t, err)
+		return fi.Size()
+	}
+	before := size(path)
+	// About 2 MiB of new pages: far below the writer's own threshold.
+	_, err = d.w.ExecContext(ctx, "CREATE TABLE bulk (b BLOB)")
+	require.NoError(t, err)
+	_, err = d.w.ExecContext(ctx, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 512) INSERT INTO bulk SELECT randomblob(4000) FROM n")
+	require.NoError(t, err)
+	require.Less(t, size(path+"-wal"), int64(4096*4200), "the log is under the writer's threshold")
+	require.Eventually(t, func() bool { return size(path) >= before+2_000_000 }, 10*time.Second, 20*time.Millisecond,
+		"the background checkpoint copies the log into the file")
+	require.NoError(t, d.Close())
+	require.Error(t, d.ckpt.db.PingContext(ctx), "the checkpoint connection is closed")
 }

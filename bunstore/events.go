@@ -126,8 +126,24 @@ func toOutboxRow(ev *events.Event) outboxRow {
 	}
 }
 
-// event decodes the columns an outbox row and a log row share.
+// decodeEvent decodes the columns an outbox row and a log row share.
 func decodeEvent(typ string, jobID, actor *string, subjects, audience, tags, data string, createdAt int64) (*events.Event, error) {
+	ev, err := decodeEventHead(typ, jobID, actor, subjects, audience, tags, createdAt)
+	if err != nil {
+		return nil, err
+	}
+	// Numbers stay json.Number: amounts keep every decimal.
+	dec := json.NewDecoder(strings.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&ev.Data); err != nil {
+		return nil, err
+	}
+	return ev, nil
+}
+
+// decodeEventHead decodes the shared columns but the data, which the
+// sequencer copies as it is.
+func decodeEventHead(typ string, jobID, actor *string, subjects, audience, tags string, createdAt int64) (*events.Event, error) {
 	ev := &events.Event{Type: events.Type(typ), CreatedAt: fromMillis(createdAt)}
 	if jobID != nil {
 		ev.JobID = *jobID
@@ -138,12 +154,9 @@ func decodeEvent(typ string, jobID, actor *string, subjects, audience, tags, dat
 	var subj, aud []string
 	for _, c := range []struct {
 		text string
-		dst  any
-	}{{subjects, &subj}, {audience, &aud}, {tags, &ev.Tags}, {data, &ev.Data}} {
-		// Numbers stay json.Number: amounts keep every decimal.
-		dec := json.NewDecoder(strings.NewReader(c.text))
-		dec.UseNumber()
-		if err := dec.Decode(c.dst); err != nil {
+		dst  *[]string
+	}{{subjects, &subj}, {audience, &aud}, {tags, &ev.Tags}} {
+		if err := json.Unmarshal([]byte(c.text), c.dst); err != nil {
 			return nil, err
 		}
 	}

@@ -121,7 +121,9 @@ func logEntries(rows []outboxRow, jobs map[string]eventJob, first int64) ([]even
 	var keys []eventKeyRow
 	pks := make([]int64, len(rows))
 	for i := range rows {
-		ev, err := rows[i].event()
+		r := &rows[i]
+		// The data is copied as it is: only the other columns change.
+		ev, err := decodeEventHead(r.Type, r.JobID, r.Actor, r.Subjects, r.Audience, r.Tags, r.CreatedAt)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -131,6 +133,7 @@ func logEntries(rows []outboxRow, jobs map[string]eventJob, first int64) ([]even
 		first++
 		ev.Seq = first
 		logRows[i] = toEventRow(ev)
+		logRows[i].Data = r.Data
 		for _, k := range events.Keys(ev) {
 			keys = append(keys, eventKeyRow{Key: k, Seq: ev.Seq})
 		}

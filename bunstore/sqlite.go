@@ -144,6 +144,7 @@ func (t sqliteTarget) dsn(driverName string, writer bool) string {
 	if writer {
 		if !t.memory {
 			pragma("journal_mode", "WAL")
+			pragma("wal_autocheckpoint", writerCheckpointPages) // checkpoint.go
 		}
 		if q.Get("_txlock") == "" {
 			q.Set("_txlock", "immediate") // both drivers: BEGIN IMMEDIATE
@@ -198,5 +199,10 @@ func openSQLite(dsn string) (*DB, error) {
 	rdb.SetMaxOpenConns(n)
 	rdb.SetMaxIdleConns(n)
 	d.r = bun.NewDB(rdb, sqlitedialect.New())
+	if d.ckpt, err = startCheckpointer(t, driver, sqliteshim.ShimName); err != nil {
+		_ = wdb.Close()
+		_ = rdb.Close()
+		return nil, translate(op, err)
+	}
 	return d, nil
 }
