@@ -35,11 +35,8 @@ type checkpointer struct {
 
 // startCheckpointer opens the checkpoint connection of t and starts its
 // loop.
-func startCheckpointer(t sqliteTarget, driverName, shimName string) (*checkpointer, error) {
-	db, err := sql.Open(shimName, t.dsn(driverName, false))
-	if err != nil {
-		return nil, err
-	}
+func startCheckpointer(t sqliteTarget, driverName string) *checkpointer {
+	db := t.pool(driverName, false)
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -59,7 +56,7 @@ func startCheckpointer(t sqliteTarget, driverName, shimName string) (*checkpoint
 			_, _ = c.db.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
 		}
 	})
-	return c, nil
+	return c
 }
 
 // close stops the loop and closes the connection.

@@ -115,8 +115,9 @@ type DB struct {
 	// statements (see prepared.go).
 	hot   hotStatements
 	stmts statements
-	// jobPlan scans jobRow's columns without bun (rowscan.go).
-	jobPlan rowPlan
+	// jobPlan scans jobRow's columns without bun (rowscan.go), submitPlan
+	// submitStateRow's.
+	jobPlan, submitPlan rowPlan
 	// hotRuns counts the runs of hot statements (which bypass bun's query
 	// hooks), for tests that count a method's statements.
 	hotRuns atomic.Int64
@@ -218,7 +219,8 @@ func openPostgres(dsn string, maxConns int) (*DB, error) {
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
 	w := bun.NewDB(sqldb, pgdialect.New())
 	return &DB{dialect: DialectPostgres, w: w, r: w, hot: newHotStatements(DialectPostgres, w), jobPlan: mustRowPlan[jobRow](w),
-		appended: make(chan struct{}, 1)}, nil
+		submitPlan: mustRowPlan[submitStateRow](w, submitStakePrefix),
+		appended:   make(chan struct{}, 1)}, nil
 }
 
 // optimizeTimeout bounds the PRAGMA optimize of Close.

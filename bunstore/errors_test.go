@@ -140,8 +140,7 @@ func TestSQLiteBusy(t *testing.T) {
 	} else {
 		q.Add("_pragma", "busy_timeout(0)")
 	}
-	raw, err := sql.Open(sqliteshim.ShimName, sqliteTarget{path: path, query: q}.dsn(sqliteshim.DriverName(), true))
-	require.NoError(t, err)
+	raw := sqliteTarget{path: path, query: q}.pool(sqliteshim.DriverName(), true)
 	defer raw.Close()
 	_, err = raw.ExecContext(ctx, "INSERT INTO job_tags (job_id, tag) VALUES ('x', 'y')")
 	require.Error(t, err)

@@ -264,6 +264,10 @@ type submitStateRow struct {
 	Submissions int      `bun:"submissions"`
 }
 
+// submitStakePrefix is the prefix of submitStateRow's stake columns, NULL
+// when the agent has no stake row (a LEFT JOIN).
+const submitStakePrefix = "stake_"
+
 // JobForSubmit returns one job, locked like JobForUpdate, with agent's
 // stake and number of submissions to it, in one statement (the hot
 // statement jobForSubmit, see newHotStatements). Outside a transaction the
@@ -274,11 +278,18 @@ func (s jobStore) JobForSubmit(ctx context.Context, id string, agent openjury.Ad
 	if err != nil {
 		return nil, err
 	}
-	var row submitStateRow
-	if err := s.e.d.scanHot(ctx, db, s.e.d.hot.jobForSubmit, []any{&row}, string(agent), id, string(agent)); err != nil {
+	var rows []*submitStateRow
+	err = s.e.d.queryHot(ctx, db, s.e.d.hot.jobForSubmit, []any{string(agent), id, string(agent)}, func(r *sql.Rows) (err error) {
+		rows, err = scanPlanned[submitStateRow](r, s.e.d.submitPlan, 1)
+		return err
+	})
+	if err == nil && len(rows) == 0 {
+		err = sql.ErrNoRows
+	}
+	if err != nil {
 		return nil, translateWith(op, err, jobDetails)
 	}
-	return row.state(op, agent)
+	return rows[0].state(op, agent)
 }
 
 // state is the SubmitState of agent the row holds.

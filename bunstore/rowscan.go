@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -14,9 +15,11 @@ import (
 type fieldKind uint8
 
 const (
-	kindString   fieldKind = iota // string; NULL reads as "" (bun's nullzero)
-	kindInt64                     // int64; NULL is an error (a NOT NULL column)
-	kindInt64Ptr                  // *int64; NULL reads as nil
+	kindString    fieldKind = iota // string; NULL reads as "" (bun's nullzero)
+	kindInt64                      // int64; NULL is an error (a NOT NULL column)
+	kindInt64Ptr                   // *int64; NULL reads as nil
+	kindInt64Zero                  // int64 of an outer join's nullable side; NULL reads as 0
+	kindInt                        // int (a count); NULL is an error
 )
 
 // planField is where a column's value goes: its field's offset in the row
@@ -30,9 +33,10 @@ type planField struct {
 // fields, by offset, without bun's per-column reflection and name
 // lookups: the job reads (a job by id, a job page) are the hottest reads,
 // and bun's scan was a third of a job's read and of a page's in the
-// profiles (BENCHMARKS.md, "Read paths"). Only the field types of the
-// models it serves are known (string, int64, *int64, and structs of them
-// embedded by value); newRowPlan refuses any other.
+// profiles (BENCHMARKS.md, "Read paths"), and a submission's read of its
+// job, stake and count runs on SQLite's one writer. Only the field types of
+// the models it serves are known (string, int64, *int64, int, and structs
+// of them embedded by value); newRowPlan refuses any other.
 type rowPlan struct {
 	fields map[string]planField
 	// states keeps the scanners of finished reads (*scanState).
@@ -46,8 +50,10 @@ type scanState struct {
 	dest  []any
 }
 
-// newRowPlan maps every column of t to its field.
-func newRowPlan(t *schema.Table) (rowPlan, error) {
+// newRowPlan maps every column of t to its field. The int64 fields of the
+// structs embedded with a prefix in nullable (a LEFT JOIN's side: "stake_")
+// read NULL as 0, as bun's scan does.
+func newRowPlan(t *schema.Table, nullable ...string) (rowPlan, error) {
 	p := rowPlan{fields: make(map[string]planField, len(t.Fields)), states: &sync.Pool{New: func() any { return new(scanState) }}}
 	for _, f := range t.Fields {
 		typ, off := t.Type, uintptr(0)
@@ -65,6 +71,13 @@ func newRowPlan(t *schema.Table) (rowPlan, error) {
 			k = kindString
 		case reflect.TypeFor[int64]():
 			k = kindInt64
+			for _, prefix := range nullable {
+				if strings.HasPrefix(f.Name, prefix) {
+					k = kindInt64Zero
+				}
+			}
+		case reflect.TypeFor[int]():
+			k = kindInt
 		case reflect.TypeFor[*int64]():
 			k = kindInt64Ptr
 		default:
@@ -80,8 +93,8 @@ func newRowPlan(t *schema.Table) (rowPlan, error) {
 // (TestRowPlans checks them).
 func mustRowPlan[T any](tables interface {
 	Table(reflect.Type) *schema.Table
-}) rowPlan {
-	p, err := newRowPlan(tables.Table(reflect.TypeFor[T]()))
+}, nullable ...string) rowPlan {
+	p, err := newRowPlan(tables.Table(reflect.TypeFor[T]()), nullable...)
 	if err != nil {
 		panic(err)
 	}
@@ -110,14 +123,12 @@ func (c *colScan) Scan(src any) error {
 		default:
 			return fmt.Errorf("column %s: a %T, not text", c.col, src)
 		}
-	case kindInt64:
-		v, ok := src.(int64)
-		if !ok {
-			return fmt.Errorf("column %s: a %T, not an integer", c.col, src)
+	default:
+		if src == nil && c.kind == kindInt64Zero {
+			*(*int64)(c.p) = 0
+			return nil
 		}
-		*(*int64)(c.p) = v
-	case kindInt64Ptr:
-		if src == nil {
+		if src == nil && c.kind == kindInt64Ptr {
 			*(**int64)(c.p) = nil
 			return nil
 		}
@@ -125,7 +136,14 @@ func (c *colScan) Scan(src any) error {
 		if !ok {
 			return fmt.Errorf("column %s: a %T, not an integer", c.col, src)
 		}
-		*(**int64)(c.p) = &v
+		switch c.kind {
+		case kindInt:
+			*(*int)(c.p) = int(v)
+		case kindInt64Ptr:
+			*(**int64)(c.p) = &v
+		default: // kindInt64, kindInt64Zero
+			*(*int64)(c.p) = v
+		}
 	}
 	return nil
 }

@@ -66,6 +66,32 @@ func TestRowPlans(t *testing.T) {
 			require.Nil(t, planned[1].ClosedAt)
 			require.Empty(t, planned[1].Escrow.Status)
 
+			// A submission's read: the job, the agent's stake (NULLs without
+			// one) and its count, as bun reads them.
+			staked := &stakeRow{Address: "0x3333333333333333333333333333333333333333", StakedMicro: 9, Ref: ref(40), UpdatedAt: 1_700_000_700_000}
+			_, err = d.w.NewInsert().Model(staked).Exec(ctx)
+			require.NoError(t, err)
+			for _, c := range []struct {
+				job   *jobRow
+				agent string
+			}{{full, staked.Address}, {bare, "0x4444444444444444444444444444444444444444"}} {
+				args := []any{c.agent, c.job.ID, c.agent}
+				var want submitStateRow
+				bunRows, err := d.w.QueryContext(ctx, d.hot.jobForSubmit.generic, args...)
+				require.NoError(t, err)
+				require.True(t, bunRows.Next())
+				require.NoError(t, d.w.ScanRow(ctx, bunRows, &want))
+				require.NoError(t, bunRows.Close())
+				rows, err := d.w.QueryContext(ctx, d.hot.jobForSubmit.generic, args...)
+				require.NoError(t, err)
+				got, err := scanPlanned[submitStateRow](rows, d.submitPlan, 1)
+				require.NoError(t, err)
+				require.NoError(t, rows.Close())
+				require.Len(t, got, 1)
+				require.Equal(t, &want, got[0])
+				require.Equal(t, *c.job, got[0].jobRow)
+			}
+
 			rows, err = d.w.QueryContext(ctx, "SELECT id, title, 1 AS surprise FROM jobs")
 			require.NoError(t, err)
 			_, err = scanPlanned[jobRow](rows, d.jobPlan, 0)

@@ -1,7 +1,10 @@
 package bunstore
 
 import (
+	"context"
 	"database/sql"
+	"database/sql/driver"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -116,14 +119,21 @@ func redact(dsn string) string {
 }
 
 // dsn returns the driver DSN of a connection to t, with the pragmas for a
-// writer or a reader connection.
-func (t sqliteTarget) dsn(driverName string, writer bool) string {
+// writer or a reader connection, and the statements each new connection
+// runs for the pragmas the driver's DSN cannot carry (mattn/go-sqlite3 has
+// no wal_autocheckpoint parameter).
+func (t sqliteTarget) dsn(driverName string, writer bool) (string, []string) {
 	q := url.Values{}
 	for k, v := range t.query {
 		q[k] = append([]string(nil), v...)
 	}
+	var init []string
 	pragma := func(name, value string) {
 		if driverName == "sqlite3" { // mattn/go-sqlite3
+			if !mattnPragmas[name] {
+				init = append(init, "PRAGMA "+name+" = "+value)
+				return
+			}
 			key := "_" + name
 			if q.Get(key) == "" {
 				q.Set(key, value)
@@ -156,8 +166,50 @@ func (t sqliteTarget) dsn(driverName string, writer bool) string {
 	if path != ":memory:" {
 		path = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
 	}
-	return "file:" + path + "?" + q.Encode()
+	return "file:" + path + "?" + q.Encode(), init
 }
+
+// mattnPragmas are the pragmas mattn/go-sqlite3 takes as DSN parameters
+// (an underscore before the name).
+var mattnPragmas = map[string]bool{"busy_timeout": true, "foreign_keys": true, "synchronous": true,
+	"cache_size": true, "journal_mode": true, "query_only": true}
+
+// pool opens a connection pool to t through the registered SQLite driver,
+// writer's or reader's.
+func (t sqliteTarget) pool(driverName string, writer bool) *sql.DB {
+	dsn, init := t.dsn(driverName, writer)
+	return sql.OpenDB(sqliteConnector{dsn: dsn, init: init})
+}
+
+// sqliteConnector opens connections to one DSN and runs its init
+// statements on each before the pool uses it.
+type sqliteConnector struct {
+	dsn  string
+	init []string
+}
+
+// Connect opens one connection.
+func (c sqliteConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := c.Driver().Open(c.dsn)
+	if err != nil || len(c.init) == 0 {
+		return conn, err
+	}
+	ex, ok := conn.(driver.ExecerContext)
+	if !ok {
+		_ = conn.Close()
+		return nil, fmt.Errorf("sqlite driver %T cannot run statements on connect", conn)
+	}
+	for _, stmt := range c.init {
+		if _, err := ex.ExecContext(ctx, stmt, nil); err != nil {
+			_ = conn.Close()
+			return nil, fmt.Errorf("%s: %w", stmt, err)
+		}
+	}
+	return conn, nil
+}
+
+// Driver is the driver sqliteshim registers for this build.
+func (sqliteConnector) Driver() driver.Driver { return sqliteshim.Driver() }
 
 // openSQLite opens the writer and reader pools of a SQLite database (one
 // pool for an in-memory database); see the package documentation.
@@ -175,34 +227,24 @@ func openSQLite(dsn string) (*DB, error) {
 		}
 	}
 	driver := sqliteshim.DriverName()
-	wdb, err := sql.Open(sqliteshim.ShimName, t.dsn(driver, true))
-	if err != nil {
-		return nil, translate(op, err)
-	}
+	wdb := t.pool(driver, true)
 	wdb.SetMaxOpenConns(1)
 	wdb.SetMaxIdleConns(1)
 	wdb.SetConnMaxLifetime(0)
 	wdb.SetConnMaxIdleTime(0)
 	w := bun.NewDB(wdb, sqlitedialect.New())
 	d := &DB{dialect: DialectSQLite, w: w, r: w, single: t.memory, hot: newHotStatements(DialectSQLite, w), jobPlan: mustRowPlan[jobRow](w),
-		appended: make(chan struct{}, 1)}
+		submitPlan: mustRowPlan[submitStateRow](w, submitStakePrefix),
+		appended:   make(chan struct{}, 1)}
 	d.group = newGroup(w, d.totalChanges)
 	if t.memory {
 		return d, nil
 	}
-	rdb, err := sql.Open(sqliteshim.ShimName, t.dsn(driver, false))
-	if err != nil {
-		_ = wdb.Close()
-		return nil, translate(op, err)
-	}
+	rdb := t.pool(driver, false)
 	n := sqliteReaders()
 	rdb.SetMaxOpenConns(n)
 	rdb.SetMaxIdleConns(n)
 	d.r = bun.NewDB(rdb, sqlitedialect.New())
-	if d.ckpt, err = startCheckpointer(t, driver, sqliteshim.ShimName); err != nil {
-		_ = wdb.Close()
-		_ = rdb.Close()
-		return nil, translate(op, err)
-	}
+	d.ckpt = startCheckpointer(t, driver)
 	return d, nil
 }
