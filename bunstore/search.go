@@ -75,9 +75,9 @@ func (s searchStore) Enqueue(ctx context.Context, kind, id string, now time.Time
 
 // ClaimPending implements search.Store with one conditional UPDATE: a
 // row another worker leased meanwhile fails the lease_until condition
-// (PostgreSQL checks it again after waiting for the row) and is skipped,
-// as is a row whose lexical step is not done (lex_gen below gen: see
-// IndexTexts).
+// (on PostgreSQL a row another claim holds is skipped without waiting)
+// and is skipped, as is a row whose lexical step is not done (lex_gen
+// below gen: see IndexTexts).
 func (s searchStore) ClaimPending(ctx context.Context, now time.Time, lease time.Duration, n int) ([]search.Pending, error) {
 	const op = "bunstore.ClaimPending"
 	at := millis(now)
@@ -95,6 +95,13 @@ func (s searchStore) ClaimPending(ctx context.Context, now time.Time, lease time
 	if err != nil {
 		return nil, err
 	}
+	// On PostgreSQL the rows are locked as they are picked, skipping those
+	// another claim holds: two claims updating overlapping rows in
+	// different orders would otherwise wait for each other, or deadlock.
+	skipLocked := ""
+	if s.e.d.dialect == DialectPostgres {
+		skipLocked = " FOR UPDATE SKIP LOCKED"
+	}
 	var rows []struct {
 		Kind  string `bun:"kind"`
 		DocID string `bun:"doc_id"`
@@ -102,7 +109,7 @@ func (s searchStore) ClaimPending(ctx context.Context, now time.Time, lease time
 	}
 	err = db.NewRaw(`UPDATE search_pending SET lease_until = ?
 WHERE lease_until <= ? AND lex_gen = gen AND (kind, doc_id) IN (
-    SELECT kind, doc_id FROM search_pending WHERE lease_until <= ? AND lex_gen = gen ORDER BY lease_until, queued_at LIMIT ?)
+    SELECT kind, doc_id FROM search_pending WHERE lease_until <= ? AND lex_gen = gen ORDER BY lease_until, queued_at LIMIT ?`+skipLocked+`)
 RETURNING kind, doc_id, gen`, millis(now.Add(lease)), at, at, n).Scan(ctx, &rows)
 	if err != nil {
 		return nil, translate(op, err)
