@@ -217,10 +217,16 @@ func openPostgres(dsn string, maxConns int) (*DB, error) {
 	sqldb.SetMaxOpenConns(maxConns)
 	sqldb.SetMaxIdleConns(maxConns)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
-	w := bun.NewDB(sqldb, pgdialect.New())
-	return &DB{dialect: DialectPostgres, w: w, r: w, hot: newHotStatements(DialectPostgres, w), jobPlan: mustRowPlan[jobRow](w),
-		submitPlan: mustRowPlan[submitStateRow](w, submitStakePrefix),
-		appended:   make(chan struct{}, 1)}, nil
+	return newDB(DialectPostgres, bun.NewDB(sqldb, pgdialect.New())), nil
+}
+
+// newDB returns a DB of dialect on the pool w (writer and reader alike
+// until the caller sets a reader pool), with its hot statements and row
+// plans.
+func newDB(dialect string, w *bun.DB) *DB {
+	return &DB{dialect: dialect, w: w, r: w, hot: newHotStatements(dialect, w),
+		jobPlan: mustRowPlan[jobRow](w), submitPlan: mustRowPlan[submitStateRow](w, "Stake"),
+		appended: make(chan struct{}, 1)}
 }
 
 // optimizeTimeout bounds the PRAGMA optimize of Close.

@@ -264,10 +264,6 @@ type submitStateRow struct {
 	Submissions int      `bun:"submissions"`
 }
 
-// submitStakePrefix is the prefix of submitStateRow's stake columns, NULL
-// when the agent has no stake row (a LEFT JOIN).
-const submitStakePrefix = "stake_"
-
 // JobForSubmit returns one job, locked like JobForUpdate, with agent's
 // stake and number of submissions to it, in one statement (the hot
 // statement jobForSubmit, see newHotStatements). Outside a transaction the
@@ -278,18 +274,11 @@ func (s jobStore) JobForSubmit(ctx context.Context, id string, agent openjury.Ad
 	if err != nil {
 		return nil, err
 	}
-	var rows []*submitStateRow
-	err = s.e.d.queryHot(ctx, db, s.e.d.hot.jobForSubmit, []any{string(agent), id, string(agent)}, func(r *sql.Rows) (err error) {
-		rows, err = scanPlanned[submitStateRow](r, s.e.d.submitPlan, 1)
-		return err
-	})
-	if err == nil && len(rows) == 0 {
-		err = sql.ErrNoRows
-	}
+	row, err := queryOnePlanned[submitStateRow](ctx, s.e.d, db, s.e.d.hot.jobForSubmit, s.e.d.submitPlan, string(agent), id, string(agent))
 	if err != nil {
 		return nil, translateWith(op, err, jobDetails)
 	}
-	return rows[0].state(op, agent)
+	return row.state(op, agent)
 }
 
 // state is the SubmitState of agent the row holds.
@@ -307,18 +296,11 @@ func (row *submitStateRow) state(op string, agent openjury.Address) (*marketplac
 
 // get runs the hot statement h (a job by id) on db.
 func (s jobStore) get(ctx context.Context, op string, db bun.IDB, h hot, id string) (*marketplace.Job, error) {
-	var rows []*jobRow
-	err := s.e.d.queryHot(ctx, db, h, []any{id}, func(r *sql.Rows) (err error) {
-		rows, err = scanPlanned[jobRow](r, s.e.d.jobPlan, 1)
-		return err
-	})
-	if err == nil && len(rows) == 0 {
-		err = sql.ErrNoRows
-	}
+	row, err := queryOnePlanned[jobRow](ctx, s.e.d, db, h, s.e.d.jobPlan, id)
 	if err != nil {
 		return nil, translateWith(op, err, jobDetails)
 	}
-	j, err := rows[0].job()
+	j, err := row.job()
 	if err != nil {
 		return nil, openjury.Wrap(op, err)
 	}

@@ -1,13 +1,15 @@
 package bunstore
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"reflect"
-	"strings"
+	"slices"
 	"sync"
 	"unsafe"
 
+	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/schema"
 )
 
@@ -50,11 +52,16 @@ type scanState struct {
 	dest  []any
 }
 
-// newRowPlan maps every column of t to its field. The int64 fields of the
-// structs embedded with a prefix in nullable (a LEFT JOIN's side: "stake_")
-// read NULL as 0, as bun's scan does.
+// newRowPlan maps every column of t to its field. The int64 fields inside
+// the fields of t's type named in nullable (a LEFT JOIN's side, such as
+// submitStateRow's Stake) read NULL as 0, as bun's scan does.
 func newRowPlan(t *schema.Table, nullable ...string) (rowPlan, error) {
 	p := rowPlan{fields: make(map[string]planField, len(t.Fields)), states: &sync.Pool{New: func() any { return new(scanState) }}}
+	for _, name := range nullable {
+		if _, ok := t.Type.FieldByName(name); !ok {
+			return rowPlan{}, fmt.Errorf("bunstore: %s has no field %s", t.Type, name)
+		}
+	}
 	for _, f := range t.Fields {
 		typ, off := t.Type, uintptr(0)
 		for _, i := range f.Index {
@@ -71,10 +78,8 @@ func newRowPlan(t *schema.Table, nullable ...string) (rowPlan, error) {
 			k = kindString
 		case reflect.TypeFor[int64]():
 			k = kindInt64
-			for _, prefix := range nullable {
-				if strings.HasPrefix(f.Name, prefix) {
-					k = kindInt64Zero
-				}
+			if slices.Contains(nullable, t.Type.Field(f.Index[0]).Name) {
+				k = kindInt64Zero
 			}
 		case reflect.TypeFor[int]():
 			k = kindInt
@@ -146,6 +151,23 @@ func (c *colScan) Scan(src any) error {
 		}
 	}
 	return nil
+}
+
+// queryOnePlanned runs the hot statement h on db and reads its first row
+// into a new T by plan; sql.ErrNoRows when there is none.
+func queryOnePlanned[T any](ctx context.Context, d *DB, db bun.IDB, h hot, plan rowPlan, args ...any) (*T, error) {
+	var rows []*T
+	err := d.queryHot(ctx, db, h, args, func(r *sql.Rows) (err error) {
+		rows, err = scanPlanned[T](r, plan, 1)
+		return err
+	})
+	if err == nil && len(rows) == 0 {
+		err = sql.ErrNoRows
+	}
+	if err != nil {
+		return nil, err
+	}
+	return rows[0], nil
 }
 
 // scanPlanned reads the rows of rows into new values of T by plan (whose

@@ -109,6 +109,9 @@ func TestRowPlans(t *testing.T) {
 		ID            string       `bun:"id,pk"`
 		When          sql.NullTime `bun:"when"`
 	}
-	_, err := newRowPlan(bun.NewDB(nil, sqlitedialect.New()).Table(reflect.TypeFor[odd]()))
+	tables := bun.NewDB(nil, sqlitedialect.New())
+	_, err := newRowPlan(tables.Table(reflect.TypeFor[odd]()))
 	require.ErrorContains(t, err, "has no planned scan")
+	_, err = newRowPlan(tables.Table(reflect.TypeFor[submitStateRow]()), "Stakes")
+	require.ErrorContains(t, err, "has no field Stakes", "a misspelt nullable side")
 }

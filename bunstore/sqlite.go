@@ -127,11 +127,11 @@ func (t sqliteTarget) dsn(driverName string, writer bool) (string, []string) {
 	for k, v := range t.query {
 		q[k] = append([]string(nil), v...)
 	}
-	var init []string
+	var onConnect []string
 	pragma := func(name, value string) {
 		if driverName == "sqlite3" { // mattn/go-sqlite3
 			if !mattnPragmas[name] {
-				init = append(init, "PRAGMA "+name+" = "+value)
+				onConnect = append(onConnect, "PRAGMA "+name+" = "+value)
 				return
 			}
 			key := "_" + name
@@ -166,7 +166,7 @@ func (t sqliteTarget) dsn(driverName string, writer bool) (string, []string) {
 	if path != ":memory:" {
 		path = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
 	}
-	return "file:" + path + "?" + q.Encode(), init
+	return "file:" + path + "?" + q.Encode(), onConnect
 }
 
 // mattnPragmas are the pragmas mattn/go-sqlite3 takes as DSN parameters
@@ -177,21 +177,21 @@ var mattnPragmas = map[string]bool{"busy_timeout": true, "foreign_keys": true, "
 // pool opens a connection pool to t through the registered SQLite driver,
 // writer's or reader's.
 func (t sqliteTarget) pool(driverName string, writer bool) *sql.DB {
-	dsn, init := t.dsn(driverName, writer)
-	return sql.OpenDB(sqliteConnector{dsn: dsn, init: init})
+	dsn, onConnect := t.dsn(driverName, writer)
+	return sql.OpenDB(sqliteConnector{dsn: dsn, onConnect: onConnect})
 }
 
-// sqliteConnector opens connections to one DSN and runs its init
+// sqliteConnector opens connections to one DSN and runs its onConnect
 // statements on each before the pool uses it.
 type sqliteConnector struct {
-	dsn  string
-	init []string
+	dsn       string
+	onConnect []string
 }
 
 // Connect opens one connection.
 func (c sqliteConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	conn, err := c.Driver().Open(c.dsn)
-	if err != nil || len(c.init) == 0 {
+	if err != nil || len(c.onConnect) == 0 {
 		return conn, err
 	}
 	ex, ok := conn.(driver.ExecerContext)
@@ -199,7 +199,7 @@ func (c sqliteConnector) Connect(ctx context.Context) (driver.Conn, error) {
 		_ = conn.Close()
 		return nil, fmt.Errorf("sqlite driver %T cannot run statements on connect", conn)
 	}
-	for _, stmt := range c.init {
+	for _, stmt := range c.onConnect {
 		if _, err := ex.ExecContext(ctx, stmt, nil); err != nil {
 			_ = conn.Close()
 			return nil, fmt.Errorf("%s: %w", stmt, err)
@@ -233,9 +233,8 @@ func openSQLite(dsn string) (*DB, error) {
 	wdb.SetConnMaxLifetime(0)
 	wdb.SetConnMaxIdleTime(0)
 	w := bun.NewDB(wdb, sqlitedialect.New())
-	d := &DB{dialect: DialectSQLite, w: w, r: w, single: t.memory, hot: newHotStatements(DialectSQLite, w), jobPlan: mustRowPlan[jobRow](w),
-		submitPlan: mustRowPlan[submitStateRow](w, submitStakePrefix),
-		appended:   make(chan struct{}, 1)}
+	d := newDB(DialectSQLite, w)
+	d.single = t.memory
 	d.group = newGroup(w, d.totalChanges)
 	if t.memory {
 		return d, nil
