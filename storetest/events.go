@@ -17,6 +17,7 @@ import (
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/stake"
 )
 
 // EventBackend is a Backend that also keeps the sequenced event log its
@@ -30,6 +31,7 @@ func (s *suite) eventTests() []test {
 	return []test{
 		{name: "OutboxInTheWritesTransaction", run: testEventOutboxTx},
 		{name: "SequenceCompletesAndIndexes", run: testEventSequence},
+		{name: "SubmitEventsInOrder", run: testEventSubmit},
 		{name: "ReadFilters", run: testEventReadFilters},
 		{name: "AudienceOnlyThroughItsAddresses", run: testEventAudience},
 		{name: "TimersWaitUntilDue", run: testEventTimers},
@@ -151,6 +153,80 @@ func testEventSequence(t *testing.T, b Backend) {
 		{Address: alice, Tag: "nope"}, {Address: alice, JobID: id(2)}, {Tag: "ai", Types: []events.Type{events.VoteCast}}} {
 		require.Empty(t, readAll(t, log, f, 0), "filter %+v", f)
 	}
+}
+
+// testEventSubmit: the event of a submission (SubmitGuard.Event) is
+// sequenced exactly once when its submission commits, completed from its
+// job, after every event that was due before it, and never when its
+// submission is refused or its transaction rolls back; a timer not yet due
+// does not hold it back.
+func testEventSubmit(t *testing.T, b Backend) {
+	log := eventLogOf(t, b)
+	ctx := context.Background()
+	j := newJob(1, base)
+	j.Tags = []string{"Research"}
+	create(t, b, j)
+	putStake(t, b, stake.Stake{Address: bob, Staked: 10, UpdatedAt: at(1)})
+	putStake(t, b, stake.Stake{Address: carol, Staked: 10, UpdatedAt: at(1)})
+	sequenceAll(t, log, at(1)) // the setup's own events, if any
+	_, start, err := log.Bounds(ctx)
+	require.NoError(t, err)
+	submitAt := func(n int, agent openjury.Address, ms int) (*marketplace.Submission, marketplace.SubmitGuard) {
+		sub := newSubmission(n, j.ID, agent, at(ms))
+		g := testGuard
+		g.Now = sub.CreatedAt
+		g.Event = &events.Event{Type: events.SubmissionCreated, CreatedAt: sub.CreatedAt, JobID: j.ID, Actor: agent,
+			Data: events.Data{"submission_id": sub.ID}}
+		return sub, g
+	}
+
+	// A timer due later and an event due now wait in the outbox: the
+	// first submission's event comes after the one due.
+	appendEvents(t, b,
+		&events.Event{Type: events.FinalVoteOpened, CreatedAt: at(10_000), JobID: j.ID},
+		&events.Event{Type: events.PostCreated, CreatedAt: at(1), Actor: alice})
+	s1, g1 := submitAt(11, bob, 2)
+	require.NoError(t, b.Submissions().Submit(ctx, s1, g1))
+	require.Equal(t, 2, sequenceAll(t, log, at(2)))
+
+	// Nothing due waits (the timer is not due): the next one, a refused
+	// one (the limit of two) and one rolled back.
+	s2, g2 := submitAt(12, bob, 3)
+	require.NoError(t, b.Submissions().Submit(ctx, s2, g2))
+	s3, g3 := submitAt(13, bob, 4)
+	require.Error(t, b.Submissions().Submit(ctx, s3, g3))
+	s4, g4 := submitAt(14, carol, 5)
+	require.Equal(t, errBoom, b.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+		require.NoError(t, tx.Submissions().Submit(ctx, s4, g4))
+		return errBoom
+	}))
+	require.Equal(t, 1, sequenceAll(t, log, at(5)), "the second submission's event, counted once")
+	require.Equal(t, 0, sequenceAll(t, log, at(5)))
+
+	s5, g5 := submitAt(15, carol, 6)
+	require.NoError(t, b.Submissions().Submit(ctx, s5, g5))
+	require.Equal(t, 1, sequenceAll(t, log, at(6)), "the third submission's event")
+	require.Equal(t, 1, sequenceAll(t, log, at(10_000)), "the timer, once due")
+
+	got := readAll(t, log, events.Filter{}, start)
+	require.Equal(t, []events.Type{events.PostCreated, events.SubmissionCreated, events.SubmissionCreated, events.SubmissionCreated, events.FinalVoteOpened}, typesOf(got))
+	for i, e := range got {
+		require.Equal(t, start+int64(i+1), e.Seq)
+	}
+	var ids []any
+	for _, e := range got[1:4] {
+		ids = append(ids, e.Data["submission_id"])
+		require.Equal(t, []string{"Research"}, e.Tags, "completed with the job's tags")
+		require.Equal(t, []openjury.Address{sponsor}, e.Subjects, "and its sponsor")
+	}
+	require.Equal(t, []any{s1.ID, s2.ID, s5.ID}, ids)
+	require.Equal(t, at(3), got[2].CreatedAt)
+	require.Len(t, readAll(t, log, events.Filter{Address: bob}, start), 2)
+	require.Len(t, readAll(t, log, events.Filter{Address: sponsor}, start), 4, "the submissions' and the timer's")
+	require.Len(t, readAll(t, log, events.Filter{Tag: "research", Address: carol}, start), 1)
+	_, head, err := log.Bounds(ctx)
+	require.NoError(t, err)
+	require.Equal(t, start+5, head)
 }
 
 // testEventReadFilters: reads return the range (after, upto] in order, at
