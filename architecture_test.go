@@ -89,9 +89,10 @@ var (
 		// The kernel imports nothing of the module.
 		"": nil,
 		// Internal helpers: the kernel and each other.
-		"internal/cursor": lowRing,
-		"internal/valid":  lowRing,
-		"internal/whsig":  lowRing,
+		"internal/cursor":  lowRing,
+		"internal/gcfloor": lowRing,
+		"internal/valid":   lowRing,
+		"internal/whsig":   lowRing,
 		// Domain: the kernel, internal helpers and, in one direction only,
 		// marketplace -> agr, stake, anchor.
 		"events":      lowRing,
@@ -160,7 +161,7 @@ func TestDomainDependencyRule(t *testing.T) {
 		"github.com/ethereum/go-ethereum/ethclient",
 		"github.com/ethereum/go-ethereum/rpc",
 	}
-	for _, pkg := range append(slices.Clone(domain), "", "internal/cursor", "internal/valid", "internal/whsig", "idempotency", "a2atask") {
+	for _, pkg := range append(slices.Clone(domain), "", "internal/cursor", "internal/gcfloor", "internal/valid", "internal/whsig", "idempotency", "a2atask") {
 		p, ok := g[pkg]
 		require.True(t, ok, "package %q is missing", pkg)
 		for _, dep := range p.deps {
@@ -220,7 +221,7 @@ func TestNoAdapterImportsTransport(t *testing.T) {
 	t.Parallel()
 	g := moduleGraph(t)
 	below := append(slices.Clone(adapters), domain...)
-	below = append(below, "", "internal/cursor", "internal/valid", "internal/whsig", "idempotency", "a2atask")
+	below = append(below, "", "internal/cursor", "internal/gcfloor", "internal/valid", "internal/whsig", "idempotency", "a2atask")
 	for _, pkg := range below {
 		p, ok := g[pkg]
 		require.True(t, ok, "package %q is missing", pkg)

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/openjury/openjury/internal/gcfloor"
 	"github.com/openjury/openjury/server"
 )
 
@@ -47,8 +48,10 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 	return err
 }
 
-// serve builds the server of cfg and runs it until ctx ends.
+// serve builds the server of cfg and runs it until ctx ends, with the
+// garbage collector's heap floor of cfg (gcfloor) for that time.
 func serve(ctx context.Context, cfg server.Config, stdout, stderr io.Writer) error {
+	defer gcfloor.Start(uint64(cfg.GCHeapFloorMB) << 20)()
 	srv, err := server.New(ctx, cfg, server.WithOutput(stdout, stderr))
 	if err != nil {
 		return err

@@ -7,8 +7,11 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -160,6 +163,26 @@ func TestRunServesAndStops(t *testing.T) {
 	require.NotContains(t, logs, "devsecret")
 	require.NotContains(t, logs, "secret-key")
 	require.NotContains(t, logs, "sk-embedkey")
+}
+
+// TestRunKeepsTheHeapFloor: the host applies SERVICE_GC_HEAP_FLOOR_MB
+// while it runs (the GC percent rises toward the floor's goal after a
+// collection) and puts GOGC back when it stops. Not parallel: the GC
+// percent is the process's.
+func TestRunKeepsTheHeapFloor(t *testing.T) {
+	gcPercent := func() int {
+		p := debug.SetGCPercent(100)
+		debug.SetGCPercent(p)
+		return p
+	}
+	require.Equal(t, 100, gcPercent())
+	_, _, stop := startHost(t, map[string]string{"SERVICE_GC_HEAP_FLOOR_MB": "2048"})
+	require.Eventually(t, func() bool {
+		runtime.GC()
+		return gcPercent() > 1000
+	}, 10*time.Second, 10*time.Millisecond, "a 2 GiB floor over this test's small heap")
+	stop()
+	require.Equal(t, 100, gcPercent())
 }
 
 func TestRunListenError(t *testing.T) {

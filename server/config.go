@@ -226,7 +226,20 @@ type Config struct {
 	// WebhookConcurrency is how many webhook deliveries one replica sends
 	// at once (SERVICE_WEBHOOK_CONCURRENCY, 16).
 	WebhookConcurrency int
+	// GCHeapFloorMB is the heap, in MiB, below which the host binary's
+	// garbage collector does not collect (SERVICE_GC_HEAP_FLOOR_MB, 32;
+	// 0: off, plain GOGC; see internal/gcfloor). The GC percent is
+	// process-wide, so New does not apply it: the host binary does, and a
+	// program that embeds the server tunes its own collector.
+	GCHeapFloorMB int
 }
+
+// DefaultGCHeapFloorMB is the default GCHeapFloorMB; maxGCHeapFloorMB
+// bounds it (64 GiB).
+const (
+	DefaultGCHeapFloorMB = 32
+	maxGCHeapFloorMB     = 65536
+)
 
 // EmbedderLocal is the Embedder value of the built-in embedder.
 const EmbedderLocal = "local"
@@ -298,6 +311,7 @@ func Defaults() Config {
 		EventRetention:            events.DefaultRetention,
 		EventStreamsMax:           DefaultEventStreamsMax,
 		WebhookConcurrency:        events.DefaultConcurrency,
+		GCHeapFloorMB:             DefaultGCHeapFloorMB,
 	}
 }
 
@@ -526,6 +540,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	smallInt("SERVICE_EVENT_STREAMS_MAX", &c.EventStreamsMax)
 	boolean("SERVICE_WEBHOOK_ALLOW_PRIVATE", &c.WebhookAllowPrivate)
 	smallInt("SERVICE_WEBHOOK_CONCURRENCY", &c.WebhookConcurrency)
+	smallInt("SERVICE_GC_HEAP_FLOOR_MB", &c.GCHeapFloorMB)
 	readDevMode(&c, getenv, &p)
 	return c, p.err()
 }
@@ -720,6 +735,9 @@ func (c Config) validate(in injected) error {
 	if c.WebhookConcurrency < 1 || c.WebhookConcurrency > maxWebhookConcurrency {
 		p.add("SERVICE_WEBHOOK_CONCURRENCY: must be in 1..%d", maxWebhookConcurrency)
 	}
+	if c.GCHeapFloorMB < 0 || c.GCHeapFloorMB > maxGCHeapFloorMB {
+		p.add("SERVICE_GC_HEAP_FLOOR_MB: must be in 0..%d", maxGCHeapFloorMB)
+	}
 	c.validateDevMode(&p)
 	return p.err()
 }
@@ -899,6 +917,7 @@ func (c Config) attrs() []slog.Attr {
 		slog.Int("event_streams_max", c.EventStreamsMax),
 		slog.Bool("webhook_allow_private", c.WebhookAllowPrivate),
 		slog.Int("webhook_concurrency", c.WebhookConcurrency),
+		slog.Int("gc_heap_floor_mb", c.GCHeapFloorMB),
 	}
 }
 

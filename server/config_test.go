@@ -130,6 +130,7 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		"SERVICE_EVENT_STREAMS_MAX":              "500",
 		"SERVICE_WEBHOOK_ALLOW_PRIVATE":          "1",
 		"SERVICE_WEBHOOK_CONCURRENCY":            "4",
+		"SERVICE_GC_HEAP_FLOOR_MB":               "0",
 	}
 	var read []string
 	c, err := FromEnv(func(name string) string {
@@ -198,6 +199,7 @@ func TestFromEnvEveryVariable(t *testing.T) {
 		EventStreamsMax:           500,
 		WebhookAllowPrivate:       true,
 		WebhookConcurrency:        4,
+		GCHeapFloorMB:             0,
 	}, c)
 	require.NoError(t, c.Validate())
 	require.Equal(t, "https://app.example.com", c.PublicAppURL())
@@ -333,6 +335,8 @@ func TestValidateRules(t *testing.T) {
 		{"no event streams", func(c *Config) { c.EventStreamsMax = 0 }, "SERVICE_EVENT_STREAMS_MAX: must be at least 1"},
 		{"webhook concurrency 0", func(c *Config) { c.WebhookConcurrency = 0 }, "SERVICE_WEBHOOK_CONCURRENCY: must be in 1..1024"},
 		{"webhook concurrency over", func(c *Config) { c.WebhookConcurrency = 1025 }, "SERVICE_WEBHOOK_CONCURRENCY: must be in 1..1024"},
+		{"gc heap floor negative", func(c *Config) { c.GCHeapFloorMB = -1 }, "SERVICE_GC_HEAP_FLOOR_MB: must be in 0..65536"},
+		{"gc heap floor over", func(c *Config) { c.GCHeapFloorMB = 65537 }, "SERVICE_GC_HEAP_FLOOR_MB: must be in 0..65536"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,115 @@
+// Package gcfloor keeps Go's garbage collector from collecting before the
+// heap has reached a floor. A replica with a small live heap (a few MiB)
+// otherwise collects every few MiB of garbage, dozens of times a second
+// under load, and each collection takes CPU from the requests and
+// preempts the SQLite writer; a replica whose live heap is already half
+// the floor or more collects as GOGC says.
+//
+// After each collection it sets the GC percent so that the next goal is
+// the floor, never below the percent it started with (GOGC): the goal is
+// at least the floor and at least what GOGC gives. GOMEMLIMIT still
+// applies on top. It reads the live heap the collector marked
+// (runtime/metrics /gc/heap/live:bytes), not the heap in use, which right
+// after a collection still counts the unswept garbage and would put the
+// goal far below the floor on a small heap.
+package gcfloor
+
+import (
+	"math"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"slices"
+	"sync"
+)
+
+// liveMetric is the heap the last collection marked live.
+const liveMetric = "/gc/heap/live:bytes"
+
+// state is the process's: the GC percent is process-wide. Several floors
+// may be started (servers in one test process); the highest applies.
+var state struct {
+	sync.Mutex
+	// floors are the started floors' bytes.
+	floors []uint64
+	// base is the GC percent before the first floor (GOGC), restored when
+	// the last one stops; percent is the one set.
+	base, percent int
+	// armed is set while a token's finalizer waits for a collection.
+	armed bool
+}
+
+// token is the object whose finalizer runs once after each collection: it
+// is unreachable as soon as it is armed, and the finalizer arms it again.
+type token struct{ sample []metrics.Sample }
+
+// Start keeps the heap goal at least bytes until the returned stop is
+// called; the last stop restores the GC percent of the first Start. It
+// does nothing (and stop does nothing) when bytes is 0 or the collector
+// is off (GOGC=off).
+func Start(bytes uint64) (stop func()) {
+	state.Lock()
+	defer state.Unlock()
+	if bytes == 0 {
+		return func() {}
+	}
+	if len(state.floors) == 0 {
+		base := debug.SetGCPercent(100)
+		debug.SetGCPercent(base)
+		if base < 0 {
+			return func() {}
+		}
+		state.base, state.percent = base, base
+	}
+	state.floors = append(state.floors, bytes)
+	if !state.armed {
+		state.armed = true
+		runtime.SetFinalizer(&token{sample: []metrics.Sample{{Name: liveMetric}}}, afterGC)
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			state.Lock()
+			defer state.Unlock()
+			i := slices.Index(state.floors, bytes)
+			state.floors = slices.Delete(state.floors, i, i+1)
+			if len(state.floors) == 0 {
+				debug.SetGCPercent(state.base)
+				state.percent = state.base
+			}
+		})
+	}
+}
+
+// afterGC runs after a collection: it sets the percent for the next one
+// and arms t for the collection after it, while any floor is started.
+func afterGC(t *token) {
+	metrics.Read(t.sample)
+	state.Lock()
+	defer state.Unlock()
+	if len(state.floors) == 0 {
+		state.armed = false
+		return
+	}
+	if t.sample[0].Value.Kind() == metrics.KindUint64 {
+		if p := Percent(t.sample[0].Value.Uint64(), slices.Max(state.floors), state.base); p != state.percent {
+			state.percent = p
+			debug.SetGCPercent(p)
+		}
+	}
+	runtime.SetFinalizer(t, afterGC)
+}
+
+// Percent is the GC percent that puts the goal of a heap with live bytes
+// live at floor, and never below base: the goal of a collection is the
+// live heap times 1 + percent/100.
+func Percent(live, floor uint64, base int) int {
+	if live == 0 || floor <= live {
+		return base
+	}
+	p := (float64(floor)/float64(live) - 1) * 100
+	if p <= float64(base) {
+		return base
+	}
+	return int(min(p, math.MaxInt32))
+}
