@@ -24,6 +24,7 @@ import (
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/bunstore"
+	"github.com/openjury/openjury/internal/gcfloor"
 	"github.com/openjury/openjury/marketplace"
 	"github.com/openjury/openjury/openjurytest"
 	"github.com/openjury/openjury/openjurytest/dbtest"
@@ -31,11 +32,12 @@ import (
 	"github.com/openjury/openjury/server"
 )
 
-// BenchmarkWarmReplica measures a whole replica (server.New and Start:
-// the API, the web app, the background work and the search index) on a
-// SQLite database of 100,000 documents (1,000,000 with SEARCH_BENCH_1M=1;
-// one job in 20 a real job, the rest submissions, comments and posts of
-// those jobs) once its connections are warm. The replica runs in a fresh
+// BenchmarkWarmReplica measures a whole replica (server.New and Start,
+// with the host's heap floor: the API, the web app, the background work
+// and the search index) on a SQLite database of 100,000 documents
+// (1,000,000 with SEARCH_BENCH_1M=1; one job in 20 a real job, the rest
+// submissions, comments and posts of those jobs) once its connections are
+// warm. The replica runs in a fresh
 // process (this test binary, TestWarmReplicaProcess); this process drives
 // it over HTTP from 4 goroutines, two rounds of 400 searches each (the
 // quality set's queries, every kind filter, a quarter followed to their
@@ -472,7 +474,7 @@ func (c *warmClient) metric(name string) float64 {
 
 // TestWarmReplicaProcess is BenchmarkWarmReplica's replica: run by the
 // benchmark in a process of its own (skipped otherwise), it starts the
-// whole service on SEARCH_WARM_REPLICA_DSN, prints its URL and start
+// whole service, with the host's heap floor, on SEARCH_WARM_REPLICA_DSN, prints its URL and start
 // figures and serves until its stdin closes; then it writes its heap
 // profile to SEARCH_WARM_HEAP_PROFILE, when set.
 func TestWarmReplicaProcess(t *testing.T) {
@@ -481,6 +483,9 @@ func TestWarmReplicaProcess(t *testing.T) {
 		t.Skip("run by BenchmarkWarmReplica")
 	}
 	start, cpu := time.Now(), cpuTime()
+	// The host binary's heap floor for the garbage collector, as a
+	// replica run by it has.
+	defer gcfloor.Start(uint64(server.Defaults().GCHeapFloorMB) << 20)()
 	// The service's defaults but for the kit's fake clock, the read cache
 	// on (openjurytest turns it off): its answers count in a warm replica.
 	srv := openjurytest.NewServer(t, openjurytest.WithDSN(dsn), openjurytest.WithConfig(func(c *openjurytest.ServerConfig) {
