@@ -48,14 +48,22 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 	return err
 }
 
-// serve builds the server of cfg and runs it until ctx ends, with the
-// garbage collector's heap floor of cfg (gcfloor) for that time.
+// serve builds the server of cfg, starts it (the search index loaded)
+// and runs it until ctx ends, with the garbage collector's heap floor of
+// cfg (gcfloor) from the end of the start: the index's load runs at Go's
+// own pace, so its garbage does not stay resident in a replica whose index
+// is large.
 func serve(ctx context.Context, cfg server.Config, stdout, stderr io.Writer) error {
-	defer gcfloor.Start(uint64(cfg.GCHeapFloorMB) << 20)()
 	srv, err := server.New(ctx, cfg, server.WithOutput(stdout, stderr))
 	if err != nil {
 		return err
 	}
 	defer srv.Close() // logs a database that fails to close
+	// As Run would: the background work outlives ctx until the requests
+	// in flight are done (Run stops it).
+	if err := srv.Start(context.WithoutCancel(ctx)); err != nil {
+		return err
+	}
+	defer gcfloor.Start(uint64(cfg.GCHeapFloorMB) << 20)()
 	return srv.Run(ctx)
 }

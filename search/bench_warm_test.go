@@ -483,15 +483,15 @@ func TestWarmReplicaProcess(t *testing.T) {
 		t.Skip("run by BenchmarkWarmReplica")
 	}
 	start, cpu := time.Now(), cpuTime()
-	// The host binary's heap floor for the garbage collector, as a
-	// replica run by it has.
-	defer gcfloor.Start(uint64(server.Defaults().GCHeapFloorMB) << 20)()
 	// The service's defaults but for the kit's fake clock, the read cache
 	// on (openjurytest turns it off): its answers count in a warm replica.
 	srv := openjurytest.NewServer(t, openjurytest.WithDSN(dsn), openjurytest.WithConfig(func(c *openjurytest.ServerConfig) {
 		c.ReadCacheTTL = server.Defaults().ReadCacheTTL
 	}))
 	took, cpuTook := time.Since(start), cpuTime()-cpu
+	// The host binary's heap floor for the garbage collector, from the
+	// end of the start as the host has it.
+	defer gcfloor.Start(uint64(server.Defaults().GCHeapFloorMB) << 20)()
 	fmt.Printf("warmreplica: url=%s start-s=%.2f start-cpu-s=%.2f start-RSS-MiB=%.1f start-peak-RSS-MiB=%.1f\n",
 		srv.URL, took.Seconds(), cpuTook.Seconds(), float64(rssKiB())/1024, float64(peakRSSKiB())/1024)
 	_, _ = io.Copy(io.Discard, os.Stdin)

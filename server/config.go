@@ -227,8 +227,9 @@ type Config struct {
 	// at once (SERVICE_WEBHOOK_CONCURRENCY, 16).
 	WebhookConcurrency int
 	// GCHeapFloorMB is the heap, in MiB, below which the host binary's
-	// garbage collector does not collect (SERVICE_GC_HEAP_FLOOR_MB, 32;
-	// 0: off, plain GOGC; see internal/gcfloor). The GC percent is
+	// garbage collector does not collect while the process's resident
+	// memory is at most 8 times that (SERVICE_GC_HEAP_FLOOR_MB, 32; 0:
+	// off, plain GOGC; see internal/gcfloor). The GC percent is
 	// process-wide, so New does not apply it: the host binary does, and a
 	// program that embeds the server tunes its own collector.
 	GCHeapFloorMB int

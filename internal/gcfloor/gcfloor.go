@@ -8,7 +8,10 @@
 // After each collection it sets the GC percent so that the next goal is
 // the floor, never below the percent it started with (GOGC): the goal is
 // at least the floor and at least what GOGC gives. GOMEMLIMIT still
-// applies on top. It reads the live heap the collector marked
+// applies on top. The floor is for small processes: while the process's
+// resident memory is more than ResidentFactor times the floor (a replica
+// holding a large search index, whose memory budget the floor's extra
+// MiB would strain), it collects as GOGC says. It reads the live heap the collector marked
 // (runtime/metrics /gc/heap/live:bytes), not the heap in use, which right
 // after a collection still counts the unswept garbage and would put the
 // goal far below the floor on a small heap.
@@ -16,15 +19,22 @@ package gcfloor
 
 import (
 	"math"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 )
 
 // liveMetric is the heap the last collection marked live.
 const liveMetric = "/gc/heap/live:bytes"
+
+// ResidentFactor is how many times the floor the process's resident
+// memory may be for the floor to apply.
+const ResidentFactor = 8
 
 // state is the process's: the GC percent is process-wide. Several floors
 // may be started (servers in one test process); the highest applies.
@@ -91,8 +101,12 @@ func afterGC(t *token) {
 		state.armed = false
 		return
 	}
+	floor := slices.Max(state.floors)
+	if rss, ok := readResident(); ok && rss > ResidentFactor*floor {
+		floor = 0
+	}
 	if t.sample[0].Value.Kind() == metrics.KindUint64 {
-		if p := Percent(t.sample[0].Value.Uint64(), slices.Max(state.floors), state.base); p != state.percent {
+		if p := Percent(t.sample[0].Value.Uint64(), floor, state.base); p != state.percent {
 			state.percent = p
 			debug.SetGCPercent(p)
 		}
@@ -100,9 +114,31 @@ func afterGC(t *token) {
 	runtime.SetFinalizer(t, afterGC)
 }
 
+// readResident is resident; tests replace it.
+var readResident = resident
+
+// resident returns the process's resident memory (Linux: the second field
+// of /proc/self/statm, in pages); false where it cannot be read, where the
+// floor then applies whatever the process's size.
+func resident() (uint64, bool) {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0, false
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0, false
+	}
+	pages, err := strconv.ParseUint(f[1], 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return pages * uint64(os.Getpagesize()), true
+}
+
 // Percent is the GC percent that puts the goal of a heap with live bytes
-// live at floor, and never below base: the goal of a collection is the
-// live heap times 1 + percent/100.
+// live at floor, and never below base (so a floor of 0 gives base): the
+// goal of a collection is the live heap times 1 + percent/100.
 func Percent(live, floor uint64, base int) int {
 	if live == 0 || floor <= live {
 		return base
