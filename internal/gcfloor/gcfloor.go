@@ -1,6 +1,6 @@
 // Package gcfloor keeps Go's garbage collector from collecting before the
 // heap has reached a floor. A replica with a small live heap (a few MiB)
-// otherwise collects every few MiB of garbage, dozens of times a second
+// otherwise collects every few MiB of garbage, many times a second
 // under load, and each collection takes CPU from the requests and
 // preempts the SQLite writer; a replica whose live heap is already half
 // the floor or more collects as GOGC says.
@@ -8,13 +8,15 @@
 // After each collection it sets the GC percent so that the next goal is
 // the floor, never below the percent it started with (GOGC): the goal is
 // at least the floor and at least what GOGC gives. GOMEMLIMIT still
-// applies on top. The floor is for small processes: while the process's
-// resident memory is more than ResidentFactor times the floor (a replica
-// holding a large search index, whose memory budget the floor's extra
-// MiB would strain), it collects as GOGC says. It reads the live heap the collector marked
+// applies on top. It reads the live heap the collector marked
 // (runtime/metrics /gc/heap/live:bytes), not the heap in use, which right
 // after a collection still counts the unswept garbage and would put the
 // goal far below the floor on a small heap.
+//
+// The floor is for small processes: while the process's resident memory
+// is more than ResidentFactor times the floor (a replica holding a large
+// search index, whose memory budget the floor's extra MiB would strain),
+// it collects as GOGC says.
 package gcfloor
 
 import (
