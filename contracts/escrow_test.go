@@ -411,7 +411,7 @@ func TestEscrowRefundBeforeSettle(t *testing.T) {
 
 	// The boundary, on chain: a refund mined at block.timestamp ==
 	// refundAfter fails, one second later it pays.
-	require.NoError(t, ch.Backend.AdjustTime(time.Duration(refundAfter-1-ch.BlockTime())*time.Second))
+	ch.AdjustTime(time.Duration(refundAfter-1-ch.BlockTime()) * time.Second)
 	require.Equal(t, refundAfter-1, ch.BlockTime())
 	early := e.forced(sponsor, e.refund(key))
 	require.Equal(t, types.ReceiptStatusFailed, early.Status)

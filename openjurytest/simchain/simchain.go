@@ -14,6 +14,7 @@ import (
 	"math/big"
 	"net"
 	"sync"
+	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind"
@@ -179,6 +180,22 @@ func (c *Chain) mined(tx *types.Transaction, err error) *types.Receipt {
 	require.NoError(c.t, err)
 	require.Equal(c.t, types.ReceiptStatusSuccessful, rcpt.Status, "transaction %s reverted", tx.Hash())
 	return rcpt
+}
+
+// AdjustTime moves the time of the next block by d. The node refuses while
+// its transaction pool still lists a transaction as pending, which it
+// does for a moment after the block that included it (the pool learns of
+// a new head asynchronously): AdjustTime waits that out, for a few
+// seconds at most.
+func (c *Chain) AdjustTime(d time.Duration) {
+	c.t.Helper()
+	var err error
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if err = c.Backend.AdjustTime(d); err == nil || time.Now().After(deadline) {
+			break
+		}
+	}
+	require.NoError(c.t, err)
 }
 
 // Mine seals n empty blocks.
