@@ -8,13 +8,13 @@ import (
 	"net/http"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/openjury/openjury/internal/gcfloor"
 	"github.com/openjury/openjury/openjurytest"
 	"github.com/openjury/openjury/server"
 )
@@ -170,19 +170,14 @@ func TestRunServesAndStops(t *testing.T) {
 // collection) and puts GOGC back when it stops. Not parallel: the GC
 // percent is the process's.
 func TestRunKeepsTheHeapFloor(t *testing.T) {
-	gcPercent := func() int {
-		p := debug.SetGCPercent(100)
-		debug.SetGCPercent(p)
-		return p
-	}
-	require.Equal(t, 100, gcPercent())
+	require.Equal(t, 100, gcfloor.GCPercent())
 	_, _, stop := startHost(t, map[string]string{"SERVICE_GC_HEAP_FLOOR_MB": "2048"})
 	require.Eventually(t, func() bool {
 		runtime.GC()
-		return gcPercent() > 1000
+		return gcfloor.GCPercent() > 1000
 	}, 10*time.Second, 10*time.Millisecond, "a 2 GiB floor over this test's small heap")
 	stop()
-	require.Equal(t, 100, gcPercent())
+	require.Equal(t, 100, gcfloor.GCPercent())
 }
 
 func TestRunListenError(t *testing.T) {

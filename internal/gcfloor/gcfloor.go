@@ -31,8 +31,12 @@ import (
 	"sync"
 )
 
-// liveMetric is the heap the last collection marked live.
-const liveMetric = "/gc/heap/live:bytes"
+// liveMetric is the heap the last collection marked live; percentMetric
+// is the GC percent in force (GOGC, or the last debug.SetGCPercent).
+const (
+	liveMetric    = "/gc/heap/live:bytes"
+	percentMetric = "/gc/gogc:percent"
+)
 
 // ResidentFactor is how many times the floor the process's resident
 // memory may be for the floor to apply.
@@ -66,8 +70,7 @@ func Start(bytes uint64) (stop func()) {
 		return func() {}
 	}
 	if len(state.floors) == 0 {
-		base := debug.SetGCPercent(100)
-		debug.SetGCPercent(base)
+		base := GCPercent()
 		if base < 0 {
 			return func() {}
 		}
@@ -136,6 +139,19 @@ func resident() (uint64, bool) {
 		return 0, false
 	}
 	return pages * uint64(os.Getpagesize()), true
+}
+
+// GCPercent is the GC percent in force: GOGC, or the last value set with
+// debug.SetGCPercent (by this package or anyone); -1 when the collector is
+// off. It reads it from runtime/metrics, without setting it.
+func GCPercent() int {
+	s := []metrics.Sample{{Name: percentMetric}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 100
+	}
+	// The runtime reports its int32 percent as a uint64 (-1 when off).
+	return int(int32(s[0].Value.Uint64()))
 }
 
 // Percent is the GC percent that puts the goal of a heap with live bytes

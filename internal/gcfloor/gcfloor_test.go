@@ -30,13 +30,6 @@ func TestPercent(t *testing.T) {
 	}
 }
 
-// gcPercent is the current GC percent.
-func gcPercent() int {
-	p := debug.SetGCPercent(100)
-	debug.SetGCPercent(p)
-	return p
-}
-
 // TestStartRaisesThePercentAfterEachCollection: with a floor far above
 // this test's live heap, the percent rises after a collection; stop puts
 // back the percent of the start, and a floor of 0 changes nothing.
@@ -44,30 +37,30 @@ func TestStartRaisesThePercentAfterEachCollection(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	gcfloor.Start(0)()
 	runtime.GC()
-	require.Equal(t, 100, gcPercent(), "a floor of 0 is off")
+	require.Equal(t, 100, gcfloor.GCPercent(), "a floor of 0 is off")
 
 	stop := gcfloor.Start(1 << 30)
 	require.Eventually(t, func() bool {
 		runtime.GC()
-		return gcPercent() > 1000
+		return gcfloor.GCPercent() > 1000
 	}, 10*time.Second, 10*time.Millisecond, "the percent rises toward a 1 GiB goal")
-	low := gcPercent()
+	low := gcfloor.GCPercent()
 	// A second, higher floor (another server in the process) applies while
 	// started; stopping it leaves the first.
 	stopHigh := gcfloor.Start(4 << 30)
 	require.Eventually(t, func() bool {
 		runtime.GC()
-		return gcPercent() > 3*low
+		return gcfloor.GCPercent() > 3*low
 	}, 10*time.Second, 10*time.Millisecond, "the highest floor applies")
 	stopHigh()
 	stopHigh()
-	require.NotEqual(t, 100, gcPercent(), "the first floor is still started")
+	require.NotEqual(t, 100, gcfloor.GCPercent(), "the first floor is still started")
 	stop()
-	require.Equal(t, 100, gcPercent(), "the last stop restores GOGC")
+	require.Equal(t, 100, gcfloor.GCPercent(), "the last stop restores GOGC")
 	runtime.GC()
 	runtime.GC()
 	time.Sleep(50 * time.Millisecond) // a finalizer already queued sees it stopped
-	require.Equal(t, 100, gcPercent(), "and later collections leave it")
+	require.Equal(t, 100, gcfloor.GCPercent(), "and later collections leave it")
 }
 
 // TestStartOffWithGCOff: with the collector off (GOGC=off) Start leaves it
@@ -77,7 +70,7 @@ func TestStartOffWithGCOff(t *testing.T) {
 	stop := gcfloor.Start(1 << 30)
 	runtime.GC()
 	time.Sleep(20 * time.Millisecond)
-	require.Equal(t, -1, gcPercent())
+	require.Equal(t, -1, gcfloor.GCPercent())
 	stop()
-	require.Equal(t, -1, gcPercent())
+	require.Equal(t, -1, gcfloor.GCPercent())
 }

@@ -15,11 +15,6 @@ import (
 // not, the floor applies. The process's own size is read for real.
 func TestLargeProcessKeepsGOGC(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	percent := func() int {
-		p := debug.SetGCPercent(100)
-		debug.SetGCPercent(p)
-		return p
-	}
 	rss, ok := resident()
 	require.True(t, ok, "this test runs on Linux")
 	require.Positive(t, rss)
@@ -34,11 +29,11 @@ func TestLargeProcessKeepsGOGC(t *testing.T) {
 		runtime.GC()
 		time.Sleep(5 * time.Millisecond)
 	}
-	require.Equal(t, 100, percent(), "a process of 1 TiB keeps GOGC")
+	require.Equal(t, 100, GCPercent(), "a process of 1 TiB keeps GOGC")
 
 	size.Store(1 << 20)
 	require.Eventually(t, func() bool {
 		runtime.GC()
-		return percent() > 1000
+		return GCPercent() > 1000
 	}, 10*time.Second, 10*time.Millisecond, "a small one gets the floor")
 }
