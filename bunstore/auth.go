@@ -2,6 +2,7 @@ package bunstore
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -167,6 +168,16 @@ func (d *DB) TokenOwner(ctx context.Context, hash string, now time.Time) (openju
 	if err != nil {
 		return "", err
 	}
+	if d.tokens != nil {
+		tok, ok, err := d.tokens.get(ctx, hash)
+		switch {
+		case err != nil:
+			return "", translate(op, err)
+		case !ok || tok.ExpiresAt <= millis(now):
+			return "", openjury.E(openjury.Unauthenticated, op, "invalid or expired token")
+		}
+		return openjury.Address(tok.Address), nil
+	}
 	var addr string
 	if err := d.scanHot(ctx, db, d.hot.tokenOwner, []any{&addr}, hash, millis(now)); err != nil {
 		err = translate(op, err)
@@ -176,6 +187,23 @@ func (d *DB) TokenOwner(ctx context.Context, hash string, now time.Time) (openju
 		return "", err
 	}
 	return openjury.Address(addr), nil
+}
+
+// tokensByHash reads the tokens of hashes (the hot statement tokensByHash)
+// for DB.tokens: their address and expiry, expired or not.
+func (d *DB) tokensByHash(ctx context.Context, hashes []string) (map[string]tokenRow, error) {
+	out := make(map[string]tokenRow, len(hashes))
+	err := d.queryHot(ctx, d.r, d.hot.tokensByHash, []any{hashes}, func(r *sql.Rows) error {
+		for r.Next() {
+			var t tokenRow
+			if err := r.Scan(&t.Hash, &t.Address, &t.ExpiresAt); err != nil {
+				return err
+			}
+			out[t.Hash] = t
+		}
+		return r.Err()
+	})
+	return out, err
 }
 
 // RevokeToken deletes the token with this digest; an unknown digest is not

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -617,6 +618,183 @@ func TestMigrationProgress(t *testing.T) {
 			got = nil
 			open(t, dsn, bunstore.WithMigrationProgress(func(p bunstore.MigrationProgress) { got = append(got, p) }))
 			require.Equal(t, []bunstore.MigrationProgress{{Total: 0}}, got)
+		})
+	}
+}
+
+// countBatched counts the batched reads (DB.jobs, DB.tokens) db runs.
+func countBatched(db *bunstore.DB) *atomic.Int64 {
+	var n atomic.Int64
+	bunstore.SetHotHook(db, func(_ context.Context, q string) {
+		if strings.Contains(q, "ANY(") {
+			n.Add(1)
+		}
+	})
+	return &n
+}
+
+// requireNone closes errs and fails on any error in it.
+func requireNone(t *testing.T, errs chan error) {
+	t.Helper()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+}
+
+// TestConcurrentJobReads: many callers reading jobs at once, on both
+// engines, each get their own job (or NotFound for an unknown id), and a
+// caller that updates a job then reads it sees its update, while the
+// others read around it. On PostgreSQL the reads go in batches (DB.jobs):
+// fewer statements than reads.
+func TestConcurrentJobReads(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			db := open(t, be.dsn(t))
+			ctx := context.Background()
+			const jobs, readers, reads = 20, 48, 60
+			ids := make([]string, jobs)
+			for i := range ids {
+				ids[i] = fmt.Sprintf("00000000-0000-7000-8000-%012d", i+1)
+				j := job(ids[i])
+				j.Title = "title " + ids[i]
+				require.NoError(t, db.InTx(ctx, func(ctx context.Context, tx marketplace.Tx) error {
+					return tx.Jobs().CreateJob(ctx, j)
+				}))
+			}
+			batched := countBatched(db)
+			var wg sync.WaitGroup
+			errs := make(chan error, readers+jobs)
+			for r := range readers {
+				wg.Go(func() {
+					for k := range reads {
+						i := (r*7 + k) % (jobs + 1)
+						if i == jobs {
+							_, err := db.Jobs().Job(ctx, "00000000-0000-7000-8000-999999999999")
+							if openjury.KindOf(err) != openjury.NotFound {
+								errs <- fmt.Errorf("unknown job: %v", err)
+								return
+							}
+							continue
+						}
+						got, err := db.Jobs().Job(ctx, ids[i])
+						if err != nil || got.ID != ids[i] || got.Title != "title "+ids[i] {
+							errs <- fmt.Errorf("job %s: %v %+v", ids[i], err, got)
+							return
+						}
+					}
+				})
+			}
+			// Each job's own writer: its read after its update sees it.
+			for i := range jobs {
+				wg.Go(func() {
+					j := job(ids[i])
+					for k := range 5 {
+						j.FeaturedScore = int64(k + 1)
+						if err := db.Jobs().UpdateJob(ctx, j); err != nil {
+							errs <- err
+							return
+						}
+						got, err := db.Jobs().Job(ctx, ids[i])
+						if err != nil || got.FeaturedScore != j.FeaturedScore {
+							errs <- fmt.Errorf("job %s read after its update: %v %+v, want score %d", ids[i], err, got, j.FeaturedScore)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			requireNone(t, errs)
+			calls := int64(readers*reads + jobs*5)
+			if db.Dialect() == bunstore.DialectPostgres {
+				require.Positive(t, batched.Load())
+				require.Less(t, batched.Load(), calls, "concurrent reads share statements")
+				t.Logf("%d reads in %d statements", calls, batched.Load())
+			} else {
+				require.Zero(t, batched.Load(), "SQLite reads each job on its own")
+			}
+		})
+	}
+}
+
+// TestConcurrentTokenOwners: many callers checking bearer tokens at once,
+// on both engines, each get their token's owner, Unauthenticated for an
+// expired or unknown one, and a token revoked before a check is refused
+// by it, however the checks are batched (DB.tokens on PostgreSQL: fewer
+// statements than checks).
+func TestConcurrentTokenOwners(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			db := open(t, be.dsn(t))
+			ctx := context.Background()
+			now := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
+			const owners, checkers, checks = 16, 32, 40
+			addrs := make([]openjury.Address, owners)
+			for i := range addrs {
+				addrs[i] = openjury.MustAddress(fmt.Sprintf("0x%040x", i+1))
+				nonce := fmt.Sprint("n", i)
+				require.NoError(t, db.PutChallenge(ctx, auth.Challenge{Nonce: nonce, Address: addrs[i], Message: "m", IssuedAt: now, ExpiresAt: now.Add(time.Hour)}))
+				// Even owners' tokens are live at now, odd ones expire at
+				// now (a token is live strictly before its expiry).
+				exp := now.Add(time.Hour)
+				if i%2 == 1 {
+					exp = now
+				}
+				require.NoError(t, db.RedeemChallenge(ctx, addrs[i], nonce, now.Add(-time.Minute), auth.Token{Hash: fmt.Sprint("h", i), Address: addrs[i], CreatedAt: now.Add(-time.Minute), ExpiresAt: exp}))
+			}
+			batched := countBatched(db)
+			var wg sync.WaitGroup
+			errs := make(chan error, checkers+owners)
+			for c := range checkers {
+				wg.Go(func() {
+					for k := range checks {
+						i := (c*5 + k) % (owners + 1)
+						hash := fmt.Sprint("h", i)
+						addr, err := db.TokenOwner(ctx, hash, now)
+						switch {
+						case i == owners || i%2 == 1:
+							if openjury.KindOf(err) != openjury.Unauthenticated {
+								errs <- fmt.Errorf("token %s: %q %v, want Unauthenticated", hash, addr, err)
+								return
+							}
+						case i%4 == 2:
+							// revoked below, at some point: either answer
+							// but no other.
+							if err != nil && openjury.KindOf(err) != openjury.Unauthenticated || err == nil && addr != addrs[i] {
+								errs <- fmt.Errorf("token %s: %q %v", hash, addr, err)
+								return
+							}
+						case err != nil || addr != addrs[i]:
+							errs <- fmt.Errorf("token %s: %q %v, want %s", hash, addr, err, addrs[i])
+							return
+						}
+					}
+				})
+			}
+			for i := 2; i < owners; i += 4 {
+				wg.Go(func() {
+					hash := fmt.Sprint("h", i)
+					if err := db.RevokeToken(ctx, hash); err != nil {
+						errs <- err
+						return
+					}
+					if addr, err := db.TokenOwner(ctx, hash, now); openjury.KindOf(err) != openjury.Unauthenticated {
+						errs <- fmt.Errorf("token %s checked after its revocation: %q %v", hash, addr, err)
+					}
+				})
+			}
+			wg.Wait()
+			requireNone(t, errs)
+			if db.Dialect() == bunstore.DialectPostgres {
+				require.Positive(t, batched.Load())
+				require.Less(t, batched.Load(), int64(checkers*checks), "concurrent checks share statements")
+			} else {
+				require.Zero(t, batched.Load(), "SQLite checks each token on its own")
+			}
 		})
 	}
 }

@@ -127,6 +127,11 @@ type DB struct {
 	// appended events to the outbox committed: the replica's sequencer
 	// need not wait for its next poll (EventsAppended).
 	appended chan struct{}
+	// jobs and tokens batch the reads of a job by id outside a
+	// transaction and of a bearer token's owner on PostgreSQL (batch.go);
+	// nil on SQLite.
+	jobs   *batcher[*jobRow]
+	tokens *batcher[tokenRow]
 	// ckpt runs the checkpoints of a SQLite file (checkpoint.go); nil on
 	// PostgreSQL and in-memory SQLite.
 	ckpt *checkpointer
@@ -224,9 +229,14 @@ func openPostgres(dsn string, maxConns int) (*DB, error) {
 // until the caller sets a reader pool), with its hot statements and row
 // plans.
 func newDB(dialect string, w *bun.DB) *DB {
-	return &DB{dialect: dialect, w: w, r: w, hot: newHotStatements(dialect, w),
+	d := &DB{dialect: dialect, w: w, r: w, hot: newHotStatements(dialect, w),
 		jobPlan: mustRowPlan[jobRow](w), submitPlan: mustRowPlan[submitStateRow](w, "Stake"),
 		appended: make(chan struct{}, 1)}
+	if dialect == DialectPostgres {
+		d.jobs = &batcher[*jobRow]{fetch: d.jobsByID, limit: batchesInFlight, max: maxBatch}
+		d.tokens = &batcher[tokenRow]{fetch: d.tokensByHash, limit: batchesInFlight, max: maxBatch}
+	}
+	return d
 }
 
 // optimizeTimeout bounds the PRAGMA optimize of Close.

@@ -49,6 +49,14 @@ func SetGroupBounds(d *DB, members int, age time.Duration) {
 // parameters (agent, job id, agent), for plan tests.
 func JobForSubmitSQL(d *DB) string { return d.hot.jobForSubmit.generic }
 
+// JobsByIDSQL is the text of the batched read of jobs by id on PostgreSQL
+// (one text[] parameter), for plan tests.
+func JobsByIDSQL(d *DB) string { return d.hot.jobsByID.generic }
+
+// TokensByHashSQL is the text of the batched read of bearer tokens on
+// PostgreSQL (one text[] parameter), for plan tests.
+func TokensByHashSQL(d *DB) string { return d.hot.tokensByHash.generic }
+
 // SubmitSQL is the text of Submit's one statement on PostgreSQL with ?
 // parameters (see submitQuery), for plan tests.
 func SubmitSQL(d *DB) string { return d.hot.submit.generic }

@@ -244,6 +244,28 @@ func (s jobStore) Job(ctx context.Context, id string) (*marketplace.Job, error) 
 	return s.get(ctx, op, db, s.e.d.hot.jobByID, id)
 }
 
+// batchesInFlight and maxBatch bound DB.jobs: the most batches of job
+// reads in flight (connections they hold) and the most jobs in one. Two
+// batches in flight ran the most job reads a second on 2 cores (1 and 4
+// ran fewer: BENCHMARKS.md); a lone read never waits for the limit.
+const (
+	batchesInFlight = 2
+	maxBatch        = 64
+)
+
+// jobsByID reads the jobs of ids (the hot statement jobsByID) for DB.jobs.
+func (d *DB) jobsByID(ctx context.Context, ids []string) (map[string]*jobRow, error) {
+	out := make(map[string]*jobRow, len(ids))
+	err := d.queryHot(ctx, d.r, d.hot.jobsByID, []any{ids}, func(r *sql.Rows) error {
+		rows, err := scanPlanned[jobRow](r, d.jobPlan, 0)
+		for _, row := range rows {
+			out[row.ID] = row
+		}
+		return err
+	})
+	return out, err
+}
+
 // JobForUpdate returns one job and, on PostgreSQL, locks its row until the
 // transaction ends. On SQLite the transaction already holds the one write
 // lock. Outside a transaction it is Job. Errors: NotFound.
@@ -294,9 +316,20 @@ func (row *submitStateRow) state(op string, agent openjury.Address) (*marketplac
 	return &marketplace.SubmitState{Job: j, Stake: st, Submissions: row.Submissions}, nil
 }
 
-// get runs the hot statement h (a job by id) on db.
+// get runs the hot statement h (a job by id) on db; a read outside a
+// transaction on PostgreSQL goes in a batch with the others in flight
+// (DB.jobs) instead.
 func (s jobStore) get(ctx context.Context, op string, db bun.IDB, h hot, id string) (*marketplace.Job, error) {
-	row, err := queryOnePlanned[jobRow](ctx, s.e.d, db, h, s.e.d.jobPlan, id)
+	var row *jobRow
+	var err error
+	if s.e.d.jobs != nil && !s.e.tx {
+		var ok bool
+		if row, ok, err = s.e.d.jobs.get(ctx, id); err == nil && !ok {
+			err = sql.ErrNoRows
+		}
+	} else {
+		row, err = queryOnePlanned[jobRow](ctx, s.e.d, db, h, s.e.d.jobPlan, id)
+	}
 	if err != nil {
 		return nil, translateWith(op, err, jobDetails)
 	}

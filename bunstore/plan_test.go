@@ -854,6 +854,19 @@ func TestJobForSubmitPlan(t *testing.T) {
 				require.Contains(t, joined, "LockRows", joined)
 				require.Contains(t, joined, "jobs_pkey", joined)
 				require.Contains(t, joined, "stakes_pkey", joined)
+				// A batch of jobs by id (DB.jobs): primary-key probes.
+				batch := strings.Join(plan(bunstore.JobsByIDSQL(db), "{j100008,j100009,j100010}"), "\n")
+				require.NotContains(t, batch, "Seq Scan", batch)
+				require.Contains(t, batch, "jobs_pkey", batch)
+				// And of bearer tokens (DB.tokens), among planRows of them.
+				_, err := db.Bun().ExecContext(ctx, fmt.Sprintf(`INSERT INTO auth_tokens (hash, address, created_at, expires_at)
+					SELECT 'h' || i, 'addr' || i, 0, 1 FROM generate_series(1, %d) AS i`, planRows))
+				require.NoError(t, err)
+				_, err = db.Bun().ExecContext(ctx, "ANALYZE auth_tokens")
+				require.NoError(t, err)
+				tokens := strings.Join(plan(bunstore.TokensByHashSQL(db), "{h1,h2,h3}"), "\n")
+				require.NotContains(t, tokens, "Seq Scan", tokens)
+				require.Contains(t, tokens, "auth_tokens_pkey", tokens)
 				// So does CastVote's: the job and the submission by
 				// primary key, the vote upserted on its unique key.
 				vote := plan(bunstore.CastVoteSQL(db), job, "s1",

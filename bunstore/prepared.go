@@ -66,6 +66,10 @@ type hotStatements struct {
 	// sequence the write of a sequencer pass there (sequenceQuery); empty
 	// on SQLite.
 	submit, castVote, sequence hot
+	// jobsByID reads the jobs of a text[] of ids (DB.jobs), tokensByHash
+	// the address and expiry of the tokens of a text[] of digests
+	// (DB.tokens), on PostgreSQL; empty on SQLite.
+	jobsByID, tokensByHash hot
 	// touchCrossing is reputationStore.touchCrossings' read for one
 	// address on SQLite; empty on PostgreSQL.
 	touchCrossing hot
@@ -96,7 +100,7 @@ func (h hotStatements) all() []hot {
 	all := []hot{h.jobByID, h.jobByIDForUpdate, h.jobForSubmit, h.tokenOwner, h.stakeOf,
 		h.insertSubmission, h.enqueueSearch, h.addReputation, h.juryChildren, h.juryLeaf, h.juryTotal, h.jurorStake}
 	if h.submit.native != "" {
-		all = append(all, h.submit, h.castVote, h.sequence)
+		all = append(all, h.submit, h.castVote, h.sequence, h.jobsByID, h.tokensByHash)
 	}
 	if h.totalChanges.native != "" {
 		all = append(all, h.totalChanges, h.touchCrossing, h.insertEvent, h.insertEventKey, h.deleteSequenced, h.putDocument, h.dropPending, h.appendEvent)
@@ -139,6 +143,9 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 		h.submit = newHot(dialect, submitQuery(h))
 		h.castVote = newHot(dialect, castVoteQuery(h))
 		h.sequence = newHot(dialect, sequenceQuery)
+		h.jobsByID = newHot(dialect, db.NewSelect().Model((*jobRow)(nil)).Where("j.id = ANY(?::text[])", param).String())
+		h.tokensByHash = newHot(dialect, db.NewSelect().Model((*tokenRow)(nil)).Column("hash", "address", "expires_at").
+			Where("t.hash = ANY(?::text[])", param).String())
 	} else {
 		h.totalChanges = newHot(dialect, "SELECT total_changes()")
 		h.touchCrossing = newHot(dialect, touchCrossedQuery)
