@@ -87,7 +87,16 @@ func (s searchStore) ClaimPending(ctx context.Context, now time.Time, lease time
 	if err != nil {
 		return nil, err
 	}
-	some, err := rdb.NewSelect().Table("search_pending").Where("lease_until <= ?", at).Where("lex_gen = gen").Limit(1).Exists(ctx)
+	// Lexically done is lex_gen = gen; on PostgreSQL, where lex_gen <= gen
+	// is checked, it is written lex_gen >= gen: PostgreSQL estimates an
+	// equality of two columns at 0.5% of the rows, and with a long queue
+	// then sorts the whole queue instead of walking the lease index
+	// (migration 20261127000010).
+	lexed := "lex_gen = gen"
+	if s.e.d.dialect == DialectPostgres {
+		lexed = "lex_gen >= gen"
+	}
+	some, err := rdb.NewSelect().Table("search_pending").Where("lease_until <= ?", at).Where(lexed).Limit(1).Exists(ctx)
 	if err != nil || !some {
 		return nil, translate(op, err)
 	}
@@ -95,22 +104,30 @@ func (s searchStore) ClaimPending(ctx context.Context, now time.Time, lease time
 	if err != nil {
 		return nil, err
 	}
-	// On PostgreSQL the rows are locked as they are picked, skipping those
-	// another claim holds: two claims updating overlapping rows in
-	// different orders would otherwise wait for each other, or deadlock.
-	skipLocked := ""
-	if s.e.d.dialect == DialectPostgres {
-		skipLocked = " FOR UPDATE SKIP LOCKED"
-	}
 	var rows []struct {
 		Kind  string `bun:"kind"`
 		DocID string `bun:"doc_id"`
 		Gen   int64  `bun:"gen"`
 	}
-	err = db.NewRaw(`UPDATE search_pending SET lease_until = ?
-WHERE lease_until <= ? AND lex_gen = gen AND (kind, doc_id) IN (
-    SELECT kind, doc_id FROM search_pending WHERE lease_until <= ? AND lex_gen = gen ORDER BY lease_until, queued_at LIMIT ?`+skipLocked+`)
-RETURNING kind, doc_id, gen`, millis(now.Add(lease)), at, at, n).Scan(ctx, &rows)
+	until := millis(now.Add(lease))
+	if s.e.d.dialect == DialectPostgres {
+		// The rows are locked as they are picked, skipping those another
+		// claim holds: two claims updating overlapping rows in different
+		// orders would otherwise wait for each other, or deadlock. The
+		// picked rows, locked, are then updated by their row address (a
+		// join with the queue, by IN or FROM, was planned as a hash join
+		// over the whole queue when its statistics were stale).
+		err = db.NewRaw(`UPDATE search_pending SET lease_until = ?
+WHERE ctid = ANY(ARRAY(
+    SELECT ctid FROM search_pending WHERE lease_until <= ? AND `+lexed+` ORDER BY lease_until, queued_at LIMIT ? FOR UPDATE SKIP LOCKED))
+AND lease_until <= ? AND `+lexed+`
+RETURNING kind, doc_id, gen`, until, at, n, at).Scan(ctx, &rows)
+	} else {
+		err = db.NewRaw(`UPDATE search_pending SET lease_until = ?
+WHERE lease_until <= ? AND `+lexed+` AND (kind, doc_id) IN (
+    SELECT kind, doc_id FROM search_pending WHERE lease_until <= ? AND `+lexed+` ORDER BY lease_until, queued_at LIMIT ?)
+RETURNING kind, doc_id, gen`, until, at, at, n).Scan(ctx, &rows)
+	}
 	if err != nil {
 		return nil, translate(op, err)
 	}
