@@ -974,9 +974,9 @@ func TestSearchClaimPlan(t *testing.T) {
 			_, err = db.Bun().ExecContext(ctx, fmt.Sprintf(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %d)
 				INSERT INTO search_pending (kind, doc_id, gen, queued_at, lease_until, lex_gen) SELECT 'submission', 'u' || i, 1, i, 0, 0 FROM n`, 2*planRows))
 			require.NoError(t, err)
-			marked, err := db.SearchIndex().IndexTexts(ctx, 64)
+			marked, err := db.SearchIndex().IndexTexts(ctx, 256) // the indexer's batch
 			require.NoError(t, err)
-			require.Equal(t, 64, marked)
+			require.Equal(t, 256, marked)
 			var lexical string
 			for _, q := range log.take() {
 				if strings.HasPrefix(q, "UPDATE search_pending") || strings.HasPrefix(q, "WITH") {
@@ -987,6 +987,7 @@ func TestSearchClaimPlan(t *testing.T) {
 			p = explain(t, db, lexical)
 			require.Empty(t, checkPlan(db.Dialect(), p, "search_pending_lexical_idx", false), "%s\nplan:\n%s", lexical, strings.Join(p, "\n"))
 			require.NotContains(t, strings.Join(p, "\n"), "Bitmap")
+			require.NotContains(t, strings.Join(p, "\n"), "Seq Scan", "%s\nplan:\n%s", lexical, strings.Join(p, "\n"))
 
 			if db.Dialect() == bunstore.DialectPostgres {
 				eq := strings.ReplaceAll(claims[1], "lex_gen >= gen", "lex_gen = gen")

@@ -344,10 +344,14 @@ WHERE lex_gen < gen AND (kind, doc_id) IN (
     SELECT kind, doc_id FROM search_pending WHERE lex_gen < gen ORDER BY queued_at LIMIT ?)
 RETURNING kind, doc_id`
 		if s.e.d.dialect == DialectPostgres {
-			q = `WITH c AS (
-    SELECT kind, doc_id FROM search_pending WHERE lex_gen < gen ORDER BY queued_at LIMIT ? FOR UPDATE SKIP LOCKED)
-UPDATE search_pending AS p SET lex_gen = p.gen FROM c WHERE p.kind = c.kind AND p.doc_id = c.doc_id
-RETURNING p.kind, p.doc_id`
+			// Locked as picked (SKIP LOCKED), then updated by row address:
+			// a join with the queue may be planned as a hash join over all
+			// of it (see searchStore.ClaimPending).
+			q = `UPDATE search_pending SET lex_gen = gen
+WHERE ctid = ANY(ARRAY(
+    SELECT ctid FROM search_pending WHERE lex_gen < gen ORDER BY queued_at LIMIT ? FOR UPDATE SKIP LOCKED))
+AND lex_gen < gen
+RETURNING kind, doc_id`
 		}
 		if err := db.NewRaw(q, n).Scan(ctx, &rows); err != nil {
 			return translate(op, err)
