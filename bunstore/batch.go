@@ -2,6 +2,7 @@ package bunstore
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -82,6 +83,20 @@ func (b *batcher[V]) take() []*lookup[V] {
 	return batch
 }
 
+// fetchSafe runs fetch within batchTimeout; a panic in it fails the
+// batch (its lookups get an error) instead of leaving them waiting, or
+// ending the process from a batch's own goroutine.
+func (b *batcher[V]) fetchSafe(ctx context.Context, keys []string) (rows map[string]V, err error) {
+	ctx, cancel := context.WithTimeout(ctx, batchTimeout)
+	defer cancel()
+	defer func() {
+		if r := recover(); r != nil {
+			rows, err = nil, fmt.Errorf("bunstore: batched read panicked: %v", r)
+		}
+	}()
+	return b.fetch(ctx, keys)
+}
+
 // run reads batch, answers its lookups and, while lookups wait, runs the
 // next batch in a goroutine of its own (the caller has its answer). ctx
 // carries no cancellation (see get).
@@ -94,9 +109,7 @@ func (b *batcher[V]) run(ctx context.Context, batch []*lookup[V]) {
 			keys = append(keys, l.key)
 		}
 	}
-	qctx, cancel := context.WithTimeout(ctx, batchTimeout)
-	rows, err := b.fetch(qctx, keys)
-	cancel()
+	rows, err := b.fetchSafe(ctx, keys)
 	for _, l := range batch {
 		if err != nil {
 			l.err = err

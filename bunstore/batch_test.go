@@ -226,3 +226,34 @@ func TestBatcherLeaderCancelled(t *testing.T) {
 	}
 	require.False(t, sawCancel.Load(), "the batch's query is not cancelled with its leader")
 }
+
+// TestBatcherPanic: a fetch that panics fails its batch's lookups with an
+// error, in the caller's goroutine or a batch's own, and the batcher goes
+// on.
+func TestBatcherPanic(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	started, release := make(chan struct{}, 10), make(chan struct{}, 10)
+	b := &batcher[int]{limit: 1, max: 64, fetch: func(_ context.Context, keys []string) (map[string]int, error) {
+		started <- struct{}{}
+		<-release
+		if calls.Add(1) <= 2 {
+			panic("boom")
+		}
+		return map[string]int{keys[0]: 1}, nil
+	}}
+	ctx := context.Background()
+	first := goGet(ctx, b, "k1")
+	<-started
+	second := goGet(ctx, b, "k2") // runs in the batch's own goroutine
+	waitWaiting(t, b, 1)
+	release <- struct{}{}
+	require.ErrorContains(t, (<-first).err, "panicked: boom")
+	<-started
+	release <- struct{}{}
+	require.ErrorContains(t, (<-second).err, "panicked: boom")
+	third := goGet(ctx, b, "k3")
+	<-started
+	release <- struct{}{}
+	require.Equal(t, answer{1, true, nil}, <-third)
+}
