@@ -14,7 +14,7 @@ import (
 // (`id = ANY(...)`) serve many requests. On PostgreSQL a statement's fixed
 // cost (the round trip's two system calls on the host, the protocol and
 // executor start on the server) was most of a job read's CPU
-// (BENCHMARKS.md, "A job by id").
+// (BENCHMARKS.md, "Batched reads on PostgreSQL").
 //
 // A lookup joins only a batch that starts after it arrived, so a read
 // after a committed write sees it (read-your-writes), as a statement of

@@ -244,8 +244,8 @@ func (s jobStore) Job(ctx context.Context, id string) (*marketplace.Job, error) 
 	return s.get(ctx, op, db, s.e.d.hot.jobByID, id)
 }
 
-// batchesInFlight and maxBatch bound DB.jobs: the most batches of job
-// reads in flight (connections they hold) and the most jobs in one. Two
+// batchesInFlight and maxBatch bound DB.jobs and DB.tokens: the most
+// batches in flight (connections they hold) and the most keys in one. Two
 // batches in flight ran the most job reads a second on 2 cores (1 and 4
 // ran fewer: BENCHMARKS.md); a lone read never waits for the limit.
 const (
