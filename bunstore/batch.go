@@ -3,8 +3,10 @@ package bunstore
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // batcher reads rows by key for concurrent callers as one statement per
@@ -50,7 +52,15 @@ type lookup[V any] struct {
 
 // get returns the row of key, false when there is none. ctx bounds the
 // caller's wait; a batch it starts runs to its end for the others.
+//
+// A key PostgreSQL's text cannot hold (not UTF-8, or with a NUL) has no
+// row, and is answered without a statement: in a batch it would fail the
+// statement for every other lookup in it.
 func (b *batcher[V]) get(ctx context.Context, key string) (V, bool, error) {
+	if !utf8.ValidString(key) || strings.IndexByte(key, 0) >= 0 {
+		var zero V
+		return zero, false, nil
+	}
 	l := &lookup[V]{key: key, done: make(chan struct{})}
 	b.mu.Lock()
 	b.waiting = append(b.waiting, l)

@@ -257,3 +257,18 @@ func TestBatcherPanic(t *testing.T) {
 	release <- struct{}{}
 	require.Equal(t, answer{1, true, nil}, <-third)
 }
+
+// TestBatcherKeysTextCannotHold: a key that is not UTF-8 or holds a NUL
+// has no row and runs no statement (in a batch it would fail the others).
+func TestBatcherKeysTextCannotHold(t *testing.T) {
+	t.Parallel()
+	b := &batcher[int]{limit: 1, max: 64, fetch: func(context.Context, []string) (map[string]int, error) {
+		return nil, errors.New("no statement expected")
+	}}
+	for _, key := range []string{"\xff", "a\x00b", "\xc3"} {
+		v, ok, err := b.get(context.Background(), key)
+		require.NoError(t, err, "%q", key)
+		require.False(t, ok, "%q", key)
+		require.Zero(t, v)
+	}
+}
