@@ -1,8 +1,9 @@
 // Package dbtest gives tests fresh, migrated databases quickly. Migrating
 // an empty database costs seconds under the race detector, and the test
 // suites open hundreds; so the schema is migrated once into a template (a
-// SQLite file kept beside the test binary's other temporary files, a
-// PostgreSQL template database of the process) and each test gets a copy.
+// SQLite file kept in the temporary directory for runs of the same build,
+// removed by a later build's run once unused for a week; a PostgreSQL
+// template database of the process) and each test gets a copy.
 package dbtest
 
 import (
@@ -16,6 +17,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/openjurytest/pgtest"
@@ -67,11 +69,15 @@ func makeSQLiteTemplate() (string, error) {
 		return "", err
 	}
 	sum := sha256.Sum256([]byte(exe + "\x00" + strconv.FormatInt(st.Size(), 10) + "\x00" + st.ModTime().String()))
-	path := filepath.Join(os.TempDir(), "openjury-dbtest-"+hex.EncodeToString(sum[:8])+".db")
+	path := filepath.Join(os.TempDir(), templatePrefix+hex.EncodeToString(sum[:8])+".db")
+	now := time.Now()
 	if _, err := os.Stat(path); err == nil {
+		// Its time is its last use, for pruneTemplates.
+		_ = os.Chtimes(path, now, now)
 		return path, nil
 	}
-	dir, err := os.MkdirTemp("", "openjury-dbtest-")
+	pruneTemplates(os.TempDir(), now.Add(-templateUnused))
+	dir, err := os.MkdirTemp("", templatePrefix)
 	if err != nil {
 		return "", err
 	}
@@ -86,6 +92,26 @@ func makeSQLiteTemplate() (string, error) {
 		return "", err
 	}
 	return path, os.Rename(path+".tmp"+strconv.Itoa(os.Getpid()), path)
+}
+
+// templatePrefix names the SQLite templates in the temporary directory;
+// templateUnused is how long one may go unused before a new build's test
+// run removes it (every build leaves one, so they would pile up).
+const (
+	templatePrefix = "openjury-dbtest-"
+	templateUnused = 7 * 24 * time.Hour
+)
+
+// pruneTemplates removes the SQLite templates in dir last used before
+// cutoff (a template's time is its last use). Errors are ignored: another
+// run may remove the same file.
+func pruneTemplates(dir string, cutoff time.Time) {
+	old, _ := filepath.Glob(filepath.Join(dir, templatePrefix+"*.db"))
+	for _, name := range old {
+		if st, err := os.Stat(name); err == nil && st.Mode().IsRegular() && st.ModTime().Before(cutoff) {
+			_ = os.Remove(name)
+		}
+	}
 }
 
 // migrate opens (and so migrates) the database at dsn, folds SQLite's
