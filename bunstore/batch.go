@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 )
@@ -27,6 +28,10 @@ type batcher[V any] struct {
 	fetch func(ctx context.Context, keys []string) (map[string]V, error)
 	// limit is the most batches in flight, max the most keys in one.
 	limit, max int
+
+	// reads counts the lookups that went in a batch, statements the
+	// batches (BatchedReads).
+	reads, statements atomic.Int64
 
 	mu sync.Mutex
 	// waiting are the lookups for the next batch; running counts the
@@ -61,6 +66,7 @@ func (b *batcher[V]) get(ctx context.Context, key string) (V, bool, error) {
 		var zero V
 		return zero, false, nil
 	}
+	b.reads.Add(1)
 	l := &lookup[V]{key: key, done: make(chan struct{})}
 	b.mu.Lock()
 	b.waiting = append(b.waiting, l)
@@ -119,6 +125,7 @@ func (b *batcher[V]) run(ctx context.Context, batch []*lookup[V]) {
 			keys = append(keys, l.key)
 		}
 	}
+	b.statements.Add(1)
 	rows, err := b.fetchSafe(ctx, keys)
 	for _, l := range batch {
 		if err != nil {
@@ -139,4 +146,22 @@ func (b *batcher[V]) run(ctx context.Context, batch []*lookup[V]) {
 	if next != nil {
 		go b.run(ctx, next)
 	}
+}
+
+// BatchedReads reports the reads this DB ran in batches since it opened
+// (on PostgreSQL: a job by id outside a transaction, a bearer token's
+// owner) and the statements that ran them; both 0 on SQLite, which reads
+// each on its own. reads / statements is the mean batch.
+func (d *DB) BatchedReads() (reads, statements int64) {
+	jr, js := d.jobs.counts()
+	tr, ts := d.tokens.counts()
+	return jr + tr, js + ts
+}
+
+// counts returns b's reads and statements; zero for a nil b.
+func (b *batcher[V]) counts() (reads, statements int64) {
+	if b == nil {
+		return 0, 0
+	}
+	return b.reads.Load(), b.statements.Load()
 }

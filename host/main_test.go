@@ -150,6 +150,9 @@ func TestRunServesAndStops(t *testing.T) {
 	require.Contains(t, metrics, `openjury_http_requests_total{method="GET",route="GET /healthz",status="200"} 1`)
 	require.Contains(t, metrics, `go_sql_max_open_connections{db_name="writer"} 1`)
 	require.Contains(t, metrics, `go_sql_open_connections{db_name="reader"}`)
+	// SQLite reads each job and token on its own: no batches.
+	require.Contains(t, metrics, "openjury_db_batched_reads_total 0")
+	require.Contains(t, metrics, "openjury_db_batch_statements_total 0")
 	require.NotContains(t, metrics, "secret-key")
 	require.NotContains(t, metrics, "devsecret")
 	require.NotContains(t, metrics, "sk-embedkey")

@@ -310,6 +310,9 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 			return nil, fmt.Errorf("database metrics: %w", err)
 		}
 	}
+	if err := registerBatchMetrics(s.Registry, s.DB); err != nil {
+		return nil, err
+	}
 	if s.sync != nil {
 		if s.syncMetrics, err = newSyncMetrics(s.Registry); err != nil {
 			return nil, err
@@ -714,4 +717,23 @@ func cleanupLoop(ctx context.Context, logger *slog.Logger, interval time.Duratio
 			}
 		}
 	}
+}
+
+// registerBatchMetrics exposes db's batched reads (bunstore.DB.BatchedReads)
+// on reg: their count over the statements' is the mean batch.
+func registerBatchMetrics(reg prometheus.Registerer, db *bunstore.DB) error {
+	reads := prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "openjury_db_batched_reads_total",
+		Help: "Reads of a job by id and of a bearer token's owner this replica ran in batches (PostgreSQL; 0 on SQLite).",
+	}, func() float64 { r, _ := db.BatchedReads(); return float64(r) })
+	statements := prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "openjury_db_batch_statements_total",
+		Help: "Statements that ran this replica's batched reads: reads over statements is the mean batch.",
+	}, func() float64 { _, n := db.BatchedReads(); return float64(n) })
+	for _, c := range []prometheus.Collector{reads, statements} {
+		if err := reg.Register(c); err != nil {
+			return fmt.Errorf("database metrics: %w", err)
+		}
+	}
+	return nil
 }
