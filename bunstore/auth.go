@@ -168,18 +168,20 @@ func (d *DB) TokenOwner(ctx context.Context, hash string, now time.Time) (openju
 	if err != nil {
 		return "", err
 	}
-	if d.tokens != nil {
-		tok, ok, err := d.tokens.get(ctx, hash)
-		switch {
-		case err != nil:
-			return "", translate(op, err)
-		case !ok || tok.ExpiresAt <= millis(now):
-			return "", openjury.E(openjury.Unauthenticated, op, "invalid or expired token")
-		}
-		return openjury.Address(tok.Address), nil
-	}
 	var addr string
-	if err := d.scanHot(ctx, db, d.hot.tokenOwner, []any{&addr}, hash, millis(now)); err != nil {
+	if d.tokens != nil {
+		// A batched read returns the token expired or not: the same rule
+		// as tokenOwner's SQL refuses it here.
+		var tok tokenRow
+		var ok bool
+		if tok, ok, err = d.tokens.get(ctx, hash); err == nil && (!ok || tok.ExpiresAt <= millis(now)) {
+			err = sql.ErrNoRows
+		}
+		addr = tok.Address
+	} else {
+		err = d.scanHot(ctx, db, d.hot.tokenOwner, []any{&addr}, hash, millis(now))
+	}
+	if err != nil {
 		err = translate(op, err)
 		if openjury.IsKind(err, openjury.NotFound) {
 			return "", openjury.E(openjury.Unauthenticated, op, "invalid or expired token")
