@@ -67,6 +67,11 @@ type group struct {
 	maxAge     time.Duration
 	// changes reads SQLite's total_changes() on tx (DB.totalChanges).
 	changes func(ctx context.Context, tx bun.Tx) (int64, error)
+	// held, ended and joined count, since the group was made, the
+	// nanoseconds the writer was held (from taking the turn to handing it
+	// on, BEGIN and COMMIT included), the groups that ended (committed or
+	// rolled back) and the functions that succeeded in them (DB.Writer).
+	held, ended, joined atomic.Int64
 }
 
 // Bounds of one group: a group commits when it has this many successful
@@ -136,13 +141,15 @@ func (g *group) runOnce(ctx context.Context, op string, fn func(ctx context.Cont
 	g.waiting.Add(1)
 	cur := <-g.turn
 	g.waiting.Add(-1)
+	took := time.Now()
 	if cur == nil {
 		tx, err := g.db.BeginTx(context.Background(), nil)
 		if err != nil {
+			g.held.Add(int64(time.Since(took)))
 			g.turn <- nil
 			return translate(op, err)
 		}
-		cur = &batch{tx: tx, started: time.Now(), done: make(chan struct{})}
+		cur = &batch{tx: tx, started: took, done: make(chan struct{})}
 	}
 	mctx := context.WithoutCancel(ctx)
 	var ferr, broken error
@@ -168,6 +175,7 @@ func (g *group) runOnce(ctx context.Context, op string, fn func(ctx context.Cont
 		g.end(cur, errGroupRerun)
 	case ferr == nil && panicked == nil:
 		cur.members++
+		g.joined.Add(1)
 		fallthrough
 	default:
 		if g.waiting.Load() == 0 || cur.members >= g.maxMembers || time.Since(cur.started) >= g.maxAge {
@@ -177,6 +185,7 @@ func (g *group) runOnce(ctx context.Context, op string, fn func(ctx context.Cont
 			g.turn <- cur
 		}
 	}
+	g.held.Add(int64(time.Since(took)))
 	if panicked != nil {
 		panic(panicked)
 	}
@@ -192,9 +201,35 @@ func (g *group) runOnce(ctx context.Context, op string, fn func(ctx context.Cont
 	return cur.err
 }
 
+// WriterStats tells how busy SQLite's one writer was since the DB
+// opened (DB.Writer). All zero on PostgreSQL, whose writers do not queue
+// for one.
+type WriterStats struct {
+	// Busy is how long the writer was held: from a transaction taking its
+	// turn to handing it on, BEGIN and COMMIT included. A rate near 1 (a
+	// second a second) means writes queue for the writer: it bounds the
+	// file's writes, and more CPU elsewhere adds none.
+	Busy time.Duration
+	// Groups counts the shared transactions that ended (group commit) and
+	// Members the functions that succeeded in them (a function run again
+	// counts again): Members over Groups is the mean group.
+	Groups, Members int64
+}
+
+// Writer reports how busy SQLite's writer was since the DB opened; zero
+// on PostgreSQL.
+func (d *DB) Writer() WriterStats {
+	g := d.group
+	if g == nil {
+		return WriterStats{}
+	}
+	return WriterStats{Busy: time.Duration(g.held.Load()), Groups: g.ended.Load(), Members: g.joined.Load()}
+}
+
 // end records the outcome of cur's transaction, wakes its members and
 // frees the writer for a new group.
 func (g *group) end(cur *batch, err error) {
+	g.ended.Add(1)
 	cur.err = err
 	close(cur.done)
 	g.turn <- nil

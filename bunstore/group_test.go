@@ -78,6 +78,7 @@ func TestGroupCommit(t *testing.T) {
 	bunstore.AddQueryHook(db, commits)
 	ctx := context.Background()
 	const members = 16
+	before, began := db.Writer(), time.Now()
 	first := holdWriter(t, db, members)
 	errBoom := errors.New("boom")
 	var wg sync.WaitGroup
@@ -113,6 +114,37 @@ func TestGroupCommit(t *testing.T) {
 	}
 	succeeded := int64(1 + members - members/4)
 	require.Less(t, commits.n.Load(), succeeded, "the queued transactions share COMMITs")
+	// DB.Writer counts the same: every successful function, every group
+	// (each ended in a COMMIT here), and the writer held no longer than
+	// the test ran.
+	after := db.Writer()
+	assert.Equal(t, succeeded, after.Members-before.Members, "members")
+	assert.Equal(t, commits.n.Load(), after.Groups-before.Groups, "groups")
+	assert.Greater(t, after.Busy, before.Busy)
+	assert.LessOrEqual(t, after.Busy-before.Busy, time.Since(began))
+}
+
+// TestWriterStats: on SQLite a write is one more member of one more
+// group and holds the writer a while; on PostgreSQL, with no one writer,
+// the stats stay zero.
+func TestWriterStats(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			db := open(t, be.dsn(t))
+			before := db.Writer()
+			require.NoError(t, db.Jobs().CreateJob(context.Background(), job(jobID(1))))
+			after := db.Writer()
+			if be.name == "postgres" {
+				assert.Zero(t, after)
+				return
+			}
+			assert.Equal(t, before.Members+1, after.Members)
+			assert.Equal(t, before.Groups+1, after.Groups)
+			assert.Greater(t, after.Busy, before.Busy)
+		})
+	}
 }
 
 // TestGroupCommitFailureAfterWrites: a member that fails (or panics)

@@ -7,7 +7,9 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -153,6 +155,14 @@ func TestRunServesAndStops(t *testing.T) {
 	// SQLite reads each job and token on its own: no batches.
 	require.Contains(t, metrics, "openjury_db_batched_reads_total 0")
 	require.Contains(t, metrics, "openjury_db_batch_statements_total 0")
+	// The stake written above went through SQLite's one writer.
+	for _, name := range []string{"openjury_db_writer_busy_seconds_total", "openjury_db_write_groups_total", "openjury_db_write_group_members_total"} {
+		m := regexp.MustCompile(`(?m)^` + name + ` (\S+)$`).FindStringSubmatch(metrics)
+		require.NotNil(t, m, name)
+		v, err := strconv.ParseFloat(m[1], 64)
+		require.NoError(t, err, name)
+		require.Positive(t, v, name)
+	}
 	require.NotContains(t, metrics, "secret-key")
 	require.NotContains(t, metrics, "devsecret")
 	require.NotContains(t, metrics, "sk-embedkey")

@@ -310,7 +310,7 @@ func New(ctx context.Context, cfg Config, opts ...Option) (_ *Server, err error)
 			return nil, fmt.Errorf("database metrics: %w", err)
 		}
 	}
-	if err := registerBatchMetrics(s.Registry, s.DB); err != nil {
+	if err := registerDBMetrics(s.Registry, s.DB); err != nil {
 		return nil, err
 	}
 	if s.sync != nil {
@@ -719,9 +719,10 @@ func cleanupLoop(ctx context.Context, logger *slog.Logger, interval time.Duratio
 	}
 }
 
-// registerBatchMetrics exposes db's batched reads (bunstore.DB.BatchedReads)
-// on reg: their count over the statements' is the mean batch.
-func registerBatchMetrics(reg prometheus.Registerer, db *bunstore.DB) error {
+// registerDBMetrics exposes on reg db's batched reads
+// (bunstore.DB.BatchedReads: their count over the statements' is the mean
+// batch) and how busy SQLite's one writer was (bunstore.DB.Writer).
+func registerDBMetrics(reg prometheus.Registerer, db *bunstore.DB) error {
 	reads := prometheus.NewCounterFunc(prometheus.CounterOpts{
 		Name: "openjury_db_batched_reads_total",
 		Help: "Reads of a job by id and of a bearer token's owner this replica ran in batches (PostgreSQL; 0 on SQLite).",
@@ -730,7 +731,19 @@ func registerBatchMetrics(reg prometheus.Registerer, db *bunstore.DB) error {
 		Name: "openjury_db_batch_statements_total",
 		Help: "Statements that ran this replica's batched reads: reads over statements is the mean batch.",
 	}, func() float64 { _, n := db.BatchedReads(); return float64(n) })
-	for _, c := range []prometheus.Collector{reads, statements} {
+	busy := prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "openjury_db_writer_busy_seconds_total",
+		Help: "Seconds this replica held SQLite's one writer (0 on PostgreSQL): a rate near 1 means writes queue for it.",
+	}, func() float64 { return db.Writer().Busy.Seconds() })
+	groups := prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "openjury_db_write_groups_total",
+		Help: "SQLite transactions this replica's writes shared by group commit (0 on PostgreSQL).",
+	}, func() float64 { return float64(db.Writer().Groups) })
+	members := prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "openjury_db_write_group_members_total",
+		Help: "Writes that succeeded in those groups: members over groups is the mean group.",
+	}, func() float64 { return float64(db.Writer().Members) })
+	for _, c := range []prometheus.Collector{reads, statements, busy, groups, members} {
 		if err := reg.Register(c); err != nil {
 			return fmt.Errorf("database metrics: %w", err)
 		}

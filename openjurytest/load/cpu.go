@@ -65,11 +65,13 @@ func cpuTime(pid int, children bool) time.Duration {
 	return total
 }
 
-// cpuSample is the CPU time of the target's processes at one moment.
-type cpuSample struct{ host, db time.Duration }
+// cpuSample is the CPU time of the target's processes at one moment, and
+// how long the target had held SQLite's writer by then.
+type cpuSample struct{ host, db, writer time.Duration }
 
 // cpu samples the CPU time of the target's server process and of its
-// database server (PostgreSQL started by the tool).
+// database server (PostgreSQL started by the tool), and its writer's busy
+// time (its metrics).
 func (t *target) cpu() cpuSample {
-	return cpuSample{host: cpuTime(t.pid, false), db: cpuTime(t.dbPID, true)}
+	return cpuSample{host: cpuTime(t.pid, false), db: cpuTime(t.dbPID, true), writer: t.writerBusy()}
 }

@@ -54,6 +54,7 @@ func TestSeedAndRunSQLite(t *testing.T) {
 	require.Contains(t, out.String(), "tag=bench page 50 ", "the deep scenario reaches page 50")
 	require.Contains(t, out.String(), "peak RSS of this process")
 	require.Regexp(t, `CPU per answer: this process \(server and load generator\) [0-9.]+(µs|ms)`, out.String())
+	require.Regexp(t, `submit .*\n.*CPU per answer.*\n +SQLite's writer held: [0-9]+% of the time`, out.String())
 	checkReport(t, out.String(), allScenarios...)
 }
 
@@ -66,6 +67,7 @@ func TestSeedOnlyThenRunPostgres(t *testing.T) {
 	out.Reset()
 	require.NoError(t, run([]string{"-dsn", dsn, "-c", "2", "-wallets", "2", "-n", "20", "-scenarios", "get,submit,vote,tallies,mix"}, &out))
 	require.Contains(t, out.String(), "in-process server on postgres")
+	require.NotContains(t, out.String(), "writer held", "PostgreSQL has no one writer")
 	checkReport(t, out.String(), "get", "submit", "vote", "tallies", "mix")
 }
 

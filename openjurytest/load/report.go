@@ -114,6 +114,17 @@ func (rep *report) scenario(name string, ceil, r *result) {
 	}
 	rep.rows(rep.out, name, r)
 	rep.cpuLine(r)
+	rep.writerLine(r)
+}
+
+// writerLine prints the share of a scenario's runs during which the
+// target held SQLite's one writer, when it did: near 100% the writer, not
+// the CPU, bounds the scenario.
+func (rep *report) writerLine(r *result) {
+	if r.cpu.writer <= 0 || r.elapsed <= 0 {
+		return
+	}
+	fmt.Fprintf(rep.out, "          SQLite's writer held: %.0f%% of the time\n", 100*r.cpu.writer.Seconds()/r.elapsed.Seconds())
 }
 
 // cpuLine prints the CPU time per successful answer of the target's

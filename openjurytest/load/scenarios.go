@@ -594,6 +594,7 @@ func measure(t *target, f *fixtures, c config, sc *scenario) (ceil, res *result,
 		after := t.cpu()
 		res.cpu.host += after.host - before.host
 		res.cpu.db += after.db - before.db
+		res.cpu.writer += after.writer - before.writer
 	}
 	if !c.ceiling {
 		run(share{duration: c.duration, requests: int64(c.maxRequests), seq: &seq})
