@@ -23,6 +23,15 @@ const (
 	// sequencePoll is how often a replica's sequencer looks at the outbox
 	// when its own writes did not wake it.
 	sequencePoll = 100 * time.Millisecond
+	// sequenceGather is how long the sequencer waits after a busy pass
+	// (one that moved at least sequenceBusy events) before it looks again:
+	// under a stream of writes each pass then takes more events at once,
+	// and the writes of the log (an event's index keys land on the pages
+	// of the events before it with the same keys) are shared by more of
+	// them. After a quieter pass the next runs as soon as a write wakes
+	// it, so a replica that writes little adds no wait to its events.
+	sequenceGather = 20 * time.Millisecond
+	sequenceBusy   = 32
 	// dispatchPoll is how often the webhook dispatcher looks for events
 	// the replica's sequencer did not tell it of.
 	dispatchPoll = 250 * time.Millisecond
@@ -146,6 +155,7 @@ func (p *eventParts) start(ctx context.Context, work interface{ Go(func()) }, ap
 				p.hub.Poke()
 				wake(p.sequenced)
 			}
+			pause(ctx, gatherAfter(n))
 		})
 	})
 	work.Go(func() {
@@ -166,6 +176,28 @@ func (p *eventParts) start(ctx context.Context, work interface{ Go(func()) }, ap
 			logger.Warn("webhook deliverer failed", slog.String("error", err.Error()))
 		})
 	})
+}
+
+// gatherAfter is how long the sequencer waits after a pass that moved n
+// events before it looks again (sequenceGather).
+func gatherAfter(n int) time.Duration {
+	if n >= sequenceBusy {
+		return sequenceGather
+	}
+	return 0
+}
+
+// pause waits d (nothing when d <= 0) or until ctx ends.
+func pause(ctx context.Context, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
 }
 
 // loop calls step at once, then whenever woken or every poll, until ctx
