@@ -145,8 +145,7 @@ func (g *group) runOnce(ctx context.Context, op string, fn func(ctx context.Cont
 	if cur == nil {
 		tx, err := g.db.BeginTx(context.Background(), nil)
 		if err != nil {
-			g.held.Add(int64(time.Since(took)))
-			g.turn <- nil
+			g.handOn(took, nil)
 			return translate(op, err)
 		}
 		cur = &batch{tx: tx, started: took, done: make(chan struct{})}
@@ -167,25 +166,24 @@ func (g *group) runOnce(ctx context.Context, op string, fn func(ctx context.Cont
 	switch {
 	case broken != nil:
 		_ = cur.tx.Rollback()
-		g.end(cur, openjury.Errorf(openjury.Unavailable, op, "%v: %v", errGroupAborted, broken))
+		g.end(cur, took, openjury.Errorf(openjury.Unavailable, op, "%v: %v", errGroupAborted, broken))
 	case (ferr != nil || panicked != nil) && wrote:
 		// fn's changes cannot be undone alone: undo the group, and its
 		// successful members run again.
 		_ = cur.tx.Rollback()
-		g.end(cur, errGroupRerun)
+		g.end(cur, took, errGroupRerun)
 	case ferr == nil && panicked == nil:
 		cur.members++
 		g.joined.Add(1)
 		fallthrough
 	default:
 		if g.waiting.Load() == 0 || cur.members >= g.maxMembers || time.Since(cur.started) >= g.maxAge {
-			g.end(cur, translate(op, cur.tx.Commit()))
+			g.end(cur, took, translate(op, cur.tx.Commit()))
 		} else {
 			// Somebody waits: hand them the open group.
-			g.turn <- cur
+			g.handOn(took, cur)
 		}
 	}
-	g.held.Add(int64(time.Since(took)))
 	if panicked != nil {
 		panic(panicked)
 	}
@@ -227,12 +225,21 @@ func (d *DB) Writer() WriterStats {
 }
 
 // end records the outcome of cur's transaction, wakes its members and
-// frees the writer for a new group.
-func (g *group) end(cur *batch, err error) {
+// frees the writer for a new group; the writer was held since took.
+func (g *group) end(cur *batch, took time.Time, err error) {
 	g.ended.Add(1)
+	g.held.Add(int64(time.Since(took)))
 	cur.err = err
 	close(cur.done)
 	g.turn <- nil
+}
+
+// handOn passes the writer to the next (with next, the open group or nil)
+// after counting the time it was held since took: counted before the
+// hand-over, the holders' times never overlap.
+func (g *group) handOn(took time.Time, next *batch) {
+	g.held.Add(int64(time.Since(took)))
+	g.turn <- next
 }
 
 // optimistic runs fn on tx without a savepoint. When fn fails or panics,
