@@ -161,6 +161,8 @@ func seedRows(t testing.TB, db *bunstore.DB, rows int) {
 
 // queryLog is a bun query hook that records the SELECTs the store runs.
 type queryLog struct {
+	// all records every query, not only the SELECTs.
+	all     bool
 	mu      sync.Mutex
 	queries []string
 }
@@ -168,7 +170,7 @@ type queryLog struct {
 func (l *queryLog) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
 
 func (l *queryLog) AfterQuery(_ context.Context, e *bun.QueryEvent) {
-	if strings.HasPrefix(e.Query, "SELECT") {
+	if l.all || strings.HasPrefix(e.Query, "SELECT") {
 		l.mu.Lock()
 		l.queries = append(l.queries, e.Query)
 		l.mu.Unlock()
@@ -920,15 +922,6 @@ func TestSQLiteRowWritesNoTempTable(t *testing.T) {
 	}
 }
 
-// allQueries records every query a DB runs through bun.
-type allQueries struct{ queryLog }
-
-func (l *allQueries) AfterQuery(_ context.Context, e *bun.QueryEvent) {
-	l.mu.Lock()
-	l.queries = append(l.queries, e.Query)
-	l.mu.Unlock()
-}
-
 // TestSearchClaimPlan checks, on both engines, that the indexer's claim
 // walks the lease index and sorts nothing (nor does its probe) with
 // a long queue the statistics have not seen (analysed while empty, as after
@@ -945,10 +938,15 @@ func TestSearchClaimPlan(t *testing.T) {
 			ctx := context.Background()
 			_, err := db.Bun().ExecContext(ctx, "ANALYZE search_pending")
 			require.NoError(t, err)
-			_, err = db.Bun().ExecContext(ctx, fmt.Sprintf(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %d)
-				INSERT INTO search_pending (kind, doc_id, gen, queued_at, lease_until, lex_gen) SELECT 'submission', 's' || i, 1, i, 0, 1 FROM n`, 2*planRows))
-			require.NoError(t, err)
-			log := &allQueries{}
+			// queue adds 2*planRows queued submissions prefix1, prefix2, ...
+			// at generation 1, lexically done at lexGen.
+			queue := func(prefix string, lexGen int) {
+				_, err := db.Bun().ExecContext(ctx, fmt.Sprintf(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %d)
+				INSERT INTO search_pending (kind, doc_id, gen, queued_at, lease_until, lex_gen) SELECT 'submission', '%s' || i, 1, i, 0, %d FROM n`, 2*planRows, prefix, lexGen))
+				require.NoError(t, err)
+			}
+			queue("s", 1)
+			log := &queryLog{all: true}
 			bunstore.AddQueryHook(db, log)
 			got, err := db.SearchIndex().ClaimPending(ctx, time.UnixMilli(1e12), time.Minute, 64)
 			require.NoError(t, err)
@@ -971,9 +969,7 @@ func TestSearchClaimPlan(t *testing.T) {
 			require.NotContains(t, joined, "Bitmap", joined)
 			// The lexical step's claim (IndexTexts) walks its partial index
 			// the same way.
-			_, err = db.Bun().ExecContext(ctx, fmt.Sprintf(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %d)
-				INSERT INTO search_pending (kind, doc_id, gen, queued_at, lease_until, lex_gen) SELECT 'submission', 'u' || i, 1, i, 0, 0 FROM n`, 2*planRows))
-			require.NoError(t, err)
+			queue("u", 0)
 			marked, err := db.SearchIndex().IndexTexts(ctx, 256) // the indexer's batch
 			require.NoError(t, err)
 			require.Equal(t, 256, marked)

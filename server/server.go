@@ -723,27 +723,22 @@ func cleanupLoop(ctx context.Context, logger *slog.Logger, interval time.Duratio
 // (bunstore.DB.BatchedReads: their count over the statements' is the mean
 // batch) and how busy SQLite's one writer was (bunstore.DB.Writer).
 func registerDBMetrics(reg prometheus.Registerer, db *bunstore.DB) error {
-	reads := prometheus.NewCounterFunc(prometheus.CounterOpts{
-		Name: "openjury_db_batched_reads_total",
-		Help: "Reads of a job by id and of a bearer token's owner this replica ran in batches (PostgreSQL; 0 on SQLite).",
-	}, func() float64 { r, _ := db.BatchedReads(); return float64(r) })
-	statements := prometheus.NewCounterFunc(prometheus.CounterOpts{
-		Name: "openjury_db_batch_statements_total",
-		Help: "Statements that ran this replica's batched reads: reads over statements is the mean batch.",
-	}, func() float64 { _, n := db.BatchedReads(); return float64(n) })
-	busy := prometheus.NewCounterFunc(prometheus.CounterOpts{
-		Name: "openjury_db_writer_busy_seconds_total",
-		Help: "Seconds this replica held SQLite's one writer (0 on PostgreSQL): a rate near 1 means writes queue for it.",
-	}, func() float64 { return db.Writer().Busy.Seconds() })
-	groups := prometheus.NewCounterFunc(prometheus.CounterOpts{
-		Name: "openjury_db_write_groups_total",
-		Help: "SQLite transactions this replica's writes shared by group commit (0 on PostgreSQL).",
-	}, func() float64 { return float64(db.Writer().Groups) })
-	members := prometheus.NewCounterFunc(prometheus.CounterOpts{
-		Name: "openjury_db_write_group_members_total",
-		Help: "Writes that succeeded in those groups: members over groups is the mean group.",
-	}, func() float64 { return float64(db.Writer().Members) })
-	for _, c := range []prometheus.Collector{reads, statements, busy, groups, members} {
+	for _, m := range []struct {
+		name, help string
+		value      func() float64
+	}{
+		{"openjury_db_batched_reads_total", "Reads of a job by id and of a bearer token's owner this replica ran in batches (PostgreSQL; 0 on SQLite).",
+			func() float64 { r, _ := db.BatchedReads(); return float64(r) }},
+		{"openjury_db_batch_statements_total", "Statements that ran this replica's batched reads: reads over statements is the mean batch.",
+			func() float64 { _, n := db.BatchedReads(); return float64(n) }},
+		{"openjury_db_writer_busy_seconds_total", "Seconds this replica held SQLite's one writer (0 on PostgreSQL): a rate near 1 means writes queue for it.",
+			func() float64 { return db.Writer().Busy.Seconds() }},
+		{"openjury_db_write_groups_total", "SQLite transactions this replica's writes shared by group commit (0 on PostgreSQL).",
+			func() float64 { return float64(db.Writer().Groups) }},
+		{"openjury_db_write_group_members_total", "Writes that succeeded in those groups: members over groups is the mean group.",
+			func() float64 { return float64(db.Writer().Members) }},
+	} {
+		c := prometheus.NewCounterFunc(prometheus.CounterOpts{Name: m.name, Help: m.help}, m.value)
 		if err := reg.Register(c); err != nil {
 			return fmt.Errorf("database metrics: %w", err)
 		}
