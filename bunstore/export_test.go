@@ -49,6 +49,10 @@ func SetGroupBounds(d *DB, members int, age time.Duration) {
 // parameters (agent, job id, agent), for plan tests.
 func JobForSubmitSQL(d *DB) string { return d.hot.jobForSubmit.generic }
 
+// SubmitGuardSQL is the text of the read of a submission's guard on
+// SQLite with ? parameters (agent, agent, job id), for plan tests.
+func SubmitGuardSQL(d *DB) string { return d.hot.submitGuard.generic }
+
 // JobsByIDSQL is the text of the batched read of jobs by id on PostgreSQL
 // (one text[] parameter), for plan tests.
 func JobsByIDSQL(d *DB) string { return d.hot.jobsByID.generic }

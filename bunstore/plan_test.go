@@ -798,8 +798,9 @@ func planLines(t *testing.T, rows *sql.Rows, col int) []string {
 // that JobForSubmit's one statement reads by index only: the job and the
 // stake by primary key, the agent's submissions to the job from
 // submissions (job_id, agent_address) (on PostgreSQL the count runs in
-// openjury_submission_count, whose query is checked on its own). Then it
-// drops that index and checks that the checker fails.
+// openjury_submission_count, whose query is checked on its own); on
+// SQLite so does Submit's narrow read of the guard. Then it drops that
+// index and checks that the checker fails.
 func TestJobForSubmitPlan(t *testing.T) {
 	t.Parallel()
 	for _, be := range backends {
@@ -836,6 +837,15 @@ func TestJobForSubmitPlan(t *testing.T) {
 				q, args := count()
 				p := plan(q, args...)
 				problems = append(problems, checkPlan(db.Dialect(), p, index, false)...)
+				if db.Dialect() == bunstore.DialectSQLite {
+					// Submit's narrow read of the guard, in the writer's
+					// turn: the same probes.
+					guard := plan(bunstore.SubmitGuardSQL(db), agent, agent, job)
+					for _, ix := range []string{"sqlite_autoindex_jobs_1", "sqlite_autoindex_stakes_1", index} {
+						problems = append(problems, checkPlan(db.Dialect(), guard, ix, false)...)
+					}
+					p = append(p, guard...)
+				}
 				if len(problems) > 0 {
 					t.Logf("plans:\n%s\n%s", strings.Join(main, "\n"), strings.Join(p, "\n"))
 				}

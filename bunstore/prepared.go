@@ -88,6 +88,10 @@ type hotStatements struct {
 	// (group.go: whether a failed group member wrote); empty on
 	// PostgreSQL.
 	totalChanges hot
+	// submitGuard reads only what SubmitGuard.Check reads of a job, the
+	// agent's stake and count on SQLite (submitGuardQuery); empty on
+	// PostgreSQL.
+	submitGuard hot
 	// web are the web app's reads (profile.go).
 	web webHot
 	// jobPages are the statements of a page of jobs, by shape
@@ -103,7 +107,7 @@ func (h hotStatements) all() []hot {
 		all = append(all, h.submit, h.castVote, h.sequence, h.jobsByID, h.tokensByHash)
 	}
 	if h.totalChanges.native != "" {
-		all = append(all, h.totalChanges, h.touchCrossing, h.insertEvent, h.insertEventKey, h.deleteSequenced, h.putDocument, h.dropPending, h.appendEvent)
+		all = append(all, h.totalChanges, h.submitGuard, h.touchCrossing, h.insertEvent, h.insertEventKey, h.deleteSequenced, h.putDocument, h.dropPending, h.appendEvent)
 	}
 	for _, p := range h.jobPages {
 		if p.native != "" {
@@ -148,6 +152,7 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 			Where("t.hash = ANY(?::text[])", param).String())
 	} else {
 		h.totalChanges = newHot(dialect, "SELECT total_changes()")
+		h.submitGuard = newHot(dialect, submitGuardQuery)
 		h.touchCrossing = newHot(dialect, touchCrossedQuery)
 		h.insertEvent = newHot(dialect, `INSERT INTO events (seq, type, job_id, actor, subjects, audience, restricted, tags, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		h.insertEventKey = newHot(dialect, `INSERT INTO event_keys (key, seq) VALUES (?, ?)`)
@@ -457,6 +462,18 @@ ev AS (` + insertEventInto + `
 SELECT ?::text, ?::text, ?::text, (?::jsonb || jsonb_build_array(s.agent_address))::text, ?::text, ?::text, ?::text, ?::bigint FROM up, s WHERE ?::boolean)
 SELECT j.*, s.job_id AS sub_job_id, s.agent_address AS sub_agent, up.id AS vote_id FROM j LEFT JOIN s ON true LEFT JOIN up ON true`
 }
+
+// submitGuardQuery is the read of a submission's guard on SQLite, with the
+// parameters agent, agent, job id: of the job by its primary key only the
+// columns SubmitGuard.Check reads (status, sponsor, closing lease), the
+// agent's staked amount (NULL without a stake row) and the agent's
+// submission count on the job from the index submissions (job_id,
+// agent_address). It runs inside the writer's turn, so a narrow row
+// matters: SQLite's driver names and types every column of a result and
+// the job has some sixty.
+const submitGuardQuery = `SELECT j.status, j.sponsor_address, j.closing_until, s.staked_micro,
+    (SELECT count(*) FROM submissions AS c WHERE c.job_id = j.id AND c.agent_address = ?)
+FROM jobs AS j LEFT JOIN stakes AS s ON s.address = ? WHERE j.id = ?`
 
 // jobForSubmitQuery is the statement of JobForSubmit, with the parameters
 // agent, job id, agent: the job by id (locked FOR UPDATE on PostgreSQL; on

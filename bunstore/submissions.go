@@ -2,12 +2,14 @@ package bunstore
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 
 	"github.com/uptrace/bun"
 
 	"github.com/openjury/openjury"
 	"github.com/openjury/openjury/marketplace"
+	"github.com/openjury/openjury/stake"
 )
 
 // submissionRow is a row of submissions.
@@ -159,7 +161,7 @@ func (s submissionStore) Submit(ctx context.Context, sub *marketplace.Submission
 	}
 	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		t := d.txExec(db)
-		st, err := jobStore{t}.JobForSubmit(ctx, sub.JobID, sub.Agent)
+		st, err := submitGuardState(ctx, d, db, sub.JobID, sub.Agent)
 		if err != nil {
 			return err
 		}
@@ -182,6 +184,30 @@ func (s submissionStore) Submit(ctx context.Context, sub *marketplace.Submission
 		}
 		return reputationStore{t}.AddReputation(ctx, sub.Agent, rep, sub.CreatedAt)
 	})
+}
+
+// submitGuardState reads, on SQLite inside the write transaction db, the
+// SubmitState of agent on job id as far as SubmitGuard.Check reads it
+// (submitGuardQuery): the Job has its ID, Status, Sponsor and
+// ClosingUntil, the Stake its Address and Staked. Errors: NotFound "job
+// not found".
+func submitGuardState(ctx context.Context, d *DB, db bun.IDB, id string, agent openjury.Address) (*marketplace.SubmitState, error) {
+	const op = "bunstore.Submit"
+	var (
+		status, sponsor string
+		closingUntil    *int64
+		staked          sql.NullInt64
+		count           int
+	)
+	dest := []any{&status, &sponsor, &closingUntil, &staked, &count}
+	if err := d.scanHot(ctx, db, d.hot.submitGuard, dest, string(agent), string(agent), id); err != nil {
+		return nil, translateWith(op, err, jobDetails)
+	}
+	return &marketplace.SubmitState{
+		Job:         &marketplace.Job{ID: id, Status: marketplace.Status(status), Sponsor: openjury.Address(sponsor), ClosingUntil: fromMillisPtr(closingUntil)},
+		Stake:       stake.Stake{Address: agent, Staked: openjury.MicroUSDC(staked.Int64)},
+		Submissions: count,
+	}, nil
 }
 
 // Submission returns one submission; its Evidence is empty, never nil.

@@ -102,7 +102,10 @@ type SubmitGuard struct {
 // Conflict "job is being closed" (a closing lease live at g.Now),
 // Forbidden for the job's sponsor, Conflict at g.MaxPerAgent submissions.
 // It returns nil when the submission is accepted. A store that checks the
-// rule in SQL must accept exactly what Check accepts.
+// rule in SQL must accept exactly what Check accepts. Check reads only
+// st.Stake.Staked, st.Job.Status, st.Job.ClosingUntil, st.Job.Sponsor and
+// st.Submissions, and a store may read only those (bunstore's SQLite
+// Submit does): a rule that reads more must say so here and in the stores.
 func (g SubmitGuard) Check(st *SubmitState, agent openjury.Address) error {
 	const op = "marketplace.Submit"
 	if err := stake.Require(st.Stake, g.MinStake); err != nil {
