@@ -49,8 +49,8 @@ func SetGroupBounds(d *DB, members int, age time.Duration) {
 // parameters (agent, job id, agent), for plan tests.
 func JobForSubmitSQL(d *DB) string { return d.hot.jobForSubmit.generic }
 
-// SubmitGuardSQL is the text of the read of a submission's guard on
-// SQLite with ? parameters (agent, agent, job id), for plan tests.
+// SubmitGuardSQL is the text of the read of a submission's guard with ?
+// parameters (agent, job id, agent), for plan tests.
 func SubmitGuardSQL(d *DB) string { return d.hot.submitGuard.generic }
 
 // JobsByIDSQL is the text of the batched read of jobs by id on PostgreSQL

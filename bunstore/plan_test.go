@@ -840,7 +840,7 @@ func TestJobForSubmitPlan(t *testing.T) {
 				if db.Dialect() == bunstore.DialectSQLite {
 					// Submit's narrow read of the guard, in the writer's
 					// turn: the same probes.
-					guard := plan(bunstore.SubmitGuardSQL(db), agent, agent, job)
+					guard := plan(bunstore.SubmitGuardSQL(db), agent, job, agent)
 					for _, ix := range []string{"sqlite_autoindex_jobs_1", "sqlite_autoindex_stakes_1", index} {
 						problems = append(problems, checkPlan(db.Dialect(), guard, ix, false)...)
 					}

@@ -88,9 +88,9 @@ type hotStatements struct {
 	// (group.go: whether a failed group member wrote); empty on
 	// PostgreSQL.
 	totalChanges hot
-	// submitGuard reads only what SubmitGuard.Check reads of a job, the
-	// agent's stake and count on SQLite (submitGuardQuery); empty on
-	// PostgreSQL.
+	// submitGuard reads only what SubmitGuard.Check reads of a job (locked
+	// on PostgreSQL), the agent's stake and count (submitGuardQuery): on
+	// SQLite Submit's read, on PostgreSQL the CTE st of submit.
 	submitGuard hot
 	// web are the web app's reads (profile.go).
 	web webHot
@@ -101,13 +101,13 @@ type hotStatements struct {
 
 // all returns every hot statement of the dialect.
 func (h hotStatements) all() []hot {
-	all := []hot{h.jobByID, h.jobByIDForUpdate, h.jobForSubmit, h.tokenOwner, h.stakeOf,
+	all := []hot{h.jobByID, h.jobByIDForUpdate, h.jobForSubmit, h.submitGuard, h.tokenOwner, h.stakeOf,
 		h.insertSubmission, h.enqueueSearch, h.addReputation, h.juryChildren, h.juryLeaf, h.juryTotal, h.jurorStake}
 	if h.submit.native != "" {
 		all = append(all, h.submit, h.castVote, h.sequence, h.jobsByID, h.tokensByHash)
 	}
 	if h.totalChanges.native != "" {
-		all = append(all, h.totalChanges, h.submitGuard, h.touchCrossing, h.insertEvent, h.insertEventKey, h.deleteSequenced, h.putDocument, h.dropPending, h.appendEvent)
+		all = append(all, h.totalChanges, h.touchCrossing, h.insertEvent, h.insertEventKey, h.deleteSequenced, h.putDocument, h.dropPending, h.appendEvent)
 	}
 	for _, p := range h.jobPages {
 		if p.native != "" {
@@ -130,6 +130,7 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 		jobByID:          newHot(dialect, jobByID),
 		jobByIDForUpdate: newHot(dialect, forUpdate),
 		jobForSubmit:     newHot(dialect, jobForSubmitQuery(dialect, db)),
+		submitGuard:      newHot(dialect, submitGuardQuery(dialect)),
 		tokenOwner: newHot(dialect, db.NewSelect().Model((*tokenRow)(nil)).Column("address").
 			Where("t.hash = ?", param).Where("t.expires_at > ?", param).String()),
 		stakeOf: newHot(dialect, db.NewSelect().Model((*stakeRow)(nil)).
@@ -152,7 +153,6 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 			Where("t.hash = ANY(?::text[])", param).String())
 	} else {
 		h.totalChanges = newHot(dialect, "SELECT total_changes()")
-		h.submitGuard = newHot(dialect, submitGuardQuery)
 		h.touchCrossing = newHot(dialect, touchCrossedQuery)
 		h.insertEvent = newHot(dialect, `INSERT INTO events (seq, type, job_id, actor, subjects, audience, restricted, tags, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		h.insertEventKey = newHot(dialect, `INSERT INTO event_keys (key, seq) VALUES (?, ?)`)
@@ -187,8 +187,8 @@ submissions = r.submissions + EXCLUDED.submissions, jury_votes = r.jury_votes + 
 )
 
 // submitQuery is the one statement of SubmissionStore.Submit on
-// PostgreSQL, built from the hot statements h: JobForSubmit's read (the
-// job locked, the agent's stake and count) as the CTE st, then, as
+// PostgreSQL, built from the hot statements h: the guard's read (the job
+// locked, the agent's stake and count: submitGuardQuery) as the CTE st, then, as
 // writable CTEs that depend on it, the submission inserted when the guard
 // holds on st (the SQL form of marketplace.SubmitGuard.Check, which the
 // store tests hold it to), when st counted no submission the agent's
@@ -210,10 +210,10 @@ submissions = r.submissions + EXCLUDED.submissions, jury_votes = r.jury_votes + 
 // jury votes, created_at (rep); search kind, created_at (queued); the
 // event's outboxArgs (ev).
 func submitQuery(h hotStatements) string {
-	return `WITH st AS (` + h.jobForSubmit.generic + `),
+	return `WITH st AS (` + h.submitGuard.generic + `),
 ins AS (` + insertSubmissionInto + `
 SELECT ?::text, st.id, ?::text, ?::text, ?::text, ?::bigint FROM st
-WHERE COALESCE(st.stake_staked_micro, 0) >= ?::bigint AND st.status = ?::text AND st.sponsor_address <> ?::text AND st.submissions < ?::bigint
+WHERE COALESCE(st.staked_micro, 0) >= ?::bigint AND st.status = ?::text AND st.sponsor_address <> ?::text AND st.submissions < ?::bigint
 AND (st.closing_until IS NULL OR st.closing_until <= ?::bigint)
 RETURNING id),
 rep AS (` + addReputationInto + `
@@ -463,17 +463,27 @@ SELECT ?::text, ?::text, ?::text, (?::jsonb || jsonb_build_array(s.agent_address
 SELECT j.*, s.job_id AS sub_job_id, s.agent_address AS sub_agent, up.id AS vote_id FROM j LEFT JOIN s ON true LEFT JOIN up ON true`
 }
 
-// submitGuardQuery is the read of a submission's guard on SQLite, with the
-// parameters agent, agent, job id: of the job by its primary key only the
+// submitGuardQuery is the read of a submission's guard, with the
+// parameters agent, job id, agent, as jobForSubmitQuery's: of the job by
+// its primary key (locked FOR UPDATE on PostgreSQL) only its id and the
 // columns SubmitGuard.Check reads (status, sponsor, closing lease), the
 // agent's staked amount (NULL without a stake row) and the agent's
 // submission count on the job from the index submissions (job_id,
-// agent_address). It runs inside the writer's turn, so a narrow row
-// matters: SQLite's driver names and types every column of a result and
-// the job has some sixty.
-const submitGuardQuery = `SELECT j.status, j.sponsor_address, j.closing_until, s.staked_micro,
-    (SELECT count(*) FROM submissions AS c WHERE c.job_id = j.id AND c.agent_address = ?)
-FROM jobs AS j LEFT JOIN stakes AS s ON s.address = ? WHERE j.id = ?`
+// agent_address), on PostgreSQL counted once the lock is held (as
+// jobForSubmitQuery counts). A narrow row matters on both engines: on
+// SQLite the read runs in the writer's turn and the driver names and
+// types every column of a result; on PostgreSQL every scan of the CTE
+// that holds it builds and projects its columns, and the job has some
+// sixty.
+func submitGuardQuery(dialect string) string {
+	lock, count := "", "(SELECT count(*) FROM submissions AS c WHERE c.job_id = j.id AND c.agent_address = ?)"
+	if dialect == DialectPostgres {
+		lock, count = " FOR UPDATE", "openjury_submission_count(j.id, ?)"
+	}
+	return `SELECT j.id, j.status, j.sponsor_address, j.closing_until, s.staked_micro, ` + count + ` AS submissions
+FROM (SELECT id, status, sponsor_address, closing_until FROM jobs WHERE id = ?` + lock + `) AS j
+LEFT JOIN stakes AS s ON s.address = ?`
+}
 
 // jobForSubmitQuery is the statement of JobForSubmit, with the parameters
 // agent, job id, agent: the job by id (locked FOR UPDATE on PostgreSQL; on

@@ -2,7 +2,6 @@ package bunstore
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 
 	"github.com/uptrace/bun"
@@ -115,8 +114,9 @@ func (s submissionStore) CreateSubmission(ctx context.Context, sub *marketplace.
 // statement (submitQuery: the guard checked in SQL, the writes as
 // writable CTEs), so no BEGIN or COMMIT round trip; when it inserted
 // nothing, g.Check on the row it read names the reason. On SQLite it is a
-// transaction of the hot statements (JobForSubmit's read, g.Check, the
-// insert, the queue row, the reputation), which the one writer serialises.
+// transaction of the hot statements (the guard's read, submitGuardQuery;
+// g.Check; the insert, the queue row, the event, the reputation), which
+// the one writer serialises.
 func (s submissionStore) Submit(ctx context.Context, sub *marketplace.Submission, g marketplace.SubmitGuard) error {
 	const op = "bunstore.Submit"
 	d, rep := s.e.d, g.FirstReputation
@@ -134,7 +134,7 @@ func (s submissionStore) Submit(ctx context.Context, sub *marketplace.Submission
 			return err
 		}
 		var res struct {
-			submitStateRow
+			submitGuardRow
 			Inserted bool `bun:"inserted"`
 		}
 		args := append([]any{agent, row.JobID, agent,
@@ -150,11 +150,7 @@ func (s submissionStore) Submit(ctx context.Context, sub *marketplace.Submission
 			}
 			return nil
 		}
-		st, err := res.state(op, sub.Agent)
-		if err != nil {
-			return err
-		}
-		if err := g.Check(st, sub.Agent); err != nil {
+		if err := g.Check(res.state(sub.Agent), sub.Agent); err != nil {
 			return err
 		}
 		return openjury.E(openjury.Internal, op, "the submission guard refused what SubmitGuard.Check accepts")
@@ -186,28 +182,42 @@ func (s submissionStore) Submit(ctx context.Context, sub *marketplace.Submission
 	})
 }
 
+// submitGuardRow is the row of submitGuardQuery: what SubmitGuard.Check
+// reads of a job, the agent's stake and count.
+type submitGuardRow struct {
+	ID             string `bun:"id"`
+	Status         string `bun:"status"`
+	SponsorAddress string `bun:"sponsor_address"`
+	ClosingUntil   *int64 `bun:"closing_until"`
+	StakedMicro    *int64 `bun:"staked_micro"`
+	Submissions    int    `bun:"submissions"`
+}
+
+// state is the SubmitState of agent as far as SubmitGuard.Check reads it:
+// the Job has its ID, Status, Sponsor and ClosingUntil, the Stake its
+// Address and Staked (0 without a stake row).
+func (r *submitGuardRow) state(agent openjury.Address) *marketplace.SubmitState {
+	st := &marketplace.SubmitState{
+		Job: &marketplace.Job{ID: r.ID, Status: marketplace.Status(r.Status), Sponsor: openjury.Address(r.SponsorAddress),
+			ClosingUntil: fromMillisPtr(r.ClosingUntil)},
+		Stake:       stake.Stake{Address: agent},
+		Submissions: r.Submissions,
+	}
+	if r.StakedMicro != nil {
+		st.Stake.Staked = openjury.MicroUSDC(*r.StakedMicro)
+	}
+	return st
+}
+
 // submitGuardState reads, on SQLite inside the write transaction db, the
 // SubmitState of agent on job id as far as SubmitGuard.Check reads it
-// (submitGuardQuery): the Job has its ID, Status, Sponsor and
-// ClosingUntil, the Stake its Address and Staked. Errors: NotFound "job
-// not found".
+// (submitGuardQuery). Errors: NotFound "job not found".
 func submitGuardState(ctx context.Context, d *DB, db bun.IDB, id string, agent openjury.Address) (*marketplace.SubmitState, error) {
-	const op = "bunstore.Submit"
-	var (
-		status, sponsor string
-		closingUntil    *int64
-		staked          sql.NullInt64
-		count           int
-	)
-	dest := []any{&status, &sponsor, &closingUntil, &staked, &count}
-	if err := d.scanHot(ctx, db, d.hot.submitGuard, dest, string(agent), string(agent), id); err != nil {
-		return nil, translateWith(op, err, jobDetails)
+	var row submitGuardRow
+	if err := d.scanHot(ctx, db, d.hot.submitGuard, []any{&row}, string(agent), id, string(agent)); err != nil {
+		return nil, translateWith("bunstore.Submit", err, jobDetails)
 	}
-	return &marketplace.SubmitState{
-		Job:         &marketplace.Job{ID: id, Status: marketplace.Status(status), Sponsor: openjury.Address(sponsor), ClosingUntil: fromMillisPtr(closingUntil)},
-		Stake:       stake.Stake{Address: agent, Staked: openjury.MicroUSDC(staked.Int64)},
-		Submissions: count,
-	}, nil
+	return row.state(agent), nil
 }
 
 // Submission returns one submission; its Evidence is empty, never nil.
