@@ -90,6 +90,7 @@ func benchSubmit(b *testing.B, db *bunstore.DB) {
 	}
 	var agent atomic.Int64
 	b.SetParallelism(32)
+	b.ReportAllocs()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		a := openjury.AddressFromBytes([20]byte{19: byte(agent.Add(1)), 18: 7})
