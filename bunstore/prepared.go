@@ -425,14 +425,15 @@ func (d *DB) queryHot(ctx context.Context, db bun.IDB, h hot, args []any, scan f
 }
 
 // castVoteQuery is the one statement of VoteStore.CastVote on
-// PostgreSQL, built like submitQuery: the job locked (the CTE j) and the
+// PostgreSQL, built like submitQuery: the job locked (the CTE j: its id
+// and the columns VoteGuard.Check reads, not the whole row) and the
 // submission's job and agent (s), then, as writable CTEs, the vote
 // upserted where the guard holds on them (the SQL form of
 // marketplace.VoteGuard.Check) and, when the upsert inserted rather than
 // replaced, the voter's reputation upsert. Whether the upsert inserted is
 // (xmax = 0) of the row it returns: ON CONFLICT sees the votes committed
 // while the statement waited for the job's lock, which a read in the
-// statement's snapshot would miss. It returns j's row, the submission's
+// statement's snapshot would miss. It returns j's columns, the submission's
 // job and agent (NULL when there is none) and the stored vote's id (NULL
 // when nothing was written). It writes only on open-mode jobs without a
 // drawn panel: CastVote checks the others in a transaction (castLocked).
@@ -445,7 +446,7 @@ func (d *DB) queryHot(ctx context.Context, db bun.IDB, h hot, args []any, scan f
 // After the open status comes the guard's now: a closing lease live at it
 // refuses the vote.
 func castVoteQuery(h hotStatements) string {
-	return `WITH j AS (` + h.jobByIDForUpdate.generic + `),
+	return `WITH j AS (SELECT id, status, sponsor_address, closing_until, jury_mode, jury_size FROM jobs WHERE id = ?::text FOR UPDATE),
 s AS (SELECT s.job_id, s.agent_address FROM submissions AS s WHERE s.id = ?::text),
 up AS (INSERT INTO votes AS v (id, job_id, submission_id, voter_address, weight, review, created_at)
 SELECT ?::text, j.id, ?::text, ?::text, ?::bigint, ?::text, ?::bigint FROM j, s

@@ -81,7 +81,10 @@ type VoteGuard struct {
 // submission is another job's, Forbidden for the submission's agent and
 // for the job's sponsor, Forbidden "not drawn" on a job with a panel the
 // voter is not on. It returns nil when the vote is accepted. A store that
-// checks the rule in SQL must accept exactly what Check accepts.
+// checks the rule in SQL must accept exactly what Check accepts. Of the
+// job Check reads only ID, Status, ClosingUntil, JuryMode, Sponsor and
+// JurySize, and a store may read only those (bunstore's PostgreSQL
+// CastVote does).
 func (g VoteGuard) Check(st *VoteState, voter openjury.Address) error {
 	const op = "marketplace.Vote"
 	switch {
