@@ -92,6 +92,7 @@ var (
 		"internal/cursor":  lowRing,
 		"internal/gcfloor": lowRing,
 		"internal/valid":   lowRing,
+		"internal/wait":    lowRing,
 		"internal/whsig":   lowRing,
 		// Domain: the kernel, internal helpers and, in one direction only,
 		// marketplace -> agr, stake, anchor.

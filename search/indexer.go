@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/openjury/openjury"
+	"github.com/openjury/openjury/internal/wait"
 )
 
 // Pending is a document waiting to be (re)indexed: an outbox row written
@@ -269,19 +270,19 @@ func (w *Indexer) loop(ctx context.Context, msg string, batch int, wake <-chan s
 		if ctx.Err() != nil {
 			return
 		}
-		wait, wakeUp := w.cfg.Interval, wake
+		d, wakeUp := w.cfg.Interval, wake
 		switch {
 		case err != nil:
 			w.log.Warn(msg, slog.String("error", err.Error()), slog.Duration("retry_in", pause))
-			wait, wakeUp = pause, nil
+			d, wakeUp = pause, nil
 			pause = min(2*pause, w.cfg.MaxBackoff)
 		case n == batch:
-			wait = 0
+			d = 0
 			pause = w.cfg.Interval
 		default:
 			pause = w.cfg.Interval
 		}
-		if !sleep(ctx, wait, wakeUp) {
+		if !wait.For(ctx, d, wakeUp) {
 			return
 		}
 	}
@@ -396,26 +397,8 @@ func (f *Follower) Run(ctx context.Context, interval time.Duration) {
 		if err := f.Sync(ctx); err != nil && ctx.Err() == nil {
 			f.log.Warn("search: following the index failed", slog.String("error", err.Error()))
 		}
-		if !sleep(ctx, interval, nil) {
+		if !wait.For(ctx, interval, nil) {
 			return
 		}
-	}
-}
-
-// sleep waits d, or until a receive from wake (nil: none) or the end of
-// ctx; it reports whether ctx is still live.
-func sleep(ctx context.Context, d time.Duration, wake <-chan struct{}) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-wake:
-		return ctx.Err() == nil
-	case <-t.C:
-		return true
 	}
 }

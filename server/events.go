@@ -13,6 +13,7 @@ import (
 	"github.com/openjury/openjury/bunstore"
 	"github.com/openjury/openjury/events"
 	"github.com/openjury/openjury/events/webhook"
+	"github.com/openjury/openjury/internal/wait"
 	"github.com/openjury/openjury/transport"
 )
 
@@ -155,7 +156,7 @@ func (p *eventParts) start(ctx context.Context, work interface{ Go(func()) }, ap
 				p.hub.Poke()
 				wake(p.sequenced)
 			}
-			pause(ctx, gatherAfter(n))
+			wait.For(ctx, gatherAfter(n), nil)
 		})
 	})
 	work.Go(func() {
@@ -185,19 +186,6 @@ func gatherAfter(n int) time.Duration {
 		return sequenceGather
 	}
 	return 0
-}
-
-// pause waits d (nothing when d <= 0) or until ctx ends.
-func pause(ctx context.Context, d time.Duration) {
-	if d <= 0 {
-		return
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-t.C:
-	}
 }
 
 // loop calls step at once, then whenever woken or every poll, until ctx

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/openjury/openjury/internal/wait"
 )
 
 // TestSequencerGather: the sequencer waits after a busy pass only, and a
@@ -18,17 +20,17 @@ func TestSequencerGather(t *testing.T) {
 	require.Less(t, sequenceGather, sequencePoll, "a busy replica's events wait less than a poll")
 
 	start := time.Now()
-	pause(context.Background(), 0)
-	pause(context.Background(), -time.Second)
+	wait.For(context.Background(), 0, nil)
+	wait.For(context.Background(), -time.Second, nil)
 	require.Less(t, time.Since(start), sequenceGather, "no wait after a quiet pass")
 
 	start = time.Now()
-	pause(context.Background(), 30*time.Millisecond)
+	wait.For(context.Background(), 30*time.Millisecond, nil)
 	require.GreaterOrEqual(t, time.Since(start), 30*time.Millisecond)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	start = time.Now()
-	pause(ctx, time.Hour)
+	wait.For(ctx, time.Hour, nil)
 	require.Less(t, time.Since(start), time.Second, "a cancelled context ends the wait")
 }
