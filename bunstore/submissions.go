@@ -182,24 +182,36 @@ func (s submissionStore) Submit(ctx context.Context, sub *marketplace.Submission
 	})
 }
 
-// submitGuardRow is the row of submitGuardQuery: what SubmitGuard.Check
-// reads of a job, the agent's stake and count.
-type submitGuardRow struct {
+// guardJobRow is what the guards of a submission and of a jury vote read
+// of a job (submitGuardQuery, castVoteQuery), not its whole row.
+type guardJobRow struct {
 	ID             string `bun:"id"`
 	Status         string `bun:"status"`
 	SponsorAddress string `bun:"sponsor_address"`
 	ClosingUntil   *int64 `bun:"closing_until"`
-	StakedMicro    *int64 `bun:"staked_micro"`
-	Submissions    int    `bun:"submissions"`
+}
+
+// job is the job as far as the row holds it: ID, Status, Sponsor and
+// ClosingUntil.
+func (r *guardJobRow) job() *marketplace.Job {
+	return &marketplace.Job{ID: r.ID, Status: marketplace.Status(r.Status), Sponsor: openjury.Address(r.SponsorAddress),
+		ClosingUntil: fromMillisPtr(r.ClosingUntil)}
+}
+
+// submitGuardRow is the row of submitGuardQuery: what SubmitGuard.Check
+// reads of a job, the agent's stake and count.
+type submitGuardRow struct {
+	guardJobRow
+	StakedMicro *int64 `bun:"staked_micro"`
+	Submissions int    `bun:"submissions"`
 }
 
 // state is the SubmitState of agent as far as SubmitGuard.Check reads it:
-// the Job has its ID, Status, Sponsor and ClosingUntil, the Stake its
-// Address and Staked (0 without a stake row).
+// the Job as guardJobRow.job has it, the Stake its Address and Staked (0
+// without a stake row).
 func (r *submitGuardRow) state(agent openjury.Address) *marketplace.SubmitState {
 	st := &marketplace.SubmitState{
-		Job: &marketplace.Job{ID: r.ID, Status: marketplace.Status(r.Status), Sponsor: openjury.Address(r.SponsorAddress),
-			ClosingUntil: fromMillisPtr(r.ClosingUntil)},
+		Job:         r.job(),
 		Stake:       stake.Stake{Address: agent},
 		Submissions: r.Submissions,
 	}

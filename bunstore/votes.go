@@ -108,22 +108,20 @@ func (s voteStore) PutVote(ctx context.Context, v *marketplace.Vote) error {
 // castVoteRow is the row of castVoteQuery: what VoteGuard.Check reads of
 // the job, the submission's job and agent, the stored vote's id.
 type castVoteRow struct {
-	ID             string  `bun:"id"`
-	Status         string  `bun:"status"`
-	SponsorAddress string  `bun:"sponsor_address"`
-	ClosingUntil   *int64  `bun:"closing_until"`
-	JuryMode       string  `bun:"jury_mode"`
-	JurySize       *int64  `bun:"jury_size"`
-	SubJobID       *string `bun:"sub_job_id"`
-	SubAgent       *string `bun:"sub_agent"`
-	VoteID         *string `bun:"vote_id"`
+	guardJobRow
+	JuryMode string  `bun:"jury_mode"`
+	JurySize *int64  `bun:"jury_size"`
+	SubJobID *string `bun:"sub_job_id"`
+	SubAgent *string `bun:"sub_agent"`
+	VoteID   *string `bun:"vote_id"`
 }
 
-// job is the job as far as VoteGuard.Check reads it: its ID, Status,
-// Sponsor, ClosingUntil, JuryMode and JurySize.
-func (r *castVoteRow) job() *marketplace.Job {
-	return &marketplace.Job{ID: r.ID, Status: marketplace.Status(r.Status), Sponsor: openjury.Address(r.SponsorAddress),
-		ClosingUntil: fromMillisPtr(r.ClosingUntil), JuryMode: storedJuryMode(r.JuryMode), JurySize: int(deref64(r.JurySize))}
+// voteJob is the job as far as VoteGuard.Check reads it: guardJobRow's
+// fields, JuryMode and JurySize.
+func (r *castVoteRow) voteJob() *marketplace.Job {
+	j := r.job()
+	j.JuryMode, j.JurySize = storedJuryMode(r.JuryMode), int(deref64(r.JurySize))
+	return j
 }
 
 // CastVote implements marketplace.VoteStore. On PostgreSQL it is one
@@ -167,7 +165,7 @@ func (s voteStore) CastVote(ctx context.Context, v *marketplace.Vote, g marketpl
 			}
 			return nil
 		}
-		if j := row.job(); j.JurySize == 0 || j.JuryMode != "" {
+		if j := row.voteJob(); j.JurySize == 0 || j.JuryMode != "" {
 			st := &marketplace.VoteState{Job: j}
 			if row.SubJobID != nil && row.SubAgent != nil {
 				st.SubmissionJobID, st.SubmissionAgent = *row.SubJobID, openjury.Address(*row.SubAgent)
