@@ -663,3 +663,47 @@ func TestSubmitRaceOneAgent(t *testing.T) {
 		require.Equal(t, int64(1), r.Submissions)
 	})
 }
+
+// TestSubmitFreshWalletsRace is the attack of many fresh wallets at once
+// on one job: wallets with no stake row, or a stake one micro-USDC short,
+// racing each other and the sponsor, are all refused with the guard's
+// reason, and none of them leaves a submission or reputation behind,
+// while a staked agent racing among them gets through.
+func TestSubmitFreshWalletsRace(t *testing.T) {
+	t.Parallel()
+	backends(t, func(t *testing.T, db *bunstore.DB) {
+		w := newWorld(t, db)
+		sponsor, staked := w.addr(1), w.addr(2)
+		w.stake(staked, 10)
+		w.stake(sponsor, 10)
+		job := w.job(sponsor)
+		const fresh = 24
+		short := w.addr(3)
+		require.NoError(t, db.Stake().PutStake(w.ctx, stake.Stake{Address: short, Staked: loopConfig.MinStake - 1, UpdatedAt: w.clock.Now()}))
+		who := []openjury.Address{staked, sponsor, short}
+		for i := range fresh {
+			who = append(who, w.addr(byte(100+i)))
+		}
+		errs := make([]error, len(who))
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for i, a := range who {
+			wg.Go(func() {
+				<-start
+				_, errs[i] = w.svc.Submit(w.ctx, a, marketplace.SubmitInput{JobID: job.ID, Content: "x"})
+			})
+		}
+		close(start)
+		wg.Wait()
+		require.NoError(t, errs[0], "the staked agent")
+		requireKind(t, errs[1], openjury.Forbidden, "the sponsor may not submit to their own job")
+		for i := 2; i < len(who); i++ {
+			requireKind(t, errs[i], openjury.Forbidden, "insufficient stake")
+			require.Equal(t, marketplace.Reputation{Address: who[i]}, w.rep(who[i]), "a refused wallet gains nothing")
+		}
+		keys, err := db.Submissions().SubmissionKeys(w.ctx, job.ID)
+		require.NoError(t, err)
+		require.Len(t, keys, 1)
+		require.Equal(t, staked, keys[0].Agent)
+	})
+}
