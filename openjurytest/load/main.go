@@ -50,6 +50,7 @@ import (
 	"net/url"
 	"os"
 	"runtime/pprof"
+	"runtime/trace"
 	"slices"
 	"strings"
 	"sync"
@@ -87,6 +88,7 @@ type config struct {
 	rateLimit   int
 	readCacheMS int
 	cpuProfile  string
+	traceFile   string
 	progress    time.Duration
 	// closeRecords and closeBytes size each big job of the close
 	// scenario.
@@ -134,6 +136,7 @@ func parse(args []string) (config, error) {
 	fs.IntVar(&c.rateLimit, "rate-limit", 1_000_000_000, "SERVICE_RATE_LIMIT_PER_MIN and SERVICE_RATE_LIMIT_PER_ADDRESS_PER_MIN of the started host or in-process server (high: the limiters run but never refuse)")
 	fs.IntVar(&c.readCacheMS, "read-cache-ms", 1000, "SERVICE_READ_CACHE_MS of the started host or in-process server (0: off, to measure the queries)")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the scenarios to this file (in-process target: server and client)")
+	fs.StringVar(&c.traceFile, "trace", "", "write an execution trace of the scenarios to this file (in-process target; go tool trace -pprof=sched F shows how long goroutines waited for a CPU)")
 	fs.DurationVar(&c.progress, "progress", 5*time.Second, "how often long phases (seeding) report progress")
 	fs.IntVar(&c.closeRecords, "close-records", 100_000, "records of each big job of the close scenario (job, submissions, votes, final votes, comments)")
 	fs.Int64Var(&c.closeBytes, "close-bytes", 1<<30, "bytes of text of each big job of the close scenario")
@@ -278,6 +281,17 @@ func run(args []string, out io.Writer) (err error) {
 			return err
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if c.traceFile != "" {
+		f, err := os.Create(c.traceFile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := trace.Start(f); err != nil {
+			return err
+		}
+		defer trace.Stop()
 	}
 	fmt.Fprintf(out, "target: %s, %d connections, %s and %d requests per scenario in %d rounds\n",
 		t.describe, c.workers, c.duration, c.maxRequests, c.rounds)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -56,6 +57,25 @@ func TestSeedAndRunSQLite(t *testing.T) {
 	require.Regexp(t, `CPU per answer: this process \(server and load generator\) [0-9.]+(µs|ms)`, out.String())
 	require.Regexp(t, `submit .*\n.*CPU per answer.*\n +SQLite's writer held: [0-9]+% of the time`, out.String())
 	checkReport(t, out.String(), allScenarios...)
+}
+
+// TestProfileAndTrace: -cpuprofile and -trace write a CPU profile (gzipped
+// protocol buffers) and an execution trace of the in-process scenarios.
+func TestProfileAndTrace(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	prof, tr := filepath.Join(dir, "cpu.prof"), filepath.Join(dir, "run.trace")
+	var out bytes.Buffer
+	require.NoError(t, run([]string{"-seed", "100", "-c", "2", "-wallets", "2", "-n", "20", "-rounds", "1", "-scenarios", "get,submit",
+		"-cpuprofile", prof, "-trace", tr}, &out))
+	checkReport(t, out.String(), "get", "submit")
+	b, err := os.ReadFile(prof)
+	require.NoError(t, err)
+	require.True(t, bytes.HasPrefix(b, []byte{0x1f, 0x8b}), "a gzipped profile")
+	b, err = os.ReadFile(tr)
+	require.NoError(t, err)
+	require.Regexp(t, `^go 1\.\d+ trace`, string(b[:min(len(b), 32)]))
+	require.Greater(t, len(b), 1024)
 }
 
 func TestSeedOnlyThenRunPostgres(t *testing.T) {

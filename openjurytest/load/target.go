@@ -17,7 +17,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/openjury/openjury/internal/gcfloor"
 	"github.com/openjury/openjury/openjurytest"
+	"github.com/openjury/openjury/server"
 )
 
 // target is the server under load.
@@ -76,6 +78,9 @@ func startTarget(tb *runTB, c config, dsn string, out io.Writer) (*target, error
 		t.base, t.devSecret = srv.URL, openjurytest.DevSecret
 		t.describe = fmt.Sprintf("in-process server on %s, read cache %d ms", srv.DB.Dialect(), c.readCacheMS)
 		t.pid, t.rssOf = os.Getpid(), "this process (server and load generator)"
+		// The host binary's heap floor, so that a profile of the service
+		// in process sees the collector the host runs with.
+		tb.Cleanup(gcfloor.Start(uint64(server.DefaultGCHeapFloorMB) << 20))
 	}
 	return t, nil
 }
