@@ -271,27 +271,19 @@ func run(args []string, out io.Writer) (err error) {
 			return err
 		}
 	}
-	if c.cpuProfile != "" {
-		f, err := os.Create(c.cpuProfile)
+	for _, r := range []struct {
+		path  string
+		start func(io.Writer) error
+		stop  func()
+	}{{c.cpuProfile, pprof.StartCPUProfile, pprof.StopCPUProfile}, {c.traceFile, trace.Start, trace.Stop}} {
+		if r.path == "" {
+			continue
+		}
+		stop, err := record(r.path, r.start, r.stop)
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
-	}
-	if c.traceFile != "" {
-		f, err := os.Create(c.traceFile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := trace.Start(f); err != nil {
-			return err
-		}
-		defer trace.Stop()
+		defer stop()
 	}
 	fmt.Fprintf(out, "target: %s, %d connections, %s and %d requests per scenario in %d rounds\n",
 		t.describe, c.workers, c.duration, c.maxRequests, c.rounds)
@@ -462,4 +454,22 @@ func (t *runTB) cleanup() {
 	for _, d := range t.dirs {
 		_ = os.RemoveAll(d)
 	}
+}
+
+// record creates the file at path and starts a recording into it (a CPU
+// profile, an execution trace); the returned func stops it and closes the
+// file.
+func record(path string, start func(io.Writer) error, stop func()) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := start(f); err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return func() {
+		stop()
+		_ = f.Close()
+	}, nil
 }
