@@ -553,6 +553,17 @@ func (s webhookStore) RecordAttempt(ctx context.Context, a events.Attempt) error
 			_, err := db.NewRaw("UPDATE webhooks SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL", a.WebhookID).Exec(ctx)
 			return translate(op, err)
 		}
+		if a.Next != nil {
+			// An attempt under way when another one disabled the endpoint
+			// schedules no retry: its delivery fails as the pending ones
+			// did (read after the update, so a disable that committed
+			// meanwhile is seen on PostgreSQL too).
+			if _, err := db.NewRaw(`UPDATE webhook_deliveries SET status = ?, next_attempt_at = NULL, error = ?
+WHERE id = ? AND status = ? AND EXISTS (SELECT 1 FROM webhooks WHERE id = ? AND disabled_at IS NOT NULL)`,
+				string(events.DeliveryFailed), webhookDisabled, a.DeliveryID, string(events.DeliveryPending), a.WebhookID).Exec(ctx); err != nil {
+				return translate(op, err)
+			}
+		}
 		if _, err := db.NewRaw("UPDATE webhooks SET failing_since = ? WHERE id = ? AND failing_since IS NULL", at, a.WebhookID).Exec(ctx); err != nil {
 			return translate(op, err)
 		}
@@ -565,10 +576,13 @@ func (s webhookStore) RecordAttempt(ctx context.Context, a events.Attempt) error
 			return err
 		}
 		_, err = db.NewRaw("UPDATE webhook_deliveries SET status = ?, next_attempt_at = NULL, error = ? WHERE webhook_id = ? AND status = ?",
-			string(events.DeliveryFailed), "webhook disabled", a.WebhookID, string(events.DeliveryPending)).Exec(ctx)
+			string(events.DeliveryFailed), webhookDisabled, a.WebhookID, string(events.DeliveryPending)).Exec(ctx)
 		return translate(op, err)
 	})
 }
+
+// webhookDisabled is the error of the deliveries a disable failed.
+const webhookDisabled = "webhook disabled"
 
 // ExpireDeliveries implements events.WebhookStore (the partial index on
 // created_at of finished deliveries serves it).

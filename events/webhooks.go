@@ -215,7 +215,9 @@ type WebhookStore interface {
 	// again at a.Next, or failed; the endpoint's failure streak cleared
 	// on success, else started (if not yet) and, past a.DisableAfter,
 	// the endpoint disabled with a.DisableReason and its pending
-	// deliveries failed.
+	// deliveries failed. A failed attempt on an endpoint already disabled
+	// (one under way when another attempt disabled it) fails its delivery
+	// the same way instead of scheduling a retry.
 	RecordAttempt(ctx context.Context, a Attempt) error
 	// ExpireDeliveries deletes up to limit finished deliveries created
 	// before `before` and returns how many.

@@ -309,7 +309,8 @@ func testWebhookRace(t *testing.T, b Backend) {
 // testWebhookAttempts: a failed attempt schedules the next or fails the
 // delivery; a success clears the endpoint's failure streak; a streak past
 // DisableAfter disables the endpoint and fails its pending deliveries,
-// which are then never claimed.
+// which are then never claimed, and an attempt under way then schedules
+// no retry.
 func testWebhookAttempts(t *testing.T, b Backend) {
 	ws, log := webhookStoreOf(t, b)
 	ctx := context.Background()
@@ -357,9 +358,28 @@ func testWebhookAttempts(t *testing.T, b Backend) {
 	require.Equal(t, events.DeliveryFailed, got.Status)
 	require.Zero(t, got.ResponseStatus)
 
-	// A streak of a day disables the endpoint and fails the pending.
+	// A streak of a day disables the endpoint and fails the pending; an
+	// attempt under way meanwhile (claimed in the same batch) schedules no
+	// retry.
 	at := base.Add(2*time.Second + day)
+	appendEvents(t, b, &events.Event{Type: events.PostCreated, CreatedAt: base})
+	sequenceAll(t, log, base)
+	dispatchAll(t, ws)
+	cs, err = ws.ClaimDeliveries(ctx, at, time.Minute, 10)
+	require.NoError(t, err)
+	require.Len(t, cs, 2, "the retry and the new delivery")
+	d4 := cs[0].Delivery.ID
+	if d4 == d1 {
+		d4 = cs[1].Delivery.ID
+	}
 	require.NoError(t, ws.RecordAttempt(ctx, events.Attempt{DeliveryID: d1, WebhookID: w.ID, At: at, Status: 502, Error: "HTTP 502", Next: &at, DisableAfter: day, DisableReason: "every delivery failed"}))
+	later := at.Add(time.Minute)
+	require.NoError(t, ws.RecordAttempt(ctx, events.Attempt{DeliveryID: d4, WebhookID: w.ID, At: at, Status: 502, Error: "HTTP 502", Next: &later, DisableAfter: day, DisableReason: "every delivery failed"}))
+	got, _ = ws.Delivery(ctx, d4)
+	require.Equal(t, events.DeliveryFailed, got.Status, "no retry on a disabled endpoint")
+	require.Equal(t, "webhook disabled", got.Error)
+	require.Equal(t, 1, got.Attempts)
+	require.Nil(t, got.NextAttemptAt)
 	hook, _ = ws.Webhook(ctx, w.ID)
 	require.NotNil(t, hook.DisabledAt)
 	require.Equal(t, at, *hook.DisabledAt)
