@@ -446,7 +446,7 @@ func (d *DB) queryHot(ctx context.Context, db bun.IDB, h hot, args []any, scan f
 // After the open status comes the guard's now: a closing lease live at it
 // refuses the vote.
 func castVoteQuery(h hotStatements) string {
-	return `WITH j AS (SELECT id, status, sponsor_address, closing_until, jury_mode, jury_size FROM jobs WHERE id = ?::text FOR UPDATE),
+	return `WITH j AS (SELECT ` + guardJobColumns + `, jury_mode, jury_size FROM jobs WHERE id = ?::text FOR UPDATE),
 s AS (SELECT s.job_id, s.agent_address FROM submissions AS s WHERE s.id = ?::text),
 up AS (INSERT INTO votes AS v (id, job_id, submission_id, voter_address, weight, review, created_at)
 SELECT ?::text, j.id, ?::text, ?::text, ?::bigint, ?::text, ?::bigint FROM j, s
@@ -481,8 +481,8 @@ func submitGuardQuery(dialect string) string {
 	if dialect == DialectPostgres {
 		lock, count = " FOR UPDATE", "openjury_submission_count(j.id, ?)"
 	}
-	return `SELECT j.id, j.status, j.sponsor_address, j.closing_until, s.staked_micro, ` + count + ` AS submissions
-FROM (SELECT id, status, sponsor_address, closing_until FROM jobs WHERE id = ?` + lock + `) AS j
+	return `SELECT j.*, s.staked_micro, ` + count + ` AS submissions
+FROM (SELECT ` + guardJobColumns + ` FROM jobs WHERE id = ?` + lock + `) AS j
 LEFT JOIN stakes AS s ON s.address = ?`
 }
 

@@ -182,8 +182,13 @@ func (s submissionStore) Submit(ctx context.Context, sub *marketplace.Submission
 	})
 }
 
+// guardJobColumns are guardJobRow's columns of jobs, as the guards'
+// statements select them.
+const guardJobColumns = "id, status, sponsor_address, closing_until"
+
 // guardJobRow is what the guards of a submission and of a jury vote read
-// of a job (submitGuardQuery, castVoteQuery), not its whole row.
+// of a job (submitGuardQuery, castVoteQuery: guardJobColumns), not its
+// whole row.
 type guardJobRow struct {
 	ID             string `bun:"id"`
 	Status         string `bun:"status"`
