@@ -486,7 +486,8 @@ func eventPlanCases(limit int) []planCase {
 		}
 	}
 	const byPK = "events_pkey|INTEGER PRIMARY KEY"
-	const byKey = "event_keys_pkey|sqlite_autoindex_event_keys_1"
+	// SQLite stores event_keys WITHOUT ROWID: its primary key is the table.
+	const byKey = "event_keys_pkey|k USING PRIMARY KEY"
 	return []planCase{
 		{name: "events", index: byPK, call: read(events.Filter{})},
 		// A common type: walking the log itself is as good.
