@@ -459,31 +459,46 @@ func (s eventStore) Tail(ctx context.Context, after, upto int64, limit int) ([]*
 	return scanEvents(ctx, op, q, &rows)
 }
 
-// Expire implements events.Log: it reads the oldest events' (seq,
-// created_at) from the primary key's start, deletes the expired prefix by
-// seq range (the keys by their seq index) and moves the horizon, in one
-// transaction.
+// Expire implements events.Log: it reads the oldest events' heads from
+// the primary key's start, deletes the keys of the expired prefix by
+// their primary key (expireKeys), the events by seq range, and moves the
+// horizon, in one transaction. event_keys has no index by seq: an event's
+// keys are what events.Keys gives for its stored head, as the sequencer
+// wrote them from the same completed event (logEntries), so a change to
+// events.Keys comes with a migration that rewrites the keys.
 func (s eventStore) Expire(ctx context.Context, before time.Time, limit int) (int64, error) {
 	const op = "bunstore.ExpireEvents"
 	var n int64
 	err := s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		n = 0 // a run again (DB.runTx) counts afresh
 		var oldest []eventRow
-		if err := db.NewSelect().Model(&oldest).Column("seq", "created_at").OrderExpr("e.seq").Limit(int64(limit)).Scan(ctx); err != nil {
+		if err := db.NewSelect().Model(&oldest).Column("seq", "type", "job_id", "actor", "subjects", "audience", "tags", "created_at").
+			OrderExpr("e.seq").Limit(int64(limit)).Scan(ctx); err != nil {
 			return translate(op, err)
 		}
 		var last int64
+		var keys []eventKeyRow
 		for _, r := range oldest {
 			if r.CreatedAt >= millis(before) {
 				break
+			}
+			ev, err := decodeEventHead(r.Type, r.JobID, r.Actor, r.Subjects, r.Audience, r.Tags, r.CreatedAt)
+			if err != nil {
+				return openjury.Wrap(op, err)
+			}
+			for _, k := range events.Keys(ev) {
+				keys = append(keys, eventKeyRow{Key: k, Seq: r.Seq})
 			}
 			last, n = r.Seq, n+1
 		}
 		if n == 0 {
 			return nil
 		}
-		if _, err := db.NewDelete().Model((*eventKeyRow)(nil)).Where("seq <= ?", last).Exec(ctx); err != nil {
-			return translate(op, err)
+		for chunk := range slices.Chunk(keys, expireKeysChunk) {
+			q, args := expireKeysQuery(s.e.d.dialect, chunk)
+			if _, err := db.NewRaw(q, args...).Exec(ctx); err != nil {
+				return translate(op, err)
+			}
 		}
 		if _, err := db.NewDelete().Model((*eventRow)(nil)).Where("seq <= ?", last).Exec(ctx); err != nil {
 			return translate(op, err)
@@ -495,6 +510,25 @@ func (s eventStore) Expire(ctx context.Context, before time.Time, limit int) (in
 		return 0, err
 	}
 	return n, nil
+}
+
+// expireKeysChunk bounds the keys of one expireKeysQuery statement (two
+// parameters each, under SQLite's 32,766 and PostgreSQL's 65,535).
+const expireKeysChunk = 2000
+
+// expireKeysQuery deletes keys by their primary key, each a probe of it.
+// On PostgreSQL each key's row is found by a probe of its own (a LATERAL
+// subquery the planner keeps apart, OFFSET 0), then deleted by row
+// address: a join with the list may be planned as a hash join over the
+// whole table.
+func expireKeysQuery(dialect string, keys []eventKeyRow) (string, []any) {
+	list, args := rowValues(keys, func(k eventKeyRow) []any { return []any{k.Key, k.Seq} })
+	if dialect == DialectPostgres {
+		return `DELETE FROM event_keys WHERE ctid = ANY(ARRAY(
+    SELECT k.ctid FROM (VALUES ` + list + `) AS u (key, seq)
+    CROSS JOIN LATERAL (SELECT e.ctid FROM event_keys AS e WHERE e.key = u.key AND e.seq = u.seq OFFSET 0) AS k))`, args
+	}
+	return "DELETE FROM event_keys WHERE (key, seq) IN (VALUES " + list + ")", args
 }
 
 // typeNames returns types as strings.

@@ -2,6 +2,7 @@ package bunstore
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -135,3 +136,13 @@ func SQLiteReaders() int { return sqliteReaders() }
 // AnyEndpointSQL is the dispatcher's read of whether an endpoint is
 // enabled.
 const AnyEndpointSQL = anyEndpoint
+
+// ExpireKeysSQL is retention's delete of keys for n (key, seq) pairs and
+// its arguments: key 'a:addr' || (i % 100) at seq i, i from 1.
+func ExpireKeysSQL(d *DB, n int) (string, []any) {
+	keys := make([]eventKeyRow, n)
+	for i := range keys {
+		keys[i] = eventKeyRow{Key: fmt.Sprintf("a:addr%d", (i+1)%100), Seq: int64(i + 1)}
+	}
+	return expireKeysQuery(d.dialect, keys)
+}

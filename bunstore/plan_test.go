@@ -537,9 +537,14 @@ func TestWritePlans(t *testing.T) {
 				p := explain(t, db, q, "b7", "b7", 500)
 				require.Empty(t, checkPlan(db.Dialect(), p, index, true), strings.Join(p, "\n"))
 			}
+			// Retention deletes a chunk of keys by their primary key, a
+			// probe each (event_keys has no index by seq).
+			q, args := bunstore.ExpireKeysSQL(db, 2000)
+			p := explain(t, db, q, args...)
+			require.Empty(t, checkPlan(db.Dialect(), p, "event_keys_pkey|event_keys USING PRIMARY KEY", true), strings.Join(p, "\n"))
 			_, err := db.Bun().ExecContext(context.Background(), "UPDATE webhooks SET disabled_at = created_at WHERE created_at % 2000 = 0")
 			require.NoError(t, err)
-			p := explain(t, db, bunstore.AnyEndpointSQL)
+			p = explain(t, db, bunstore.AnyEndpointSQL)
 			require.Empty(t, checkPlan(db.Dialect(), p, "webhooks_enabled_idx", true), strings.Join(p, "\n"))
 		})
 	}

@@ -134,7 +134,7 @@ func appendSequenced(t *testing.T, db *bunstore.DB, n int) {
 // deleted once.
 func TestRerunExpireCountsOnce(t *testing.T) {
 	t.Parallel()
-	db, ran := openRerun(t, `DELETE FROM "event_keys"`)
+	db, ran := openRerun(t, `DELETE FROM "events"`)
 	appendSequenced(t, db, 3)
 	var n int64
 	err := rerun(t, db, ran, func(ctx context.Context) (err error) {

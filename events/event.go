@@ -183,7 +183,9 @@ func Complete(e *Event, sponsor openjury.Address, jobTags []string) {
 // Keys returns the index keys a log keeps for e so that reads filtered by
 // address or tag are index scans: "a:" and each address the event
 // concerns (for an event with an audience: only its audience), and "t:"
-// and each tag in lower case. Repeats are dropped.
+// and each tag in lower case. Repeats are dropped. A log's retention
+// finds an expired event's keys again with Keys (bunstore), so a change
+// here needs the stored keys rewritten.
 func Keys(e *Event) []string {
 	var out []string
 	add := func(k string) {
