@@ -461,7 +461,7 @@ func (s eventStore) Tail(ctx context.Context, after, upto int64, limit int) ([]*
 
 // Expire implements events.Log: it reads the oldest events' heads from
 // the primary key's start, deletes the keys of the expired prefix by
-// their primary key (expireKeys), the events by seq range, and moves the
+// their primary key (expireKeysQuery), the events by seq range, and moves the
 // horizon, in one transaction. event_keys has no index by seq: an event's
 // keys are what events.Keys gives for its stored head, as the sequencer
 // wrote them from the same completed event (logEntries), so a change to

@@ -2,7 +2,9 @@
 -- (kind, doc_id), WITHOUT ROWID: a queued document is one B-tree entry
 -- plus its two indexes' entries, where a rowid table kept the row and its
 -- primary key's index apart, and a look-up by document is one descent.
--- Same columns, checks, rows and indexes (20261126000131).
+-- Same columns, checks, rows and indexes (20261126000131), and the rule
+-- PostgreSQL checks since 20261127000010, which this rebuild adds here:
+-- a row's lexical generation never passes its generation.
 CREATE TABLE search_pending_clustered (
     kind        TEXT    NOT NULL CHECK (kind = 'job' OR kind = 'submission' OR kind = 'comment' OR kind = 'post'),
     doc_id      TEXT    NOT NULL,
@@ -10,7 +12,8 @@ CREATE TABLE search_pending_clustered (
     queued_at   INTEGER NOT NULL,
     lease_until INTEGER NOT NULL DEFAULT 0,
     lex_gen     INTEGER NOT NULL DEFAULT 0 CHECK (lex_gen >= 0),
-    PRIMARY KEY (kind, doc_id)
+    PRIMARY KEY (kind, doc_id),
+    CONSTRAINT search_pending_lex_gen_gen_check CHECK (lex_gen <= gen)
 ) STRICT, WITHOUT ROWID;
 --bun:split
 INSERT INTO search_pending_clustered (kind, doc_id, gen, queued_at, lease_until, lex_gen)
