@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/uptrace/bun"
@@ -321,57 +322,80 @@ func (t txStores) SearchTexts() search.Texts { return searchTexts{t.e, LexicalBu
 // one, and rows another indexer holds are left to it. An idle queue costs
 // one indexed read, not a write.
 func (s searchStore) IndexTexts(ctx context.Context, n int) (int, error) {
-	const op = "bunstore.IndexTexts"
+	items, _, err := s.indexTexts(ctx, "bunstore.IndexTexts", n, 0)
+	return len(items), err
+}
+
+// IndexTextsLeased implements search.Store: IndexTexts whose mark also
+// sets the rows' lease to now+lease, returning the marked rows and the
+// sources it read for them.
+func (s searchStore) IndexTextsLeased(ctx context.Context, n int, now time.Time, lease time.Duration) ([]search.Pending, []search.Source, error) {
+	return s.indexTexts(ctx, "bunstore.IndexTextsLeased", n, millis(now.Add(lease)))
+}
+
+// indexTexts is IndexTexts, and with until > 0 IndexTextsLeased.
+func (s searchStore) indexTexts(ctx context.Context, op string, n int, until int64) ([]search.Pending, []search.Source, error) {
 	if n < 1 {
-		return 0, nil
+		return nil, nil, nil
 	}
 	rdb, err := s.e.reader(ctx, op)
 	if err != nil {
-		return 0, err
+		return nil, nil, err
 	}
 	some, err := rdb.NewSelect().Table("search_pending").Where("lex_gen < gen").Limit(1).Exists(ctx)
 	if err != nil || !some {
-		return 0, translate(op, err)
+		return nil, nil, translate(op, err)
 	}
-	done := 0
+	set := "lex_gen = gen"
+	args := []any{n}
+	if until > 0 {
+		set += ", lease_until = ?"
+		args = []any{until, n}
+	}
+	var items []search.Pending
+	var sources []search.Source
 	err = s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		items, sources = nil, nil // a run again (DB.runTx) starts afresh
 		var rows []struct {
 			Kind  string `bun:"kind"`
 			DocID string `bun:"doc_id"`
+			Gen   int64  `bun:"gen"`
 		}
-		q := `UPDATE search_pending SET lex_gen = gen
+		q := `UPDATE search_pending SET ` + set + `
 WHERE lex_gen < gen AND (kind, doc_id) IN (
     SELECT kind, doc_id FROM search_pending WHERE lex_gen < gen ORDER BY queued_at LIMIT ?)
-RETURNING kind, doc_id`
+RETURNING kind, doc_id, gen`
 		if s.e.d.dialect == DialectPostgres {
 			// Locked as picked (SKIP LOCKED), then updated by row address:
 			// a join with the queue may be planned as a hash join over all
 			// of it (see searchStore.ClaimPending).
-			q = `UPDATE search_pending SET lex_gen = gen
+			q = `UPDATE search_pending SET ` + set + `
 WHERE ctid = ANY(ARRAY(
     SELECT ctid FROM search_pending WHERE lex_gen < gen ORDER BY queued_at LIMIT ? FOR UPDATE SKIP LOCKED))
 AND lex_gen < gen
-RETURNING kind, doc_id`
+RETURNING kind, doc_id, gen`
 		}
-		if err := db.NewRaw(q, n).Scan(ctx, &rows); err != nil {
+		if err := db.NewRaw(q, args...).Scan(ctx, &rows); err != nil {
 			return translate(op, err)
 		}
 		ids := map[search.Kind][]string{}
 		for _, r := range rows {
 			ids[search.Kind(r.Kind)] = append(ids[search.Kind(r.Kind)], r.DocID)
 		}
+		found := map[search.Kind]map[string]sourceRow{}
 		var put []searchTextRow
 		var gone []search.Key
 		for _, kind := range search.Kinds {
 			if len(ids[kind]) == 0 {
 				continue
 			}
-			found, err := readSources(ctx, db, kind, ids[kind])
+			m, err := readSources(ctx, db, kind, ids[kind])
 			if err != nil {
 				return translate(op, err)
 			}
+			found[kind] = m
 			for _, id := range ids[kind] {
-				src, ok := found[id]
+				src, ok := m[id]
 				if !ok || src.Gone {
 					gone = append(gone, search.Key{Kind: kind, ID: id})
 					continue
@@ -389,10 +413,22 @@ RETURNING kind, doc_id`
 				return translate(op, err)
 			}
 		}
-		done = len(rows)
+		items, sources = make([]search.Pending, len(rows)), make([]search.Source, len(rows))
+		for i, r := range rows {
+			kind := search.Kind(r.Kind)
+			items[i] = search.Pending{Kind: kind, ID: r.DocID, Gen: r.Gen}
+			src, ok := found[kind][r.DocID]
+			if !ok {
+				src.Source = search.Source{Kind: kind, ID: r.DocID, Gone: true}
+			}
+			sources[i] = src.Source
+		}
 		return nil
 	})
-	return done, err
+	if err != nil {
+		return nil, nil, err
+	}
+	return items, sources, nil
 }
 
 // searchTextRow is a row of search_text as IndexTexts writes it.

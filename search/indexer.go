@@ -45,6 +45,12 @@ type Store interface {
 	// many documents it indexed. It is safe to call from several processes
 	// at once: a document another call is indexing is left to it.
 	IndexTexts(ctx context.Context, n int) (int, error)
+	// IndexTextsLeased is IndexTexts that also leases the documents it
+	// indexed until now+lease, as ClaimPending does, and returns them
+	// with their sources in the same order (Gone for a document that is
+	// missing or deleted): the caller embeds them and stores their entries
+	// (SaveEntries) without claiming or reading them again.
+	IndexTextsLeased(ctx context.Context, n int, now time.Time, lease time.Duration) ([]Pending, []Source, error)
 	// ClaimPending leases up to n pending documents whose lexical step is
 	// done at their current Gen and whose lease has expired (or never was
 	// taken) until now+lease, the oldest first (by lease end, then by when
@@ -97,6 +103,13 @@ type IndexerConfig struct {
 	// MaxBackoff bounds the pause after failures, which doubles from
 	// Interval (default 30 s).
 	MaxBackoff time.Duration
+	// Inline makes the lexical step embed and store the documents it
+	// indexed at once (IndexTextsLeased, then SaveEntries): one read of
+	// each document and no claim. It is for an embedder in the process
+	// (Local), which neither waits on a network nor fails; the vector
+	// step still runs for what is left (another model's entries, a batch
+	// whose save failed, once its lease ends).
+	Inline bool
 }
 
 func (c *IndexerConfig) defaults() {
@@ -152,14 +165,32 @@ func NewIndexer(store Store, embedder Embedder, clock openjury.Clock, cfg Indexe
 
 // Step runs the lexical step on one batch, then claims one batch for the
 // vector step, embeds it and stores the entries. It returns how many
-// documents it claimed for the vector step (0: the queue had nothing to
-// take). When the embedder fails the batch is retried after the pause;
-// the lexical step's work is kept.
+// documents it took for the vector step (0: the queue had nothing to
+// take): with Inline, those the lexical step leased and stored too. When
+// the embedder fails the batch is retried after the pause; the lexical
+// step's work is kept.
 func (w *Indexer) Step(ctx context.Context) (int, error) {
-	if _, err := w.IndexTexts(ctx); err != nil {
+	inline := 0
+	if w.cfg.Inline {
+		n, err := w.inlineStep(ctx)
+		if err != nil {
+			return n, err
+		}
+		inline = n
+	} else if _, err := w.IndexTexts(ctx); err != nil {
 		return 0, err
 	}
-	return w.embedStep(ctx)
+	n, err := w.embedStep(ctx)
+	return inline + n, err
+}
+
+// lexicalStep is the lexical loop's step: IndexTexts, or inlineStep when
+// the configuration says Inline.
+func (w *Indexer) lexicalStep(ctx context.Context) (int, error) {
+	if w.cfg.Inline {
+		return w.inlineStep(ctx)
+	}
+	return w.IndexTexts(ctx)
 }
 
 // IndexTexts runs the lexical step on one batch (Store.IndexTexts) and
@@ -167,6 +198,25 @@ func (w *Indexer) Step(ctx context.Context) (int, error) {
 func (w *Indexer) IndexTexts(ctx context.Context) (int, error) {
 	n, err := w.store.IndexTexts(ctx, w.cfg.TextBatch)
 	return n, openjury.Wrap("search.Indexer.IndexTexts", err)
+}
+
+// inlineStep is the lexical step with the vector step of the documents
+// it indexed (IndexerConfig.Inline). It returns how many documents it
+// indexed lexically.
+func (w *Indexer) inlineStep(ctx context.Context) (int, error) {
+	const op = "search.Indexer.IndexTexts"
+	now := w.clock.Now()
+	items, sources, err := w.store.IndexTextsLeased(ctx, w.cfg.TextBatch, now, w.cfg.Lease)
+	if err != nil || len(items) == 0 {
+		return 0, openjury.Wrap(op, err)
+	}
+	for i := 0; i < len(items); i += w.cfg.Batch {
+		end := min(i+w.cfg.Batch, len(items))
+		if err := w.embedSave(ctx, op, now, items[i:end], sources[i:end]); err != nil {
+			return len(items), err
+		}
+	}
+	return len(items), nil
 }
 
 // embedStep is the vector step of Step.
@@ -181,6 +231,12 @@ func (w *Indexer) embedStep(ctx context.Context) (int, error) {
 	if err != nil {
 		return len(items), openjury.Wrap(op, err)
 	}
+	return len(items), w.embedSave(ctx, op, now, items, sources)
+}
+
+// embedSave embeds the sources of leased items and stores their entries;
+// when the embedder fails, the items' leases move to now+Interval.
+func (w *Indexer) embedSave(ctx context.Context, op string, now time.Time, items []Pending, sources []Source) error {
 	entries := make([]Entry, len(items))
 	var texts []string
 	var at []int
@@ -203,7 +259,7 @@ func (w *Indexer) embedStep(ctx context.Context) (int, error) {
 			if rerr := w.store.RetryPending(context.WithoutCancel(ctx), items, now.Add(w.cfg.Interval)); rerr != nil {
 				w.log.Warn("search: releasing a failed batch", slog.String("error", rerr.Error()))
 			}
-			return len(items), openjury.Wrap(op, err)
+			return openjury.Wrap(op, err)
 		}
 		for k, i := range at {
 			entries[i].Vector = Quantize(vecs[k])
@@ -211,10 +267,10 @@ func (w *Indexer) embedStep(ctx context.Context) (int, error) {
 	}
 	saved, err := w.store.SaveEntries(ctx, items, entries, w.clock.Now())
 	if err != nil {
-		return len(items), openjury.Wrap(op, err)
+		return openjury.Wrap(op, err)
 	}
 	w.rec.Indexed(saved)
-	return len(items), nil
+	return nil
 }
 
 // Run requeues the entries of other models, then runs the two steps in
@@ -233,8 +289,8 @@ func (w *Indexer) Run(ctx context.Context) {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		w.loop(ctx, "search: indexing texts failed", w.cfg.TextBatch, nil, func(ctx context.Context) (int, error) {
-			n, err := w.IndexTexts(ctx)
-			if n > 0 {
+			n, err := w.lexicalStep(ctx)
+			if n > 0 && !w.cfg.Inline {
 				select {
 				case w.texted <- struct{}{}:
 				default:

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -173,6 +174,18 @@ func TestWritesQueueInTheirTransaction(t *testing.T) {
 // sequence never lets it skip an entry committed late).
 func TestConcurrentIndexers(t *testing.T) {
 	t.Parallel()
+	for _, inline := range []string{"two-step", "inline", "mixed"} {
+		t.Run(inline, func(t *testing.T) {
+			t.Parallel()
+			testConcurrentIndexers(t, inline)
+		})
+	}
+}
+
+// testConcurrentIndexers is TestConcurrentIndexers with no, all or every
+// other indexer Inline (the lexical step leasing and storing what it
+// indexed).
+func testConcurrentIndexers(t *testing.T, inline string) {
 	onEachDB(t, func(t *testing.T, db *bunstore.DB) {
 		ctx := context.Background()
 		const n = 200
@@ -188,7 +201,8 @@ func TestConcurrentIndexers(t *testing.T) {
 		var wg sync.WaitGroup
 		stored := make([]int, 4)
 		for w := range stored {
-			indexer := search.NewIndexer(db.SearchIndex(), emb, openjury.SystemClock{}, search.IndexerConfig{Batch: 7}, nil, nil)
+			cfg := search.IndexerConfig{Batch: 7, TextBatch: 11, Inline: inline == "inline" || inline == "mixed" && w%2 == 0}
+			indexer := search.NewIndexer(db.SearchIndex(), emb, openjury.SystemClock{}, cfg, nil, nil)
 			wg.Go(func() {
 				for {
 					k, err := indexer.Step(ctx)
@@ -433,5 +447,76 @@ ON CONFLICT (kind, doc_id) DO UPDATE SET seq = EXCLUDED.seq, deleted = EXCLUDED.
 		search.SetFollowPage(g, 777)
 		require.NoError(t, g.Sync(ctx))
 		check(fresh)
+	})
+}
+
+// counting is a search.Store that counts the vector step's own reads: the
+// documents ClaimPending leased and the calls of Sources.
+type counting struct {
+	search.Store
+	claimed, sources atomic.Int64
+}
+
+func (c *counting) ClaimPending(ctx context.Context, now time.Time, lease time.Duration, n int) ([]search.Pending, error) {
+	got, err := c.Store.ClaimPending(ctx, now, lease, n)
+	c.claimed.Add(int64(len(got)))
+	return got, err
+}
+
+func (c *counting) Sources(ctx context.Context, items []search.Pending) ([]search.Source, error) {
+	c.sources.Add(1)
+	return c.Store.Sources(ctx, items)
+}
+
+// TestInlineIndexing: with Inline, the lexical step stores the entries of
+// what it indexed, without a claim or a second read of the documents; a
+// batch whose embedding fails keeps its text indexed and is taken by the
+// vector step once its lease ends.
+func TestInlineIndexing(t *testing.T) {
+	t.Parallel()
+	onEachDB(t, func(t *testing.T, db *bunstore.DB) {
+		ctx := context.Background()
+		clock := openjurytest.NewClock()
+		m := marketplace.NewService(db, clock, marketplace.Config{})
+		sponsor := openjurytest.NewWallet(t).Address()
+		for i := range 30 {
+			_, err := m.CreateJob(ctx, sponsor, marketplace.CreateJobInput{Title: fmt.Sprintf("Job %d", i), Prompt: "p"})
+			require.NoError(t, err)
+		}
+		store := &counting{Store: db.SearchIndex()}
+		emb := &failing{Embedder: search.NewLocal()}
+		w := search.NewIndexer(store, emb, clock, search.IndexerConfig{Batch: 7, Inline: true}, nil, nil)
+		n, err := w.Step(ctx)
+		require.NoError(t, err)
+		require.Equal(t, 30, n)
+		changes, err := db.SearchIndex().Changes(ctx, 0, 100)
+		require.NoError(t, err)
+		require.Len(t, changes, 30, "stored by the lexical step")
+		for _, c := range changes {
+			require.Len(t, c.Vector.Values, search.LocalDim)
+		}
+		require.Zero(t, store.claimed.Load(), "nothing left to claim")
+		require.Zero(t, store.sources.Load(), "the documents read once")
+
+		_, err = m.CreateJob(ctx, sponsor, marketplace.CreateJobInput{Title: "Heliotrope", Prompt: "marmalade"})
+		require.NoError(t, err)
+		emb.fail = true
+		_, err = w.Step(ctx)
+		require.Equal(t, openjury.Unavailable, openjury.KindOf(err))
+		matches, err := db.SearchTexts().Match(ctx, []string{"marmalade"}, "", 10)
+		require.NoError(t, err)
+		require.Len(t, matches, 1, "found by its words all the same")
+		emb.fail = false
+		n, err = w.Step(ctx)
+		require.NoError(t, err)
+		require.Zero(t, n, "leased until the retry")
+		clock.Advance(time.Minute)
+		n, err = w.Step(ctx)
+		require.NoError(t, err)
+		require.Equal(t, 1, n)
+		require.EqualValues(t, 1, store.claimed.Load(), "taken by the vector step")
+		pending, err := db.SearchIndex().PendingCount(ctx)
+		require.NoError(t, err)
+		require.Zero(t, pending)
 	})
 }

@@ -35,6 +35,7 @@ func (s *suite) searchTests() []test {
 		{name: "RequeueOtherModels", run: testSearchRequeue},
 		{name: "ConcurrentSavesSeenInSeqOrder", run: testSearchConcurrentSaves},
 		{name: "ClaimWaitsForTheLexicalStep", run: testSearchClaimAfterTexts},
+		{name: "LeasedLexicalStepReturnsItsSources", run: testSearchTextsLeased},
 		{name: "TextsIndexedByTheLexicalStep", run: testSearchTextsFollowWrites},
 		{name: "ConcurrentTextIndexersKeepTheNewestText", run: testSearchTextsRace},
 		{name: "TextsMatchStemsAndRanks", run: testSearchTextsMatch},
@@ -290,6 +291,50 @@ func testSearchClaimAfterTexts(t *testing.T, b Backend) {
 	require.NoError(t, err)
 	require.Equal(t, []search.Pending{{Kind: search.KindJob, ID: id(1), Gen: 1}}, got, "requeued: claimable at once")
 	require.Zero(t, indexTexts(t, b), "and nothing to do lexically")
+}
+
+// testSearchTextsLeased: the lexical step that leases what it indexed
+// returns those documents with their sources (a missing one Gone) and
+// leases them: no claim takes them until the lease ends, and their
+// entries save at once.
+func testSearchTextsLeased(t *testing.T, b Backend) {
+	s := searchStoreOf(t, b)
+	ctx := context.Background()
+	job := newJob(1, base)
+	create(t, b, job)
+	sub := newSubmission(2, job.ID, alice, base)
+	sub.Evidence = []marketplace.Evidence{{Claim: "claim one", Quote: "quote one"}}
+	submit(t, b, sub)
+	enqueue(t, b, search.KindJob, job.ID, at(1))
+	enqueue(t, b, search.KindSubmission, sub.ID, at(2))
+	enqueue(t, b, search.KindPost, id(99), at(3))
+	items, sources, err := s.IndexTextsLeased(ctx, 10, at(4), searchLease)
+	require.NoError(t, err)
+	require.Len(t, items, 3)
+	require.Len(t, sources, 3)
+	byID := map[string]search.Source{}
+	for i, it := range items {
+		require.Equal(t, [2]string{string(it.Kind), it.ID}, [2]string{string(sources[i].Kind), sources[i].ID}, "in the same order")
+		byID[it.ID] = sources[i]
+	}
+	require.Equal(t, search.Source{Kind: search.KindJob, ID: job.ID, Title: job.Title, Body: job.Prompt}, byID[job.ID])
+	require.Equal(t, sub.Content+"\nclaim one\nquote one", byID[sub.ID].Text())
+	require.Equal(t, search.Source{Kind: search.KindPost, ID: id(99), Gone: true}, byID[id(99)])
+	require.Zero(t, indexTexts(t, b), "indexed lexically")
+	got, err := s.ClaimPending(ctx, at(5), searchLease, 10)
+	require.NoError(t, err)
+	require.Empty(t, got, "leased")
+	got, err = s.ClaimPending(ctx, at(4).Add(searchLease), searchLease, 10)
+	require.NoError(t, err)
+	require.ElementsMatch(t, items, got, "claimable once the lease ends")
+	saved, err := s.SaveEntries(ctx, items, entriesOf(items, "m"), at(6))
+	require.NoError(t, err)
+	require.Equal(t, 3, saved)
+	require.Zero(t, pendingCount(t, s))
+	items, sources, err = s.IndexTextsLeased(ctx, 10, at(7), searchLease)
+	require.NoError(t, err)
+	require.Empty(t, items)
+	require.Empty(t, sources)
 }
 
 // txTexts returns the text store of tx when the backend offers one.
