@@ -170,18 +170,15 @@ func NewIndexer(store Store, embedder Embedder, clock openjury.Clock, cfg Indexe
 // the embedder fails the batch is retried after the pause; the lexical
 // step's work is kept.
 func (w *Indexer) Step(ctx context.Context) (int, error) {
-	inline := 0
-	if w.cfg.Inline {
-		n, err := w.inlineStep(ctx)
-		if err != nil {
-			return n, err
-		}
-		inline = n
-	} else if _, err := w.IndexTexts(ctx); err != nil {
-		return 0, err
+	taken, err := w.lexicalStep(ctx)
+	if !w.cfg.Inline {
+		taken = 0 // indexed lexically only, not taken
+	}
+	if err != nil {
+		return taken, err
 	}
 	n, err := w.embedStep(ctx)
-	return inline + n, err
+	return taken + n, err
 }
 
 // lexicalStep is the lexical loop's step: IndexTexts, or inlineStep when

@@ -37,11 +37,12 @@ type searchParts struct {
 // machinery, not domain time.
 func newSearch(cfg Config, db *bunstore.DB, emb search.Embedder, poll time.Duration, reg prometheus.Registerer, logger *slog.Logger) (*searchParts, error) {
 	dim := 0 // an embedder of another kind gives the dimension with its first vectors
-	inline := false
+	// The built-in embedder runs in the process and does not fail: the
+	// lexical step embeds what it indexed at once.
+	inline := emb == nil && cfg.Embedder == EmbedderLocal
 	if emb == nil {
-		emb, dim, inline = search.NewLocal(), search.LocalDim, true
+		emb, dim = search.NewLocal(), search.LocalDim
 		if cfg.Embedder != EmbedderLocal {
-			inline = false
 			c, err := openai.New(openai.Config{BaseURL: cfg.Embedder, Model: cfg.EmbedderModel, APIKey: cfg.EmbedderAPIKey})
 			if err != nil {
 				return nil, fmt.Errorf("search embedder: %w", err)
@@ -53,8 +54,6 @@ func newSearch(cfg Config, db *bunstore.DB, emb search.Embedder, poll time.Durat
 	if poll > 0 {
 		icfg, follow = search.IndexerConfig{Interval: poll, MaxBackoff: 4 * poll}, poll
 	}
-	// The built-in embedder runs in the process and does not fail: the
-	// lexical step embeds what it indexed at once.
 	icfg.Inline = inline
 	rec := transport.SearchMetrics(reg)
 	wall := openjury.SystemClock{}
