@@ -26,7 +26,8 @@ import (
 // threshold, with two fsyncs, so the threshold sits well above what the
 // log reaches between two starts over at a busy writer's rate (about
 // 16,000 pages a second in the load tool's submit scenario); at 4,096
-// pages the writer checkpointed in bursts (BENCHMARKS.md, Writes).
+// pages the writer checkpointed in bursts (BENCHMARKS.md, "The writer's
+// own checkpoint").
 const (
 	// checkpointEvery is the pause between background checkpoints.
 	checkpointEvery = 100 * time.Millisecond
