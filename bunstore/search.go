@@ -104,11 +104,7 @@ func (s searchStore) ClaimPending(ctx context.Context, now time.Time, lease time
 	if err != nil {
 		return nil, err
 	}
-	var rows []struct {
-		Kind  string `bun:"kind"`
-		DocID string `bun:"doc_id"`
-		Gen   int64  `bun:"gen"`
-	}
+	var rows []pendingRow
 	until := millis(now.Add(lease))
 	if s.e.d.dialect == DialectPostgres {
 		// The rows are locked as they are picked, skipping those another
@@ -131,11 +127,57 @@ RETURNING kind, doc_id, gen`, until, at, at, n).Scan(ctx, &rows)
 	if err != nil {
 		return nil, translate(op, err)
 	}
+	return pendings(rows), nil
+}
+
+// pendingRow is a row of search_pending as the queue's statements return
+// it (RETURNING kind, doc_id, gen).
+type pendingRow struct {
+	Kind  string `bun:"kind"`
+	DocID string `bun:"doc_id"`
+	Gen   int64  `bun:"gen"`
+}
+
+// pendings returns rows as search.Pending items, in order.
+func pendings(rows []pendingRow) []search.Pending {
 	out := make([]search.Pending, len(rows))
 	for i, r := range rows {
 		out[i] = search.Pending{Kind: search.Kind(r.Kind), ID: r.DocID, Gen: r.Gen}
 	}
-	return out, nil
+	return out
+}
+
+// foundSources are the documents pendingSources read, by kind and id.
+type foundSources map[search.Kind]map[string]sourceRow
+
+// of returns the document of it: Gone when it was not found.
+func (f foundSources) of(it search.Pending) sourceRow {
+	src, ok := f[it.Kind][it.ID]
+	if !ok {
+		src.Source = search.Source{Kind: it.Kind, ID: it.ID, Gone: true}
+	}
+	return src
+}
+
+// pendingSources reads the documents of items with one query a kind
+// present (readSources), in the order of search.Kinds.
+func pendingSources(ctx context.Context, db bun.IDB, items []search.Pending) (foundSources, error) {
+	ids := map[search.Kind][]string{}
+	for _, it := range items {
+		ids[it.Kind] = append(ids[it.Kind], it.ID)
+	}
+	found := make(foundSources, len(ids))
+	for _, kind := range search.Kinds {
+		if len(ids[kind]) == 0 {
+			continue
+		}
+		m, err := readSources(ctx, db, kind, ids[kind])
+		if err != nil {
+			return nil, err
+		}
+		found[kind] = m
+	}
+	return found, nil
 }
 
 // Sources implements search.Store with one query per kind present.
@@ -145,25 +187,13 @@ func (s searchStore) Sources(ctx context.Context, items []search.Pending) ([]sea
 	if err != nil {
 		return nil, err
 	}
-	ids := map[search.Kind][]string{}
-	for _, it := range items {
-		ids[it.Kind] = append(ids[it.Kind], it.ID)
-	}
-	found := map[search.Kind]map[string]sourceRow{}
-	for kind, list := range ids {
-		m, err := readSources(ctx, db, kind, list)
-		if err != nil {
-			return nil, translate(op, err)
-		}
-		found[kind] = m
+	found, err := pendingSources(ctx, db, items)
+	if err != nil {
+		return nil, translate(op, err)
 	}
 	out := make([]search.Source, len(items))
 	for i, it := range items {
-		src, ok := found[it.Kind][it.ID]
-		if !ok {
-			src.Source = search.Source{Kind: it.Kind, ID: it.ID, Gone: true}
-		}
-		out[i] = src.Source
+		out[i] = found.of(it).Source
 	}
 	return out, nil
 }

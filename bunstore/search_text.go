@@ -356,11 +356,7 @@ func (s searchStore) indexTexts(ctx context.Context, op string, n int, until int
 	var sources []search.Source
 	err = s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		items, sources = nil, nil // a run again (DB.runTx) starts afresh
-		var rows []struct {
-			Kind  string `bun:"kind"`
-			DocID string `bun:"doc_id"`
-			Gen   int64  `bun:"gen"`
-		}
+		var rows []pendingRow
 		q := `UPDATE search_pending SET ` + set + `
 WHERE lex_gen < gen AND (kind, doc_id) IN (
     SELECT kind, doc_id FROM search_pending WHERE lex_gen < gen ORDER BY queued_at LIMIT ?)
@@ -378,31 +374,23 @@ RETURNING kind, doc_id, gen`
 		if err := db.NewRaw(q, args...).Scan(ctx, &rows); err != nil {
 			return translate(op, err)
 		}
-		ids := map[search.Kind][]string{}
-		for _, r := range rows {
-			ids[search.Kind(r.Kind)] = append(ids[search.Kind(r.Kind)], r.DocID)
+		marked := pendings(rows)
+		found, err := pendingSources(ctx, db, marked)
+		if err != nil {
+			return translate(op, err)
 		}
-		found := map[search.Kind]map[string]sourceRow{}
 		var put []searchTextRow
 		var gone []search.Key
-		for _, kind := range search.Kinds {
-			if len(ids[kind]) == 0 {
+		srcs := make([]search.Source, len(marked))
+		for i, it := range marked {
+			src := found.of(it)
+			srcs[i] = src.Source
+			if src.Gone {
+				gone = append(gone, search.Key{Kind: it.Kind, ID: it.ID})
 				continue
 			}
-			m, err := readSources(ctx, db, kind, ids[kind])
-			if err != nil {
-				return translate(op, err)
-			}
-			found[kind] = m
-			for _, id := range ids[kind] {
-				src, ok := m[id]
-				if !ok || src.Gone {
-					gone = append(gone, search.Key{Kind: kind, ID: id})
-					continue
-				}
-				put = append(put, searchTextRow{Kind: string(kind), DocID: id, JobID: src.JobID,
-					Title: src.Title, Body: src.Body, Extra: joinNonEmpty(src.Extra)})
-			}
+			put = append(put, searchTextRow{Kind: string(it.Kind), DocID: it.ID, JobID: src.JobID,
+				Title: src.Title, Body: src.Body, Extra: joinNonEmpty(src.Extra)})
 		}
 		if err := s.putTexts(ctx, db, put); err != nil {
 			return translate(op, err)
@@ -413,16 +401,7 @@ RETURNING kind, doc_id, gen`
 				return translate(op, err)
 			}
 		}
-		items, sources = make([]search.Pending, len(rows)), make([]search.Source, len(rows))
-		for i, r := range rows {
-			kind := search.Kind(r.Kind)
-			items[i] = search.Pending{Kind: kind, ID: r.DocID, Gen: r.Gen}
-			src, ok := found[kind][r.DocID]
-			if !ok {
-				src.Source = search.Source{Kind: kind, ID: r.DocID, Gone: true}
-			}
-			sources[i] = src.Source
-		}
+		items, sources = marked, srcs
 		return nil
 	})
 	if err != nil {
