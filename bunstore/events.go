@@ -348,7 +348,7 @@ func eventJobs(ctx context.Context, db bun.IDB, rows []outboxRow) (map[string]ev
 		return out, nil
 	}
 	var jobs []jobRow
-	if err := db.NewSelect().Model(&jobs).Column("id", "sponsor_address", "tags").Where("j.id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+	if err := byKeys(db.NewSelect().Model(&jobs).Column("id", "sponsor_address", "tags"), "jobs AS j", "j.id", ids).Scan(ctx); err != nil {
 		return nil, err
 	}
 	for _, j := range jobs {

@@ -134,11 +134,19 @@ func seedPlan(t testing.TB, db *bunstore.DB) { seedRows(t, db, planRows) }
 // seedRows is seedPlan with rows rows per table.
 func seedRows(t testing.TB, db *bunstore.DB, rows int) {
 	t.Helper()
+	seedRange(t, db, 1, rows)
+	analyzePlan(t, db)
+}
+
+// seedRange inserts rows from to to (both included) of every table of
+// planSeed in one transaction.
+func seedRange(t testing.TB, db *bunstore.DB, from, to int) {
+	t.Helper()
 	ctx := context.Background()
 	blobs := planBlobs[db.Dialect()]
 	r := strings.NewReplacer("{base}", fmt.Sprint(planBase), "{ref}", fmt.Sprint(planRef.UnixMilli()),
 		"{blob32}", blobs[0], "{blob320}", blobs[1], "{blob4}", blobs[2])
-	numbers := fmt.Sprintf("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %d) ", rows)
+	numbers := fmt.Sprintf("WITH RECURSIVE n(i) AS (SELECT %d UNION ALL SELECT i + 1 FROM n WHERE i < %d) ", from, to)
 	require.NoError(t, db.Bun().RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		for _, q := range planSeed {
 			// INSERT INTO t (cols) WITH ... SELECT ...: both dialects.
@@ -149,6 +157,12 @@ func seedRows(t testing.TB, db *bunstore.DB, rows int) {
 		}
 		return nil
 	}))
+}
+
+// analyzePlan refreshes the planner's statistics of every table.
+func analyzePlan(t testing.TB, db *bunstore.DB) {
+	t.Helper()
+	ctx := context.Background()
 	// PostgreSQL: VACUUM too, as autovacuum would, so the visibility map
 	// lets the planner weigh index-only scans.
 	analyze := "ANALYZE"

@@ -212,7 +212,7 @@ func readSources(ctx context.Context, db bun.IDB, kind search.Kind, ids []string
 	switch kind {
 	case search.KindJob:
 		var rows []jobRow
-		if err := db.NewSelect().Model(&rows).Column("id", "title", "prompt").Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+		if err := byKeys(db.NewSelect().Model(&rows).Column("id", "title", "prompt"), "jobs AS j", "j.id", ids).Scan(ctx); err != nil {
 			return nil, err
 		}
 		for _, r := range rows {
@@ -220,7 +220,7 @@ func readSources(ctx context.Context, db bun.IDB, kind search.Kind, ids []string
 		}
 	case search.KindSubmission:
 		var rows []submissionRow
-		if err := db.NewSelect().Model(&rows).Column("id", "job_id", "content", "evidence").Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+		if err := byKeys(db.NewSelect().Model(&rows).Column("id", "job_id", "content", "evidence"), "submissions AS s", "s.id", ids).Scan(ctx); err != nil {
 			return nil, err
 		}
 		for _, r := range rows {
@@ -234,7 +234,7 @@ func readSources(ctx context.Context, db bun.IDB, kind search.Kind, ids []string
 		}
 	case search.KindComment:
 		var rows []commentRow
-		if err := db.NewSelect().Model(&rows).Column("id", "job_id", "content", "deleted_at").Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+		if err := byKeys(db.NewSelect().Model(&rows).Column("id", "job_id", "content", "deleted_at"), "comments AS c", "c.id", ids).Scan(ctx); err != nil {
 			return nil, err
 		}
 		for _, r := range rows {
@@ -242,7 +242,7 @@ func readSources(ctx context.Context, db bun.IDB, kind search.Kind, ids []string
 		}
 	case search.KindPost:
 		var rows []postRow
-		if err := db.NewSelect().Model(&rows).Column("id", "title", "content", "deleted_at").Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+		if err := byKeys(db.NewSelect().Model(&rows).Column("id", "title", "content", "deleted_at"), "posts AS p", "p.id", ids).Scan(ctx); err != nil {
 			return nil, err
 		}
 		for _, r := range rows {

@@ -299,9 +299,9 @@ func (s submissionStore) SubmissionHeads(ctx context.Context, ids []string) ([]m
 		return nil, err
 	}
 	var rows []activityRow
-	err = db.NewSelect().TableExpr("submissions AS ss").
-		ColumnExpr("ss.id AS sub_id, ss.job_id, ss.agent_address AS sub_agent, "+headExpr+" AS sub_head, ss.created_at AS sub_created_at").
-		Where("ss.id IN (?)", bun.In(ids)).Scan(ctx, &rows)
+	err = byKeys(db.NewSelect().
+		ColumnExpr("ss.id AS sub_id, ss.job_id, ss.agent_address AS sub_agent, "+headExpr+" AS sub_head, ss.created_at AS sub_created_at"),
+		"submissions AS ss", "ss.id", ids).Scan(ctx, &rows)
 	if err != nil {
 		return nil, translate(op, err)
 	}

@@ -491,7 +491,7 @@ RETURNING *`, millis(now.Add(lease)), at, string(events.DeliveryPending), string
 		seqs = append(seqs, r.EventSeq)
 	}
 	var hooks []webhookRow
-	if err := rdb.NewSelect().Model(&hooks).Where("w.id IN (?)", bun.In(hookIDs)).Scan(ctx); err != nil {
+	if err := byKeys(rdb.NewSelect().Model(&hooks), "webhooks AS w", "w.id", hookIDs).Scan(ctx); err != nil {
 		return nil, translate(op, err)
 	}
 	byHook := map[string]*events.Webhook{}
@@ -503,7 +503,7 @@ RETURNING *`, millis(now.Add(lease)), at, string(events.DeliveryPending), string
 		byHook[w.ID] = w
 	}
 	var evRows []eventRow
-	if err := rdb.NewSelect().Model(&evRows).Where("e.seq IN (?)", bun.In(seqs)).Scan(ctx); err != nil {
+	if err := byKeys(rdb.NewSelect().Model(&evRows), "events AS e", "e.seq", seqs).Scan(ctx); err != nil {
 		return nil, translate(op, err)
 	}
 	bySeq := map[int64]*events.Event{}
