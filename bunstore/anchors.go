@@ -187,16 +187,15 @@ func (d *DB) AnchorLeaves(ctx context.Context, batchID string, recordIDs []strin
 	if len(ids) == 0 {
 		return out, nil
 	}
-	q := `SELECT r.record_id, r.ord, li.idxs FROM anchor_records AS r
-JOIN anchor_leaf_index AS li ON li.batch_id = r.batch_id AND li.chunk = r.ord / ?
-WHERE r.batch_id = ? AND `
-	args := []any{indexesPerRow, batchID}
+	q := db.NewSelect().ColumnExpr("r.record_id, r.ord, li.idxs")
 	if len(ids) == 1 {
-		q, args = q+"r.record_id = ?", append(args, ids[0])
+		q = q.ModelTableExpr("anchor_records AS r").Where("r.record_id = ?", ids[0])
 	} else {
-		q, args = q+"r.record_id IN (?) ORDER BY r.ord LIMIT 2", append(args, bun.In(ids))
+		// At most two, in document order (anchor.Store).
+		q = byKeys(q, "anchor_records AS r", "r.record_id", ids).OrderExpr("r.ord").Limit(2)
 	}
-	rows, err := db.QueryContext(ctx, q, args...)
+	rows, err := q.Join("JOIN anchor_leaf_index AS li ON li.batch_id = r.batch_id AND li.chunk = r.ord / ?", indexesPerRow).
+		Where("r.batch_id = ?", batchID).Rows(ctx)
 	if err != nil {
 		return nil, translate(op, err)
 	}

@@ -21,7 +21,7 @@ const keyedIndexes = "sqlite_autoindex_|USING INTEGER PRIMARY KEY|_pkey"
 // TestKeyedReadPlans checks, on both engines, that the store's reads of
 // rows by a list of keys (the search indexer's documents of every kind,
 // submission heads, the webhook deliverer's endpoints and events, the
-// sequencer's jobs) find their rows, and on SQLite that they probe each
+// sequencer's jobs, a proof's leaf by a bare record id) find their rows, and on SQLite that they probe each
 // key's index and scan no table, with the planner's statistics taken at
 // 100 rows per table and planRows rows in each: what PRAGMA optimize
 // leaves after a quiet start and keeps until a table has grown tenfold
@@ -88,6 +88,13 @@ func TestKeyedReadPlans(t *testing.T) {
 			}
 			// Four kinds of documents, heads, endpoints, events, jobs.
 			require.Len(t, reads, 8, strings.Join(reads, "\n"))
+			// A proof's leaf by a bare record id: the record under each
+			// of its kinds, in a batch of 100 records (r707 is record 7).
+			leaves, err := db.AnchorLeaves(ctx, "b7", []string{"job:r707", "submission:r707", "vote:r707", "comment:r707"})
+			require.NoError(t, err)
+			require.Len(t, leaves, 1)
+			leaf := log.take()
+			require.Len(t, leaf, 1)
 			if db.Dialect() == bunstore.DialectPostgres {
 				// The planner scales the statistics of 100 rows to the
 				// table's pages now, so it weighs an IN list against the
@@ -101,8 +108,10 @@ func TestKeyedReadPlans(t *testing.T) {
 				p := explain(t, db, q)
 				require.Empty(t, checkPlan(db.Dialect(), p, keyedIndexes, true), "%.300s\nplan:\n%s", q, strings.Join(p, "\n"))
 			}
+			p := explain(t, db, leaf[0])
+			require.Empty(t, checkPlan(db.Dialect(), p, "anchor_records_record_key", true), "%s\nplan:\n%s", leaf[0], strings.Join(p, "\n"))
 			in := "SELECT s.id, s.content FROM submissions AS s WHERE s.id IN ('" + strings.Join(keys("s"), "', '") + "')"
-			p := explain(t, db, in)
+			p = explain(t, db, in)
 			require.Contains(t, checkPlan(db.Dialect(), p, keyedIndexes, true), "full scan: SCAN s", strings.Join(p, "\n"))
 		})
 	}
