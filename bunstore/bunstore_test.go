@@ -573,6 +573,27 @@ func TestOptimize(t *testing.T) {
 	}
 }
 
+// TestOptimizeSeesGrownTables checks that Optimize on SQLite analyses a
+// table again once it has grown tenfold, though only the readers query it
+// (PRAGMA optimize without 0x10000 weighs only the tables the writer's own
+// queries used, and the writer never reads the posts).
+func TestOptimizeSeesGrownTables(t *testing.T) {
+	t.Parallel()
+	db := open(t, backends[0].dsn(t))
+	require.Equal(t, bunstore.DialectSQLite, db.Dialect())
+	ctx := context.Background()
+	seedRows(t, db, 100)
+	seedRange(t, db, 101, planRows)
+	rows := func() string {
+		var stat string
+		require.NoError(t, db.Bun().NewRaw("SELECT stat FROM sqlite_stat1 WHERE idx = 'sqlite_autoindex_posts_1'").Scan(ctx, &stat))
+		return strings.Fields(stat)[0]
+	}
+	require.Equal(t, "100", rows())
+	require.NoError(t, db.Optimize(ctx))
+	require.Equal(t, fmt.Sprint(planRows), rows())
+}
+
 // TestAnalyze: after Analyze, PostgreSQL has statistics of the tables
 // (it plans the hot statements from them); on SQLite it is Optimize.
 func TestAnalyze(t *testing.T) {

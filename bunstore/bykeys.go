@@ -14,10 +14,11 @@ import (
 //
 // On SQLite an IN list is planned from the statistics the last PRAGMA
 // optimize took, which lag the table by up to tenfold (optimize analyses a
-// table again only once it has grown that much, or at a restart): with
-// statistics of a table of 800 rows it scans the whole table for a list of
-// four keys, so a read meant to cost its keys cost the table, at every
-// batch of the search indexer, until the next optimize. There the keys
+// table again only once it has grown that much): with the statistics of a
+// table of 800 rows it scans the whole table for a list of 256 keys, with
+// those of 3 rows for a list of four, so a read meant to cost its keys
+// cost the table, at every batch of the search indexer, until the next
+// optimize. There the keys
 // are the outer loop instead: json_each over them, CROSS JOIN the table
 // (SQLite never reorders a CROSS JOIN), so the only way to the rows is the
 // index of col. PostgreSQL scales its statistics to the table's current

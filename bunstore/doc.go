@@ -46,8 +46,9 @@
 // synchronous=NORMAL, a 2 MiB page cache (cache_size), and
 // journal_mode=WAL on the writer (WAL is a property of the file, so
 // readers inherit it). A pragma the DSN sets itself is kept. Close runs
-// PRAGMA optimize, and so does Optimize (the host calls it from its
-// cleanup loop) to keep the planner's statistics fresh. The DSN is written for the
+// PRAGMA optimize (over every table, 0x10002), and so does Optimize (the
+// host calls it from its cleanup loop) to keep the planner's statistics
+// fresh. The DSN is written for the
 // driver sqliteshim picked (modernc.org/sqlite's _pragma=... form, or
 // mattn/go-sqlite3's _busy_timeout=... form when built with cgo and the
 // cgosqlite tag, with fts5 for search: -tags "cgosqlite fts5").
