@@ -244,10 +244,13 @@ const optimizeTimeout = 5 * time.Second
 
 // Optimize lets SQLite refresh the statistics its query planner uses
 // (PRAGMA optimize: it analyses only tables whose size changed tenfold
-// since their statistics were taken, within a bounded number of rows, so
-// it is cheap when little changed). It weighs every table (0x10002), not
-// only those the writer's own queries used: on its own PRAGMA optimize
-// would never refresh a table only the readers query. Run it now and then
+// since their statistics were taken, so it is cheap when little changed).
+// Its mask 0x10012 weighs every table (0x10000), not only those the
+// writer's own queries used (on its own PRAGMA optimize would never
+// refresh a table only the readers query), and keeps the analysis limit
+// (0x10): a bounded number of rows a table, and no sqlite_stat4 samples,
+// with which SQLite would prepare a statement again at every new value
+// bound to a column the samples cover. Run it now and then
 // on a long-running server (the host does, in its cleanup loop); Close
 // runs it too. On PostgreSQL, whose autovacuum does the same, it does
 // nothing. Errors: Unavailable.
@@ -258,7 +261,7 @@ func (d *DB) Optimize(ctx context.Context) error {
 	if err := d.guard(ctx, "bunstore.Optimize", true); err != nil {
 		return err
 	}
-	if _, err := d.w.ExecContext(ctx, "PRAGMA optimize = 0x10002"); err != nil {
+	if _, err := d.w.ExecContext(ctx, "PRAGMA optimize = 0x10012"); err != nil {
 		return unavailable("bunstore.Optimize", err)
 	}
 	return nil

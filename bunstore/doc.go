@@ -46,7 +46,7 @@
 // synchronous=NORMAL, a 2 MiB page cache (cache_size), and
 // journal_mode=WAL on the writer (WAL is a property of the file, so
 // readers inherit it). A pragma the DSN sets itself is kept. Close runs
-// PRAGMA optimize (over every table, 0x10002), and so does Optimize (the
+// PRAGMA optimize (over every table, 0x10012), and so does Optimize (the
 // host calls it from its cleanup loop) to keep the planner's statistics
 // fresh. The DSN is written for the
 // driver sqliteshim picked (modernc.org/sqlite's _pragma=... form, or
