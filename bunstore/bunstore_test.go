@@ -591,15 +591,23 @@ func TestOptimizeSeesGrownTables(t *testing.T) {
 		return strings.Fields(stat)[0]
 	}
 	require.Equal(t, "100", rows())
-	_, err := db.Bun().ExecContext(ctx, "DELETE FROM sqlite_stat4") // seedRows ran a full ANALYZE
-	require.NoError(t, err)
+	// sqlite_stat4 exists where SQLite was built with samples (modernc's
+	// is; the cgo driver's is not).
+	var stat4 bool
+	require.NoError(t, db.Bun().NewRaw("SELECT count(*) > 0 FROM sqlite_schema WHERE name = 'sqlite_stat4'").Scan(ctx, &stat4))
+	if stat4 {
+		_, err := db.Bun().ExecContext(ctx, "DELETE FROM sqlite_stat4") // seedRows ran a full ANALYZE
+		require.NoError(t, err)
+	}
 	require.NoError(t, db.Optimize(ctx))
 	require.Equal(t, fmt.Sprint(planRows), rows())
-	// Within the analysis limit: no samples, which would make SQLite
-	// prepare a statement again at every new value bound.
-	var samples int
-	require.NoError(t, db.Bun().NewRaw("SELECT count(*) FROM sqlite_stat4").Scan(ctx, &samples))
-	require.Zero(t, samples)
+	if stat4 {
+		// Within the analysis limit: no samples, which would make SQLite
+		// prepare a statement again at every new value bound.
+		var samples int
+		require.NoError(t, db.Bun().NewRaw("SELECT count(*) FROM sqlite_stat4").Scan(ctx, &samples))
+		require.Zero(t, samples)
+	}
 }
 
 // TestAnalyze: after Analyze, PostgreSQL has statistics of the tables
