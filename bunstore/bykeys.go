@@ -18,11 +18,10 @@ import (
 // table of 800 rows it scans the whole table for a list of 256 keys, with
 // those of 3 rows for a list of four, so a read meant to cost its keys
 // cost the table, at every batch of the search indexer, until the next
-// optimize. There the keys
-// are the outer loop instead: json_each over them, CROSS JOIN the table
-// (SQLite never reorders a CROSS JOIN), so the only way to the rows is the
-// index of col. PostgreSQL scales its statistics to the table's current
-// size, so its IN list stays.
+// optimize. There the keys are the outer loop instead: json_each over
+// them, CROSS JOIN the table (SQLite never reorders a CROSS JOIN), so the
+// only way to the rows is the index of col. PostgreSQL scales its
+// statistics to the table's current size, so its IN list stays.
 //
 // The keys are read in order, each once.
 func byKeys[K ~string | ~int64](q *bun.SelectQuery, from, col string, keys []K) *bun.SelectQuery {

@@ -250,10 +250,10 @@ const optimizeTimeout = 5 * time.Second
 // refresh a table only the readers query), and keeps the analysis limit
 // (0x10): a bounded number of rows a table, and no sqlite_stat4 samples,
 // with which SQLite would prepare a statement again at every new value
-// bound to a column the samples cover. Run it now and then
-// on a long-running server (the host does, in its cleanup loop); Close
-// runs it too. On PostgreSQL, whose autovacuum does the same, it does
-// nothing. Errors: Unavailable.
+// bound to a column the samples cover. Run it now and then on a
+// long-running server (the host does, in its cleanup loop); Close runs it
+// too. On PostgreSQL, whose autovacuum does the same, it does nothing.
+// Errors: Unavailable.
 func (d *DB) Optimize(ctx context.Context) error {
 	if d.dialect != DialectSQLite {
 		return nil
