@@ -30,7 +30,7 @@ func SQLiteRowWrites(d *DB) map[string]string {
 	return map[string]string{"insertSubmission": h.insertSubmission.native, "enqueueSearch": h.enqueueSearch.native,
 		"addReputation": h.addReputation.native, "touchCrossing": h.touchCrossing.native, "appendEvent": h.appendEvent.native,
 		"insertEvent": h.insertEvent.native, "insertEventKey": h.insertEventKey.native, "deleteSequenced": h.deleteSequenced.native,
-		"dropPending": h.dropPending.native}
+		"dropPending": h.dropPending.native, "dropHeld": h.dropHeld.native}
 }
 
 // HotStatements is how many statements d prepares on each connection.

@@ -84,6 +84,9 @@ type hotStatements struct {
 	// document's vector and its queue row on SQLite
 	// (searchStore.SaveEntries); empty on PostgreSQL.
 	putDocument, dropPending hot
+	// dropHeld is dropPending for a row the inline step read and holds in
+	// its transaction, its lexical step not marked (searchStore.IndexInline).
+	dropHeld hot
 	// totalChanges reads SQLite's count of rows changed on the connection
 	// (group.go: whether a failed group member wrote); empty on
 	// PostgreSQL.
@@ -107,7 +110,7 @@ func (h hotStatements) all() []hot {
 		all = append(all, h.submit, h.castVote, h.sequence, h.jobsByID, h.tokensByHash)
 	}
 	if h.totalChanges.native != "" {
-		all = append(all, h.totalChanges, h.touchCrossing, h.insertEvent, h.insertEventKey, h.deleteSequenced, h.putDocument, h.dropPending, h.appendEvent)
+		all = append(all, h.totalChanges, h.touchCrossing, h.insertEvent, h.insertEventKey, h.deleteSequenced, h.putDocument, h.dropPending, h.dropHeld, h.appendEvent)
 	}
 	for _, p := range h.jobPages {
 		if p.native != "" {
@@ -159,6 +162,7 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 		h.deleteSequenced = newHot(dialect, `DELETE FROM event_outbox WHERE pk <= ? AND created_at <= ?`)
 		h.appendEvent = newHot(dialect, insertEventInto+` VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
 		h.dropPending = newHot(dialect, `DELETE FROM search_pending WHERE kind = ? AND doc_id = ? AND gen = ? AND lex_gen = gen`)
+		h.dropHeld = newHot(dialect, `DELETE FROM search_pending WHERE kind = ? AND doc_id = ? AND gen = ?`)
 		h.putDocument = newHot(dialect, putDocumentInto+` VALUES (?, ?, ?, ?, ?, ?, ?, ?)`+putDocumentOnConflict)
 	}
 	for shape, q := range jobPageSQL(dialect, db) {

@@ -228,6 +228,37 @@ func TestRerunSaveEntriesCountsWhatItSaved(t *testing.T) {
 	require.Equal(t, [2]int{0, 2}, [2]int{target, other}, "saved by the save between the runs")
 }
 
+// TestRerunIndexInlineCountsWhatItTook: IndexInline whose second run
+// finds its document taken by another step meanwhile reports none taken
+// or saved.
+func TestRerunIndexInlineCountsWhatItTook(t *testing.T) {
+	t.Parallel()
+	db, ran := openRerun(t, `DELETE FROM search_pending WHERE kind = ? AND doc_id = ? AND gen = ?`)
+	ctx := context.Background()
+	s := db.SearchIndex()
+	require.NoError(t, db.Search().Enqueue(ctx, marketplace.DocJob, jobID(1), rerunAt))
+	embed := func(_ context.Context, items []search.Pending, _ []search.Source) ([]search.Entry, error) {
+		out := make([]search.Entry, len(items))
+		for i, p := range items {
+			out[i] = search.Entry{Kind: p.Kind, ID: p.ID, Deleted: true, Model: "m"}
+		}
+		return out, nil
+	}
+	var target, other [2]int
+	err := rerun(t, db, ran, func(ctx context.Context) (err error) {
+		target[0], target[1], err = s.IndexInline(ctx, 10, rerunAt, time.Minute, time.Second, embed)
+		return err
+	}, func() (err error) {
+		other[0], other[1], err = s.IndexInline(ctx, 10, rerunAt, time.Minute, time.Second, embed)
+		return err
+	})
+	require.NoError(t, err)
+	require.Equal(t, [2][2]int{{0, 0}, {1, 1}}, [2][2]int{target, other}, "taken by the step between the runs")
+	got, err := s.Changes(ctx, 0, 10)
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+}
+
 // TestRerunIssueChallengeReturnsWhatItStored: IssueChallenge whose first
 // run found the address's challenges full, and whose second run stores c
 // after one of them was redeemed meanwhile, returns c.

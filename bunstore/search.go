@@ -288,42 +288,49 @@ func (s searchStore) SaveEntries(ctx context.Context, items []search.Pending, en
 	saved := 0
 	err := s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		saved = 0 // a run again (DB.runTx) may find the rows gone
-		current, err := s.dropPending(ctx, db, items)
+		current, err := s.dropPending(ctx, db, items, true)
 		if err != nil {
 			return translate(op, err)
 		}
-		n := len(current)
-		if n == 0 {
-			return nil
-		}
-		var last int64
-		if err := db.NewRaw("UPDATE search_seq SET seq = seq + ? WHERE id = 1 RETURNING seq", n).Scan(ctx, &last); err != nil {
-			return translate(op, err)
-		}
-		seq := last - int64(n)
-		rows := make([]searchDocumentRow, 0, n)
-		for _, e := range entries {
-			key := [2]string{string(e.Kind), e.ID}
-			if !current[key] {
-				continue
-			}
-			delete(current, key) // a document listed twice is stored once
-			seq++
-			row := searchDocumentRow{Kind: key[0], DocID: key[1], Seq: seq, Model: e.Model, UpdatedAt: millis(now)}
-			if e.Deleted {
-				row.Deleted = 1
-			} else {
-				row.Vec = e.Vector.Encode()
-			}
-			rows = append(rows, row)
-		}
-		if err := s.putDocuments(ctx, db, rows); err != nil {
-			return translate(op, err)
-		}
-		saved = len(rows)
-		return nil
+		saved, err = s.saveCurrent(ctx, db, current, entries, now)
+		return translate(op, err)
 	})
 	return saved, err
+}
+
+// saveCurrent stores the entries of the documents in current (their
+// pending rows just removed), each with a new change sequence, and
+// returns how many it stored.
+func (s searchStore) saveCurrent(ctx context.Context, db bun.IDB, current map[[2]string]bool, entries []search.Entry, now time.Time) (int, error) {
+	n := len(current)
+	if n == 0 {
+		return 0, nil
+	}
+	var last int64
+	if err := db.NewRaw("UPDATE search_seq SET seq = seq + ? WHERE id = 1 RETURNING seq", n).Scan(ctx, &last); err != nil {
+		return 0, err
+	}
+	seq := last - int64(n)
+	rows := make([]searchDocumentRow, 0, n)
+	for _, e := range entries {
+		key := [2]string{string(e.Kind), e.ID}
+		if !current[key] {
+			continue
+		}
+		delete(current, key) // a document listed twice is stored once
+		seq++
+		row := searchDocumentRow{Kind: key[0], DocID: key[1], Seq: seq, Model: e.Model, UpdatedAt: millis(now)}
+		if e.Deleted {
+			row.Deleted = 1
+		} else {
+			row.Vec = e.Vector.Encode()
+		}
+		rows = append(rows, row)
+	}
+	if err := s.putDocuments(ctx, db, rows); err != nil {
+		return 0, err
+	}
+	return len(rows), nil
 }
 
 // dropPending removes the queue rows of items still at their gen whose
@@ -331,10 +338,14 @@ func (s searchStore) SaveEntries(ctx context.Context, items []search.Pending, en
 // IndexTexts removes nothing, the row is the lexical step's queue too),
 // and returns the keys (kind, doc_id) it removed. On SQLite it deletes
 // one prepared row at a time.
-func (s searchStore) dropPending(ctx context.Context, db bun.IDB, items []search.Pending) (map[[2]string]bool, error) {
+func (s searchStore) dropPending(ctx context.Context, db bun.IDB, items []search.Pending, marked bool) (map[[2]string]bool, error) {
 	dropped := make(map[[2]string]bool, len(items))
 	if d := s.e.d; d.dialect == DialectSQLite {
-		err := d.execHotEach(ctx, db, d.hot.dropPending, len(items), func(i int) []any {
+		stmt := d.hot.dropPending
+		if !marked {
+			stmt = d.hot.dropHeld
+		}
+		err := d.execHotEach(ctx, db, stmt, len(items), func(i int) []any {
 			return []any{string(items[i].Kind), items[i].ID, items[i].Gen}
 		}, func(i int, res sql.Result) error {
 			n, err := res.RowsAffected()
@@ -350,7 +361,11 @@ func (s searchStore) dropPending(ctx context.Context, db bun.IDB, items []search
 		Kind  string `bun:"kind"`
 		DocID string `bun:"doc_id"`
 	}
-	if err := db.NewRaw("DELETE FROM search_pending WHERE (kind, doc_id, gen) IN (VALUES "+list+") AND lex_gen = gen RETURNING kind, doc_id", args...).Scan(ctx, &done); err != nil {
+	cond := ""
+	if marked {
+		cond = " AND lex_gen = gen"
+	}
+	if err := db.NewRaw("DELETE FROM search_pending WHERE (kind, doc_id, gen) IN (VALUES "+list+")"+cond+" RETURNING kind, doc_id", args...).Scan(ctx, &done); err != nil {
 		return nil, err
 	}
 	for _, d := range done {

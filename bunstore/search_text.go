@@ -3,6 +3,7 @@ package bunstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -379,27 +380,14 @@ RETURNING kind, doc_id, gen`
 		if err != nil {
 			return translate(op, err)
 		}
-		var put []searchTextRow
-		var gone []search.Key
 		srcs := make([]search.Source, len(marked))
+		rows2 := make([]sourceRow, len(marked))
 		for i, it := range marked {
-			src := found.of(it)
-			srcs[i] = src.Source
-			if src.Gone {
-				gone = append(gone, search.Key{Kind: it.Kind, ID: it.ID})
-				continue
-			}
-			put = append(put, searchTextRow{Kind: string(it.Kind), DocID: it.ID, JobID: src.JobID,
-				Title: src.Title, Body: src.Body, Extra: joinNonEmpty(src.Extra)})
+			rows2[i] = found.of(it)
+			srcs[i] = rows2[i].Source
 		}
-		if err := s.putTexts(ctx, db, put); err != nil {
+		if err := s.storeTexts(ctx, db, marked, rows2, nil); err != nil {
 			return translate(op, err)
-		}
-		if len(gone) > 0 {
-			list, args := keyList(gone)
-			if _, err := db.NewRaw("DELETE FROM search_text WHERE (kind, doc_id) IN (VALUES "+list+")", args...).Exec(ctx); err != nil {
-				return translate(op, err)
-			}
 		}
 		items, sources = marked, srcs
 		return nil
@@ -408,6 +396,145 @@ RETURNING kind, doc_id, gen`
 		return nil, nil, err
 	}
 	return items, sources, nil
+}
+
+// storeTexts upserts the text of each document of items into
+// search_text (srcs[i] is items[i]'s), or removes a gone one's: all of
+// them, or those keep reports.
+func (s searchStore) storeTexts(ctx context.Context, db bun.IDB, items []search.Pending, srcs []sourceRow, keep map[[2]string]bool) error {
+	var put []searchTextRow
+	var gone []search.Key
+	for i, it := range items {
+		if keep != nil && !keep[[2]string{string(it.Kind), it.ID}] {
+			continue
+		}
+		src := srcs[i]
+		if src.Gone {
+			gone = append(gone, search.Key{Kind: it.Kind, ID: it.ID})
+			continue
+		}
+		put = append(put, searchTextRow{Kind: string(it.Kind), DocID: it.ID, JobID: src.JobID,
+			Title: src.Title, Body: src.Body, Extra: joinNonEmpty(src.Extra)})
+	}
+	if err := s.putTexts(ctx, db, put); err != nil {
+		return err
+	}
+	if len(gone) > 0 {
+		list, args := keyList(gone)
+		if _, err := db.NewRaw("DELETE FROM search_text WHERE (kind, doc_id) IN (VALUES "+list+")", args...).Exec(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// IndexInline implements search.Store. On PostgreSQL (and inside a
+// transaction) it is IndexTextsLeased, embed, then SaveEntries, or
+// RetryPending at now+pause when embed fails. On SQLite the lexical step
+// and the vector step share one write: the oldest documents whose
+// lexical step is due and their sources are read on the read pool, embed
+// runs, and one transaction removes the queue rows still at the
+// generation read (a document written again meanwhile stays queued, to be
+// done again) and stores those documents' text and entries; taken counts
+// those rows. There is no
+// mark and no lease: the writer's turn holds no read of the queue and a
+// batch costs one write instead of two. Another process on the same file
+// may embed the same documents; only the first write keeps them. When
+// embed fails nothing is written and the documents stay queued.
+func (s searchStore) IndexInline(ctx context.Context, n int, now time.Time, lease, pause time.Duration, embed search.EmbedFunc) (taken, saved int, err error) {
+	const op = "bunstore.IndexInline"
+	if s.e.d.dialect == DialectPostgres || s.e.tx {
+		items, sources, err := s.IndexTextsLeased(ctx, n, now, lease)
+		if err != nil || len(items) == 0 {
+			return len(items), 0, err
+		}
+		entries, err := embed(ctx, items, sources)
+		if err != nil {
+			// The lease keeps the batch from other workers until then.
+			if rerr := s.RetryPending(context.WithoutCancel(ctx), items, now.Add(pause)); rerr != nil {
+				err = errors.Join(err, rerr)
+			}
+			return len(items), 0, err
+		}
+		saved, err := s.SaveEntries(ctx, items, entries, now)
+		return len(items), saved, err
+	}
+	if n < 1 {
+		return 0, 0, nil
+	}
+	rdb, err := s.e.reader(ctx, op)
+	if err != nil {
+		return 0, 0, err
+	}
+	var rows []pendingRow
+	if err := rdb.NewRaw(`SELECT kind, doc_id, gen FROM search_pending WHERE lex_gen < gen ORDER BY queued_at LIMIT ?`, n).Scan(ctx, &rows); err != nil || len(rows) == 0 {
+		return 0, 0, translate(op, err)
+	}
+	items := pendings(rows)
+	found, err := pendingSources(ctx, rdb, items)
+	if err != nil {
+		return len(items), 0, translate(op, err)
+	}
+	srcRows := make([]sourceRow, len(items))
+	sources := make([]search.Source, len(items))
+	for i, it := range items {
+		srcRows[i] = found.of(it)
+		sources[i] = srcRows[i].Source
+	}
+	entries, err := embed(ctx, items, sources)
+	if err != nil {
+		// The lexical step is still done; the vector step waits until
+		// now+pause (ClaimPending).
+		marked, lerr := s.markTexts(ctx, op, items, srcRows, millis(now.Add(pause)))
+		if lerr != nil {
+			err = errors.Join(err, lerr)
+		}
+		return marked, 0, err
+	}
+	err = s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		taken, saved = 0, 0 // a run again (DB.runTx) starts afresh
+		current, err := s.dropPending(ctx, db, items, false)
+		if err != nil {
+			return translate(op, err)
+		}
+		taken = len(current)
+		if err := s.storeTexts(ctx, db, items, srcRows, current); err != nil {
+			return translate(op, err)
+		}
+		saved, err = s.saveCurrent(ctx, db, current, entries, now)
+		return translate(op, err)
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	return taken, saved, nil
+}
+
+// markTexts is IndexInline's lexical step alone, for documents read
+// outside the transaction: it marks the rows of items still at their
+// generation done lexically, leased until until, and stores those
+// documents' text, in one transaction; it returns how many it marked.
+func (s searchStore) markTexts(ctx context.Context, op string, items []search.Pending, srcs []sourceRow, until int64) (int, error) {
+	list, args := pendingKeys(items)
+	marked := 0
+	err := s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
+		marked = 0
+		var done []pendingRow
+		if err := db.NewRaw("UPDATE search_pending SET lex_gen = gen, lease_until = ? WHERE (kind, doc_id, gen) IN (VALUES "+list+") AND lex_gen < gen RETURNING kind, doc_id, gen",
+			append([]any{until}, args...)...).Scan(ctx, &done); err != nil {
+			return translate(op, err)
+		}
+		keep := make(map[[2]string]bool, len(done))
+		for _, d := range done {
+			keep[[2]string{d.Kind, d.DocID}] = true
+		}
+		if err := s.storeTexts(ctx, db, items, srcs, keep); err != nil {
+			return translate(op, err)
+		}
+		marked = len(done)
+		return nil
+	})
+	return marked, err
 }
 
 // searchTextRow is a row of search_text as IndexTexts writes it.

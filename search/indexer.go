@@ -32,6 +32,10 @@ type Entry struct {
 	Vector  Vec8
 }
 
+// EmbedFunc returns the index entries of leased or held documents from
+// their sources (Store.IndexInline): one per item, in order.
+type EmbedFunc func(ctx context.Context, items []Pending, sources []Source) ([]Entry, error)
+
 // Store keeps the pending queue and the stored index entries (bunstore
 // implements it). Every method takes ctx first; errors are Unavailable
 // when the database cannot be reached, Internal otherwise.
@@ -51,6 +55,21 @@ type Store interface {
 	// missing or deleted): the caller embeds them and stores their entries
 	// (SaveEntries) without claiming or reading them again.
 	IndexTextsLeased(ctx context.Context, n int, now time.Time, lease time.Duration) ([]Pending, []Source, error)
+	// IndexInline is the lexical step and the vector step of up to n
+	// pending documents together, for an embedder in the process
+	// (IndexerConfig.Inline): it takes the documents IndexTexts would,
+	// calls embed with them and their sources (Gone for a missing or
+	// deleted one) outside any transaction, and stores their text and the
+	// entries embed returns as IndexTexts and SaveEntries do, removing
+	// them from the queue; a document written again meanwhile stays
+	// queued. When embed fails, the documents' text is still stored and
+	// their vector step waits until now+pause; the error is returned. It
+	// returns how many documents it took (on SQLite: whose queue rows it
+	// removed or marked; another worker may have taken some it read) and
+	// how many entries it stored.
+	// lease is how long documents it holds while embed runs are kept
+	// from other workers, where the store needs a lease for that.
+	IndexInline(ctx context.Context, n int, now time.Time, lease, pause time.Duration, embed EmbedFunc) (taken, saved int, err error)
 	// ClaimPending leases up to n pending documents whose lexical step is
 	// done at their current Gen and whose lease has expired (or never was
 	// taken) until now+lease, the oldest first (by lease end, then by when
@@ -104,11 +123,12 @@ type IndexerConfig struct {
 	// Interval (default 30 s).
 	MaxBackoff time.Duration
 	// Inline makes the lexical step embed and store the documents it
-	// indexed at once (IndexTextsLeased, then SaveEntries): one read of
-	// each document and no claim. It is for an embedder in the process
-	// (Local), which neither waits on a network nor fails; the vector
-	// step still runs for what is left (another model's entries, a batch
-	// whose save failed, once its lease ends).
+	// takes at once (Store.IndexInline): one read of each document, no
+	// claim, and on SQLite one write for both steps. It is for an
+	// embedder in the process (Local), which neither waits on a network
+	// nor fails; the vector step still runs for what is left (another
+	// model's entries, a batch whose embedding or save failed, once its
+	// lease ends).
 	Inline bool
 }
 
@@ -197,23 +217,26 @@ func (w *Indexer) IndexTexts(ctx context.Context) (int, error) {
 	return n, openjury.Wrap("search.Indexer.IndexTexts", err)
 }
 
-// inlineStep is the lexical step with the vector step of the documents
-// it indexed (IndexerConfig.Inline). It returns how many documents it
-// indexed lexically.
+// inlineStep is the lexical step with the vector step of the same
+// documents (IndexerConfig.Inline, Store.IndexInline).
+// It returns how many documents it indexed lexically.
 func (w *Indexer) inlineStep(ctx context.Context) (int, error) {
 	const op = "search.Indexer.IndexTexts"
 	now := w.clock.Now()
-	items, sources, err := w.store.IndexTextsLeased(ctx, w.cfg.TextBatch, now, w.cfg.Lease)
-	if err != nil || len(items) == 0 {
-		return 0, openjury.Wrap(op, err)
+	failed := false
+	taken, saved, err := w.store.IndexInline(ctx, w.cfg.TextBatch, now, w.cfg.Lease, w.cfg.Interval, func(ctx context.Context, items []Pending, sources []Source) ([]Entry, error) {
+		entries, err := w.embed(ctx, op, sources)
+		failed = err != nil
+		return entries, err
+	})
+	if failed {
+		w.rec.EmbedError()
 	}
-	for i := 0; i < len(items); i += w.cfg.Batch {
-		end := min(i+w.cfg.Batch, len(items))
-		if err := w.embedSave(ctx, op, now, items[i:end], sources[i:end]); err != nil {
-			return len(items), err
-		}
+	if err != nil {
+		return taken, openjury.Wrap(op, err)
 	}
-	return len(items), nil
+	w.rec.Indexed(saved)
+	return taken, nil
 }
 
 // embedStep is the vector step of Step.
@@ -234,7 +257,27 @@ func (w *Indexer) embedStep(ctx context.Context) (int, error) {
 // embedSave embeds the sources of leased items and stores their entries;
 // when the embedder fails, the items' leases move to now+Interval.
 func (w *Indexer) embedSave(ctx context.Context, op string, now time.Time, items []Pending, sources []Source) error {
-	entries := make([]Entry, len(items))
+	entries, err := w.embed(ctx, op, sources)
+	if err != nil {
+		w.rec.EmbedError()
+		// The lease keeps the batch from other workers until then.
+		if rerr := w.store.RetryPending(context.WithoutCancel(ctx), items, now.Add(w.cfg.Interval)); rerr != nil {
+			w.log.Warn("search: releasing a failed batch", slog.String("error", rerr.Error()))
+		}
+		return openjury.Wrap(op, err)
+	}
+	saved, err := w.store.SaveEntries(ctx, items, entries, w.clock.Now())
+	if err != nil {
+		return openjury.Wrap(op, err)
+	}
+	w.rec.Indexed(saved)
+	return nil
+}
+
+// embed returns the entries of sources: a gone one's deletion, the
+// others' quantized vectors, embedded in batches of Batch texts.
+func (w *Indexer) embed(ctx context.Context, op string, sources []Source) ([]Entry, error) {
+	entries := make([]Entry, len(sources))
 	var texts []string
 	var at []int
 	for i, s := range sources {
@@ -245,29 +288,20 @@ func (w *Indexer) embedSave(ctx context.Context, op string, now time.Time, items
 		texts = append(texts, s.Text())
 		at = append(at, i)
 	}
-	if len(texts) > 0 {
-		vecs, err := w.embedder.Embed(ctx, texts)
-		if err == nil && len(vecs) != len(texts) {
-			err = openjury.Errorf(openjury.Internal, op, "the embedder returned %d vectors for %d texts", len(vecs), len(texts))
+	for start := 0; start < len(texts); start += w.cfg.Batch {
+		end := min(start+w.cfg.Batch, len(texts))
+		vecs, err := w.embedder.Embed(ctx, texts[start:end])
+		if err == nil && len(vecs) != end-start {
+			err = openjury.Errorf(openjury.Internal, op, "the embedder returned %d vectors for %d texts", len(vecs), end-start)
 		}
 		if err != nil {
-			w.rec.EmbedError()
-			// The lease keeps the batch from other workers until then.
-			if rerr := w.store.RetryPending(context.WithoutCancel(ctx), items, now.Add(w.cfg.Interval)); rerr != nil {
-				w.log.Warn("search: releasing a failed batch", slog.String("error", rerr.Error()))
-			}
-			return openjury.Wrap(op, err)
+			return nil, err
 		}
-		for k, i := range at {
-			entries[i].Vector = Quantize(vecs[k])
+		for k, v := range vecs {
+			entries[at[start+k]].Vector = Quantize(v)
 		}
 	}
-	saved, err := w.store.SaveEntries(ctx, items, entries, w.clock.Now())
-	if err != nil {
-		return openjury.Wrap(op, err)
-	}
-	w.rec.Indexed(saved)
-	return nil
+	return entries, nil
 }
 
 // Run requeues the entries of other models, then runs the two steps in

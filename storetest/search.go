@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -36,6 +37,7 @@ func (s *suite) searchTests() []test {
 		{name: "ConcurrentSavesSeenInSeqOrder", run: testSearchConcurrentSaves},
 		{name: "ClaimWaitsForTheLexicalStep", run: testSearchClaimAfterTexts},
 		{name: "LeasedLexicalStepReturnsItsSources", run: testSearchTextsLeased},
+		{name: "InlineStepsStoreTextsAndEntries", run: testSearchInline},
 		{name: "TextsIndexedByTheLexicalStep", run: testSearchTextsFollowWrites},
 		{name: "ConcurrentTextIndexersKeepTheNewestText", run: testSearchTextsRace},
 		{name: "TextsMatchStemsAndRanks", run: testSearchTextsMatch},
@@ -335,6 +337,90 @@ func testSearchTextsLeased(t *testing.T, b Backend) {
 	require.NoError(t, err)
 	require.Empty(t, items)
 	require.Empty(t, sources)
+}
+
+// testSearchInline: IndexInline stores the text and the entry of each
+// document it takes and removes it from the queue, calling embed outside
+// any transaction with the documents' sources; a document written again
+// while it was embedded stays queued and is done by the next step; when
+// embed fails the texts are stored, the error returned, and the vector
+// step waits until now+pause.
+func testSearchInline(t *testing.T, b Backend) {
+	s := searchStoreOf(t, b)
+	ctx := context.Background()
+	j1, j2, j3 := newJob(1, base), newJob(2, base), newJob(3, base)
+	create(t, b, j1, j2, j3)
+	enqueue(t, b, search.KindJob, j1.ID, at(1))
+	enqueue(t, b, search.KindJob, j2.ID, at(2))
+	enqueue(t, b, search.KindPost, id(99), at(3)) // gone
+	var seen []search.Source
+	inline := func(now time.Time, pause time.Duration, embed search.EmbedFunc) (int, int) {
+		t.Helper()
+		taken, saved, err := s.IndexInline(ctx, 10, now, searchLease, pause, embed)
+		require.NoError(t, err)
+		return taken, saved
+	}
+	entries := func(_ context.Context, items []search.Pending, sources []search.Source) ([]search.Entry, error) {
+		out := entriesOf(items, "m")
+		for i, src := range sources {
+			require.Equal(t, [2]string{string(items[i].Kind), items[i].ID}, [2]string{string(src.Kind), src.ID}, "in the same order")
+			if src.Gone {
+				out[i] = search.Entry{Kind: src.Kind, ID: src.ID, Deleted: true, Model: "m"}
+			}
+		}
+		return out, nil
+	}
+	taken, saved := inline(at(4), time.Second, func(ctx context.Context, items []search.Pending, sources []search.Source) ([]search.Entry, error) {
+		seen = sources
+		enqueue(t, b, search.KindJob, j2.ID, at(4)) // written again while embedded: outside any transaction
+		return entries(ctx, items, sources)
+	})
+	require.Len(t, seen, 3)
+	require.Equal(t, search.Source{Kind: search.KindJob, ID: j1.ID, Title: j1.Title, Body: j1.Prompt}, seen[0])
+	require.Equal(t, search.Source{Kind: search.KindPost, ID: id(99), Gone: true}, seen[2])
+	require.Equal(t, 2, saved, "the job written again is left")
+	require.GreaterOrEqual(t, taken, saved)
+	require.LessOrEqual(t, taken, 3)
+	require.Equal(t, int64(1), pendingCount(t, s))
+	got := changes(t, s, 0, 10)
+	require.Len(t, got, 2)
+	require.ElementsMatch(t, []string{j1.ID, id(99)}, []string{got[0].ID, got[1].ID})
+	for _, e := range got {
+		require.Equal(t, e.ID == id(99), e.Deleted)
+	}
+	texts, hasTexts := b.(SearchTextsBackend)
+	if hasTexts {
+		require.Len(t, documents(t, texts.SearchTexts(), search.Key{Kind: search.KindJob, ID: j1.ID}), 1, "its text stored")
+	}
+
+	// The next step does the job written again, and nothing is left.
+	taken, saved = inline(at(5), time.Second, entries)
+	require.Equal(t, [2]int{1, 1}, [2]int{taken, saved})
+	require.Zero(t, pendingCount(t, s))
+	taken, saved = inline(at(6), time.Second, func(context.Context, []search.Pending, []search.Source) ([]search.Entry, error) {
+		t.Fatal("embed called with nothing taken")
+		return nil, nil
+	})
+	require.Equal(t, [2]int{0, 0}, [2]int{taken, saved})
+
+	// embed fails: the text is stored, the vector step waits for pause.
+	enqueue(t, b, search.KindJob, j3.ID, at(10))
+	boom := errors.New("boom")
+	taken, saved, err := s.IndexInline(ctx, 10, at(11), searchLease, 5*time.Second, func(context.Context, []search.Pending, []search.Source) ([]search.Entry, error) {
+		return nil, boom
+	})
+	require.ErrorIs(t, err, boom)
+	require.Equal(t, [2]int{1, 0}, [2]int{taken, saved})
+	if hasTexts {
+		require.Len(t, documents(t, texts.SearchTexts(), search.Key{Kind: search.KindJob, ID: j3.ID}), 1, "its text stored")
+	}
+	require.Zero(t, indexTexts(t, b), "its lexical step done")
+	none, err := s.ClaimPending(ctx, at(12), searchLease, 10)
+	require.NoError(t, err)
+	require.Empty(t, none, "held until the pause ends")
+	retried, err := s.ClaimPending(ctx, at(11).Add(5*time.Second), searchLease, 10)
+	require.NoError(t, err)
+	require.Equal(t, []search.Pending{{Kind: search.KindJob, ID: j3.ID, Gen: 1}}, retried)
 }
 
 // txTexts returns the text store of tx when the backend offers one.
