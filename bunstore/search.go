@@ -333,11 +333,12 @@ func (s searchStore) saveCurrent(ctx context.Context, db bun.IDB, current map[[2
 	return len(rows), nil
 }
 
-// dropPending removes the queue rows of items still at their gen whose
-// lexical step is done (a row whose lexical step is not done stays:
-// IndexTexts removes nothing, the row is the lexical step's queue too),
-// and returns the keys (kind, doc_id) it removed. On SQLite it deletes
-// one prepared row at a time.
+// dropPending removes the queue rows of items still at their gen and,
+// when marked, whose lexical step is done (a row whose lexical step is
+// not done stays: IndexTexts removes nothing, the row is the lexical
+// step's queue too; IndexInline, which does both steps in the write,
+// passes false), and returns the keys (kind, doc_id) it removed. On
+// SQLite it deletes one prepared row at a time.
 func (s searchStore) dropPending(ctx context.Context, db bun.IDB, items []search.Pending, marked bool) (map[[2]string]bool, error) {
 	dropped := make(map[[2]string]bool, len(items))
 	if d := s.e.d; d.dialect == DialectSQLite {

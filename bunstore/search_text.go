@@ -381,12 +381,12 @@ RETURNING kind, doc_id, gen`
 			return translate(op, err)
 		}
 		srcs := make([]search.Source, len(marked))
-		rows2 := make([]sourceRow, len(marked))
+		srcRows := make([]sourceRow, len(marked))
 		for i, it := range marked {
-			rows2[i] = found.of(it)
-			srcs[i] = rows2[i].Source
+			srcRows[i] = found.of(it)
+			srcs[i] = srcRows[i].Source
 		}
-		if err := s.storeTexts(ctx, db, marked, rows2, nil); err != nil {
+		if err := s.storeTexts(ctx, db, marked, srcRows, nil); err != nil {
 			return translate(op, err)
 		}
 		items, sources = marked, srcs
@@ -400,7 +400,7 @@ RETURNING kind, doc_id, gen`
 
 // storeTexts upserts the text of each document of items into
 // search_text (srcs[i] is items[i]'s), or removes a gone one's: all of
-// them, or those keep reports.
+// them when keep is nil, else those keep holds (by kind and id).
 func (s searchStore) storeTexts(ctx context.Context, db bun.IDB, items []search.Pending, srcs []sourceRow, keep map[[2]string]bool) error {
 	var put []searchTextRow
 	var gone []search.Key
@@ -430,17 +430,16 @@ func (s searchStore) storeTexts(ctx context.Context, db bun.IDB, items []search.
 
 // IndexInline implements search.Store. On PostgreSQL (and inside a
 // transaction) it is IndexTextsLeased, embed, then SaveEntries, or
-// RetryPending at now+pause when embed fails. On SQLite the lexical step
-// and the vector step share one write: the oldest documents whose
-// lexical step is due and their sources are read on the read pool, embed
-// runs, and one transaction removes the queue rows still at the
-// generation read (a document written again meanwhile stays queued, to be
-// done again) and stores those documents' text and entries; taken counts
-// those rows. There is no
-// mark and no lease: the writer's turn holds no read of the queue and a
+// RetryPending at now+pause when embed fails. On SQLite the two steps
+// share one write: the oldest documents whose lexical step is due and
+// their sources are read on the read pool, embed runs, and one
+// transaction removes the queue rows still at the generation read (a
+// document written again meanwhile stays queued, to be done again) and
+// stores those documents' text and entries; taken counts those rows. No
+// mark and no lease: the writer's turn reads nothing of the queue, and a
 // batch costs one write instead of two. Another process on the same file
 // may embed the same documents; only the first write keeps them. When
-// embed fails nothing is written and the documents stay queued.
+// embed fails, markTexts does the lexical step alone.
 func (s searchStore) IndexInline(ctx context.Context, n int, now time.Time, lease, pause time.Duration, embed search.EmbedFunc) (taken, saved int, err error) {
 	const op = "bunstore.IndexInline"
 	if s.e.d.dialect == DialectPostgres || s.e.tx {

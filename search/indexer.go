@@ -66,9 +66,8 @@ type Store interface {
 	// their vector step waits until now+pause; the error is returned. It
 	// returns how many documents it took (on SQLite: whose queue rows it
 	// removed or marked; another worker may have taken some it read) and
-	// how many entries it stored.
-	// lease is how long documents it holds while embed runs are kept
-	// from other workers, where the store needs a lease for that.
+	// how many entries it stored. Where the store keeps documents from
+	// other workers by a lease while embed runs, the lease is lease long.
 	IndexInline(ctx context.Context, n int, now time.Time, lease, pause time.Duration, embed EmbedFunc) (taken, saved int, err error)
 	// ClaimPending leases up to n pending documents whose lexical step is
 	// done at their current Gen and whose lease has expired (or never was
@@ -218,8 +217,8 @@ func (w *Indexer) IndexTexts(ctx context.Context) (int, error) {
 }
 
 // inlineStep is the lexical step with the vector step of the same
-// documents (IndexerConfig.Inline, Store.IndexInline).
-// It returns how many documents it indexed lexically.
+// documents (IndexerConfig.Inline, Store.IndexInline). It returns how
+// many documents it indexed lexically.
 func (w *Indexer) inlineStep(ctx context.Context) (int, error) {
 	const op = "search.Indexer.IndexTexts"
 	now := w.clock.Now()
