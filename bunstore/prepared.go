@@ -84,8 +84,8 @@ type hotStatements struct {
 	// document's vector and its queue row on SQLite
 	// (searchStore.SaveEntries); empty on PostgreSQL.
 	putDocument, dropPending hot
-	// dropHeld is dropPending for a row the inline step read and holds in
-	// its transaction, its lexical step not marked (searchStore.IndexInline).
+	// dropHeld is the inline step's removal of a row it read, still at
+	// its gen and not leased by another worker (searchStore.dropHeld).
 	dropHeld hot
 	// totalChanges reads SQLite's count of rows changed on the connection
 	// (group.go: whether a failed group member wrote); empty on
@@ -162,7 +162,7 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 		h.deleteSequenced = newHot(dialect, `DELETE FROM event_outbox WHERE pk <= ? AND created_at <= ?`)
 		h.appendEvent = newHot(dialect, insertEventInto+` VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
 		h.dropPending = newHot(dialect, `DELETE FROM search_pending WHERE kind = ? AND doc_id = ? AND gen = ? AND lex_gen = gen`)
-		h.dropHeld = newHot(dialect, `DELETE FROM search_pending WHERE kind = ? AND doc_id = ? AND gen = ?`)
+		h.dropHeld = newHot(dialect, `DELETE FROM search_pending WHERE kind = ? AND doc_id = ? AND gen = ? AND lease_until <= ?`)
 		h.putDocument = newHot(dialect, putDocumentInto+` VALUES (?, ?, ?, ?, ?, ?, ?, ?)`+putDocumentOnConflict)
 	}
 	for shape, q := range jobPageSQL(dialect, db) {

@@ -288,7 +288,7 @@ func (s searchStore) SaveEntries(ctx context.Context, items []search.Pending, en
 	saved := 0
 	err := s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		saved = 0 // a run again (DB.runTx) may find the rows gone
-		current, err := s.dropPending(ctx, db, items, true)
+		current, err := s.dropPending(ctx, db, items)
 		if err != nil {
 			return translate(op, err)
 		}
@@ -333,20 +333,15 @@ func (s searchStore) saveCurrent(ctx context.Context, db bun.IDB, current map[[2
 	return len(rows), nil
 }
 
-// dropPending removes the queue rows of items still at their gen and,
-// when marked, whose lexical step is done (a row whose lexical step is
-// not done stays: IndexTexts removes nothing, the row is the lexical
-// step's queue too; IndexInline, which does both steps in the write,
-// passes false), and returns the keys (kind, doc_id) it removed. On
-// SQLite it deletes one prepared row at a time.
-func (s searchStore) dropPending(ctx context.Context, db bun.IDB, items []search.Pending, marked bool) (map[[2]string]bool, error) {
+// dropPending removes the queue rows of items still at their gen whose
+// lexical step is done (a row whose lexical step is not done stays:
+// IndexTexts removes nothing, the row is the lexical step's queue too),
+// and returns the keys (kind, doc_id) it removed. On SQLite it deletes
+// one prepared row at a time.
+func (s searchStore) dropPending(ctx context.Context, db bun.IDB, items []search.Pending) (map[[2]string]bool, error) {
 	dropped := make(map[[2]string]bool, len(items))
 	if d := s.e.d; d.dialect == DialectSQLite {
-		stmt := d.hot.dropPending
-		if !marked {
-			stmt = d.hot.dropHeld
-		}
-		err := d.execHotEach(ctx, db, stmt, len(items), func(i int) []any {
+		err := d.execHotEach(ctx, db, d.hot.dropPending, len(items), func(i int) []any {
 			return []any{string(items[i].Kind), items[i].ID, items[i].Gen}
 		}, func(i int, res sql.Result) error {
 			n, err := res.RowsAffected()
@@ -362,17 +357,33 @@ func (s searchStore) dropPending(ctx context.Context, db bun.IDB, items []search
 		Kind  string `bun:"kind"`
 		DocID string `bun:"doc_id"`
 	}
-	cond := ""
-	if marked {
-		cond = " AND lex_gen = gen"
-	}
-	if err := db.NewRaw("DELETE FROM search_pending WHERE (kind, doc_id, gen) IN (VALUES "+list+")"+cond+" RETURNING kind, doc_id", args...).Scan(ctx, &done); err != nil {
+	if err := db.NewRaw("DELETE FROM search_pending WHERE (kind, doc_id, gen) IN (VALUES "+list+") AND lex_gen = gen RETURNING kind, doc_id", args...).Scan(ctx, &done); err != nil {
 		return nil, err
 	}
 	for _, d := range done {
 		dropped[[2]string{d.Kind, d.DocID}] = true
 	}
 	return dropped, nil
+}
+
+// dropHeld removes, on SQLite, the queue rows of items that IndexInline
+// read: those still at their gen and not leased at now by a vector step
+// (whatever their lexical step: the write does both), one prepared row
+// at a time, and returns the keys (kind, doc_id) it removed. A row
+// another worker claimed meanwhile is left to it.
+func (s searchStore) dropHeld(ctx context.Context, db bun.IDB, items []search.Pending, now int64) (map[[2]string]bool, error) {
+	dropped := make(map[[2]string]bool, len(items))
+	d := s.e.d
+	err := d.execHotEach(ctx, db, d.hot.dropHeld, len(items), func(i int) []any {
+		return []any{string(items[i].Kind), items[i].ID, items[i].Gen, now}
+	}, func(i int, res sql.Result) error {
+		n, err := res.RowsAffected()
+		if n > 0 {
+			dropped[[2]string{string(items[i].Kind), items[i].ID}] = true
+		}
+		return err
+	})
+	return dropped, err
 }
 
 // putDocumentInto and putDocumentOnConflict are the upsert of

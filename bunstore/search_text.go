@@ -433,8 +433,9 @@ func (s searchStore) storeTexts(ctx context.Context, db bun.IDB, items []search.
 // RetryPending at now+pause when embed fails. On SQLite the two steps
 // share one write: the oldest documents whose lexical step is due and
 // their sources are read on the read pool, embed runs, and one
-// transaction removes the queue rows still at the generation read (a
-// document written again meanwhile stays queued, to be done again) and
+// transaction removes the queue rows still at the generation read and
+// not claimed by a vector step meanwhile (a document written again stays
+// queued, to be done again; one claimed is left to its claimer) and
 // stores those documents' text and entries; taken counts those rows. No
 // mark and no lease: the writer's turn reads nothing of the queue, and a
 // batch costs one write instead of two. Another process on the same file
@@ -492,7 +493,7 @@ func (s searchStore) IndexInline(ctx context.Context, n int, now time.Time, leas
 	}
 	err = s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		taken, saved = 0, 0 // a run again (DB.runTx) starts afresh
-		current, err := s.dropPending(ctx, db, items, false)
+		current, err := s.dropHeld(ctx, db, items, millis(now))
 		if err != nil {
 			return translate(op, err)
 		}

@@ -403,10 +403,27 @@ func testSearchInline(t *testing.T, b Backend) {
 	})
 	require.Equal(t, [2]int{0, 0}, [2]int{taken, saved})
 
+	// A vector step that claims a document while it is embedded (another
+	// worker, its lexical step done meanwhile) keeps it: each document is
+	// taken once, and stored once.
+	j4 := newJob(4, base)
+	create(t, b, j4)
+	enqueue(t, b, search.KindJob, j4.ID, at(7))
+	var claimed []search.Pending
+	taken, saved = inline(at(8), time.Second, func(ctx context.Context, items []search.Pending, sources []search.Source) ([]search.Entry, error) {
+		claimed = claimPending(t, s, at(8), 10)
+		return entries(ctx, items, sources)
+	})
+	byClaimer, err := s.SaveEntries(ctx, claimed, entriesOf(claimed, "m"), at(9))
+	require.NoError(t, err)
+	require.Equal(t, 1, taken+len(claimed), "taken once")
+	require.Equal(t, 1, saved+byClaimer, "stored once")
+	require.Zero(t, pendingCount(t, s))
+
 	// embed fails: the text is stored, the vector step waits for pause.
 	enqueue(t, b, search.KindJob, j3.ID, at(10))
 	boom := errors.New("boom")
-	taken, saved, err := s.IndexInline(ctx, 10, at(11), searchLease, 5*time.Second, func(context.Context, []search.Pending, []search.Source) ([]search.Entry, error) {
+	taken, saved, err = s.IndexInline(ctx, 10, at(11), searchLease, 5*time.Second, func(context.Context, []search.Pending, []search.Source) ([]search.Entry, error) {
 		return nil, boom
 	})
 	require.ErrorIs(t, err, boom)
