@@ -339,18 +339,8 @@ func (s searchStore) saveCurrent(ctx context.Context, db bun.IDB, current map[[2
 // and returns the keys (kind, doc_id) it removed. On SQLite it deletes
 // one prepared row at a time.
 func (s searchStore) dropPending(ctx context.Context, db bun.IDB, items []search.Pending) (map[[2]string]bool, error) {
-	dropped := make(map[[2]string]bool, len(items))
 	if d := s.e.d; d.dialect == DialectSQLite {
-		err := d.execHotEach(ctx, db, d.hot.dropPending, len(items), func(i int) []any {
-			return []any{string(items[i].Kind), items[i].ID, items[i].Gen}
-		}, func(i int, res sql.Result) error {
-			n, err := res.RowsAffected()
-			if n > 0 {
-				dropped[[2]string{string(items[i].Kind), items[i].ID}] = true
-			}
-			return err
-		})
-		return dropped, err
+		return dropEach(ctx, d, db, d.hot.dropPending, items)
 	}
 	list, args := pendingKeys(items)
 	var done []struct {
@@ -360,6 +350,7 @@ func (s searchStore) dropPending(ctx context.Context, db bun.IDB, items []search
 	if err := db.NewRaw("DELETE FROM search_pending WHERE (kind, doc_id, gen) IN (VALUES "+list+") AND lex_gen = gen RETURNING kind, doc_id", args...).Scan(ctx, &done); err != nil {
 		return nil, err
 	}
+	dropped := make(map[[2]string]bool, len(done))
 	for _, d := range done {
 		dropped[[2]string{d.Kind, d.DocID}] = true
 	}
@@ -372,10 +363,16 @@ func (s searchStore) dropPending(ctx context.Context, db bun.IDB, items []search
 // at a time, and returns the keys (kind, doc_id) it removed. A row
 // another worker claimed meanwhile is left to it.
 func (s searchStore) dropHeld(ctx context.Context, db bun.IDB, items []search.Pending, now int64) (map[[2]string]bool, error) {
+	return dropEach(ctx, s.e.d, db, s.e.d.hot.dropHeld, items, now)
+}
+
+// dropEach runs stmt, a prepared delete of one queue row by kind, doc_id
+// and gen (then extra), for each of items, and returns the keys (kind,
+// doc_id) of the rows it deleted.
+func dropEach(ctx context.Context, d *DB, db bun.IDB, stmt hot, items []search.Pending, extra ...any) (map[[2]string]bool, error) {
 	dropped := make(map[[2]string]bool, len(items))
-	d := s.e.d
-	err := d.execHotEach(ctx, db, d.hot.dropHeld, len(items), func(i int) []any {
-		return []any{string(items[i].Kind), items[i].ID, items[i].Gen, now}
+	err := d.execHotEach(ctx, db, stmt, len(items), func(i int) []any {
+		return append([]any{string(items[i].Kind), items[i].ID, items[i].Gen}, extra...)
 	}, func(i int, res sql.Result) error {
 		n, err := res.RowsAffected()
 		if n > 0 {
