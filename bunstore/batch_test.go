@@ -93,7 +93,7 @@ func waitWaiting(t *testing.T, b *batcher[int], n int) {
 func TestBatcherJoinsOnlyALaterBatch(t *testing.T) {
 	t.Parallel()
 	g := newGatedFetch()
-	b := &batcher[int]{fetch: g.fetch, limit: 1, max: 64}
+	b := newBatcher(g.fetch, 1, 64)
 	ctx := context.Background()
 
 	first := goGet(ctx, b, "k1")
@@ -132,7 +132,7 @@ func TestBatcherJoinsOnlyALaterBatch(t *testing.T) {
 func TestBatcherBounds(t *testing.T) {
 	t.Parallel()
 	g := newGatedFetch()
-	b := &batcher[int]{fetch: g.fetch, limit: 2, max: 5}
+	b := newBatcher(g.fetch, 2, 5)
 	ctx := context.Background()
 	const callers = 40
 	var answers []<-chan answer
@@ -173,7 +173,7 @@ func TestBatcherBounds(t *testing.T) {
 func TestBatcherFailureAndCancel(t *testing.T) {
 	t.Parallel()
 	g := newGatedFetch()
-	b := &batcher[int]{fetch: g.fetch, limit: 1, max: 64}
+	b := newBatcher(g.fetch, 1, 64)
 	ctx := context.Background()
 
 	first := goGet(ctx, b, "k1")
@@ -205,12 +205,12 @@ func TestBatcherLeaderCancelled(t *testing.T) {
 	t.Parallel()
 	var sawCancel atomic.Bool
 	started, release := make(chan struct{}), make(chan struct{})
-	b := &batcher[int]{limit: 1, max: 64, fetch: func(ctx context.Context, keys []string) (map[string]int, error) {
+	b := newBatcher(func(ctx context.Context, keys []string) (map[string]int, error) {
 		started <- struct{}{}
 		<-release
 		sawCancel.Store(ctx.Err() != nil)
 		return map[string]int{keys[0]: 7}, nil
-	}}
+	}, 1, 64)
 	ctx, cancel := context.WithCancel(context.Background())
 	leader := goGet(ctx, b, "k7")
 	<-started
@@ -234,14 +234,14 @@ func TestBatcherPanic(t *testing.T) {
 	t.Parallel()
 	var calls atomic.Int32
 	started, release := make(chan struct{}, 10), make(chan struct{}, 10)
-	b := &batcher[int]{limit: 1, max: 64, fetch: func(_ context.Context, keys []string) (map[string]int, error) {
+	b := newBatcher(func(_ context.Context, keys []string) (map[string]int, error) {
 		started <- struct{}{}
 		<-release
 		if calls.Add(1) <= 2 {
 			panic("boom")
 		}
 		return map[string]int{keys[0]: 1}, nil
-	}}
+	}, 1, 64)
 	ctx := context.Background()
 	first := goGet(ctx, b, "k1")
 	<-started
@@ -262,9 +262,9 @@ func TestBatcherPanic(t *testing.T) {
 // has no row and runs no statement (in a batch it would fail the others).
 func TestBatcherKeysTextCannotHold(t *testing.T) {
 	t.Parallel()
-	b := &batcher[int]{limit: 1, max: 64, fetch: func(context.Context, []string) (map[string]int, error) {
+	b := newBatcher(func(context.Context, []string) (map[string]int, error) {
 		return nil, errors.New("no statement expected")
-	}}
+	}, 1, 64)
 	for _, key := range []string{"\xff", "a\x00b", "\xc3"} {
 		v, ok, err := b.get(context.Background(), key)
 		require.NoError(t, err, "%q", key)

@@ -132,6 +132,12 @@ type DB struct {
 	// nil on SQLite.
 	jobs   *batcher[*jobRow]
 	tokens *batcher[tokenRow]
+	// submits batches the submissions outside a transaction on
+	// PostgreSQL (submitBatch); nil on SQLite.
+	submits *coalescer[submitCall, submitResult]
+	// submitsAlone counts the submissions written again alone after
+	// their batch's statement failed (BatchedSubmits).
+	submitsAlone atomic.Int64
 	// ckpt runs the checkpoints of a SQLite file (checkpoint.go); nil on
 	// PostgreSQL and in-memory SQLite.
 	ckpt *checkpointer
@@ -233,8 +239,9 @@ func newDB(dialect string, w *bun.DB) *DB {
 		jobPlan: mustRowPlan[jobRow](w), submitPlan: mustRowPlan[submitStateRow](w, "Stake"),
 		appended: make(chan struct{}, 1)}
 	if dialect == DialectPostgres {
-		d.jobs = &batcher[*jobRow]{fetch: d.jobsByID, limit: batchesInFlight, max: maxBatch}
-		d.tokens = &batcher[tokenRow]{fetch: d.tokensByHash, limit: batchesInFlight, max: maxBatch}
+		d.jobs = newBatcher(d.jobsByID, batchesInFlight, maxBatch)
+		d.tokens = newBatcher(d.tokensByHash, batchesInFlight, maxBatch)
+		d.submits = &coalescer[submitCall, submitResult]{run: d.submitBatch, limit: batchesInFlight, max: maxBatch}
 	}
 	return d
 }

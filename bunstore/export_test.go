@@ -62,6 +62,33 @@ func JobsByIDSQL(d *DB) string { return d.hot.jobsByID.generic }
 // PostgreSQL (one text[] parameter), for plan tests.
 func TokensByHashSQL(d *DB) string { return d.hot.tokensByHash.generic }
 
+// SubmitBatchSQL is the text of a batch of submissions' one statement on
+// PostgreSQL with ? parameters (see submitBatchQuery), for plan tests.
+func SubmitBatchSQL(d *DB) string { return d.hot.submitBatch.generic }
+
+// SubmitBatch writes subs, each with its guard, as one batch of DB.submits
+// on PostgreSQL and returns each one's answer as Submit gives it.
+func SubmitBatch(ctx context.Context, d *DB, subs []*marketplace.Submission, guards []marketplace.SubmitGuard) []error {
+	in := make([]submitCall, len(subs))
+	for i, s := range subs {
+		row, err := toSubmissionRow(s)
+		if err != nil {
+			panic(err)
+		}
+		in[i] = submitCall{row: row, g: guards[i]}
+	}
+	out, err := d.submitBatch(ctx, in)
+	errs := make([]error, len(subs))
+	for i := range subs {
+		if err != nil {
+			errs[i] = err
+			continue
+		}
+		errs[i] = d.submitAnswer(ctx, subs[i], guards[i], out[i])
+	}
+	return errs
+}
+
 // SubmitSQL is the text of Submit's one statement on PostgreSQL with ?
 // parameters (see submitQuery), for plan tests.
 func SubmitSQL(d *DB) string { return d.hot.submit.generic }

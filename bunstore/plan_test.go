@@ -8,6 +8,7 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -883,6 +884,26 @@ func TestJobForSubmitPlan(t *testing.T) {
 					agent, 1, 0, 0, 1, 0, 1, "submission", 1,
 					"submission.created", job, agent, "[]", "[]", "[]", "{}", 1, true)
 				joined := strings.Join(sub, "\n")
+				require.NotContains(t, joined, "Seq Scan", joined)
+				require.Contains(t, joined, "LockRows", joined)
+				require.Contains(t, joined, "jobs_pkey", joined)
+				require.Contains(t, joined, "stakes_pkey", joined)
+				// A batch of submissions (DB.submits, one array a column):
+				// the jobs and the stakes by primary key too.
+				arr := func(v ...any) string {
+					q := make([]string, len(v))
+					for i, x := range v {
+						q[i] = strconv.Quote(fmt.Sprint(x))
+					}
+					return "{" + strings.Join(q, ",") + "}"
+				}
+				two := func(v any) string { return arr(v, v) }
+				bsub := plan(bunstore.SubmitBatchSQL(db), arr("00000000-0000-7000-8000-000000000003", "00000000-0000-7000-8000-000000000004"),
+					arr(job, "j100009"), two(agent), two("x"), two("[]"), two(1), two(0), two(5), two(1),
+					two(1), two(0), two(0), two(1), two(0),
+					two("submission.created"), arr(job, "j100009"), two(agent), two("[]"), two("[]"), two("[]"), two("{}"), two(1), two("t"),
+					"open", "submission")
+				joined = strings.Join(bsub, "\n")
 				require.NotContains(t, joined, "Seq Scan", joined)
 				require.Contains(t, joined, "LockRows", joined)
 				require.Contains(t, joined, "jobs_pkey", joined)

@@ -66,6 +66,9 @@ type hotStatements struct {
 	// sequence the write of a sequencer pass there (sequenceQuery); empty
 	// on SQLite.
 	submit, castVote, sequence hot
+	// submitBatch is submit for many submissions (submitBatchQuery) on
+	// PostgreSQL; empty on SQLite.
+	submitBatch hot
 	// jobsByID reads the jobs of a text[] of ids (DB.jobs), tokensByHash
 	// the address and expiry of the tokens of a text[] of digests
 	// (DB.tokens), on PostgreSQL; empty on SQLite.
@@ -107,7 +110,7 @@ func (h hotStatements) all() []hot {
 	all := []hot{h.jobByID, h.jobByIDForUpdate, h.jobForSubmit, h.submitGuard, h.tokenOwner, h.stakeOf,
 		h.insertSubmission, h.enqueueSearch, h.addReputation, h.juryChildren, h.juryLeaf, h.juryTotal, h.jurorStake}
 	if h.submit.native != "" {
-		all = append(all, h.submit, h.castVote, h.sequence, h.jobsByID, h.tokensByHash)
+		all = append(all, h.submit, h.submitBatch, h.castVote, h.sequence, h.jobsByID, h.tokensByHash)
 	}
 	if h.totalChanges.native != "" {
 		all = append(all, h.totalChanges, h.touchCrossing, h.insertEvent, h.insertEventKey, h.deleteSequenced, h.putDocument, h.dropPending, h.dropHeld, h.appendEvent)
@@ -149,6 +152,7 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 	h.web = newWebHot(dialect, db)
 	if dialect == DialectPostgres {
 		h.submit = newHot(dialect, submitQuery(h))
+		h.submitBatch = newHot(dialect, submitBatchQuery)
 		h.castVote = newHot(dialect, castVoteQuery(h))
 		h.sequence = newHot(dialect, sequenceQuery)
 		h.jobsByID = newHot(dialect, db.NewSelect().Model((*jobRow)(nil)).Where("j.id = ANY(?::text[])", param).String())
@@ -519,3 +523,50 @@ func jobForSubmitQuery(dialect string, db *bun.DB) string {
 		Join("LEFT JOIN stakes AS s ON s.address = ?", param).
 		String()
 }
+
+// submitBatchQuery is submitQuery for many submissions in one statement
+// (DB.submits, submitBatch), each with its own guard: the jobs locked in
+// id order (so two batches never wait on each other's locks in a cycle),
+// each submission's count taken above the locks and raised by the
+// batch's earlier submissions of the same agent to the same job, the
+// reputation deltas of the agents' first submissions summed per agent
+// (one upsert a row, in address order), the queue rows and the events in
+// the batch's order. It returns, in the batch's order, the guard's row of
+// each submission (the job's columns NULL when there is no such job) and
+// whether it was inserted.
+//
+// The parameters, one array each, an element a submission: id, job id,
+// agent, content, evidence, created_at, minimum stake, maximum per agent,
+// the guard's now; the reputation delta's score, wins, losses,
+// submissions, jury votes; the event's type, job id, actor, subjects,
+// audience, tags, data, created_at and whether there is one. Then the open
+// status and the search kind.
+const submitBatchQuery = `WITH u AS MATERIALIZED (SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[],
+?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[],
+?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::boolean[])
+WITH ORDINALITY AS u (id, job_id, agent, content, evidence, created_at, min_stake, max_per_agent, now,
+score, wins, losses, subs, jury_votes,
+ev_type, ev_job_id, ev_actor, ev_subjects, ev_audience, ev_tags, ev_data, ev_created_at, ev, ord)),
+j AS MATERIALIZED (SELECT ` + guardJobColumns + ` FROM jobs WHERE id IN (SELECT job_id FROM u) ORDER BY id FOR UPDATE),
+st AS MATERIALIZED (SELECT u.*, j.id AS job, j.status, j.sponsor_address, j.closing_until, s.staked_micro,
+openjury_submission_count(u.job_id, u.agent) + row_number() OVER (PARTITION BY u.job_id, u.agent ORDER BY u.ord) - 1 AS submissions
+FROM u LEFT JOIN j ON j.id = u.job_id LEFT JOIN stakes AS s ON s.address = u.agent),
+ins AS (` + insertSubmissionInto + `
+SELECT st.id, st.job_id, st.agent, st.content, st.evidence, st.created_at FROM st
+WHERE st.job IS NOT NULL AND COALESCE(st.staked_micro, 0) >= st.min_stake AND st.status = ?::text AND st.sponsor_address <> st.agent
+AND st.submissions < st.max_per_agent AND (st.closing_until IS NULL OR st.closing_until <= st.now)
+ORDER BY st.ord
+RETURNING id),
+rep AS (` + addReputationInto + `
+SELECT st.agent, sum(st.score)::bigint, sum(st.wins)::bigint, sum(st.losses)::bigint, sum(st.subs)::bigint, sum(st.jury_votes)::bigint, max(st.created_at)
+FROM st JOIN ins ON ins.id = st.id WHERE st.submissions = 0 GROUP BY st.agent ORDER BY st.agent
+` + addReputationOnConflict + `),
+queued AS (` + enqueueSearchInto + `
+SELECT ?::text, st.id, 1, st.created_at, 0 FROM st JOIN ins ON ins.id = st.id
+` + enqueueSearchOnConflict + `),
+ev AS (` + insertEventInto + `
+SELECT st.ev_type, st.ev_job_id, st.ev_actor, st.ev_subjects, st.ev_audience, st.ev_tags, st.ev_data, st.ev_created_at
+FROM st JOIN ins ON ins.id = st.id WHERE st.ev ORDER BY st.ord)
+SELECT st.job, st.status, st.sponsor_address, st.closing_until, st.staked_micro, st.submissions,
+st.id IN (SELECT id FROM ins) AS inserted
+FROM st ORDER BY st.ord`

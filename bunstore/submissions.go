@@ -2,7 +2,9 @@ package bunstore
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 
 	"github.com/uptrace/bun"
 
@@ -113,7 +115,9 @@ func (s submissionStore) CreateSubmission(ctx context.Context, sub *marketplace.
 // id, set on s, as with CreateSubmission. On PostgreSQL it is one
 // statement (submitQuery: the guard checked in SQL, the writes as
 // writable CTEs), so no BEGIN or COMMIT round trip; when it inserted
-// nothing, g.Check on the row it read names the reason. On SQLite it is a
+// nothing, g.Check on the row it read names the reason. Outside a
+// transaction, concurrent submissions share that statement in batches
+// (DB.submits, submitBatchQuery), each with its own guard and answer. On SQLite it is a
 // transaction of the hot statements (the guard's read, submitGuardQuery;
 // g.Check; the insert, the queue row, the event, the reputation), which
 // the one writer serialises.
@@ -128,32 +132,18 @@ func (s submissionStore) Submit(ctx context.Context, sub *marketplace.Submission
 		if err != nil {
 			return openjury.Wrap(op, err)
 		}
-		agent := row.AgentAddress
 		db, err := s.e.writer(ctx, op)
 		if err != nil {
 			return err
 		}
-		var res struct {
-			submitGuardRow
-			Inserted bool `bun:"inserted"`
+		c := submitCall{row: row, g: g}
+		var res submitResult
+		if s.e.tx {
+			res = d.submitOne(ctx, db, c)
+		} else if res, err = d.submits.do(ctx, c); err != nil {
+			return translate(op, err)
 		}
-		args := append([]any{agent, row.JobID, agent,
-			row.ID, agent, row.Content, row.Evidence, row.CreatedAt, int64(g.MinStake), string(marketplace.StatusOpen), agent, g.MaxPerAgent, millis(g.Now),
-			agent, rep.Score, rep.Wins, rep.Losses, rep.Submissions, rep.JuryVotes, row.CreatedAt,
-			marketplace.DocSubmission, row.CreatedAt}, outboxArgs(g.Event)...)
-		if err := d.scanHot(ctx, db, d.hot.submit, []any{&res}, args...); err != nil {
-			return translateWith(op, err, details{detailNotFound: "job not found", detailDuplicate: "submission already exists"})
-		}
-		if res.Inserted {
-			if g.Event != nil {
-				d.noteAppended(ctx)
-			}
-			return nil
-		}
-		if err := g.Check(res.state(sub.Agent), sub.Agent); err != nil {
-			return err
-		}
-		return openjury.E(openjury.Internal, op, "the submission guard refused what SubmitGuard.Check accepts")
+		return d.submitAnswer(ctx, sub, g, res)
 	}
 	return s.e.inTx(ctx, op, func(ctx context.Context, db bun.IDB) error {
 		t := d.txExec(db)
@@ -180,6 +170,131 @@ func (s submissionStore) Submit(ctx context.Context, sub *marketplace.Submission
 		}
 		return reputationStore{t}.AddReputation(ctx, sub.Agent, rep, sub.CreatedAt)
 	})
+}
+
+// submitCall is one submission of a batch (DB.submits): its row and guard.
+type submitCall struct {
+	row *submissionRow
+	g   marketplace.SubmitGuard
+}
+
+// submitResult is a submission's answer in a batch: the guard's row,
+// whether the job was found and the submission inserted, or the error of
+// its own statement (submitOne).
+type submitResult struct {
+	submitGuardRow
+	found, inserted bool
+	err             error
+}
+
+// submitAnswer is Submit's answer on PostgreSQL for the result of its
+// statement: nil when sub was inserted, else the guard's reason or the
+// statement's error.
+func (d *DB) submitAnswer(ctx context.Context, sub *marketplace.Submission, g marketplace.SubmitGuard, res submitResult) error {
+	const op = "bunstore.Submit"
+	switch {
+	case res.err != nil:
+		return translateWith(op, res.err, details{detailNotFound: "job not found", detailDuplicate: "submission already exists"})
+	case !res.found:
+		return translateWith(op, sql.ErrNoRows, details{detailNotFound: "job not found"})
+	case res.inserted:
+		if g.Event != nil {
+			d.noteAppended(ctx)
+		}
+		return nil
+	}
+	if err := g.Check(res.state(sub.Agent), sub.Agent); err != nil {
+		return err
+	}
+	return openjury.E(openjury.Internal, op, "the submission guard refused what SubmitGuard.Check accepts")
+}
+
+// submitOne writes c with the one statement of a submission (submitQuery)
+// on db.
+func (d *DB) submitOne(ctx context.Context, db bun.IDB, c submitCall) submitResult {
+	row, g, rep := c.row, c.g, c.g.FirstReputation
+	agent := row.AgentAddress
+	var res struct {
+		submitGuardRow
+		Inserted bool `bun:"inserted"`
+	}
+	args := append([]any{agent, row.JobID, agent,
+		row.ID, agent, row.Content, row.Evidence, row.CreatedAt, int64(g.MinStake), string(marketplace.StatusOpen), agent, g.MaxPerAgent, millis(g.Now),
+		agent, rep.Score, rep.Wins, rep.Losses, rep.Submissions, rep.JuryVotes, row.CreatedAt,
+		marketplace.DocSubmission, row.CreatedAt}, outboxArgs(g.Event)...)
+	err := d.scanHot(ctx, db, d.hot.submit, []any{&res}, args...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return submitResult{}
+	}
+	if err != nil {
+		return submitResult{err: err}
+	}
+	return submitResult{submitGuardRow: res.submitGuardRow, found: true, inserted: res.Inserted}
+}
+
+// submitBatch writes the submissions of a batch of DB.submits: one alone
+// with its own statement (submitOne), more with one statement for them
+// all (submitBatchQuery). When that statement fails (a deadlock with
+// another writer, a value PostgreSQL refuses), each submission is written
+// again with its own statement, so that each gets its own answer and no
+// submission fails for another's.
+func (d *DB) submitBatch(ctx context.Context, in []submitCall) ([]submitResult, error) {
+	out := make([]submitResult, len(in))
+	if len(in) > 1 {
+		err := d.queryHot(ctx, d.w, d.hot.submitBatch, submitBatchArgs(in), func(rows *sql.Rows) error {
+			for i := 0; rows.Next(); i++ {
+				if i >= len(out) {
+					return errors.New("bunstore: a submission batch answered too many rows")
+				}
+				var job, status, sponsor sql.NullString
+				r := &out[i]
+				if err := rows.Scan(&job, &status, &sponsor, &r.ClosingUntil, &r.StakedMicro, &r.Submissions, &r.inserted); err != nil {
+					return err
+				}
+				r.found = job.Valid
+				r.ID, r.Status, r.SponsorAddress = job.String, status.String, sponsor.String
+			}
+			return rows.Err()
+		})
+		if err == nil {
+			return out, nil
+		}
+		d.submitsAlone.Add(int64(len(in)))
+	}
+	for i, c := range in {
+		out[i] = d.submitOne(ctx, d.w, c)
+	}
+	return out, nil
+}
+
+// submitBatchArgs are the arguments of submitBatchQuery for in.
+func submitBatchArgs(in []submitCall) []any {
+	n := len(in)
+	var (
+		ids, jobs, agents, contents, evidence = make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+		createdAt, minStake, maxPer, now      = make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+		score, wins, losses, subs, juryVotes  = make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+		evType, evSubjects, evAudience        = make([]string, n), make([]string, n), make([]string, n)
+		evTags, evData                        = make([]string, n), make([]string, n)
+		evJob, evActor                        = make([]*string, n), make([]*string, n)
+		evCreatedAt                           = make([]int64, n)
+		ev                                    = make([]bool, n)
+	)
+	for i, c := range in {
+		r, g, rep := c.row, c.g, c.g.FirstReputation
+		ids[i], jobs[i], agents[i], contents[i], evidence[i], createdAt[i] = r.ID, r.JobID, r.AgentAddress, r.Content, r.Evidence, r.CreatedAt
+		minStake[i], maxPer[i], now[i] = int64(g.MinStake), int64(g.MaxPerAgent), millis(g.Now)
+		score[i], wins[i], losses[i], subs[i], juryVotes[i] = rep.Score, rep.Wins, rep.Losses, rep.Submissions, rep.JuryVotes
+		if g.Event != nil {
+			o := toOutboxRow(g.Event)
+			evType[i], evJob[i], evActor[i], evSubjects[i], evAudience[i] = o.Type, o.JobID, o.Actor, o.Subjects, o.Audience
+			evTags[i], evData[i], evCreatedAt[i], ev[i] = o.Tags, o.Data, o.CreatedAt, true
+		}
+	}
+	return []any{ids, jobs, agents, contents, evidence, createdAt, minStake, maxPer, now,
+		score, wins, losses, subs, juryVotes,
+		evType, evJob, evActor, evSubjects, evAudience, evTags, evData, evCreatedAt, ev,
+		string(marketplace.StatusOpen), marketplace.DocSubmission}
 }
 
 // guardJobColumns are guardJobRow's columns of jobs, as the guards'

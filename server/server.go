@@ -719,9 +719,9 @@ func cleanupLoop(ctx context.Context, logger *slog.Logger, interval time.Duratio
 	}
 }
 
-// registerDBMetrics exposes on reg db's batched reads
-// (bunstore.DB.BatchedReads: their count over the statements' is the mean
-// batch) and how busy SQLite's one writer was (bunstore.DB.Writer).
+// registerDBMetrics exposes on reg db's batched reads and submissions
+// (bunstore.DB.BatchedReads, BatchedSubmits: their count over the
+// statements' is the mean batch) and how busy SQLite's one writer was (bunstore.DB.Writer).
 func registerDBMetrics(reg prometheus.Registerer, db *bunstore.DB) error {
 	for _, m := range []struct {
 		name, help string
@@ -731,6 +731,12 @@ func registerDBMetrics(reg prometheus.Registerer, db *bunstore.DB) error {
 			func() float64 { r, _ := db.BatchedReads(); return float64(r) }},
 		{"openjury_db_batch_statements_total", "Statements that ran this replica's batched reads: reads over statements is the mean batch.",
 			func() float64 { _, n := db.BatchedReads(); return float64(n) }},
+		{"openjury_db_batched_submissions_total", "Submissions this replica wrote in batches (PostgreSQL; 0 on SQLite).",
+			func() float64 { n, _, _ := db.BatchedSubmits(); return float64(n) }},
+		{"openjury_db_submission_batches_total", "Statements that wrote those submissions: submissions over batches is the mean batch.",
+			func() float64 { _, n, _ := db.BatchedSubmits(); return float64(n) }},
+		{"openjury_db_submissions_alone_total", "Batched submissions written again each with its own statement after their batch's statement failed.",
+			func() float64 { _, _, n := db.BatchedSubmits(); return float64(n) }},
 		{"openjury_db_writer_busy_seconds_total", "Seconds this replica held SQLite's one writer (0 on PostgreSQL): a rate near 1 means writes queue for it.",
 			func() float64 { return db.Writer().Busy.Seconds() }},
 		{"openjury_db_write_groups_total", "SQLite transactions this replica's writes shared by group commit (0 on PostgreSQL).",
