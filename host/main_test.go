@@ -155,6 +155,9 @@ func TestRunServesAndStops(t *testing.T) {
 	// SQLite reads each job and token on its own: no batches.
 	require.Contains(t, metrics, "openjury_db_batched_reads_total 0")
 	require.Contains(t, metrics, "openjury_db_batch_statements_total 0")
+	require.Contains(t, metrics, "openjury_db_batched_submissions_total 0")
+	require.Contains(t, metrics, "openjury_db_submission_batches_total 0")
+	require.Contains(t, metrics, "openjury_db_submissions_alone_total 0")
 	// The stake written above went through SQLite's one writer.
 	for _, name := range []string{"openjury_db_writer_busy_seconds_total", "openjury_db_write_groups_total", "openjury_db_write_group_members_total"} {
 		m := regexp.MustCompile(`(?m)^` + name + ` (\S+)$`).FindStringSubmatch(metrics)
