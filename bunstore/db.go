@@ -118,6 +118,8 @@ type DB struct {
 	// jobPlan scans jobRow's columns without bun (rowscan.go), submitPlan
 	// submitStateRow's.
 	jobPlan, submitPlan rowPlan
+	// jobHeadPlan scans jobHeadRow's (a job by id on SQLite, jobHead).
+	jobHeadPlan rowPlan
 	// hotRuns counts the runs of hot statements (which bypass bun's query
 	// hooks), for tests that count a method's statements.
 	hotRuns atomic.Int64
@@ -236,7 +238,7 @@ func openPostgres(dsn string, maxConns int) (*DB, error) {
 // plans.
 func newDB(dialect string, w *bun.DB) *DB {
 	d := &DB{dialect: dialect, w: w, r: w, hot: newHotStatements(dialect, w),
-		jobPlan: mustRowPlan[jobRow](w), submitPlan: mustRowPlan[submitStateRow](w, "Stake"),
+		jobPlan: mustRowPlan[jobRow](w), submitPlan: mustRowPlan[submitStateRow](w, "Stake"), jobHeadPlan: mustRowPlan[jobHeadRow](w),
 		appended: make(chan struct{}, 1)}
 	if dialect == DialectPostgres {
 		d.jobs = newBatcher(d.jobsByID, batchesInFlight, maxBatch)

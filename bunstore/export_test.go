@@ -3,6 +3,9 @@ package bunstore
 import (
 	"context"
 	"fmt"
+	"reflect"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -61,6 +64,36 @@ func JobsByIDSQL(d *DB) string { return d.hot.jobsByID.generic }
 // TokensByHashSQL is the text of the batched read of bearer tokens on
 // PostgreSQL (one text[] parameter), for plan tests.
 func TokensByHashSQL(d *DB) string { return d.hot.tokensByHash.generic }
+
+// JobHeadSQL is the text of a job by id's head on SQLite (jobHeadQuery)
+// with a ? parameter, for plan tests.
+func JobHeadSQL(d *DB) string { return d.hot.jobHeadByID.generic }
+
+// JobWhole reads job id with its whole row in one statement (the hot
+// statement jobByID), as a job by id read before its head (jobHead).
+func JobWhole(ctx context.Context, d *DB, id string) (*marketplace.Job, error) {
+	row, err := queryOnePlanned[jobRow](ctx, d, d.r, d.hot.jobByID, d.jobPlan, id)
+	if err != nil {
+		return nil, err
+	}
+	return row.job()
+}
+
+// ReceiptColumn is a receipt column of jobs: whether it is NOT NULL and
+// whether it holds text (else an integer).
+type ReceiptColumn struct{ NotNull, Text bool }
+
+// JobReceiptColumns are the receipt columns of jobs (jobReceiptPrefixes)
+// by name.
+func JobReceiptColumns(d *DB) map[string]ReceiptColumn {
+	out := map[string]ReceiptColumn{}
+	for _, f := range d.w.Table(reflect.TypeFor[jobRow]()).Fields {
+		if slices.ContainsFunc(jobReceiptPrefixes, func(p string) bool { return strings.HasPrefix(f.Name, p) }) {
+			out[f.Name] = ReceiptColumn{NotNull: f.NotNull, Text: f.IndirectType.Kind() == reflect.String}
+		}
+	}
+	return out
+}
 
 // SubmitBatchSQL is the text of a batch of submissions' one statement on
 // PostgreSQL with ? parameters (see submitBatchQuery), for plan tests.

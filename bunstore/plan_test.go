@@ -867,6 +867,10 @@ func TestJobForSubmitPlan(t *testing.T) {
 						problems = append(problems, checkPlan(db.Dialect(), guard, ix, false)...)
 					}
 					p = append(p, guard...)
+					// A job by id's head (jobHead): the primary key too.
+					head := plan(bunstore.JobHeadSQL(db), job)
+					problems = append(problems, checkPlan(db.Dialect(), head, "sqlite_autoindex_jobs_1", false)...)
+					p = append(p, head...)
 				}
 				if len(problems) > 0 {
 					t.Logf("plans:\n%s\n%s", strings.Join(main, "\n"), strings.Join(p, "\n"))

@@ -73,6 +73,9 @@ type hotStatements struct {
 	// the address and expiry of the tokens of a text[] of digests
 	// (DB.tokens), on PostgreSQL; empty on SQLite.
 	jobsByID, tokensByHash hot
+	// jobHeadByID is a job by id without its receipts (jobHeadQuery) on
+	// SQLite; empty on PostgreSQL.
+	jobHeadByID hot
 	// touchCrossing is reputationStore.touchCrossings' read for one
 	// address on SQLite; empty on PostgreSQL.
 	touchCrossing hot
@@ -113,7 +116,7 @@ func (h hotStatements) all() []hot {
 		all = append(all, h.submit, h.submitBatch, h.castVote, h.sequence, h.jobsByID, h.tokensByHash)
 	}
 	if h.totalChanges.native != "" {
-		all = append(all, h.totalChanges, h.touchCrossing, h.insertEvent, h.insertEventKey, h.deleteSequenced, h.putDocument, h.dropPending, h.dropHeld, h.appendEvent)
+		all = append(all, h.totalChanges, h.jobHeadByID, h.touchCrossing, h.insertEvent, h.insertEventKey, h.deleteSequenced, h.putDocument, h.dropPending, h.dropHeld, h.appendEvent)
 	}
 	for _, p := range h.jobPages {
 		if p.native != "" {
@@ -160,6 +163,7 @@ func newHotStatements(dialect string, db *bun.DB) hotStatements {
 			Where("t.hash = ANY(?::text[])", param).String())
 	} else {
 		h.totalChanges = newHot(dialect, "SELECT total_changes()")
+		h.jobHeadByID = newHot(dialect, jobHeadQuery(db))
 		h.touchCrossing = newHot(dialect, touchCrossedQuery)
 		h.insertEvent = newHot(dialect, `INSERT INTO events (seq, type, job_id, actor, subjects, audience, restricted, tags, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		h.insertEventKey = newHot(dialect, `INSERT INTO event_keys (key, seq) VALUES (?, ?)`)
