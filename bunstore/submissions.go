@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/uptrace/bun"
 
@@ -242,7 +243,8 @@ func (d *DB) submitBatch(ctx context.Context, in []submitCall) ([]submitResult, 
 	out := make([]submitResult, len(in))
 	if len(in) > 1 {
 		err := d.queryHot(ctx, d.w, d.hot.submitBatch, submitBatchArgs(in), func(rows *sql.Rows) error {
-			for i := 0; rows.Next(); i++ {
+			i := 0
+			for ; rows.Next(); i++ {
 				if i >= len(out) {
 					return errors.New("bunstore: a submission batch answered too many rows")
 				}
@@ -254,7 +256,13 @@ func (d *DB) submitBatch(ctx context.Context, in []submitCall) ([]submitResult, 
 				r.found = job.Valid
 				r.ID, r.Status, r.SponsorAddress = job.String, status.String, sponsor.String
 			}
-			return rows.Err()
+			if err := rows.Err(); err != nil {
+				return err
+			}
+			if i != len(out) {
+				return fmt.Errorf("bunstore: a submission batch of %d answered %d rows", len(out), i)
+			}
+			return nil
 		})
 		if err == nil {
 			return out, nil
