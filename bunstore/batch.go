@@ -228,9 +228,10 @@ func (d *DB) BatchedReads() (reads, statements int64) {
 
 // BatchedSubmits reports the submissions this DB wrote in batches since
 // it opened (on PostgreSQL, outside a transaction), the batches that
-// wrote them and, of those submissions, the ones written again alone
-// after their batch's statement failed (submitBatch); all 0 on SQLite,
-// whose one writer takes them in turn.
+// wrote them and, of those submissions, the ones written by a statement
+// of their own because their job was held by another transaction or
+// their batch's statement failed (submitBatch); all 0 on SQLite, whose
+// one writer takes them in turn.
 func (d *DB) BatchedSubmits() (submits, batches, alone int64) {
 	submits, batches = d.submits.counts()
 	return submits, batches, d.submitsAlone.Load()

@@ -137,8 +137,8 @@ type DB struct {
 	// submits batches the submissions outside a transaction on
 	// PostgreSQL (submitBatch); nil on SQLite.
 	submits *coalescer[submitCall, submitResult]
-	// submitsAlone counts the submissions written again alone after
-	// their batch's statement failed (BatchedSubmits).
+	// submitsAlone counts the batched submissions written by statements
+	// of their own (BatchedSubmits).
 	submitsAlone atomic.Int64
 	// ckpt runs the checkpoints of a SQLite file (checkpoint.go); nil on
 	// PostgreSQL and in-memory SQLite.

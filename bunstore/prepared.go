@@ -530,14 +530,16 @@ func jobForSubmitQuery(dialect string, db *bun.DB) string {
 
 // submitBatchQuery is submitQuery for many submissions in one statement
 // (DB.submits, submitBatch), each with its own guard: the jobs locked in
-// id order (so two batches never wait on each other's locks in a cycle),
-// each submission's count taken above the locks and raised by the
-// batch's earlier submissions of the same agent to the same job, the
-// reputation deltas of the agents' first submissions summed per agent
-// (one upsert a row, in address order), the queue rows and the events in
-// the batch's order. It returns, in the batch's order, the guard's row of
-// each submission (the job's columns NULL when there is no such job) and
-// whether it was inserted.
+// id order, skipping those another transaction holds (their submissions
+// are left to statements of their own, which wait for the lock, so one
+// busy job never holds up a batch), each submission's count taken above
+// the locks and raised by the batch's earlier submissions of the same
+// agent to the same job, the reputation deltas of the agents' first
+// submissions summed per agent (one upsert a row, in address order), the
+// queue rows and the events in the batch's order. It returns, in the
+// batch's order, the guard's row of each submission (the job's columns
+// NULL when there is no such job or it was locked), whether it was
+// inserted and whether its job was skipped, locked.
 //
 // The parameters, one array each, an element a submission: id, job id,
 // agent, content, evidence, created_at, minimum stake, maximum per agent,
@@ -551,8 +553,9 @@ const submitBatchQuery = `WITH u AS MATERIALIZED (SELECT * FROM unnest(?::text[]
 WITH ORDINALITY AS u (id, job_id, agent, content, evidence, created_at, min_stake, max_per_agent, now,
 score, wins, losses, subs, jury_votes,
 ev_type, ev_job_id, ev_actor, ev_subjects, ev_audience, ev_tags, ev_data, ev_created_at, ev, ord)),
-j AS MATERIALIZED (SELECT ` + guardJobColumns + ` FROM jobs WHERE id IN (SELECT job_id FROM u) ORDER BY id FOR UPDATE),
+j AS MATERIALIZED (SELECT ` + guardJobColumns + ` FROM jobs WHERE id IN (SELECT job_id FROM u) ORDER BY id FOR UPDATE SKIP LOCKED),
 st AS MATERIALIZED (SELECT u.*, j.id AS job, j.status, j.sponsor_address, j.closing_until, s.staked_micro,
+j.id IS NULL AND EXISTS (SELECT 1 FROM jobs AS x WHERE x.id = u.job_id) AS locked,
 openjury_submission_count(u.job_id, u.agent) + row_number() OVER (PARTITION BY u.job_id, u.agent ORDER BY u.ord) - 1 AS submissions
 FROM u LEFT JOIN j ON j.id = u.job_id LEFT JOIN stakes AS s ON s.address = u.agent),
 ins AS (` + insertSubmissionInto + `
@@ -572,5 +575,5 @@ ev AS (` + insertEventInto + `
 SELECT st.ev_type, st.ev_job_id, st.ev_actor, st.ev_subjects, st.ev_audience, st.ev_tags, st.ev_data, st.ev_created_at
 FROM st JOIN ins ON ins.id = st.id WHERE st.ev ORDER BY st.ord)
 SELECT st.job, st.status, st.sponsor_address, st.closing_until, st.staked_micro, st.submissions,
-st.id IN (SELECT id FROM ins) AS inserted
+st.id IN (SELECT id FROM ins) AS inserted, st.locked
 FROM st ORDER BY st.ord`

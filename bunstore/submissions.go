@@ -235,13 +235,15 @@ func (d *DB) submitOne(ctx context.Context, db bun.IDB, c submitCall) submitResu
 
 // submitBatch writes the submissions of a batch of DB.submits: one alone
 // with its own statement (submitOne), more with one statement for them
-// all (submitBatchQuery). When that statement fails (a deadlock with
-// another writer, a value PostgreSQL refuses), each submission is written
-// again with its own statement, so that each gets its own answer and no
+// all (submitBatchQuery), then each whose job another transaction held
+// with its own. When the batch's statement fails (a deadlock with another
+// writer, a value PostgreSQL refuses), each submission is written again
+// with its own statement, so that each gets its own answer and no
 // submission fails for another's.
 func (d *DB) submitBatch(ctx context.Context, in []submitCall) ([]submitResult, error) {
 	out := make([]submitResult, len(in))
 	if len(in) > 1 {
+		locked := make([]bool, len(in))
 		err := d.queryHot(ctx, d.w, d.hot.submitBatch, submitBatchArgs(in), func(rows *sql.Rows) error {
 			i := 0
 			for ; rows.Next(); i++ {
@@ -250,7 +252,7 @@ func (d *DB) submitBatch(ctx context.Context, in []submitCall) ([]submitResult, 
 				}
 				var job, status, sponsor sql.NullString
 				r := &out[i]
-				if err := rows.Scan(&job, &status, &sponsor, &r.ClosingUntil, &r.StakedMicro, &r.Submissions, &r.inserted); err != nil {
+				if err := rows.Scan(&job, &status, &sponsor, &r.ClosingUntil, &r.StakedMicro, &r.Submissions, &r.inserted, &locked[i]); err != nil {
 					return err
 				}
 				r.found = job.Valid
@@ -265,6 +267,14 @@ func (d *DB) submitBatch(ctx context.Context, in []submitCall) ([]submitResult, 
 			return nil
 		})
 		if err == nil {
+			// A submission whose job another transaction held is written
+			// by a statement of its own, which waits for the lock.
+			for i, c := range in {
+				if locked[i] {
+					d.submitsAlone.Add(1)
+					out[i] = d.submitOne(ctx, d.w, c)
+				}
+			}
 			return out, nil
 		}
 		d.submitsAlone.Add(int64(len(in)))

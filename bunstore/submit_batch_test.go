@@ -179,8 +179,9 @@ func TestSubmitBatchFailsAlone(t *testing.T) {
 
 // TestSubmitBatchesConcurrent: concurrent submissions through Submit on
 // PostgreSQL share statements (fewer batches than submissions), and each
-// agent's limit holds across the batches: of 8 submissions of each agent
-// to one job, racing, exactly 2 are written.
+// agent's limit holds across the batches and the statements of their own:
+// of 8 submissions of each agent to one job, racing, exactly 2 are
+// written.
 func TestSubmitBatchesConcurrent(t *testing.T) {
 	t.Parallel()
 	f := newBatchFixture(t)
@@ -217,13 +218,53 @@ func TestSubmitBatchesConcurrent(t *testing.T) {
 		require.Equal(t, "at most 2 submissions per agent per job", openjury.DetailOf(err))
 	}
 	require.Equal(t, map[openjury.Address]int{f.a1: 2, f.a2: 2}, ok)
-	submits, batches, alone := f.db.BatchedSubmits()
+	// (A batch that finds the job held by another in flight leaves its
+	// submissions to statements of their own: some may go alone.)
+	submits, batches, _ := f.db.BatchedSubmits()
 	require.Equal(t, int64(len(all)), submits)
 	require.Less(t, batches, submits, "concurrent submissions share statements")
-	require.Zero(t, alone)
 	for _, a := range []openjury.Address{f.a1, f.a2} {
 		r, err := f.db.Reputation().Reputation(ctx, a)
 		require.NoError(t, err)
 		require.Equal(t, int64(3), r.Score, "one first submission")
 	}
+}
+
+// TestSubmitBatchSkipsLockedJobs: a job another transaction holds does not
+// hold up its batch: the batch writes the submissions to the other jobs
+// while the lock is held, and the one to the held job is written by a
+// statement of its own once the lock is released.
+func TestSubmitBatchSkipsLockedJobs(t *testing.T) {
+	t.Parallel()
+	f := newBatchFixture(t)
+	ctx := context.Background()
+	tx, err := f.db.Bun().BeginTx(ctx, nil)
+	require.NoError(t, err)
+	defer func() { _ = tx.Rollback() }()
+	_, err = tx.ExecContext(ctx, "SELECT id FROM jobs WHERE id = ? FOR UPDATE", batchJob(2))
+	require.NoError(t, err)
+
+	free, g1 := f.sub(f.a1, batchJob(1), "x")
+	held, g2 := f.sub(f.a2, batchJob(2), "x")
+	done := make(chan []error, 1)
+	go func() {
+		done <- bunstore.SubmitBatch(ctx, f.db, []*marketplace.Submission{free, held}, []marketplace.SubmitGuard{g1, g2})
+	}()
+	require.Eventually(t, func() bool {
+		_, err := f.db.Submissions().Submission(ctx, free.ID)
+		return err == nil
+	}, 10*time.Second, 10*time.Millisecond, "the free job's submission is written while the other job is held")
+	select {
+	case errs := <-done:
+		t.Fatalf("the batch answered while a job it writes to was held: %v", errs)
+	case <-time.After(100 * time.Millisecond):
+	}
+	require.NoError(t, tx.Rollback())
+	errs := <-done
+	require.NoError(t, errs[0])
+	require.NoError(t, errs[1])
+	_, err = f.db.Submissions().Submission(ctx, held.ID)
+	require.NoError(t, err)
+	_, _, alone := f.db.BatchedSubmits()
+	require.Equal(t, int64(1), alone, "the held job's submission alone")
 }

@@ -735,7 +735,7 @@ func registerDBMetrics(reg prometheus.Registerer, db *bunstore.DB) error {
 			func() float64 { n, _, _ := db.BatchedSubmits(); return float64(n) }},
 		{"openjury_db_submission_batches_total", "Statements that wrote those submissions: submissions over batches is the mean batch.",
 			func() float64 { _, n, _ := db.BatchedSubmits(); return float64(n) }},
-		{"openjury_db_submissions_alone_total", "Batched submissions written again each with its own statement after their batch's statement failed.",
+		{"openjury_db_submissions_alone_total", "Batched submissions written with a statement of their own: their job was held by another transaction, or their batch's statement failed.",
 			func() float64 { _, _, n := db.BatchedSubmits(); return float64(n) }},
 		{"openjury_db_writer_busy_seconds_total", "Seconds this replica held SQLite's one writer (0 on PostgreSQL): a rate near 1 means writes queue for it.",
 			func() float64 { return db.Writer().Busy.Seconds() }},
