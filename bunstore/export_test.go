@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -88,7 +86,7 @@ type ReceiptColumn struct{ NotNull, Text bool }
 func JobReceiptColumns(d *DB) map[string]ReceiptColumn {
 	out := map[string]ReceiptColumn{}
 	for _, f := range d.w.Table(reflect.TypeFor[jobRow]()).Fields {
-		if slices.ContainsFunc(jobReceiptPrefixes, func(p string) bool { return strings.HasPrefix(f.Name, p) }) {
+		if isReceiptColumn(f.Name) {
 			out[f.Name] = ReceiptColumn{NotNull: f.NotNull, Text: f.IndirectType.Kind() == reflect.String}
 		}
 	}

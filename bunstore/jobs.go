@@ -64,15 +64,20 @@ type jobHeadRow struct {
 // close's, an anchor's and the escrow's.
 var jobReceiptPrefixes = []string{"close_", "anchor_", "escrow_"}
 
+// isReceiptColumn reports whether the column of jobs named col is a
+// receipt's (jobReceiptPrefixes).
+func isReceiptColumn(col string) bool {
+	return slices.ContainsFunc(jobReceiptPrefixes, func(p string) bool { return strings.HasPrefix(col, p) })
+}
+
 // jobHeadQuery is the statement of jobHeadRow by id: the job's columns
 // but its receipts, and whether any receipt column holds a value (is not
 // NULL; not 0 for a NOT NULL one).
 func jobHeadQuery(db *bun.DB) string {
 	var cols, held []string
 	for _, f := range db.Table(reflect.TypeFor[jobRow]()).Fields {
-		receipt := slices.ContainsFunc(jobReceiptPrefixes, func(p string) bool { return strings.HasPrefix(f.Name, p) })
 		switch {
-		case !receipt:
+		case !isReceiptColumn(f.Name):
 			cols = append(cols, "j."+f.Name)
 		case f.NotNull:
 			held = append(held, "j."+f.Name+" <> 0")

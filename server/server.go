@@ -721,7 +721,8 @@ func cleanupLoop(ctx context.Context, logger *slog.Logger, interval time.Duratio
 
 // registerDBMetrics exposes on reg db's batched reads and submissions
 // (bunstore.DB.BatchedReads, BatchedSubmits: their count over the
-// statements' is the mean batch) and how busy SQLite's one writer was (bunstore.DB.Writer).
+// statements' is the mean batch) and how busy SQLite's one writer was
+// (bunstore.DB.Writer).
 func registerDBMetrics(reg prometheus.Registerer, db *bunstore.DB) error {
 	for _, m := range []struct {
 		name, help string
