@@ -992,6 +992,12 @@ func TestSearchClaimPlan(t *testing.T) {
 			t.Parallel()
 			db := open(t, be.dsn(t))
 			ctx := context.Background()
+			if db.Dialect() == bunstore.DialectPostgres {
+				// The empty queue's statistics stay: no autovacuum worker
+				// analyses the queue once it has grown.
+				_, err := db.Bun().ExecContext(ctx, `ALTER TABLE search_pending SET (autovacuum_enabled = false)`)
+				require.NoError(t, err)
+			}
 			_, err := db.Bun().ExecContext(ctx, "ANALYZE search_pending")
 			require.NoError(t, err)
 			// queue adds 2*planRows queued submissions prefix1, prefix2, ...
