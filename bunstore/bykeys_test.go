@@ -38,14 +38,8 @@ func TestKeyedReadPlans(t *testing.T) {
 			t.Parallel()
 			db := open(t, be.dsn(t))
 			ctx := context.Background()
-			if db.Dialect() == bunstore.DialectPostgres {
-				// The statistics below are the test's own: an autovacuum
-				// worker analysing the table while the next rows are
-				// being inserted would count only those committed.
-				_, err := db.Bun().ExecContext(ctx, `ALTER TABLE submissions SET (autovacuum_enabled = false)`)
-				require.NoError(t, err)
-			}
-			seedRows(t, db, 100) // submissions refer to jobs 1 to 100
+			noAutovacuum(t, db, "submissions") // the statistics checked below are the test's own
+			seedRows(t, db, 100)               // submissions refer to jobs 1 to 100
 			seedRange(t, db, 101, planRows)
 			log := &queryLog{}
 			bunstore.AddQueryHook(db, log)
