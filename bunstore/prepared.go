@@ -534,9 +534,11 @@ func jobForSubmitQuery(dialect string, db *bun.DB) string {
 // are left to statements of their own, which wait for the lock, so one
 // busy job never holds up a batch), each submission's count taken above
 // the locks and raised by the batch's earlier submissions of the same
-// agent to the same job, the reputation deltas of the agents' first
-// submissions summed per agent (one upsert a row, in address order), the
-// queue rows and the events in the batch's order. It returns, in the
+// agent to the same job that every other condition of the guard lets
+// through (ok: a submission the count alone refuses leaves the later ones
+// refused too), the reputation deltas of the agents' first submissions
+// summed per agent (one upsert a row, in address order), the queue rows
+// and the events in the batch's order. It returns, in the
 // batch's order, the guard's row of each submission (the job's columns
 // NULL when there is no such job or it was locked), whether it was
 // inserted and whether its job was skipped, locked.
@@ -554,14 +556,17 @@ WITH ORDINALITY AS u (id, job_id, agent, content, evidence, created_at, min_stak
 score, wins, losses, subs, jury_votes,
 ev_type, ev_job_id, ev_actor, ev_subjects, ev_audience, ev_tags, ev_data, ev_created_at, ev, ord)),
 j AS MATERIALIZED (SELECT ` + guardJobColumns + ` FROM jobs WHERE id IN (SELECT job_id FROM u) ORDER BY id FOR UPDATE SKIP LOCKED),
-st AS MATERIALIZED (SELECT u.*, j.id AS job, j.status, j.sponsor_address, j.closing_until, s.staked_micro,
+guard AS MATERIALIZED (SELECT u.*, j.id AS job, j.status, j.sponsor_address, j.closing_until, s.staked_micro,
 j.id IS NULL AND EXISTS (SELECT 1 FROM jobs AS x WHERE x.id = u.job_id) AS locked,
-openjury_submission_count(u.job_id, u.agent) + row_number() OVER (PARTITION BY u.job_id, u.agent ORDER BY u.ord) - 1 AS submissions
+j.id IS NOT NULL AND COALESCE(s.staked_micro, 0) >= u.min_stake AND j.status = ?::text AND j.sponsor_address <> u.agent
+AND (j.closing_until IS NULL OR j.closing_until <= u.now) AS ok
 FROM u LEFT JOIN j ON j.id = u.job_id LEFT JOIN stakes AS s ON s.address = u.agent),
+st AS MATERIALIZED (SELECT guard.*, openjury_submission_count(guard.job_id, guard.agent)
++ count(*) FILTER (WHERE guard.ok) OVER (PARTITION BY guard.job_id, guard.agent ORDER BY guard.ord ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS submissions
+FROM guard),
 ins AS (` + insertSubmissionInto + `
 SELECT st.id, st.job_id, st.agent, st.content, st.evidence, st.created_at FROM st
-WHERE st.job IS NOT NULL AND COALESCE(st.staked_micro, 0) >= st.min_stake AND st.status = ?::text AND st.sponsor_address <> st.agent
-AND st.submissions < st.max_per_agent AND (st.closing_until IS NULL OR st.closing_until <= st.now)
+WHERE st.ok AND st.submissions < st.max_per_agent
 ORDER BY st.ord
 RETURNING id),
 rep AS (` + addReputationInto + `

@@ -154,6 +154,41 @@ func TestSubmitBatch(t *testing.T) {
 	require.NoError(t, errs[1])
 }
 
+// TestSubmitBatchCountsOnlyWritable: an agent's count on a job grows, in
+// a batch, only by its earlier submissions that the guard's other rules
+// let through. The job's closing lease runs out between the agent's first
+// submission of the batch (refused: being closed) and its second, which is
+// then its first on the job (reputation added), so a third is written too
+// and only a fourth meets the limit of 2, as in statements of their own.
+func TestSubmitBatchCountsOnlyWritable(t *testing.T) {
+	t.Parallel()
+	f := newBatchFixture(t)
+	ctx := context.Background()
+	until := f.now.Add(5 * time.Millisecond)
+	_, err := f.db.Bun().NewRaw("UPDATE jobs SET closing_id = 'b1', closing_until = ? WHERE id = ?", until.UnixMilli(), batchJob(1)).Exec(ctx)
+	require.NoError(t, err)
+	var subs []*marketplace.Submission
+	var guards []marketplace.SubmitGuard
+	for i := range 4 {
+		if i == 1 {
+			f.n = 4 // the second at until: the lease is over
+		}
+		s, g := f.sub(f.a1, batchJob(1), "x")
+		subs, guards = append(subs, s), append(guards, g)
+	}
+	errs := bunstore.SubmitBatch(ctx, f.db, subs, guards)
+	require.Equal(t, marketplace.DetailBeingClosed, openjury.DetailOf(errs[0]), "%v", errs[0])
+	require.NoError(t, errs[1])
+	require.NoError(t, errs[2])
+	require.Equal(t, "at most 2 submissions per agent per job", openjury.DetailOf(errs[3]), "%v", errs[3])
+	_, _, alone := f.db.BatchedSubmits()
+	require.Zero(t, alone, "the batch ran as one statement")
+	r, err := f.db.Reputation().Reputation(ctx, f.a1)
+	require.NoError(t, err)
+	require.Equal(t, int64(3), r.Score, "the first written submission is the first")
+	require.Equal(t, []string{subs[1].ID, subs[2].ID}, outboxSubmissions(t, f.db))
+}
+
 // TestSubmitBatchFailsAlone: a submission PostgreSQL's text cannot hold
 // (a NUL in its content) fails its batch's statement; every submission of
 // the batch is then written with its own statement, so only that one
