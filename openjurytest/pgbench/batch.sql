@@ -6,13 +6,16 @@ WITH u AS MATERIALIZED (SELECT row_number() OVER () AS ord, gen_random_uuid()::t
   CROSS JOIN LATERAL (SELECT id FROM bench_jobs WHERE n = 1 + floor(random()*1800)::int + 0*g) bj
   CROSS JOIN LATERAL (SELECT address FROM bench_agents WHERE n = 1 + floor(random()*64)::int + 0*g) ba),
 j AS MATERIALIZED (SELECT id, status, sponsor_address, closing_until FROM jobs WHERE id = ANY(ARRAY(SELECT job_id FROM u)) ORDER BY id FOR UPDATE),
-st AS MATERIALIZED (SELECT u.*, j.id AS found, j.status, j.sponsor_address, j.closing_until, s.staked_micro,
-    openjury_submission_count(u.job_id, u.agent) + (row_number() OVER (PARTITION BY u.job_id, u.agent ORDER BY u.ord) - 1) AS submissions
+guard AS MATERIALIZED (SELECT u.*, j.id AS found, j.status, j.sponsor_address, j.closing_until, s.staked_micro,
+    j.id IS NOT NULL AND COALESCE(s.staked_micro, 0) >= 0::bigint AND j.status = 'open'::text AND j.sponsor_address <> u.agent
+    AND (j.closing_until IS NULL OR j.closing_until <= 1::bigint) AS ok
   FROM u LEFT JOIN j ON j.id = u.job_id LEFT JOIN stakes AS s ON s.address = u.agent),
+st AS MATERIALIZED (SELECT guard.*, openjury_submission_count(guard.job_id, guard.agent)
+    + count(*) FILTER (WHERE guard.ok) OVER (PARTITION BY guard.job_id, guard.agent ORDER BY guard.ord ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS submissions
+  FROM guard),
 ins AS (INSERT INTO submissions (id, job_id, agent_address, content, evidence, created_at)
   SELECT st.id, st.job_id, st.agent, st.content, st.evidence, st.created_at FROM st
-  WHERE st.found IS NOT NULL AND COALESCE(st.staked_micro, 0) >= 0::bigint AND st.status = 'open'::text AND st.sponsor_address <> st.agent AND st.submissions < 1000000::bigint
-  AND (st.closing_until IS NULL OR st.closing_until <= 1::bigint) ORDER BY st.ord
+  WHERE st.ok AND st.submissions < 1000000::bigint ORDER BY st.ord
   RETURNING id),
 rep AS (INSERT INTO reputation AS r (address, score, wins, losses, submissions, jury_votes, updated_at)
   SELECT st.agent, count(*), 0, 0, count(*), 0, 1 FROM st JOIN ins ON ins.id = st.id WHERE st.submissions = 0 GROUP BY st.agent
