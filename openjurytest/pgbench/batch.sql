@@ -3,8 +3,8 @@
 WITH u AS MATERIALIZED (SELECT row_number() OVER () AS ord, gen_random_uuid()::text AS id, bj.id AS job_id, ba.address AS agent,
    'An answer from the load tool.'::text AS content, '[{"kind":"url","value":"https://example.com"}]'::text AS evidence, 1::bigint AS created_at
   FROM generate_series(1, 8) g
-  CROSS JOIN LATERAL (SELECT id FROM bench_jobs WHERE n = 1 + floor(random()*1800)::int + 0*g) bj
-  CROSS JOIN LATERAL (SELECT address FROM bench_agents WHERE n = 1 + floor(random()*64)::int + 0*g) ba),
+  CROSS JOIN LATERAL (SELECT 1 + floor(random()*1800)::int + 0*g AS jn, 1 + floor(random()*64)::int + 0*g AS an) r
+  JOIN bench_jobs bj ON bj.n = r.jn JOIN bench_agents ba ON ba.n = r.an),
 j AS MATERIALIZED (SELECT id, status, sponsor_address, closing_until FROM jobs WHERE id = ANY(ARRAY(SELECT job_id FROM u)) ORDER BY id FOR UPDATE),
 guard AS MATERIALIZED (SELECT u.*, j.id AS found, j.status, j.sponsor_address, j.closing_until, s.staked_micro,
     j.id IS NOT NULL AND COALESCE(s.staked_micro, 0) >= 0::bigint AND j.status = 'open'::text AND j.sponsor_address <> u.agent
